@@ -1,0 +1,698 @@
+//! Parser configuration, shared by every dialect.
+//!
+//! [`Config`] borrows everything it holds, so it works without a heap: a `no_std` host writes
+//! it as a `static`. With `alloc`, [`ConfigBuf`] owns the same data and reads it from the JSON
+//! `config` object of the conformance vectors (and of the CLI, C and Python bindings).
+
+use core::fmt;
+
+/// The wire format the model writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Dialect {
+    /// All text, plus thinking markers and stop sequences.
+    Passthrough = 0,
+    /// `<thinking>`, `<function_calls><invoke name=…>`, `<function_results>`.
+    AnthropicXml = 1,
+    /// `<tool_call>{json}</tool_call>` (JSON-mix).
+    Hermes = 2,
+    /// `<tool_name><arg>…</arg></tool_name>`.
+    MorphXml = 3,
+    /// `<tool_call><function=N><parameter=K>…`.
+    Qwen3Coder = 4,
+}
+
+impl Dialect {
+    /// Every dialect, in declaration order.
+    pub const ALL: [Dialect; 5] = [
+        Dialect::Passthrough,
+        Dialect::AnthropicXml,
+        Dialect::Hermes,
+        Dialect::MorphXml,
+        Dialect::Qwen3Coder,
+    ];
+
+    /// The dialect's name in configs (`anthropic-xml`, …).
+    ///
+    /// ```
+    /// use tokensieve::Dialect;
+    /// assert_eq!(Dialect::from_name("anthropic-xml"), Some(Dialect::AnthropicXml));
+    /// assert_eq!(Dialect::AnthropicXml.name(), "anthropic-xml");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dialect::Passthrough => "passthrough",
+            Dialect::AnthropicXml => "anthropic-xml",
+            Dialect::Hermes => "hermes",
+            Dialect::MorphXml => "morph-xml",
+            Dialect::Qwen3Coder => "qwen3-coder",
+        }
+    }
+
+    /// Looks a dialect up by its config name.
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        Dialect::ALL.into_iter().find(|d| d.name() == name)
+    }
+
+    /// Whether this build can parse the dialect.
+    pub const fn is_supported(self) -> bool {
+        matches!(self, Dialect::Passthrough | Dialect::AnthropicXml)
+    }
+
+    /// The default `[open, close]` thinking markers.
+    pub const fn default_thinking_tags(self) -> (&'static str, &'static str) {
+        match self {
+            Dialect::Passthrough | Dialect::AnthropicXml => ("<thinking>", "</thinking>"),
+            _ => ("<think>", "</think>"),
+        }
+    }
+}
+
+/// Where the stream starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum StartIn {
+    /// In text (the default).
+    #[default]
+    Text = 0,
+    /// Inside thinking: the prompt template already opened the thinking tag.
+    Thinking = 1,
+}
+
+/// What happens to the raw text of a call that could not be parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum OnMalformed {
+    /// Also emit the raw text as a visible text block (the default).
+    #[default]
+    Text = 0,
+    /// Only the failed tool_call block reports it.
+    Drop = 1,
+}
+
+/// The JSON type a tool parameter is declared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum ValueType {
+    /// No usable declaration: values are guessed (JSON when valid, else a string).
+    #[default]
+    Any = 0,
+    /// `"type": "string"`.
+    String = 1,
+    /// `"type": "integer"`.
+    Integer = 2,
+    /// `"type": "number"`.
+    Number = 3,
+    /// `"type": "boolean"`.
+    Boolean = 4,
+    /// `"type": "array"`.
+    Array = 5,
+    /// `"type": "object"`.
+    Object = 6,
+    /// `"type": "null"`.
+    Null = 7,
+}
+
+impl ValueType {
+    /// Reads a JSON Schema `type` name; unknown names are [`ValueType::Any`].
+    ///
+    /// ```
+    /// use tokensieve::ValueType;
+    /// assert_eq!(ValueType::from_schema_name("integer"), ValueType::Integer);
+    /// assert_eq!(ValueType::from_schema_name("date"), ValueType::Any);
+    /// ```
+    pub fn from_schema_name(name: &str) -> ValueType {
+        match name {
+            "string" => ValueType::String,
+            "integer" => ValueType::Integer,
+            "number" => ValueType::Number,
+            "boolean" => ValueType::Boolean,
+            "array" => ValueType::Array,
+            "object" => ValueType::Object,
+            "null" => ValueType::Null,
+            _ => ValueType::Any,
+        }
+    }
+}
+
+/// One declared parameter of a tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param<'a> {
+    /// The parameter (property) name.
+    pub name: &'a str,
+    /// Its declared type.
+    pub value_type: ValueType,
+    /// For arrays: the declared type of the items.
+    pub items: ValueType,
+}
+
+/// A tool the model may call: its name and the types of its parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tool<'a> {
+    /// The tool's name.
+    pub name: &'a str,
+    /// Its declared parameters (from the JSON Schema's `properties`).
+    pub params: &'a [Param<'a>],
+}
+
+/// A list of strings, borrowed from a slice of `&str` or (with `alloc`) of owned strings.
+#[derive(Clone, Copy, Debug)]
+pub enum StrList<'a> {
+    /// Borrowed string slices (what a `no_std` host writes).
+    Strs(&'a [&'a str]),
+    /// Owned strings (what [`ConfigBuf`] holds).
+    #[cfg(feature = "alloc")]
+    Owned(&'a [alloc::boxed::Box<str>]),
+}
+
+impl<'a> StrList<'a> {
+    /// Number of strings.
+    pub fn len(&self) -> usize {
+        match self {
+            StrList::Strs(s) => s.len(),
+            #[cfg(feature = "alloc")]
+            StrList::Owned(s) => s.len(),
+        }
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th string.
+    pub fn get(&self, i: usize) -> Option<&'a str> {
+        match self {
+            StrList::Strs(s) => s.get(i).copied(),
+            #[cfg(feature = "alloc")]
+            StrList::Owned(s) => s.get(i).map(|b| &**b),
+        }
+    }
+
+    /// The strings in order.
+    pub fn iter(&self) -> impl Iterator<Item = &'a str> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+impl<'a> From<&'a [&'a str]> for StrList<'a> {
+    fn from(s: &'a [&'a str]) -> Self {
+        StrList::Strs(s)
+    }
+}
+
+/// The configured tools, borrowed from a slice of [`Tool`] or (with `alloc`) owned ones.
+#[derive(Clone, Copy, Debug)]
+pub enum ToolList<'a> {
+    /// Borrowed tools (what a `no_std` host writes).
+    Tools(&'a [Tool<'a>]),
+    /// Owned tools (what [`ConfigBuf`] holds).
+    #[cfg(feature = "alloc")]
+    Owned(&'a [ToolBuf]),
+}
+
+impl<'a> ToolList<'a> {
+    /// Number of tools.
+    pub fn len(&self) -> usize {
+        match self {
+            ToolList::Tools(t) => t.len(),
+            #[cfg(feature = "alloc")]
+            ToolList::Owned(t) => t.len(),
+        }
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The name of the `i`-th tool.
+    pub fn name(&self, i: usize) -> Option<&'a str> {
+        match self {
+            ToolList::Tools(t) => t.get(i).map(|t| t.name),
+            #[cfg(feature = "alloc")]
+            ToolList::Owned(t) => t.get(i).map(|t| &*t.name),
+        }
+    }
+
+    /// The index of the tool called `name`.
+    pub fn find(&self, name: &[u8]) -> Option<usize> {
+        (0..self.len()).find(|&i| self.name(i).is_some_and(|n| n.as_bytes() == name))
+    }
+
+    /// The declared `(type, items type)` of parameter `param` of the `tool`-th tool.
+    pub fn param_type(&self, tool: usize, param: &[u8]) -> Option<(ValueType, ValueType)> {
+        match self {
+            ToolList::Tools(t) => t
+                .get(tool)?
+                .params
+                .iter()
+                .find(|p| p.name.as_bytes() == param)
+                .map(|p| (p.value_type, p.items)),
+            #[cfg(feature = "alloc")]
+            ToolList::Owned(t) => t
+                .get(tool)?
+                .params
+                .iter()
+                .find(|p| p.name.as_bytes() == param)
+                .map(|p| (p.value_type, p.items)),
+        }
+    }
+}
+
+impl<'a> From<&'a [Tool<'a>]> for ToolList<'a> {
+    fn from(t: &'a [Tool<'a>]) -> Self {
+        ToolList::Tools(t)
+    }
+}
+
+/// An owned tool (with `alloc`): what [`ConfigBuf`] reads from `{name, schema}`.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolBuf {
+    /// The tool's name.
+    pub name: alloc::boxed::Box<str>,
+    /// Its declared parameters.
+    pub params: alloc::vec::Vec<ParamBuf>,
+}
+
+/// An owned parameter declaration (with `alloc`).
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamBuf {
+    /// The parameter name.
+    pub name: alloc::boxed::Box<str>,
+    /// Its declared type.
+    pub value_type: ValueType,
+    /// For arrays: the items' declared type.
+    pub items: ValueType,
+}
+
+/// Longest accepted stop sequence, thinking marker or tool-call marker, in bytes.
+pub const MAX_MARKER_LEN: usize = 64;
+/// Longest accepted `id_prefix`, in bytes.
+pub const MAX_ID_PREFIX_LEN: usize = 40;
+/// Default `max_call_bytes`: 1 MiB.
+pub const DEFAULT_MAX_CALL_BYTES: usize = 1 << 20;
+
+/// The parser's configuration; borrowed, so it needs no heap.
+///
+/// ```
+/// use tokensieve::{Config, Dialect};
+/// const STOPS: &[&str] = &["\nHuman:"];
+/// let config = Config { stop_sequences: STOPS.into(), ..Config::new(Dialect::Passthrough) };
+/// assert_eq!(config.thinking_tags(), ("<thinking>", "</thinking>"));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Config<'a> {
+    /// The wire format.
+    pub dialect: Dialect,
+    /// `[open, close]` thinking markers; `None` means the dialect's default.
+    pub thinking_tags: Option<(&'a str, &'a str)>,
+    /// hermes: `[open, close]` tool-call markers; `None` means `<tool_call>`/`</tool_call>`.
+    pub tool_call_markers: Option<(&'a str, &'a str)>,
+    /// Where the stream starts.
+    pub start_in: StartIn,
+    /// Stop sequences, matched in text blocks only.
+    pub stop_sequences: StrList<'a>,
+    /// Prefix of generated call ids (`call_` by default).
+    pub id_prefix: &'a str,
+    /// What to do with a failed call's raw text.
+    pub on_malformed: OnMalformed,
+    /// With `alloc`: how many bytes of one call may be held.
+    pub max_call_bytes: usize,
+    /// Tools with their parameter types.
+    pub tools: ToolList<'a>,
+}
+
+impl<'a> Config<'a> {
+    /// The defaults for a dialect.
+    pub const fn new(dialect: Dialect) -> Config<'static> {
+        Config {
+            dialect,
+            thinking_tags: None,
+            tool_call_markers: None,
+            start_in: StartIn::Text,
+            stop_sequences: StrList::Strs(&[]),
+            id_prefix: "call_",
+            on_malformed: OnMalformed::Text,
+            max_call_bytes: DEFAULT_MAX_CALL_BYTES,
+            tools: ToolList::Tools(&[]),
+        }
+    }
+
+    /// The thinking markers in force.
+    pub fn thinking_tags(&self) -> (&'a str, &'a str) {
+        self.thinking_tags
+            .unwrap_or_else(|| self.dialect.default_thinking_tags())
+    }
+
+    /// Checks the values a parser relies on.
+    ///
+    /// ```
+    /// use tokensieve::{Config, Dialect};
+    /// let bad = Config { stop_sequences: (&[""][..]).into(), ..Config::new(Dialect::Passthrough) };
+    /// assert!(bad.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !self.dialect.is_supported() {
+            return Err(ConfigError::new(
+                "dialect",
+                "is not supported by this build yet",
+            ));
+        }
+        let (open, close) = self.thinking_tags();
+        for m in [open, close] {
+            if m.is_empty() || m.len() > MAX_MARKER_LEN {
+                return Err(ConfigError::new(
+                    "thinking_tags",
+                    "markers must be 1 to 64 bytes long",
+                ));
+            }
+        }
+        if let Some((open, close)) = self.tool_call_markers {
+            if self.dialect != Dialect::Hermes {
+                return Err(ConfigError::new(
+                    "tool_call_markers",
+                    "applies to hermes only",
+                ));
+            }
+            for m in [open, close] {
+                if m.is_empty() || m.len() > MAX_MARKER_LEN {
+                    return Err(ConfigError::new(
+                        "tool_call_markers",
+                        "markers must be 1 to 64 bytes long",
+                    ));
+                }
+            }
+        }
+        for s in self.stop_sequences.iter() {
+            if s.is_empty() || s.len() > MAX_MARKER_LEN {
+                return Err(ConfigError::new(
+                    "stop_sequences",
+                    "each stop sequence must be 1 to 64 bytes long",
+                ));
+            }
+        }
+        if self.id_prefix.len() > MAX_ID_PREFIX_LEN {
+            return Err(ConfigError::new(
+                "id_prefix",
+                "must be at most 40 bytes long",
+            ));
+        }
+        if self.max_call_bytes < 64 {
+            return Err(ConfigError::new("max_call_bytes", "must be at least 64"));
+        }
+        if self.dialect == Dialect::MorphXml && self.tools.is_empty() {
+            return Err(ConfigError::new(
+                "tools",
+                "morph-xml needs at least one tool",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A rejected configuration: which key, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    key: KeyName,
+    message: &'static str,
+}
+
+#[cfg(feature = "alloc")]
+type KeyName = alloc::string::String;
+#[cfg(not(feature = "alloc"))]
+type KeyName = &'static str;
+
+impl ConfigError {
+    pub(crate) fn new(key: &'static str, message: &'static str) -> ConfigError {
+        ConfigError {
+            key: key.into(),
+            message,
+        }
+    }
+
+    /// The config key at fault.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// What is wrong with it.
+    pub fn message(&self) -> &'static str {
+        self.message
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "config key `{}`: {}", self.key, self.message)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ConfigError {}
+
+#[cfg(feature = "alloc")]
+pub use owned::ConfigBuf;
+
+#[cfg(feature = "alloc")]
+mod owned {
+    use super::*;
+    use alloc::borrow::ToOwned;
+    use alloc::boxed::Box;
+    use alloc::vec::Vec;
+    use serde_json::Value;
+
+    /// An owned [`Config`], read from JSON (the `config` object of the conformance vectors).
+    ///
+    /// ```
+    /// use tokensieve::{ConfigBuf, Dialect};
+    /// let buf = ConfigBuf::from_json(r#"{"dialect": "anthropic-xml", "stop_sequences": ["\nHuman:"]}"#).unwrap();
+    /// assert_eq!(buf.config().dialect, Dialect::AnthropicXml);
+    /// let err = ConfigBuf::from_json(r#"{"dialect": "anthropic-xml", "colour": 1}"#).unwrap_err();
+    /// assert_eq!(err.key(), "colour");
+    /// ```
+    #[derive(Clone, Debug)]
+    pub struct ConfigBuf {
+        /// The wire format.
+        pub dialect: Dialect,
+        /// `[open, close]` thinking markers; `None` means the dialect's default.
+        pub thinking_tags: Option<(Box<str>, Box<str>)>,
+        /// hermes: `[open, close]` tool-call markers.
+        pub tool_call_markers: Option<(Box<str>, Box<str>)>,
+        /// Where the stream starts.
+        pub start_in: StartIn,
+        /// Stop sequences.
+        pub stop_sequences: Vec<Box<str>>,
+        /// Prefix of generated call ids.
+        pub id_prefix: Box<str>,
+        /// What to do with a failed call's raw text.
+        pub on_malformed: OnMalformed,
+        /// How many bytes of one call may be held.
+        pub max_call_bytes: usize,
+        /// Tools with their parameter types.
+        pub tools: Vec<ToolBuf>,
+    }
+
+    fn err(key: &str, message: &'static str) -> ConfigError {
+        ConfigError {
+            key: key.to_owned(),
+            message,
+        }
+    }
+
+    fn marker_pair(key: &str, v: &Value) -> Result<(Box<str>, Box<str>), ConfigError> {
+        match v.as_array().map(Vec::as_slice) {
+            Some([Value::String(a), Value::String(b)]) => {
+                Ok((a.as_str().into(), b.as_str().into()))
+            }
+            _ => Err(err(key, "must be a list of two strings [open, close]")),
+        }
+    }
+
+    impl ConfigBuf {
+        /// The defaults for a dialect.
+        pub fn new(dialect: Dialect) -> ConfigBuf {
+            ConfigBuf {
+                dialect,
+                thinking_tags: None,
+                tool_call_markers: None,
+                start_in: StartIn::Text,
+                stop_sequences: Vec::new(),
+                id_prefix: "call_".into(),
+                on_malformed: OnMalformed::Text,
+                max_call_bytes: DEFAULT_MAX_CALL_BYTES,
+                tools: Vec::new(),
+            }
+        }
+
+        /// Reads a config from JSON text; unknown keys and bad values are errors that name the key.
+        pub fn from_json(text: &str) -> Result<ConfigBuf, ConfigError> {
+            let v: Value =
+                serde_json::from_str(text).map_err(|_| err("(config)", "is not valid JSON"))?;
+            ConfigBuf::from_value(&v)
+        }
+
+        /// Reads a config from a parsed JSON object.
+        pub fn from_value(v: &Value) -> Result<ConfigBuf, ConfigError> {
+            let obj = v
+                .as_object()
+                .ok_or_else(|| err("(config)", "must be a JSON object"))?;
+            let dialect = match obj.get("dialect") {
+                Some(Value::String(s)) => Dialect::from_name(s).ok_or_else(|| {
+                    err(
+                        "dialect",
+                        "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, passthrough",
+                    )
+                })?,
+                Some(_) => return Err(err("dialect", "must be a string")),
+                None => return Err(err("dialect", "is required")),
+            };
+            let mut buf = ConfigBuf::new(dialect);
+            for (key, value) in obj {
+                match key.as_str() {
+                    "dialect" => {}
+                    "thinking_tags" => buf.thinking_tags = Some(marker_pair(key, value)?),
+                    "tool_call_markers" => buf.tool_call_markers = Some(marker_pair(key, value)?),
+                    "start_in" => {
+                        buf.start_in = match value.as_str() {
+                            Some("text") => StartIn::Text,
+                            Some("thinking") => StartIn::Thinking,
+                            _ => return Err(err(key, "must be \"text\" or \"thinking\"")),
+                        }
+                    }
+                    "stop_sequences" => {
+                        let list = value
+                            .as_array()
+                            .ok_or_else(|| err(key, "must be a list of strings"))?;
+                        for s in list {
+                            let s = s
+                                .as_str()
+                                .ok_or_else(|| err(key, "must be a list of strings"))?;
+                            buf.stop_sequences.push(s.into());
+                        }
+                    }
+                    "id_prefix" => {
+                        buf.id_prefix = value
+                            .as_str()
+                            .ok_or_else(|| err(key, "must be a string"))?
+                            .into()
+                    }
+                    "on_malformed" => {
+                        buf.on_malformed = match value.as_str() {
+                            Some("text") => OnMalformed::Text,
+                            Some("drop") => OnMalformed::Drop,
+                            _ => return Err(err(key, "must be \"text\" or \"drop\"")),
+                        }
+                    }
+                    "max_call_bytes" => {
+                        buf.max_call_bytes = value
+                            .as_u64()
+                            .and_then(|n| usize::try_from(n).ok())
+                            .ok_or_else(|| err(key, "must be a positive integer"))?
+                    }
+                    "tools" => {
+                        let list = value
+                            .as_array()
+                            .ok_or_else(|| err(key, "must be a list of {name, schema}"))?;
+                        for t in list {
+                            buf.tools.push(read_tool(t)?);
+                        }
+                    }
+                    other => return Err(err(other, "is not a known config key")),
+                }
+            }
+            buf.config().validate()?;
+            Ok(buf)
+        }
+
+        /// Adds a tool by name and JSON Schema text (the schema of its input object).
+        ///
+        /// ```
+        /// use tokensieve::{ConfigBuf, Dialect};
+        /// let mut c = ConfigBuf::new(Dialect::AnthropicXml);
+        /// c.add_tool("get_weather", r#"{"type":"object","properties":{"city":{"type":"string"}}}"#).unwrap();
+        /// assert_eq!(c.tools.len(), 1);
+        /// ```
+        pub fn add_tool(&mut self, name: &str, schema_json: &str) -> Result<(), ConfigError> {
+            let schema: Value = serde_json::from_str(schema_json)
+                .map_err(|_| err("schema", "is not valid JSON"))?;
+            let tool = tool_from_schema(name, Some(&schema))?;
+            self.tools.push(tool);
+            Ok(())
+        }
+
+        /// The borrowed view a parser takes.
+        pub fn config(&self) -> Config<'_> {
+            Config {
+                dialect: self.dialect,
+                thinking_tags: self.thinking_tags.as_ref().map(|(a, b)| (&**a, &**b)),
+                tool_call_markers: self.tool_call_markers.as_ref().map(|(a, b)| (&**a, &**b)),
+                start_in: self.start_in,
+                stop_sequences: StrList::Owned(&self.stop_sequences),
+                id_prefix: &self.id_prefix,
+                on_malformed: self.on_malformed,
+                max_call_bytes: self.max_call_bytes,
+                tools: ToolList::Owned(&self.tools),
+            }
+        }
+    }
+
+    fn read_tool(t: &Value) -> Result<ToolBuf, ConfigError> {
+        let obj = t
+            .as_object()
+            .ok_or_else(|| err("tools", "each tool must be an object {name, schema}"))?;
+        for k in obj.keys() {
+            if k != "name" && k != "schema" && k != "description" {
+                return Err(err(
+                    k,
+                    "is not a known tool key (name, schema, description)",
+                ));
+            }
+        }
+        let name = obj
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| err("tools", "each tool needs a string name"))?;
+        match obj.get("schema") {
+            // Schemas may arrive as JSON text.
+            Some(Value::String(s)) => {
+                let v: Value =
+                    serde_json::from_str(s).map_err(|_| err("schema", "is not valid JSON"))?;
+                tool_from_schema(name, Some(&v))
+            }
+            other => tool_from_schema(name, other),
+        }
+    }
+
+    fn tool_from_schema(name: &str, schema: Option<&Value>) -> Result<ToolBuf, ConfigError> {
+        if name.is_empty() {
+            return Err(err("tools", "a tool name must not be empty"));
+        }
+        let mut params = Vec::new();
+        if let Some(schema) = schema {
+            if !schema.is_object() {
+                return Err(err("schema", "must be a JSON Schema object"));
+            }
+            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+                // Only a string `type` declares a type (a list of types is left untyped).
+                let ty = |p: Option<&Value>| match p.and_then(|p| p.get("type")) {
+                    Some(Value::String(s)) => ValueType::from_schema_name(s),
+                    _ => ValueType::Any,
+                };
+                for (pname, p) in props {
+                    params.push(ParamBuf {
+                        name: pname.as_str().into(),
+                        value_type: ty(Some(p)),
+                        items: ty(p.get("items")),
+                    });
+                }
+            }
+        }
+        Ok(ToolBuf {
+            name: name.into(),
+            params,
+        })
+    }
+}

@@ -1,0 +1,605 @@
+//! `anthropic-xml`: `<thinking>`, `<function_calls>` holding `<invoke name=…>` holding
+//! `<parameter name=…>`, and `<function_results>` holding `<result>`. Every tag may carry
+//! the `antml:` prefix; `invoke`/`parameter` are structural only inside a region.
+//!
+//! Parameter values: a schema-typed `string` streams per token (minus one framing newline at
+//! each end); every other value is held until `</parameter>`, then typed — by the schema
+//! when it declares a type, else as JSON when the trimmed value is valid JSON (except runs of
+//! 16+ digits), else as a string. A value that is only CDATA is its payload, verbatim.
+
+use crate::config::{Config, ValueType};
+use crate::event::{BlockType, ErrorReason, Part};
+use crate::json::strict::{self, Kind};
+use crate::scan::tag::attr;
+use crate::scan::{Decision, EXTRA, Tag, Vocab};
+use crate::sieve::{Act, BufId, Emit, Machine, Spool, SpoolMode, content_act};
+
+use super::DialectState;
+
+const NAMES: &[&[u8]] = &[
+    b"function_calls",
+    b"function_results",
+    b"invoke",
+    b"parameter",
+    b"result",
+    b"tool_name",
+    b"stdout",
+    b"error",
+];
+const FC: u8 = 0;
+const FR: u8 = 1;
+const INVOKE: u8 = 2;
+const PARAM: u8 = 3;
+const RESULT: u8 = 4;
+const TOOL_NAME: u8 = 5;
+const STDOUT: u8 = 6;
+const ERROR: u8 = 7;
+const THINK: u8 = EXTRA;
+
+const fn bit(e: u8) -> u32 {
+    1 << e
+}
+
+const CDATA_OPEN: &[u8] = b"<![CDATA[";
+const CDATA_CLOSE: &[u8] = b"]]>";
+const NO_CDATA: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    Text,
+    Thinking,
+    /// Inside `<function_calls>`.
+    Calls,
+    /// Inside `<invoke>`.
+    Invoke,
+    /// Inside `<parameter>`.
+    Param,
+    /// Inside a CDATA section of a parameter.
+    Cdata,
+    /// A failed invoke, skipped to its closer.
+    Skip,
+    /// Inside `<function_results>`.
+    Results,
+    /// Inside `<result>`.
+    Result,
+    /// Inside `<tool_name>`.
+    ResultName,
+    /// Inside `<stdout>` or `<error>`.
+    ResultBody,
+}
+
+/// The parameter value being read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Value {
+    ty: ValueType,
+    /// Streamed as a JSON string as it is read (schema `string`, or an overflowed value).
+    streaming: bool,
+    /// No byte of the value seen yet (a first newline is framing).
+    at_start: bool,
+    /// A newline held back: framing if `</parameter>` follows.
+    pending_nl: bool,
+    /// Where the first CDATA payload starts in the value buffer, and where the last ends.
+    cdata_start: u32,
+    cdata_end: u32,
+    /// Non-whitespace text outside CDATA.
+    outside_text: bool,
+}
+
+impl Value {
+    const fn new(ty: ValueType) -> Value {
+        Value {
+            ty,
+            streaming: matches!(ty, ValueType::String),
+            at_start: true,
+            pending_nl: false,
+            cdata_start: NO_CDATA,
+            cdata_end: 0,
+            outside_text: false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct State {
+    ctx: Ctx,
+    /// The thinking markers are an element (`<name>`), matched with attributes and prefix.
+    thinking_element: bool,
+    /// Parameters read in the current invoke.
+    params: u16,
+    /// The configured tool of the current invoke.
+    tool: Option<u16>,
+    /// Why the current invoke failed (in `Skip`).
+    reason: ErrorReason,
+    /// The current result reports an error.
+    is_error: bool,
+    value: Value,
+}
+
+impl State {
+    pub(crate) fn new(cfg: &Config<'_>) -> State {
+        let (open, close) = cfg.thinking_tags();
+        State {
+            ctx: match cfg.start_in {
+                crate::config::StartIn::Text => Ctx::Text,
+                crate::config::StartIn::Thinking => Ctx::Thinking,
+            },
+            thinking_element: super::element_name(open, close).is_some(),
+            params: 0,
+            tool: None,
+            reason: ErrorReason::MalformedBody,
+            is_error: false,
+            value: Value::new(ValueType::Any),
+        }
+    }
+}
+
+pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
+    let base = Vocab {
+        names: NAMES,
+        attrs: true,
+        ns_prefix: true,
+        ..Vocab::EMPTY
+    };
+    let elements = |open: u32, close: u32| Vocab {
+        open,
+        close,
+        ..base
+    };
+    match s.ctx {
+        Ctx::Text | Ctx::Thinking => {
+            let (open, close) = m.thinking_tags();
+            let thinking = s.ctx == Ctx::Thinking;
+            let mut v = if thinking {
+                Vocab::EMPTY
+            } else {
+                Vocab {
+                    stops: m.stops(),
+                    ..elements(bit(FC) | bit(FR), 0)
+                }
+            };
+            if s.thinking_element {
+                v.names = NAMES;
+                v.attrs = true;
+                v.ns_prefix = true;
+                v.extra = super::element_name(open, close).unwrap_or(&[]);
+                if thinking {
+                    v.close = bit(THINK);
+                } else {
+                    v.open |= bit(THINK);
+                }
+                v
+            } else if thinking {
+                v.with_literal(close.as_bytes())
+            } else {
+                v.with_literal(open.as_bytes())
+            }
+        }
+        Ctx::Calls => elements(bit(INVOKE), bit(FC)),
+        Ctx::Invoke => elements(bit(PARAM), bit(INVOKE) | bit(FC)),
+        Ctx::Param => elements(0, bit(PARAM)).with_literal(CDATA_OPEN),
+        Ctx::Cdata => Vocab::EMPTY.with_literal(CDATA_CLOSE),
+        Ctx::Skip => elements(0, bit(INVOKE) | bit(FC)),
+        Ctx::Results => elements(bit(RESULT), bit(FR)),
+        Ctx::Result => elements(
+            bit(TOOL_NAME) | bit(STDOUT) | bit(ERROR),
+            bit(RESULT) | bit(FR),
+        ),
+        Ctx::ResultName => elements(0, bit(TOOL_NAME)),
+        Ctx::ResultBody => elements(0, bit(if s.is_error { ERROR } else { STDOUT })),
+    }
+}
+
+pub(crate) fn act(m: &mut Machine<'_>, mut s: State, d: Decision, window: &[u8]) -> Act {
+    let a = step(m, &mut s, d, window);
+    m.dialect = DialectState::Anthropic(s);
+    a
+}
+
+fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+    if m.call_too_large() && !matches!(s.ctx, Ctx::Skip) {
+        // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
+        s.ctx = Ctx::Skip;
+        s.reason = ErrorReason::TooLarge;
+        return Act::WAIT;
+    }
+    match d {
+        Decision::Element(tag) => on_tag(m, s, tag, &window[..tag.len]),
+        Decision::Literal { len, .. } => on_literal(m, s, len),
+        Decision::Text(_) | Decision::Invalid(_) => on_text(m, s, d, window),
+        Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
+    }
+}
+
+fn ws_prefix(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        .count()
+}
+
+fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+    let n = match d {
+        Decision::Text(n) => n,
+        Decision::Invalid(n) => n,
+        _ => return Act::WAIT,
+    };
+    let is_text = matches!(d, Decision::Text(_));
+    let ws = if is_text { ws_prefix(&window[..n]) } else { 0 };
+    match s.ctx {
+        Ctx::Text => m.content(BlockType::Text, 0, d),
+        Ctx::Thinking => m.content(BlockType::Thinking, 0, d),
+        Ctx::Calls | Ctx::Results => {
+            // Whitespace between elements is wire formatting; stray text is a depth-1 block.
+            let stray_open = matches!(m.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
+            if !stray_open && ws > 0 {
+                Act::skip(ws)
+            } else {
+                m.content(BlockType::Text, 1, d)
+            }
+        }
+        Ctx::Invoke => {
+            if ws > 0 {
+                Act::skip(ws)
+            } else {
+                s.ctx = Ctx::Skip;
+                s.reason = ErrorReason::UnexpectedContent;
+                Act::WAIT
+            }
+        }
+        Ctx::Skip => Act::skip(n),
+        Ctx::Param | Ctx::Cdata => value_text(m, s, d, window),
+        Ctx::Result => {
+            if ws > 0 {
+                Act::skip(ws)
+            } else {
+                content_act(m.meta(None), d)
+            }
+        }
+        Ctx::ResultBody => content_act(m.meta(None), d),
+        Ctx::ResultName => {
+            let bytes: &[u8] = if is_text {
+                &window[..n]
+            } else {
+                "\u{FFFD}".as_bytes()
+            };
+            m.value.push(bytes);
+            Act::skip(n)
+        }
+    }
+}
+
+fn value_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+    let in_cdata = s.ctx == Ctx::Cdata;
+    let v = &mut s.value;
+    let (n, bytes): (usize, &[u8]) = match d {
+        Decision::Text(n) => (n, &window[..n]),
+        Decision::Invalid(n) => (n, "\u{FFFD}".as_bytes()),
+        _ => return Act::WAIT,
+    };
+    if v.streaming {
+        let meta = m.meta(Some(Part::Input));
+        let first = v.at_start;
+        v.at_start = false;
+        if first && !in_cdata && bytes == b"\n" || first && !in_cdata && bytes[0] == b'\n' {
+            return Act::skip(1);
+        }
+        if v.pending_nl {
+            v.pending_nl = false;
+            return Act {
+                consume: 0,
+                emit: Some((meta, Emit::Static("\\n"))),
+            };
+        }
+        if !matches!(d, Decision::Text(_)) {
+            return Act {
+                consume: n,
+                emit: Some((meta, Emit::Static("\u{FFFD}"))),
+            };
+        }
+        // Hold a last newline: it is framing if `</parameter>` follows.
+        let k = if !in_cdata && bytes[n - 1] == b'\n' {
+            if n == 1 {
+                v.pending_nl = true;
+                return Act::skip(1);
+            }
+            n - 1
+        } else {
+            n
+        };
+        return match crate::json::escape_piece(&bytes[..k]) {
+            crate::json::EscapePiece::Run(r) => Act {
+                consume: r,
+                emit: Some((meta, Emit::Window(0, r))),
+            },
+            crate::json::EscapePiece::Escape(e) => Act {
+                consume: 1,
+                emit: Some((meta, Emit::Static(e))),
+            },
+        };
+    }
+    if !in_cdata && ws_prefix(bytes) < bytes.len() {
+        v.outside_text = true;
+    }
+    let before = m.value.len();
+    if !m.value.push(bytes) {
+        // The value outgrew its buffer (fixed memory): from here it is a string.
+        m.value.truncate(before);
+        v.streaming = true;
+        v.at_start = false;
+        let (a, b) = trim(m.value.bytes());
+        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
+        m.queue_chunk(Some(Part::Input), value_spool(SpoolMode::Escaped, a, b));
+        return Act::WAIT;
+    }
+    Act::skip(n)
+}
+
+fn value_spool(mode: SpoolMode, start: usize, end: usize) -> Spool {
+    Spool::Buf {
+        buf: BufId::Value,
+        mode,
+        start: start as u32,
+        end: end as u32,
+    }
+}
+
+fn trim(b: &[u8]) -> (usize, usize) {
+    let a = ws_prefix(b);
+    let mut e = b.len();
+    while e > a && matches!(b[e - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        e -= 1;
+    }
+    (a, e)
+}
+
+fn on_literal(m: &mut Machine<'_>, s: &mut State, len: usize) -> Act {
+    match s.ctx {
+        Ctx::Text => {
+            m.close_content();
+            s.ctx = Ctx::Thinking;
+        }
+        Ctx::Thinking => {
+            m.close_content();
+            s.ctx = Ctx::Text;
+        }
+        Ctx::Param => {
+            let v = &mut s.value;
+            if v.streaming && v.pending_nl {
+                v.pending_nl = false;
+                let meta = m.meta(Some(Part::Input));
+                return Act {
+                    consume: 0,
+                    emit: Some((meta, Emit::Static("\\n"))),
+                };
+            }
+            v.at_start = false;
+            if v.cdata_start == NO_CDATA {
+                v.cdata_start = m.value.len() as u32;
+            }
+            s.ctx = Ctx::Cdata;
+        }
+        Ctx::Cdata => {
+            s.value.cdata_end = m.value.len() as u32;
+            s.ctx = Ctx::Param;
+        }
+        _ => {}
+    }
+    Act::skip(len)
+}
+
+fn on_tag(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+    let len = tag.len;
+    let opening = !tag.closing;
+    match (s.ctx, tag.element, opening) {
+        (Ctx::Text, THINK, true) => {
+            m.close_content();
+            if !tag.self_closing {
+                s.ctx = Ctx::Thinking;
+            }
+        }
+        (Ctx::Thinking, THINK, false) => {
+            m.close_content();
+            s.ctx = Ctx::Text;
+        }
+        (Ctx::Text, FC, true) => {
+            m.close_content();
+            if !tag.self_closing {
+                s.ctx = Ctx::Calls;
+            }
+        }
+        (Ctx::Text, FR, true) => {
+            m.close_content();
+            if !tag.self_closing {
+                s.ctx = Ctx::Results;
+            }
+        }
+        (Ctx::Calls, FC, false) | (Ctx::Results, FR, false) => {
+            m.close_content();
+            s.ctx = Ctx::Text;
+        }
+        (Ctx::Calls, INVOKE, true) => open_invoke(m, s, tag, bytes),
+        (Ctx::Invoke, PARAM, true) => return open_param(m, s, tag, bytes),
+        (Ctx::Invoke, INVOKE, false) => finish_invoke(m, s, Ctx::Calls),
+        (Ctx::Invoke, FC, false) => finish_invoke(m, s, Ctx::Text),
+        (Ctx::Param, PARAM, false) => close_param(m, s),
+        (Ctx::Skip, INVOKE, false) => {
+            m.fail_call(s.reason, 1, true);
+            s.ctx = Ctx::Calls;
+        }
+        (Ctx::Skip, FC, false) => {
+            m.fail_call(s.reason, 1, false);
+            s.ctx = Ctx::Text;
+        }
+        (Ctx::Results, RESULT, true) => {
+            m.close_content();
+            m.start_block(BlockType::ToolResult, 1);
+            m.clear_tool_strs();
+            if let Some(id) = attr(bytes, tag.name_end, b"tool_use_id").filter(|i| !i.is_empty()) {
+                m.set_id(id);
+            }
+            s.is_error = false;
+            if tag.self_closing {
+                m.complete_tool(None, false);
+            } else {
+                s.ctx = Ctx::Result;
+            }
+        }
+        (Ctx::Result, TOOL_NAME, true) => {
+            m.value.clear();
+            if !tag.self_closing {
+                s.ctx = Ctx::ResultName;
+            }
+        }
+        (Ctx::Result, STDOUT | ERROR, true) => {
+            s.is_error |= tag.element == ERROR;
+            if !tag.self_closing {
+                s.ctx = Ctx::ResultBody;
+            }
+        }
+        (Ctx::Result, RESULT, false) => {
+            m.complete_tool(None, s.is_error);
+            s.ctx = Ctx::Results;
+        }
+        (Ctx::Result, FR, false) => {
+            m.complete_tool(None, s.is_error);
+            s.ctx = Ctx::Text;
+        }
+        (Ctx::ResultName, TOOL_NAME, false) => {
+            set_result_name(m);
+            s.ctx = Ctx::Result;
+        }
+        (Ctx::ResultBody, STDOUT | ERROR, false) => s.ctx = Ctx::Result,
+        // The vocabulary admits no other tag in each context.
+        _ => {}
+    }
+    Act::skip(len)
+}
+
+fn set_result_name(m: &mut Machine<'_>) {
+    let mut name = [0u8; crate::sieve::STR_CAP];
+    let value = m.value.bytes();
+    let (a, b) = trim(value);
+    let n = (b - a).min(name.len());
+    name[..n].copy_from_slice(&value[a..a + n]);
+    m.set_name(&name[..n]);
+}
+
+fn open_invoke(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
+    m.close_content();
+    m.begin_capture();
+    m.start_block(BlockType::ToolCall, 1);
+    m.clear_tool_strs();
+    s.params = 0;
+    let name = attr(bytes, tag.name_end, b"name").filter(|n| !n.is_empty());
+    let Some(name) = name else {
+        // Counted like every call, but it has no name to stream.
+        m.calls += 1;
+        s.reason = ErrorReason::MissingName;
+        if tag.self_closing {
+            m.fail_call(s.reason, 1, true);
+        } else {
+            s.ctx = Ctx::Skip;
+        }
+        return;
+    };
+    m.set_name(name);
+    m.queue_chunk(Some(Part::Name), m.name_spool());
+    m.next_call_id();
+    m.queue_chunk(Some(Part::Id), m.id_spool());
+    s.tool = m.tools().find(name).map(|i| i as u16);
+    if tag.self_closing {
+        finish_invoke(m, s, Ctx::Calls);
+    } else {
+        s.ctx = Ctx::Invoke;
+    }
+}
+
+fn open_param(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+    let Some(key) = attr(bytes, tag.name_end, b"name").filter(|k| !k.is_empty()) else {
+        // Skipped with the rest of the call (the tag is read again as skipped text).
+        s.ctx = Ctx::Skip;
+        s.reason = ErrorReason::MalformedParameter;
+        return Act::WAIT;
+    };
+    m.set_key(key);
+    let ty = s
+        .tool
+        .and_then(|t| m.tools().param_type(t as usize, key))
+        .map_or(ValueType::Any, |(t, _)| t);
+    let open = if s.params == 0 { "{\"" } else { ",\"" };
+    m.queue_chunk(Some(Part::Input), Spool::Static(open));
+    m.queue_chunk(Some(Part::Input), m.key_spool());
+    s.value = Value::new(ty);
+    m.queue_chunk(
+        Some(Part::Input),
+        Spool::Static(if s.value.streaming { "\":\"" } else { "\":" }),
+    );
+    m.value.clear();
+    s.params += 1;
+    s.ctx = Ctx::Param;
+    if tag.self_closing {
+        close_param(m, s);
+    }
+    Act::skip(tag.len)
+}
+
+fn close_param(m: &mut Machine<'_>, s: &mut State) {
+    s.ctx = Ctx::Invoke;
+    let v = s.value;
+    if v.streaming {
+        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
+        return;
+    }
+    let value = m.value.bytes();
+    let string = |m: &mut Machine<'_>, a: usize, b: usize| {
+        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
+        m.queue_chunk(Some(Part::Input), value_spool(SpoolMode::Escaped, a, b));
+        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
+    };
+    if v.cdata_start != NO_CDATA && !v.outside_text {
+        let (a, b) = (v.cdata_start as usize, v.cdata_end as usize);
+        string(m, a, b.max(a));
+        return;
+    }
+    let (a, b) = trim(value);
+    let t = &value[a..b];
+    let kind = strict::validate(t).ok();
+    let as_json = match v.ty {
+        ValueType::Any => kind.is_some() && !(t.len() >= 16 && t.iter().all(u8::is_ascii_digit)),
+        ValueType::Integer | ValueType::Number => kind == Some(Kind::Number),
+        ValueType::Boolean => kind == Some(Kind::Bool),
+        ValueType::Null => kind == Some(Kind::Null),
+        ValueType::Array => kind == Some(Kind::Array),
+        ValueType::Object => kind == Some(Kind::Object),
+        ValueType::String => false,
+    };
+    if as_json {
+        m.queue_chunk(Some(Part::Input), value_spool(SpoolMode::Compact, a, b));
+    } else {
+        string(m, a, b);
+    }
+}
+
+fn finish_invoke(m: &mut Machine<'_>, s: &mut State, next: Ctx) {
+    let close = if s.params == 0 { "{}" } else { "}" };
+    m.queue_chunk(Some(Part::Input), Spool::Static(close));
+    m.complete_tool(None, false);
+    m.capture = false;
+    s.ctx = next;
+}
+
+pub(crate) fn end_of_input(m: &mut Machine<'_>, mut s: State) {
+    match s.ctx {
+        Ctx::Invoke => finish_invoke(m, &mut s, Ctx::Calls),
+        Ctx::Param | Ctx::Cdata => m.fail_call(ErrorReason::Unfinished, 1, false),
+        Ctx::Skip => m.fail_call(s.reason, 1, false),
+        Ctx::ResultName => {
+            set_result_name(m);
+            m.complete_tool(None, s.is_error);
+        }
+        Ctx::Result | Ctx::ResultBody => m.complete_tool(None, s.is_error),
+        Ctx::Text | Ctx::Thinking | Ctx::Calls | Ctx::Results => {}
+    }
+    s.ctx = Ctx::Text;
+    m.dialect = DialectState::Anthropic(s);
+}

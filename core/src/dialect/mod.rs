@@ -1,0 +1,62 @@
+//! One small state machine per wire format, each over the shared scanning layer.
+//!
+//! A dialect answers three questions for the driver: what may appear in the current context
+//! ([`vocab`]), what to do with the scanner's decision there ([`act`]), and what to close at
+//! end of input ([`end_of_input`]). Holdback, UTF-8, stop sequences, block bookkeeping and
+//! JSON escaping live in the shared layers; dialects only choose.
+
+pub(crate) mod anthropic;
+pub(crate) mod passthrough;
+
+use crate::config::{Config, Dialect};
+use crate::scan::{Decision, Vocab};
+use crate::sieve::{Act, Machine};
+
+/// The state of the dialect in use.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum DialectState {
+    Passthrough(passthrough::State),
+    Anthropic(anthropic::State),
+}
+
+impl DialectState {
+    pub(crate) fn new(cfg: &Config<'_>) -> DialectState {
+        match cfg.dialect {
+            Dialect::AnthropicXml => DialectState::Anthropic(anthropic::State::new(cfg)),
+            // Config::validate rejects the dialects this build does not parse.
+            _ => DialectState::Passthrough(passthrough::State::new(cfg)),
+        }
+    }
+}
+
+pub(crate) fn vocab<'m>(m: &'m Machine<'_>) -> Vocab<'m> {
+    match m.dialect {
+        DialectState::Passthrough(s) => passthrough::vocab(m, s),
+        DialectState::Anthropic(s) => anthropic::vocab(m, s),
+    }
+}
+
+pub(crate) fn act(m: &mut Machine<'_>, d: Decision, window: &[u8]) -> Act {
+    match m.dialect {
+        DialectState::Passthrough(s) => passthrough::act(m, s, d),
+        DialectState::Anthropic(s) => anthropic::act(m, s, d, window),
+    }
+}
+
+pub(crate) fn end_of_input(m: &mut Machine<'_>) {
+    match m.dialect {
+        DialectState::Passthrough(_) => {}
+        DialectState::Anthropic(s) => anthropic::end_of_input(m, s),
+    }
+}
+
+/// `<name>` / `</name>` thinking markers as an element name; `None` for other markers.
+pub(crate) fn element_name<'c>(open: &'c str, close: &str) -> Option<&'c [u8]> {
+    let name = open.strip_prefix('<')?.strip_suffix('>')?;
+    let valid = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+    let closes = close.strip_prefix("</")?.strip_suffix('>')? == name;
+    (valid && closes).then_some(name.as_bytes())
+}

@@ -1,0 +1,54 @@
+//! tokensieve splits a language model's output stream, as it arrives, into typed events:
+//! visible text, thinking, tool calls (name, id, input) and tool results — without leaking
+//! a half tag, losing a byte, or caring how the stream was chunked.
+//!
+//! * `#![no_std]`, no heap on the feed path: events borrow the input or a small holdback.
+//! * One pull API, [`Sieve::next`], that the C ABI exposes one to one.
+//! * Dialects: `anthropic-xml` and `passthrough` (more to come: hermes, morph-xml,
+//!   qwen3-coder).
+//!
+//! ```
+//! use tokensieve::{Config, Dialect, Event, Part, Sieve};
+//!
+//! let config = Config::new(Dialect::AnthropicXml);
+//! let mut sieve = Sieve::new(&config).unwrap();
+//! let stream = ["Let me check.<function_calls><invoke name=\"search\">",
+//!               "<parameter name=\"query\">weather</parameter></invoke></function_calls>"];
+//! let mut input_json = String::new();
+//! for piece in stream {
+//!     let mut input = piece.as_bytes();
+//!     while let Some(event) = sieve.next(&mut input) {
+//!         if let Event::Chunk(c) = event {
+//!             if c.part == Some(Part::Input) { input_json.push_str(c.text) }
+//!         }
+//!     }
+//! }
+//! sieve.finish_with(|_| {});
+//! assert_eq!(input_json, r#"{"query":"weather"}"#);
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+#[cfg(feature = "alloc")]
+pub mod accumulate;
+mod buf;
+pub mod config;
+mod dialect;
+pub mod event;
+pub mod json;
+pub mod scan;
+mod sieve;
+
+pub use config::{
+    Config, ConfigError, Dialect, OnMalformed, Param, StartIn, StrList, Tool, ToolList, ValueType,
+};
+#[cfg(feature = "alloc")]
+pub use config::{ConfigBuf, ParamBuf, ToolBuf};
+pub use event::{BlockComplete, BlockType, CallError, Chunk, ErrorReason, Event, Part};
+pub use sieve::{DEFAULT_MEMORY, HOLD_CAP, MIN_MEMORY, STR_CAP, Sieve};

@@ -1,0 +1,296 @@
+//! Incremental recognition of one XML-ish tag at the start of a byte slice.
+//!
+//! `<name attr="v" attr2='w'>`, `</name >`, `<name/>`, and (for qwen3-coder) `<name=value>`.
+//! The element name must belong to the context's [`Vocab`]; an optional `antml:` namespace
+//! prefix is accepted where the vocabulary allows it. The answer depends on the bytes only:
+//! [`TagLex::Partial`] while more bytes could still complete a tag, so chunking never matters.
+
+use super::Vocab;
+
+/// Longest tag the scanner will hold back, in bytes; a longer one is text.
+pub const TAG_CAP: usize = 128;
+
+/// The namespace prefix anthropic-xml tags may carry.
+pub const NS_PREFIX: &[u8] = b"antml:";
+
+/// A recognised tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// Length of the whole tag in bytes, `<` to `>` inclusive.
+    pub len: usize,
+    /// Which element of the vocabulary (index into [`Vocab::names`]).
+    pub element: u8,
+    /// `</name>`.
+    pub closing: bool,
+    /// `<name/>`.
+    pub self_closing: bool,
+    /// Offset just after the element name (where attributes or `=value` start).
+    pub name_end: usize,
+    /// For `<name=value>`: the value's range.
+    pub eq_value: Option<(usize, usize)>,
+}
+
+/// The outcome of lexing a tag at the start of a slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagLex {
+    /// A complete tag of the vocabulary.
+    Match(Tag),
+    /// Could still become one with more bytes.
+    Partial,
+    /// Not a tag of the vocabulary: the `<` is text.
+    Fail,
+}
+
+fn is_name_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':')
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// What a (possibly partial) element name can still be.
+enum NameFit {
+    Exact(u8),
+    Prefix,
+    None,
+}
+
+fn fit(v: &Vocab<'_>, name: &[u8], closing: bool) -> NameFit {
+    let allowed = if closing { v.close } else { v.open };
+    let mut prefix = false;
+    let bare = if v.ns_prefix && name.len() >= NS_PREFIX.len() && name.starts_with(NS_PREFIX) {
+        &name[NS_PREFIX.len()..]
+    } else {
+        if v.ns_prefix && NS_PREFIX.starts_with(name) {
+            prefix = true;
+        }
+        name
+    };
+    let extra = (!v.extra.is_empty()).then_some((super::EXTRA as usize, v.extra));
+    for (i, el) in v.names.iter().copied().enumerate().chain(extra) {
+        if allowed & (1 << i) == 0 {
+            continue;
+        }
+        if el == bare {
+            return NameFit::Exact(i as u8);
+        }
+        if el.starts_with(bare) {
+            prefix = true;
+        }
+    }
+    if prefix {
+        NameFit::Prefix
+    } else {
+        NameFit::None
+    }
+}
+
+/// Lexes a tag at the start of `d` (which starts with `<`). With `eof`, a partial tag fails.
+pub fn lex(v: &Vocab<'_>, d: &[u8], eof: bool) -> TagLex {
+    let partial = if eof { TagLex::Fail } else { TagLex::Partial };
+    let limit = d.len().min(TAG_CAP);
+    let d = &d[..limit];
+    let truncated = limit == TAG_CAP;
+    let partial = if truncated { TagLex::Fail } else { partial };
+    let mut i = 1;
+    let closing = d.get(1) == Some(&b'/');
+    if closing {
+        i = 2;
+    }
+    let name_start = i;
+    while i < d.len() && is_name_char(d[i]) {
+        i += 1;
+    }
+    let name = &d[name_start..i];
+    if i == d.len() {
+        return match fit(v, name, closing) {
+            NameFit::None => TagLex::Fail,
+            _ => partial,
+        };
+    }
+    let element = match fit(v, name, closing) {
+        NameFit::Exact(e) => e,
+        _ => return TagLex::Fail,
+    };
+    let name_end = i;
+    let done = |len: usize, self_closing: bool, eq_value: Option<(usize, usize)>| {
+        TagLex::Match(Tag {
+            len,
+            element,
+            closing,
+            self_closing,
+            name_end,
+            eq_value,
+        })
+    };
+    if closing {
+        while i < d.len() && is_ws(d[i]) {
+            i += 1;
+        }
+        return match d.get(i) {
+            None => partial,
+            Some(b'>') => done(i + 1, false, None),
+            Some(_) => TagLex::Fail,
+        };
+    }
+    if d[i] == b'=' {
+        if v.eq_form & (1 << element) == 0 {
+            return TagLex::Fail;
+        }
+        let start = i + 1;
+        i = start;
+        while i < d.len() && !matches!(d[i], b'>' | b'<' | b'\n') {
+            i += 1;
+        }
+        return match d.get(i) {
+            None => partial,
+            Some(b'>') if i > start => done(i + 1, false, Some((start, i))),
+            Some(_) => TagLex::Fail,
+        };
+    }
+    if !v.attrs && !(d[i] == b'>' || d[i] == b'/' || is_ws(d[i])) {
+        return TagLex::Fail;
+    }
+    loop {
+        // Here d[i] follows the name or a complete attribute.
+        let ws_start = i;
+        while i < d.len() && is_ws(d[i]) {
+            i += 1;
+        }
+        let Some(&b) = d.get(i) else { return partial };
+        match b {
+            b'>' => return done(i + 1, false, None),
+            b'/' => {
+                return match d.get(i + 1) {
+                    None => partial,
+                    Some(b'>') => done(i + 2, true, None),
+                    Some(_) => TagLex::Fail,
+                };
+            }
+            _ if i > ws_start && v.attrs && (b.is_ascii_alphabetic() || b == b'_') => {
+                while i < d.len() && is_name_char(d[i]) {
+                    i += 1;
+                }
+                match d.get(i) {
+                    None => return partial,
+                    Some(b'=') => i += 1,
+                    Some(_) => return TagLex::Fail,
+                }
+                let Some(&quote) = d.get(i) else {
+                    return partial;
+                };
+                if quote != b'"' && quote != b'\'' {
+                    return TagLex::Fail;
+                }
+                i += 1;
+                while i < d.len() && d[i] != quote && d[i] != b'<' {
+                    i += 1;
+                }
+                match d.get(i) {
+                    None => return partial,
+                    Some(&c) if c == quote => i += 1,
+                    Some(_) => return TagLex::Fail,
+                }
+                match d.get(i) {
+                    None => return partial,
+                    Some(&c) if c == b'>' || c == b'/' || is_ws(c) => {}
+                    Some(_) => return TagLex::Fail,
+                }
+            }
+            _ => return TagLex::Fail,
+        }
+    }
+}
+
+/// The value of attribute `key` in a recognised tag's bytes (`tag` = the whole tag).
+///
+/// ```
+/// use tokensieve::scan::tag::attr;
+/// assert_eq!(attr(br#"<invoke name="search" x='1'>"#, 7, b"name"), Some(&b"search"[..]));
+/// assert_eq!(attr(br#"<invoke name="search" x='1'>"#, 7, b"x"), Some(&b"1"[..]));
+/// assert_eq!(attr(br#"<invoke>"#, 7, b"name"), None);
+/// ```
+pub fn attr<'t>(tag: &'t [u8], name_end: usize, key: &[u8]) -> Option<&'t [u8]> {
+    let mut i = name_end;
+    let d = tag;
+    loop {
+        while i < d.len() && is_ws(d[i]) {
+            i += 1;
+        }
+        let start = i;
+        while i < d.len() && is_name_char(d[i]) {
+            i += 1;
+        }
+        if i == start || d.get(i) != Some(&b'=') {
+            return None;
+        }
+        let this = &d[start..i];
+        i += 1;
+        let quote = *d.get(i)?;
+        i += 1;
+        let vstart = i;
+        while i < d.len() && d[i] != quote {
+            i += 1;
+        }
+        let value = d.get(vstart..i)?;
+        if this == key {
+            return Some(value);
+        }
+        i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NAMES: &[&[u8]] = &[b"thinking", b"function_calls", b"invoke"];
+
+    fn vocab() -> Vocab<'static> {
+        Vocab {
+            names: NAMES,
+            open: 0b111,
+            close: 0b001,
+            attrs: true,
+            ns_prefix: true,
+            ..Vocab::EMPTY
+        }
+    }
+
+    #[test]
+    fn partial_and_fail_follow_the_bytes() {
+        let v = vocab();
+        assert_eq!(lex(&v, b"<", false), TagLex::Partial);
+        assert_eq!(lex(&v, b"<t", false), TagLex::Partial);
+        assert_eq!(lex(&v, b"<b", false), TagLex::Fail);
+        assert_eq!(lex(&v, b"<thinking about it>", false), TagLex::Fail);
+        assert_eq!(lex(&v, b"<thinking about", false), TagLex::Partial);
+        assert_eq!(lex(&v, b"<thinking about ", false), TagLex::Fail);
+        assert_eq!(lex(&v, b"<thinkingX>", false), TagLex::Fail);
+        assert_eq!(lex(&v, b"<Thinking>", false), TagLex::Fail);
+        assert_eq!(lex(&v, b"</invoke>", false), TagLex::Fail);
+        assert_eq!(lex(&v, b"<thin", true), TagLex::Fail);
+        assert!(
+            matches!(lex(&v, b"</thinking >", false), TagLex::Match(t) if t.closing && t.len == 12)
+        );
+        assert!(
+            matches!(lex(&v, b"<thinking mode='fast'>x", false), TagLex::Match(t) if t.len == 22)
+        );
+        assert!(
+            matches!(lex(&v, b"<invoke name=\"a\">", false), TagLex::Match(t) if t.element == 2)
+        );
+        assert_eq!(lex(&v, b"<antml", false), TagLex::Partial);
+        assert_eq!(lex(&v, b"<x", false), TagLex::Fail);
+        assert_eq!(lex(&v, b"<invoke name=\"a<b\">", false), TagLex::Fail);
+    }
+
+    #[test]
+    fn over_long_tags_are_text() {
+        let v = vocab();
+        let mut long = b"<invoke name=\"".to_vec();
+        long.resize(TAG_CAP + 10, b'a');
+        assert_eq!(lex(&v, &long, false), TagLex::Fail);
+        assert_eq!(lex(&v, &long[..TAG_CAP - 1], false), TagLex::Partial);
+    }
+}

@@ -1,0 +1,1038 @@
+//! The driver: owns the holdback window, the block counter, the pending-event queue and the
+//! dialect state; turns [`scan::decide`](crate::scan::decide) decisions into events.
+//!
+//! Pull shape (the C ABI exposes it one to one): hand [`Sieve::next`] the unread input; it
+//! advances the slice past what it consumed and returns one event, or `None` when it needs
+//! more input (or is done). Bytes that might still be a marker are copied into a small
+//! holdback window; everything else is emitted straight from the input, without copying.
+
+use crate::buf::Buf;
+use crate::config::{Config, ConfigError, StrList, ToolList};
+use crate::dialect::{self, DialectState};
+use crate::event::{BlockComplete, BlockType, CallError, Chunk, ErrorReason, Event, Part};
+use crate::scan::{self, Decision, TAG_CAP, Vocab};
+
+/// Capacity of the holdback window: a partial tag, a partial stop sequence and an
+/// unfinished UTF-8 character.
+pub const HOLD_CAP: usize = TAG_CAP + crate::config::MAX_MARKER_LEN + 4;
+
+/// Capacity of a tool name, a tool id and a parameter key (each).
+pub const STR_CAP: usize = TAG_CAP;
+
+/// Memory a [`Sieve::with_memory`] parser needs at least, in bytes.
+pub const MIN_MEMORY: usize = 3 * STR_CAP + 64 + 256;
+
+/// Recommended memory for [`Sieve::with_memory`]: calls and values of a few hundred bytes.
+pub const DEFAULT_MEMORY: usize = 2048;
+
+/// Which buffer a spooled chunk reads from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum BufId {
+    Raw,
+    Value,
+    Strs,
+}
+
+/// How a spooled chunk turns buffer bytes into chunk text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum SpoolMode {
+    /// Valid UTF-8, as is.
+    Plain,
+    /// As the contents of a JSON string.
+    Escaped,
+    /// Valid JSON, whitespace outside strings removed.
+    Compact,
+    /// Any bytes, invalid sequences as U+FFFD.
+    Lossy,
+}
+
+/// Text of a pending chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Spool {
+    Static(&'static str),
+    Buf {
+        buf: BufId,
+        mode: SpoolMode,
+        start: u32,
+        end: u32,
+    },
+}
+
+/// Chunk metadata, without borrowed texts (names and ids are read at materialisation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Meta {
+    pub ty: BlockType,
+    pub block: u32,
+    pub depth: u8,
+    pub part: Option<Part>,
+    pub name: bool,
+    pub id: bool,
+}
+
+/// An event waiting in the queue (it borrows nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    Start {
+        index: u32,
+        ty: BlockType,
+    },
+    Complete {
+        index: u32,
+        ty: BlockType,
+        error: Option<ErrorReason>,
+        is_error: bool,
+        name: bool,
+        id: bool,
+    },
+    Chunk {
+        meta: Meta,
+        text: Spool,
+    },
+    Stop {
+        index: u16,
+    },
+}
+
+/// What a dialect does with a decision.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Act {
+    /// Bytes of the window consumed.
+    pub consume: usize,
+    /// A chunk to return now, whose text is `window[..consume]` or a static string.
+    pub emit: Option<(Meta, Emit)>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Emit {
+    /// `window[start..end]`.
+    Window(usize, usize),
+    Static(&'static str),
+}
+
+impl Act {
+    pub(crate) const WAIT: Act = Act {
+        consume: 0,
+        emit: None,
+    };
+
+    pub(crate) fn skip(n: usize) -> Act {
+        Act {
+            consume: n,
+            emit: None,
+        }
+    }
+}
+
+/// The open block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Open {
+    pub index: u32,
+    pub ty: BlockType,
+    pub depth: u8,
+}
+
+/// Holdback window: `buf[..old]` were consumed from earlier inputs and are undecided;
+/// `buf[old..old + look]` is a copy of the head of the current input (not yet consumed).
+struct Hold {
+    buf: [u8; HOLD_CAP],
+    old: u16,
+    look: u16,
+    /// Deferred: bytes of the window consumed by the last decision (applied at the next step,
+    /// because the last event may borrow them).
+    consumed: u16,
+}
+
+impl Hold {
+    fn new() -> Hold {
+        Hold {
+            buf: [0; HOLD_CAP],
+            old: 0,
+            look: 0,
+            consumed: 0,
+        }
+    }
+
+    /// Applies a deferred consumption: drops consumed held bytes; the look-ahead copy is
+    /// discarded (those bytes are still in the input).
+    fn settle(&mut self) {
+        let (old, c) = (self.old as usize, self.consumed as usize);
+        if c > 0 {
+            let c = c.min(old);
+            self.buf.copy_within(c..old, 0);
+            self.old = (old - c) as u16;
+        }
+        self.consumed = 0;
+        self.look = 0;
+    }
+}
+
+/// The configuration a parser runs with: borrowed, or owned (with `alloc`).
+enum Cfg<'a> {
+    Borrowed(&'a Config<'a>),
+    #[cfg(feature = "alloc")]
+    Owned(alloc::boxed::Box<crate::config::ConfigBuf>),
+}
+
+/// The streaming parser.
+///
+/// ```
+/// use tokensieve::{Config, Dialect, Event, Sieve};
+/// let config = Config::new(Dialect::AnthropicXml);
+/// let mut sieve = Sieve::new(&config).unwrap();
+/// let mut visible = String::new();
+/// for chunk in ["Hello <thin", "king>hmm</thinking>", " world"] {
+///     let mut input = chunk.as_bytes();
+///     while let Some(ev) = sieve.next(&mut input) {
+///         if let Event::Chunk(c) = ev {
+///             if c.visible() { visible.push_str(c.text) }
+///         }
+///     }
+/// }
+/// sieve.finish();
+/// while let Some(_ev) = sieve.next(&mut &b""[..]) {}
+/// assert_eq!(visible, "Hello  world");
+/// ```
+pub struct Sieve<'a> {
+    hold: Hold,
+    m: Machine<'a>,
+}
+
+/// Everything but the holdback window (split so a decision can read the window while the
+/// machine changes).
+pub(crate) struct Machine<'a> {
+    cfg: Cfg<'a>,
+    pub(crate) dialect: DialectState,
+    next_index: u32,
+    pub(crate) open: Option<Open>,
+    queue: heapless::Deque<Pending, 6>,
+    pub(crate) calls: u32,
+    pub(crate) raw: Buf<'a>,
+    pub(crate) value: Buf<'a>,
+    /// Tool name at `[0..STR_CAP)`, tool id at `[STR_CAP..2*STR_CAP)`, parameter key after.
+    pub(crate) strs: Buf<'a>,
+    pub(crate) name_len: u8,
+    pub(crate) id_len: u8,
+    pub(crate) key_len: u8,
+    /// Input bytes consumed are appended to `raw` (inside a tool call).
+    pub(crate) capture: bool,
+    /// Stop capturing after this act's bytes (a failed call's closer belongs to its raw).
+    pub(crate) capture_ends: bool,
+    /// `raw` overflowed.
+    pub(crate) raw_cut: bool,
+    finishing: bool,
+    eof_done: bool,
+    done: bool,
+}
+
+impl<'a> Sieve<'a> {
+    /// A parser whose buffers live on the heap, bounded by `max_call_bytes`.
+    #[cfg(feature = "alloc")]
+    pub fn new(config: &'a Config<'a>) -> Result<Sieve<'a>, ConfigError> {
+        config.validate()?;
+        let limit = config.max_call_bytes;
+        Ok(Sieve::build(
+            Cfg::Borrowed(config),
+            Buf::heap(limit),
+            Buf::heap(limit),
+            Buf::heap(3 * STR_CAP),
+        ))
+    }
+
+    /// A parser that owns its configuration (for bindings and long-lived hosts).
+    #[cfg(feature = "alloc")]
+    pub fn from_config_buf(
+        config: crate::config::ConfigBuf,
+    ) -> Result<Sieve<'static>, ConfigError> {
+        config.config().validate()?;
+        let limit = config.max_call_bytes;
+        Ok(Sieve::build(
+            Cfg::Owned(alloc::boxed::Box::new(config)),
+            Buf::heap(limit),
+            Buf::heap(limit),
+            Buf::heap(3 * STR_CAP),
+        ))
+    }
+
+    /// A parser that uses `memory` for its buffers and never touches the heap.
+    ///
+    /// `memory` must be at least [`MIN_MEMORY`] bytes; [`DEFAULT_MEMORY`] fits the calls of
+    /// the conformance vectors. A quarter (at least 64 bytes) holds undecided parameter
+    /// values, the rest a failed call's raw text (cut, and reported as cut, beyond it).
+    ///
+    /// ```
+    /// use tokensieve::{Config, Dialect, Sieve, DEFAULT_MEMORY};
+    /// let config = Config::new(Dialect::Passthrough);
+    /// let mut memory = [0u8; DEFAULT_MEMORY];
+    /// let mut sieve = Sieve::with_memory(&config, &mut memory).unwrap();
+    /// let mut input = &b"hi"[..];
+    /// assert!(sieve.next(&mut input).is_some());
+    /// ```
+    pub fn with_memory(
+        config: &'a Config<'a>,
+        memory: &'a mut [u8],
+    ) -> Result<Sieve<'a>, ConfigError> {
+        config.validate()?;
+        if memory.len() < MIN_MEMORY {
+            return Err(ConfigError::new("memory", "is smaller than MIN_MEMORY"));
+        }
+        let (strs, rest) = memory.split_at_mut(3 * STR_CAP);
+        let value_len = (rest.len() / 4).max(64);
+        let (value, raw) = rest.split_at_mut(value_len);
+        Ok(Sieve::build(
+            Cfg::Borrowed(config),
+            Buf::slice(raw),
+            Buf::slice(value),
+            Buf::slice(strs),
+        ))
+    }
+
+    fn build(cfg: Cfg<'a>, raw: Buf<'a>, value: Buf<'a>, strs: Buf<'a>) -> Sieve<'a> {
+        let mut m = Machine {
+            dialect: DialectState::Passthrough(Default::default()),
+            cfg,
+            next_index: 0,
+            open: None,
+            queue: heapless::Deque::new(),
+            calls: 0,
+            raw,
+            value,
+            strs,
+            name_len: 0,
+            id_len: 0,
+            key_len: 0,
+            capture: false,
+            capture_ends: false,
+            raw_cut: false,
+            finishing: false,
+            eof_done: false,
+            done: false,
+        };
+        m.dialect = DialectState::new(&m.config());
+        Sieve {
+            hold: Hold::new(),
+            m,
+        }
+    }
+
+    /// Back to the initial state, keeping configuration and memory.
+    pub fn reset(&mut self) {
+        self.hold = Hold::new();
+        let m = &mut self.m;
+        m.next_index = 0;
+        m.open = None;
+        m.queue.clear();
+        m.calls = 0;
+        m.raw.clear();
+        m.value.clear();
+        m.name_len = 0;
+        m.id_len = 0;
+        m.key_len = 0;
+        m.capture = false;
+        m.capture_ends = false;
+        m.raw_cut = false;
+        m.finishing = false;
+        m.eof_done = false;
+        m.done = false;
+        m.dialect = DialectState::new(&m.config());
+    }
+
+    /// Advances the state over `text` without emitting anything (an assistant prefill).
+    ///
+    /// A prefill ending inside thinking (`…<thinking>`) makes the stream start inside
+    /// thinking. Block indices and call ids of the stream still start at 0. Bytes held back
+    /// at the end of the prefill (a partial tag) stay held and join the stream.
+    ///
+    /// ```
+    /// use tokensieve::{Config, Dialect, Event, Sieve, BlockType};
+    /// let config = Config::new(Dialect::AnthropicXml);
+    /// let mut sieve = Sieve::new(&config).unwrap();
+    /// sieve.prefill(b"Assistant: <thinking>");
+    /// let mut input = &b"hmm"[..];
+    /// assert!(matches!(sieve.next(&mut input),
+    ///     Some(Event::BlockStart { index: 0, block_type: BlockType::Thinking })));
+    /// ```
+    pub fn prefill(&mut self, text: &[u8]) {
+        let mut input = text;
+        while self.advance(&mut input).is_some() {}
+        let m = &mut self.m;
+        m.queue.clear();
+        m.next_index = 0;
+        m.open = None;
+        m.calls = 0;
+        m.done = false;
+    }
+
+    /// Marks the end of input; keep calling [`next`](Sieve::next) (with empty input) to
+    /// drain: held bytes are emitted and open blocks complete.
+    pub fn finish(&mut self) {
+        self.m.finishing = true;
+    }
+
+    /// True once the stream has ended: after a stop, or after `finish` was drained.
+    pub fn is_done(&self) -> bool {
+        self.m.done && self.m.queue.is_empty()
+    }
+
+    /// Feeds `input` and calls `f` with every event it yields.
+    ///
+    /// ```
+    /// use tokensieve::{Config, Dialect, Sieve};
+    /// let config = Config::new(Dialect::Passthrough);
+    /// let mut sieve = Sieve::new(&config).unwrap();
+    /// let mut n = 0;
+    /// sieve.feed_with(b"hello", |_| n += 1);
+    /// sieve.finish_with(|_| n += 1);
+    /// assert_eq!(n, 3); // block_start, chunk, block_complete
+    /// ```
+    pub fn feed_with(&mut self, input: &[u8], mut f: impl FnMut(Event<'_>)) {
+        let mut input = input;
+        while let Some(ev) = self.next(&mut input) {
+            f(ev);
+        }
+    }
+
+    /// [`finish`](Sieve::finish), then calls `f` with every remaining event.
+    pub fn finish_with(&mut self, mut f: impl FnMut(Event<'_>)) {
+        self.finish();
+        let mut input: &[u8] = &[];
+        while let Some(ev) = self.next(&mut input) {
+            f(ev);
+        }
+    }
+
+    /// The next event. Consumes bytes from the front of `*input`; returns `None` when all of
+    /// `*input` is consumed and more is needed, or when the stream is done. The event
+    /// borrows the input or the parser and is valid until the next call.
+    pub fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
+        Some(match self.advance(input)? {
+            Step::Pending(p) => self.m.materialize(p),
+            Step::Direct(meta, emit, source) => {
+                let text = match emit {
+                    Emit::Static(s) => s,
+                    Emit::Window(a, b) => str_of(match source {
+                        Some(base) => &base[a..b],
+                        None => &self.hold.buf[a..b],
+                    }),
+                };
+                Event::Chunk(self.m.chunk(meta, text))
+            }
+        })
+    }
+
+    /// Runs the machine until it has an event (or needs input, or is done).
+    fn advance<'i>(&mut self, input: &mut &'i [u8]) -> Option<Step<'i>> {
+        loop {
+            if let Some(p) = self.m.queue.pop_front() {
+                match self.m.spool_piece(p) {
+                    Some(piece) => return Some(Step::Pending(piece)),
+                    None => continue,
+                }
+            }
+            if self.m.done {
+                // Input after the end (after a stop) is ignored, as a stopped stream is.
+                *input = &[];
+                return None;
+            }
+            self.hold.settle();
+            let base: &'i [u8] = input;
+            let from_hold = self.hold.old > 0;
+            let window: &[u8] = if from_hold {
+                let old = self.hold.old as usize;
+                let look = (HOLD_CAP - old).min(input.len());
+                self.hold.buf[old..old + look].copy_from_slice(&input[..look]);
+                self.hold.look = look as u16;
+                &self.hold.buf[..old + look]
+            } else {
+                input
+            };
+            // End of input is known only when the window reaches it.
+            let eof = self.m.finishing
+                && input.len()
+                    == if from_hold {
+                        self.hold.look as usize
+                    } else {
+                        input.len()
+                    };
+            let mut decision = scan::decide(&self.m.vocab(), window, eof);
+            if decision == Decision::NeedMore {
+                if from_hold && self.hold.look == 0 && !input.is_empty() {
+                    // Unreachable by construction (decisions fit the window); never hang.
+                    debug_assert!(false, "holdback window full");
+                    decision = Decision::Invalid(1);
+                } else if from_hold {
+                    let look = self.hold.look as usize;
+                    self.hold.old += look as u16;
+                    self.hold.look = 0;
+                    *input = &input[look..];
+                    if input.is_empty() {
+                        return None;
+                    }
+                    continue;
+                } else if input.is_empty() {
+                    if self.m.finishing && self.m.end_of_input() {
+                        continue;
+                    }
+                    return None;
+                } else {
+                    // Everything left is undecided (it fits: see HOLD_CAP): hold it.
+                    let n = input.len().min(HOLD_CAP);
+                    self.hold.buf[..n].copy_from_slice(&input[..n]);
+                    self.hold.old = n as u16;
+                    *input = &input[n..];
+                    if self.m.finishing || !input.is_empty() {
+                        continue;
+                    }
+                    return None;
+                }
+            }
+            let act = self.m.act(decision, window);
+            if act.consume > 0 {
+                if self.m.capture {
+                    self.m.capture_raw(&window[..act.consume]);
+                }
+                if self.m.capture_ends {
+                    self.m.capture = false;
+                    self.m.capture_ends = false;
+                }
+                if from_hold {
+                    let old = self.hold.old as usize;
+                    if act.consume >= old {
+                        *input = &input[act.consume - old..];
+                        self.hold.consumed = old as u16;
+                    } else {
+                        self.hold.consumed = act.consume as u16;
+                    }
+                } else {
+                    *input = &input[act.consume..];
+                }
+            }
+            if let Some((meta, emit)) = act.emit {
+                return Some(Step::Direct(meta, emit, (!from_hold).then_some(base)));
+            }
+        }
+    }
+}
+
+enum Step<'i> {
+    Pending(Pending),
+    /// A chunk of the window: `Some(input)` when the window was the input, else the hold.
+    Direct(Meta, Emit, Option<&'i [u8]>),
+}
+
+/// Text the scanner has validated; the fallback is unreachable in practice.
+fn str_of(bytes: &[u8]) -> &str {
+    core::str::from_utf8(bytes).unwrap_or("\u{FFFD}")
+}
+
+impl<'a> Machine<'a> {
+    pub(crate) fn config(&self) -> Config<'_> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => **c,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.config(),
+        }
+    }
+
+    pub(crate) fn thinking_tags(&self) -> (&str, &str) {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.thinking_tags(),
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c
+                .thinking_tags
+                .as_ref()
+                .map(|(a, b)| (&**a, &**b))
+                .unwrap_or_else(|| c.dialect.default_thinking_tags()),
+        }
+    }
+
+    pub(crate) fn tools(&self) -> ToolList<'_> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.tools,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => ToolList::Owned(&c.tools),
+        }
+    }
+
+    /// The call being captured outgrew `max_call_bytes` (heap buffers only: fixed memory
+    /// cuts `raw` and goes on).
+    pub(crate) fn call_too_large(&self) -> bool {
+        self.capture && self.raw_cut && self.raw.is_heap()
+    }
+
+    pub(crate) fn stops(&self) -> StrList<'_> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.stop_sequences,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => StrList::Owned(&c.stop_sequences),
+        }
+    }
+
+    fn vocab(&self) -> Vocab<'_> {
+        dialect::vocab(self)
+    }
+
+    fn act(&mut self, d: Decision, window: &[u8]) -> Act {
+        if let Decision::Stop { index, .. } = d {
+            self.close_content();
+            self.push(Pending::Stop {
+                index: index as u16,
+            });
+            self.done = true;
+            return Act::WAIT;
+        }
+        dialect::act(self, d, window)
+    }
+
+    /// End of input with nothing held: the dialect closes what is open. Returns true when
+    /// events were queued.
+    fn end_of_input(&mut self) -> bool {
+        if self.eof_done {
+            self.done = true;
+            return !self.queue.is_empty();
+        }
+        self.eof_done = true;
+        dialect::end_of_input(self);
+        self.close_content();
+        if let Some(open) = self.open.take() {
+            self.push(Pending::Complete {
+                index: open.index,
+                ty: open.ty,
+                error: None,
+                is_error: false,
+                name: false,
+                id: false,
+            });
+        }
+        self.done = true;
+        true
+    }
+
+    pub(crate) fn push(&mut self, p: Pending) {
+        let pushed = self.queue.push_back(p);
+        debug_assert!(pushed.is_ok(), "pending queue overflow");
+    }
+
+    fn capture_raw(&mut self, bytes: &[u8]) {
+        if !self.raw.push(bytes) {
+            self.raw_cut = true;
+        }
+    }
+
+    /// Starts a block (completing the open one first).
+    pub(crate) fn start_block(&mut self, ty: BlockType, depth: u8) -> u32 {
+        self.close_open();
+        let index = self.next_index;
+        self.next_index += 1;
+        self.open = Some(Open { index, ty, depth });
+        self.push(Pending::Start { index, ty });
+        index
+    }
+
+    /// Completes the open block, whatever it is, without error.
+    fn close_open(&mut self) {
+        if let Some(open) = self.open.take() {
+            self.push(Pending::Complete {
+                index: open.index,
+                ty: open.ty,
+                error: None,
+                is_error: false,
+                name: false,
+                id: false,
+            });
+        }
+    }
+
+    /// Completes the open text or thinking block, if any.
+    pub(crate) fn close_content(&mut self) {
+        if matches!(
+            self.open,
+            Some(Open {
+                ty: BlockType::Text | BlockType::Thinking,
+                ..
+            })
+        ) {
+            self.close_open();
+        }
+    }
+
+    /// Completes the open tool block with its names and the given outcome.
+    pub(crate) fn complete_tool(&mut self, error: Option<ErrorReason>, is_error: bool) {
+        if let Some(open) = self.open.take() {
+            self.push(Pending::Complete {
+                index: open.index,
+                ty: open.ty,
+                error,
+                is_error,
+                name: self.name_len > 0,
+                id: self.id_len > 0,
+            });
+        }
+    }
+
+    /// A chunk of `window[..n]` in a text or thinking block at `depth`, opening it first if
+    /// needed (then nothing is consumed now: the same decision comes again).
+    pub(crate) fn content(&mut self, ty: BlockType, depth: u8, d: Decision) -> Act {
+        match self.open {
+            Some(o) if o.ty == ty && o.depth == depth => {}
+            _ => {
+                self.start_block(ty, depth);
+                return Act::WAIT;
+            }
+        }
+        let meta = self.meta(None);
+        content_act(meta, d)
+    }
+
+    /// Metadata for a chunk of the open block.
+    pub(crate) fn meta(&self, part: Option<Part>) -> Meta {
+        let open = self.open.unwrap_or(Open {
+            index: 0,
+            ty: BlockType::Text,
+            depth: 0,
+        });
+        let tool = matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult);
+        Meta {
+            ty: open.ty,
+            block: open.index,
+            depth: open.depth,
+            part,
+            name: tool && part != Some(Part::Name) && self.name_len > 0,
+            id: tool && !matches!(part, Some(Part::Name) | Some(Part::Id)) && self.id_len > 0,
+        }
+    }
+
+    pub(crate) fn queue_chunk(&mut self, part: Option<Part>, text: Spool) {
+        let meta = self.meta(part);
+        self.push(Pending::Chunk { meta, text });
+    }
+
+    // --- names, ids, keys --------------------------------------------------------------
+
+    fn set_str(&mut self, slot: usize, bytes: &[u8]) -> u8 {
+        // Names come from tags (bounded by TAG_CAP); keep whole characters.
+        let n = floor_char_boundary(bytes, bytes.len().min(STR_CAP - 1));
+        self.strs.write_at(slot * STR_CAP, &bytes[..n]);
+        n as u8
+    }
+
+    pub(crate) fn set_name(&mut self, name: &[u8]) {
+        self.name_len = self.set_str(0, name);
+    }
+
+    pub(crate) fn set_id(&mut self, id: &[u8]) {
+        self.id_len = self.set_str(1, id);
+    }
+
+    pub(crate) fn set_key(&mut self, key: &[u8]) {
+        self.key_len = self.set_str(2, key);
+    }
+
+    /// Sets the id to `{id_prefix}{n}` for the next call and counts it.
+    pub(crate) fn next_call_id(&mut self) {
+        let mut buf = [0u8; crate::config::MAX_ID_PREFIX_LEN + 10];
+        let prefix = match &self.cfg {
+            Cfg::Borrowed(c) => c.id_prefix.as_bytes(),
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.id_prefix.as_bytes(),
+        };
+        let p = prefix.len();
+        buf[..p].copy_from_slice(prefix);
+        let mut digits = [0u8; 10];
+        let mut n = self.calls;
+        let mut k = 0;
+        loop {
+            digits[k] = b'0' + (n % 10) as u8;
+            n /= 10;
+            k += 1;
+            if n == 0 {
+                break;
+            }
+        }
+        for i in 0..k {
+            buf[p + i] = digits[k - 1 - i];
+        }
+        self.calls += 1;
+        self.set_id(&buf[..p + k]);
+    }
+
+    pub(crate) fn clear_tool_strs(&mut self) {
+        self.name_len = 0;
+        self.id_len = 0;
+        self.key_len = 0;
+    }
+
+    pub(crate) fn key_spool(&self) -> Spool {
+        Spool::Buf {
+            buf: BufId::Strs,
+            mode: SpoolMode::Escaped,
+            start: (2 * STR_CAP) as u32,
+            end: (2 * STR_CAP + self.key_len as usize) as u32,
+        }
+    }
+
+    pub(crate) fn name_spool(&self) -> Spool {
+        Spool::Buf {
+            buf: BufId::Strs,
+            mode: SpoolMode::Plain,
+            start: 0,
+            end: self.name_len as u32,
+        }
+    }
+
+    pub(crate) fn id_spool(&self) -> Spool {
+        Spool::Buf {
+            buf: BufId::Strs,
+            mode: SpoolMode::Plain,
+            start: STR_CAP as u32,
+            end: (STR_CAP + self.id_len as usize) as u32,
+        }
+    }
+
+    // --- failed calls ------------------------------------------------------------------
+
+    /// Completes the open tool call as failed and, with `on_malformed = text`, re-emits its
+    /// raw text as a text block at `depth`. `with_closer`: the bytes this act consumes (the
+    /// call's closing tag) still belong to the raw text.
+    pub(crate) fn fail_call(&mut self, reason: ErrorReason, depth: u8, with_closer: bool) {
+        if with_closer {
+            self.capture_ends = true;
+        } else {
+            self.capture = false;
+        }
+        self.complete_tool(Some(reason), false);
+        let re_emit = match &self.cfg {
+            Cfg::Borrowed(c) => c.on_malformed,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.on_malformed,
+        } == crate::config::OnMalformed::Text;
+        if re_emit && (self.raw.len() > 0 || with_closer) {
+            self.start_block(BlockType::Text, depth);
+            // To the end of `raw` as it is when the chunk is emitted (the closer included).
+            let end = u32::MAX;
+            self.queue_chunk(
+                None,
+                Spool::Buf {
+                    buf: BufId::Raw,
+                    mode: SpoolMode::Lossy,
+                    start: 0,
+                    end,
+                },
+            );
+            self.close_open();
+        }
+    }
+
+    /// Starts capturing a call's raw text (the opening marker is captured with it).
+    pub(crate) fn begin_capture(&mut self) {
+        self.raw.clear();
+        self.raw_cut = false;
+        self.capture = true;
+    }
+
+    // --- materialisation ---------------------------------------------------------------
+
+    fn buf(&self, id: BufId) -> &[u8] {
+        match id {
+            BufId::Raw => self.raw.bytes(),
+            BufId::Value => self.value.bytes(),
+            BufId::Strs => self.strs.bytes(),
+        }
+    }
+
+    /// Takes one piece off a pending chunk (the rest goes back to the front of the queue).
+    /// Returns `None` for an exhausted chunk.
+    fn spool_piece(&mut self, p: Pending) -> Option<Pending> {
+        let Pending::Chunk {
+            meta,
+            text:
+                Spool::Buf {
+                    buf,
+                    mode,
+                    start,
+                    end,
+                },
+        } = p
+        else {
+            return Some(p);
+        };
+        let bytes = self.buf(buf);
+        let (s, e) = (start as usize, (end as usize).min(bytes.len()));
+        if s >= e {
+            return None;
+        }
+        let piece = match mode {
+            SpoolMode::Plain => (s, e),
+            SpoolMode::Compact => crate::json::compact_piece(bytes, s, e),
+            SpoolMode::Escaped => match crate::json::escape_piece(&bytes[s..e]) {
+                crate::json::EscapePiece::Run(n) => (s, s + n),
+                crate::json::EscapePiece::Escape(esc) => {
+                    let rest = Pending::Chunk {
+                        meta,
+                        text: Spool::Buf {
+                            buf,
+                            mode,
+                            start: start + 1,
+                            end,
+                        },
+                    };
+                    let _ = self.queue.push_front(rest);
+                    return Some(Pending::Chunk {
+                        meta,
+                        text: Spool::Static(esc),
+                    });
+                }
+            },
+            SpoolMode::Lossy => match core::str::from_utf8(&bytes[s..e]) {
+                Ok(_) => (s, e),
+                Err(err) if err.valid_up_to() > 0 => (s, s + err.valid_up_to()),
+                Err(err) => {
+                    let bad = err.error_len().unwrap_or(e - s);
+                    let rest = Pending::Chunk {
+                        meta,
+                        text: Spool::Buf {
+                            buf,
+                            mode,
+                            start: start + bad as u32,
+                            end,
+                        },
+                    };
+                    let _ = self.queue.push_front(rest);
+                    return Some(Pending::Chunk {
+                        meta,
+                        text: Spool::Static("\u{FFFD}"),
+                    });
+                }
+            },
+        };
+        if piece.0 >= piece.1 {
+            return None;
+        }
+        if (piece.1 as u32) < end {
+            let rest = Pending::Chunk {
+                meta,
+                text: Spool::Buf {
+                    buf,
+                    mode,
+                    start: piece.1 as u32,
+                    end,
+                },
+            };
+            let _ = self.queue.push_front(rest);
+        }
+        Some(Pending::Chunk {
+            meta,
+            text: Spool::Buf {
+                buf,
+                mode: SpoolMode::Plain,
+                start: piece.0 as u32,
+                end: piece.1 as u32,
+            },
+        })
+    }
+
+    fn strs_at(&self, start: usize, len: u8) -> Option<&str> {
+        if len == 0 {
+            return None;
+        }
+        self.strs
+            .bytes()
+            .get(start..start + len as usize)
+            .map(str_of)
+    }
+
+    fn chunk<'s>(&'s self, meta: Meta, text: &'s str) -> Chunk<'s> {
+        Chunk {
+            text,
+            block_type: meta.ty,
+            block: meta.block,
+            depth: meta.depth,
+            part: meta.part,
+            tool_name: if meta.name {
+                self.strs_at(0, self.name_len)
+            } else {
+                None
+            },
+            tool_id: if meta.id {
+                self.strs_at(STR_CAP, self.id_len)
+            } else {
+                None
+            },
+        }
+    }
+
+    fn materialize(&self, p: Pending) -> Event<'_> {
+        match p {
+            Pending::Start { index, ty } => Event::BlockStart {
+                index,
+                block_type: ty,
+            },
+            Pending::Complete {
+                index,
+                ty,
+                error,
+                is_error,
+                name,
+                id,
+            } => Event::BlockComplete(BlockComplete {
+                index,
+                block_type: ty,
+                tool_name: if name {
+                    self.strs_at(0, self.name_len)
+                } else {
+                    None
+                },
+                tool_id: if id {
+                    self.strs_at(STR_CAP, self.id_len)
+                } else {
+                    None
+                },
+                error: error.map(|reason| CallError {
+                    reason,
+                    raw: self.raw.bytes(),
+                    raw_truncated: self.raw_cut,
+                }),
+                is_error,
+            }),
+            Pending::Chunk { meta, text } => {
+                let text = match text {
+                    Spool::Static(s) => s,
+                    Spool::Buf {
+                        buf, start, end, ..
+                    } => {
+                        let b = self.buf(buf);
+                        str_of(b.get(start as usize..end as usize).unwrap_or(b"\xff"))
+                    }
+                };
+                Event::Chunk(self.chunk(meta, text))
+            }
+            Pending::Stop { index } => Event::Stop {
+                sequence: self.stops().get(index as usize).unwrap_or(""),
+            },
+        }
+    }
+}
+
+/// The act for a text or invalid decision in a content block described by `meta`.
+pub(crate) fn content_act(meta: Meta, d: Decision) -> Act {
+    match d {
+        Decision::Text(n) => Act {
+            consume: n,
+            emit: Some((meta, Emit::Window(0, n))),
+        },
+        Decision::Invalid(n) => Act {
+            consume: n,
+            emit: Some((meta, Emit::Static("\u{FFFD}"))),
+        },
+        _ => Act::WAIT,
+    }
+}
+
+fn floor_char_boundary(bytes: &[u8], n: usize) -> usize {
+    let mut n = n.min(bytes.len());
+    while n > 0 && n < bytes.len() && (bytes[n] & 0xC0) == 0x80 {
+        n -= 1;
+    }
+    n
+}
