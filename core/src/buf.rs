@@ -15,17 +15,18 @@ enum Store<'m> {
 
 pub(crate) struct Buf<'m> {
     store: Store<'m>,
-    len: usize,
-    limit: usize,
+    len: u32,
+    limit: u32,
 }
 
 impl<'m> Buf<'m> {
     pub(crate) fn slice(mem: &'m mut [u8]) -> Buf<'m> {
-        let limit = mem.len();
+        // Lengths are u32: a parser buffer never needs 4 GiB.
+        let n = mem.len().min(u32::MAX as usize);
         Buf {
-            store: Store::Slice(mem),
+            store: Store::Slice(&mut mem[..n]),
             len: 0,
-            limit,
+            limit: n as u32,
         }
     }
 
@@ -34,7 +35,7 @@ impl<'m> Buf<'m> {
         Buf {
             store: Store::Heap(Vec::new()),
             len: 0,
-            limit,
+            limit: limit.min(u32::MAX as usize) as u32,
         }
     }
 
@@ -43,7 +44,7 @@ impl<'m> Buf<'m> {
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.len
+        self.len as usize
     }
 
     pub(crate) fn clear(&mut self) {
@@ -55,8 +56,8 @@ impl<'m> Buf<'m> {
     }
 
     pub(crate) fn truncate(&mut self, n: usize) {
-        if n < self.len {
-            self.len = n;
+        if n < self.len() {
+            self.len = n as u32;
             #[cfg(feature = "alloc")]
             if let Store::Heap(v) = &mut self.store {
                 v.truncate(n);
@@ -66,27 +67,28 @@ impl<'m> Buf<'m> {
 
     /// Appends what fits; returns false when some bytes did not fit.
     pub(crate) fn push(&mut self, bytes: &[u8]) -> bool {
-        let room = self.limit - self.len;
-        let n = bytes.len().min(room);
+        let len = self.len();
+        let n = bytes.len().min(self.limit as usize - len);
         match &mut self.store {
-            Store::Slice(s) => s[self.len..self.len + n].copy_from_slice(&bytes[..n]),
+            Store::Slice(s) => s[len..len + n].copy_from_slice(&bytes[..n]),
             #[cfg(feature = "alloc")]
             Store::Heap(v) => v.extend_from_slice(&bytes[..n]),
         }
-        self.len += n;
+        self.len += n as u32;
         n == bytes.len()
     }
 
     /// Writes `bytes` at `offset` (zero-filling any gap); returns false if it does not fit.
     pub(crate) fn write_at(&mut self, offset: usize, bytes: &[u8]) -> bool {
         let end = offset + bytes.len();
-        if end > self.limit {
+        if end > self.limit as usize {
             return false;
         }
+        let len = self.len();
         match &mut self.store {
             Store::Slice(s) => {
-                if offset > self.len {
-                    s[self.len..offset].fill(0);
+                if offset > len {
+                    s[len..offset].fill(0);
                 }
                 s[offset..end].copy_from_slice(bytes);
             }
@@ -98,13 +100,13 @@ impl<'m> Buf<'m> {
                 v[offset..end].copy_from_slice(bytes);
             }
         }
-        self.len = self.len.max(end);
+        self.len = self.len.max(end as u32);
         true
     }
 
     pub(crate) fn bytes(&self) -> &[u8] {
         match &self.store {
-            Store::Slice(s) => &s[..self.len],
+            Store::Slice(s) => &s[..self.len()],
             #[cfg(feature = "alloc")]
             Store::Heap(v) => v,
         }

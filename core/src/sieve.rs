@@ -20,7 +20,7 @@ pub const HOLD_CAP: usize = TAG_CAP + crate::config::MAX_MARKER_LEN + 4;
 pub const STR_CAP: usize = TAG_CAP;
 
 /// Memory a [`Sieve::with_memory`] parser needs at least, in bytes.
-pub const MIN_MEMORY: usize = 3 * STR_CAP + 64 + 256;
+pub const MIN_MEMORY: usize = HOLD_CAP + 3 * STR_CAP + 64 + 256;
 
 /// Recommended memory for [`Sieve::with_memory`]: calls and values of a few hundred bytes.
 pub const DEFAULT_MEMORY: usize = 2048;
@@ -133,10 +133,17 @@ pub(crate) struct Open {
     pub depth: u8,
 }
 
+/// Where the holdback window lives: caller memory, or one heap block made at construction.
+enum HoldMem<'a> {
+    Slice(&'a mut [u8]),
+    #[cfg(feature = "alloc")]
+    Heap(alloc::boxed::Box<[u8]>),
+}
+
 /// Holdback window: `buf[..old]` were consumed from earlier inputs and are undecided;
 /// `buf[old..old + look]` is a copy of the head of the current input (not yet consumed).
-struct Hold {
-    buf: [u8; HOLD_CAP],
+struct Hold<'a> {
+    mem: HoldMem<'a>,
     old: u16,
     look: u16,
     /// Deferred: bytes of the window consumed by the last decision (applied at the next step,
@@ -144,13 +151,35 @@ struct Hold {
     consumed: u16,
 }
 
-impl Hold {
-    fn new() -> Hold {
+impl<'a> Hold<'a> {
+    fn new(mem: HoldMem<'a>) -> Hold<'a> {
         Hold {
-            buf: [0; HOLD_CAP],
+            mem,
             old: 0,
             look: 0,
             consumed: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.old = 0;
+        self.look = 0;
+        self.consumed = 0;
+    }
+
+    fn buf(&self) -> &[u8] {
+        match &self.mem {
+            HoldMem::Slice(s) => s,
+            #[cfg(feature = "alloc")]
+            HoldMem::Heap(b) => b,
+        }
+    }
+
+    fn buf_mut(&mut self) -> &mut [u8] {
+        match &mut self.mem {
+            HoldMem::Slice(s) => s,
+            #[cfg(feature = "alloc")]
+            HoldMem::Heap(b) => b,
         }
     }
 
@@ -160,7 +189,7 @@ impl Hold {
         let (old, c) = (self.old as usize, self.consumed as usize);
         if c > 0 {
             let c = c.min(old);
-            self.buf.copy_within(c..old, 0);
+            self.buf_mut().copy_within(c..old, 0);
             self.old = (old - c) as u16;
         }
         self.consumed = 0;
@@ -195,7 +224,7 @@ enum Cfg<'a> {
 /// assert_eq!(visible, "Hello  world");
 /// ```
 pub struct Sieve<'a> {
-    hold: Hold,
+    hold: Hold<'a>,
     m: Machine<'a>,
 }
 
@@ -234,9 +263,8 @@ impl<'a> Sieve<'a> {
         let limit = config.max_call_bytes;
         Ok(Sieve::build(
             Cfg::Borrowed(config),
-            Buf::heap(limit),
-            Buf::heap(limit),
-            Buf::heap(3 * STR_CAP),
+            HoldMem::Heap(alloc::vec![0; HOLD_CAP].into_boxed_slice()),
+            [Buf::heap(limit), Buf::heap(limit), Buf::heap(3 * STR_CAP)],
         ))
     }
 
@@ -249,9 +277,8 @@ impl<'a> Sieve<'a> {
         let limit = config.max_call_bytes;
         Ok(Sieve::build(
             Cfg::Owned(alloc::boxed::Box::new(config)),
-            Buf::heap(limit),
-            Buf::heap(limit),
-            Buf::heap(3 * STR_CAP),
+            HoldMem::Heap(alloc::vec![0; HOLD_CAP].into_boxed_slice()),
+            [Buf::heap(limit), Buf::heap(limit), Buf::heap(3 * STR_CAP)],
         ))
     }
 
@@ -277,18 +304,19 @@ impl<'a> Sieve<'a> {
         if memory.len() < MIN_MEMORY {
             return Err(ConfigError::new("memory", "is smaller than MIN_MEMORY"));
         }
-        let (strs, rest) = memory.split_at_mut(3 * STR_CAP);
+        let (hold, rest) = memory.split_at_mut(HOLD_CAP);
+        let (strs, rest) = rest.split_at_mut(3 * STR_CAP);
         let value_len = (rest.len() / 4).max(64);
         let (value, raw) = rest.split_at_mut(value_len);
         Ok(Sieve::build(
             Cfg::Borrowed(config),
-            Buf::slice(raw),
-            Buf::slice(value),
-            Buf::slice(strs),
+            HoldMem::Slice(hold),
+            [Buf::slice(raw), Buf::slice(value), Buf::slice(strs)],
         ))
     }
 
-    fn build(cfg: Cfg<'a>, raw: Buf<'a>, value: Buf<'a>, strs: Buf<'a>) -> Sieve<'a> {
+    fn build(cfg: Cfg<'a>, hold: HoldMem<'a>, bufs: [Buf<'a>; 3]) -> Sieve<'a> {
+        let [raw, value, strs] = bufs;
         let mut m = Machine {
             dialect: DialectState::Passthrough(Default::default()),
             cfg,
@@ -311,14 +339,14 @@ impl<'a> Sieve<'a> {
         };
         m.dialect = DialectState::new(&m.config());
         Sieve {
-            hold: Hold::new(),
+            hold: Hold::new(hold),
             m,
         }
     }
 
     /// Back to the initial state, keeping configuration and memory.
     pub fn reset(&mut self) {
-        self.hold = Hold::new();
+        self.hold.clear();
         let m = &mut self.m;
         m.next_index = 0;
         m.open = None;
@@ -413,7 +441,7 @@ impl<'a> Sieve<'a> {
                     Emit::Static(s) => s,
                     Emit::Window(a, b) => str_of(match source {
                         Some(base) => &base[a..b],
-                        None => &self.hold.buf[a..b],
+                        None => &self.hold.buf()[a..b],
                     }),
                 };
                 Event::Chunk(self.m.chunk(meta, text))
@@ -441,9 +469,9 @@ impl<'a> Sieve<'a> {
             let window: &[u8] = if from_hold {
                 let old = self.hold.old as usize;
                 let look = (HOLD_CAP - old).min(input.len());
-                self.hold.buf[old..old + look].copy_from_slice(&input[..look]);
+                self.hold.buf_mut()[old..old + look].copy_from_slice(&input[..look]);
                 self.hold.look = look as u16;
-                &self.hold.buf[..old + look]
+                &self.hold.buf()[..old + look]
             } else {
                 input
             };
@@ -478,7 +506,7 @@ impl<'a> Sieve<'a> {
                 } else {
                     // Everything left is undecided (it fits: see HOLD_CAP): hold it.
                     let n = input.len().min(HOLD_CAP);
-                    self.hold.buf[..n].copy_from_slice(&input[..n]);
+                    self.hold.buf_mut()[..n].copy_from_slice(&input[..n]);
                     self.hold.old = n as u16;
                     *input = &input[n..];
                     if self.m.finishing || !input.is_empty() {
