@@ -4,6 +4,7 @@
 //! tokensieve parse (--config FILE | --dialect D [--tools FILE]) [--prefill FILE]
 //!                  [--chunk N] [--json | --visible-only] [FILE|-]
 //! tokensieve demo [--fast]
+//! tokensieve dialects
 //! ```
 
 use std::io::{IsTerminal, Read, Write};
@@ -17,6 +18,7 @@ const USAGE: &str = "usage:
   tokensieve parse (--config FILE | --dialect D [--tools FILE]) [--prefill FILE]
                    [--chunk N] [--json | --visible-only] [FILE|-]
   tokensieve demo [--fast]
+  tokensieve dialects
 
 parse   reads model output (FILE, or standard input) and prints its events:
         --json          one JSON event per line (the conformance-vector form)
@@ -27,13 +29,20 @@ parse   reads model output (FILE, or standard input) and prints its events:
         --dialect D     anthropic-xml | passthrough (| hermes | morph-xml | qwen3-coder)
         --tools FILE    a JSON list of {name, schema}
         --prefill FILE  text that advances the parser silently first
-demo    streams a bundled transcript through the parser in token-sized chunks";
+demo    streams a bundled transcript through the parser in token-sized chunks
+dialects lists the dialects this build parses";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("parse") => parse(&args[1..]),
         Some("demo") => demo(&args[1..]),
+        Some("dialects") => {
+            for d in Dialect::ALL.into_iter().filter(|d| d.is_supported()) {
+                println!("{}", d.name());
+            }
+            Ok(())
+        }
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

@@ -52,3 +52,8 @@ pub use config::{
 pub use config::{ConfigBuf, ParamBuf, ToolBuf};
 pub use event::{BlockComplete, BlockType, CallError, Chunk, ErrorReason, Event, Part};
 pub use sieve::{DEFAULT_MEMORY, HOLD_CAP, MIN_MEMORY, STR_CAP, Sieve};
+
+/// The README's examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

@@ -112,6 +112,8 @@ pub(crate) struct State {
     reason: ErrorReason,
     /// The current result reports an error.
     is_error: bool,
+    /// Stray text directly inside `<result>` has begun (its whitespace is content now).
+    stray: bool,
     value: Value,
 }
 
@@ -128,23 +130,25 @@ impl State {
             tool: None,
             reason: ErrorReason::MalformedBody,
             is_error: false,
+            stray: false,
             value: Value::new(ValueType::Any),
         }
     }
 }
 
 pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
-    let base = Vocab {
-        names: NAMES,
-        attrs: true,
-        ns_prefix: true,
-        ..Vocab::EMPTY
-    };
-    let elements = |open: u32, close: u32| Vocab {
-        open,
-        close,
-        ..base
-    };
+    // A plain fn, not a closure: rustc 1.95 ICEs on a closure doing struct update over
+    // `Vocab`'s const-sized arrays.
+    fn elements(open: u32, close: u32) -> Vocab<'static> {
+        Vocab {
+            names: NAMES,
+            attrs: true,
+            ns_prefix: true,
+            open,
+            close,
+            ..Vocab::EMPTY
+        }
+    }
     match s.ctx {
         Ctx::Text | Ctx::Thinking => {
             let (open, close) = m.thinking_tags();
@@ -249,9 +253,10 @@ fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Ac
         Ctx::Skip => Act::skip(n),
         Ctx::Param | Ctx::Cdata => value_text(m, s, d, window),
         Ctx::Result => {
-            if ws > 0 {
+            if ws > 0 && !s.stray {
                 Act::skip(ws)
             } else {
+                s.stray = true;
                 content_act(m.meta(None), d)
             }
         }
@@ -280,7 +285,7 @@ fn value_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) ->
         let meta = m.meta(Some(Part::Input));
         let first = v.at_start;
         v.at_start = false;
-        if first && !in_cdata && bytes == b"\n" || first && !in_cdata && bytes[0] == b'\n' {
+        if first && !in_cdata && bytes[0] == b'\n' {
             return Act::skip(1);
         }
         if v.pending_nl {
@@ -389,6 +394,7 @@ fn on_literal(m: &mut Machine<'_>, s: &mut State, len: usize) -> Act {
 
 fn on_tag(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     let len = tag.len;
+    s.stray = false;
     let opening = !tag.closing;
     match (s.ctx, tag.element, opening) {
         (Ctx::Text, THINK, true) => {

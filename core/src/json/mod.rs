@@ -61,8 +61,10 @@ fn is_json_ws(b: u8) -> bool {
 /// ```
 /// use tokensieve::json::compact_piece;
 /// let src = br#" {"a b": [1, 2]} "#;
-/// assert_eq!(compact_piece(src, 0, src.len()), (1, 10));
-/// assert_eq!(&src[1..10], br#"{"a b": ["#);
+/// assert_eq!(compact_piece(src, 0, src.len()), (1, 8));
+/// assert_eq!(&src[1..8], br#"{"a b":"#);
+/// assert_eq!(compact_piece(src, 8, src.len()), (9, 12));
+/// assert_eq!(&src[9..12], b"[1,");
 /// ```
 pub fn compact_piece(src: &[u8], from: usize, to: usize) -> (usize, usize) {
     let to = to.min(src.len());

@@ -149,7 +149,7 @@ pub fn lex(v: &Vocab<'_>, d: &[u8], eof: bool) -> TagLex {
             Some(_) => TagLex::Fail,
         };
     }
-    if !v.attrs && !(d[i] == b'>' || d[i] == b'/' || is_ws(d[i])) {
+    if !(v.attrs || d[i] == b'>' || d[i] == b'/' || is_ws(d[i])) {
         return TagLex::Fail;
     }
     loop {

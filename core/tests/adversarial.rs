@@ -1,0 +1,179 @@
+#![cfg(feature = "alloc")]
+//! Bad input gets a clear outcome and loses nothing: huge runs of `<`, unclosed tags, absurd
+//! names, deep nesting, invalid UTF-8 — no panic, bounded memory (the parser's buffers are
+//! fixed at construction), every byte accounted for.
+
+mod support;
+
+use serde_json::Value;
+use support::{coalesce, lint, run};
+use tokensieve::{Config, ConfigBuf, DEFAULT_MEMORY, Dialect, Event, Sieve};
+
+fn config(dialect: &str) -> ConfigBuf {
+    ConfigBuf::from_json(&format!(r#"{{"dialect":"{dialect}"}}"#)).unwrap()
+}
+
+fn visible_text(events: &[Value]) -> String {
+    events
+        .iter()
+        .filter(|e| e["event"] == "chunk" && e["type"] == "text")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect()
+}
+
+fn all_chunk_text(events: &[Value]) -> String {
+    events
+        .iter()
+        .filter(|e| e["event"] == "chunk")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_megabyte_of_angle_brackets_is_text() {
+    let input = vec![b'<'; 1 << 20];
+    for d in ["anthropic-xml", "passthrough"] {
+        let events = coalesce(run(&config(d), None, &input, &[4096]));
+        assert!(lint(&events).is_empty());
+        assert_eq!(visible_text(&events).len(), 1 << 20, "{d}");
+    }
+}
+
+#[test]
+fn unclosed_thinking_tag_without_gt_is_flushed_as_text() {
+    let input = b"Before <thinking mode='x' and then the stream just goes on and on";
+    let events = coalesce(run(&config("anthropic-xml"), None, input, &[3]));
+    assert_eq!(visible_text(&events).as_bytes(), input);
+    let input = b"Before <thinking";
+    let events = coalesce(run(&config("anthropic-xml"), None, input, &[1]));
+    assert_eq!(visible_text(&events).as_bytes(), input);
+}
+
+#[test]
+fn a_100kb_invoke_name_degrades_to_text_and_loses_nothing() {
+    let mut input = b"<function_calls><invoke name=\"".to_vec();
+    input.extend(std::iter::repeat_n(b'n', 100_000));
+    input.extend(b"\"><parameter name=\"a\">1</parameter></invoke></function_calls>after");
+    let events = coalesce(run(&config("anthropic-xml"), None, &input, &[7]));
+    assert!(lint(&events).is_empty(), "{:?}", lint(&events));
+    // The over-long tag is stray text in the region; everything from it on is text or
+    // wire syntax of the region, and the tail after the region is text.
+    let text = all_chunk_text(&events);
+    assert!(text.contains(&"n".repeat(100_000)));
+    assert!(text.ends_with("after"));
+}
+
+#[test]
+fn ten_thousand_nested_tags_are_text() {
+    let mut input = Vec::new();
+    for _ in 0..10_000 {
+        input.extend(b"<a><b x=\"1\">");
+    }
+    input.extend(b"core");
+    for _ in 0..10_000 {
+        input.extend(b"</b></a>");
+    }
+    for d in ["anthropic-xml", "passthrough"] {
+        let events = coalesce(run(&config(d), None, &input, &[5]));
+        assert_eq!(visible_text(&events).as_bytes(), &input[..], "{d}");
+    }
+    // Nested thinking is opaque: the first closer ends it, the rest is text.
+    let mut input = Vec::new();
+    for _ in 0..10_000 {
+        input.extend(b"<thinking>");
+    }
+    input.extend(b"x");
+    for _ in 0..10_000 {
+        input.extend(b"</thinking>");
+    }
+    let events = coalesce(run(&config("anthropic-xml"), None, &input, &[64]));
+    assert!(lint(&events).is_empty());
+    let thinking: String = events
+        .iter()
+        .filter(|e| e["event"] == "chunk" && e["type"] == "thinking")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(thinking, format!("{}x", "<thinking>".repeat(9_999)));
+    assert_eq!(visible_text(&events), "</thinking>".repeat(9_999));
+}
+
+#[test]
+fn invalid_utf8_becomes_replacement_characters_like_from_utf8_lossy() {
+    let mut input = Vec::new();
+    for i in 0..=255u8 {
+        input.extend([b'x', i, 0xe2, i, 0xf0, 0x9f, i]);
+    }
+    let expected = String::from_utf8_lossy(&input).into_owned();
+    for d in ["anthropic-xml", "passthrough"] {
+        for n in [1, 2, 3, 4096] {
+            let events = coalesce(run(&config(d), None, &input, &[n]));
+            // `<` (0x3c) opens nothing here: only `<` + a name could.
+            assert_eq!(visible_text(&events), expected, "{d} at {n}");
+        }
+    }
+}
+
+#[test]
+fn failed_calls_keep_their_raw_text_and_the_stream_goes_on() {
+    let input =
+        b"<function_calls><invoke name=\"f\">junk<parameter name=\"a\">1</parameter></invoke>\
+<invoke>no name</invoke><invoke name=\"g\"><parameter>v</parameter></invoke></function_calls>tail";
+    let events = coalesce(run(&config("anthropic-xml"), None, input, &[2]));
+    assert!(lint(&events).is_empty());
+    let errors: Vec<&Value> = events.iter().filter(|e| e.get("error").is_some()).collect();
+    assert_eq!(errors.len(), 3);
+    assert_eq!(
+        errors[0]["error"]["raw"],
+        "<invoke name=\"f\">junk<parameter name=\"a\">1</parameter></invoke>"
+    );
+    assert_eq!(errors[1]["error"]["reason"], "missing-name");
+    assert_eq!(errors[2]["error"]["reason"], "malformed-parameter");
+    assert!(visible_text(&events).ends_with("tail"));
+}
+
+#[test]
+fn too_large_calls_fail_at_max_call_bytes_and_skip_to_their_closer() {
+    let config =
+        ConfigBuf::from_json(r#"{"dialect":"anthropic-xml","max_call_bytes":100}"#).unwrap();
+    let mut input = b"<function_calls><invoke name=\"f\"><parameter name=\"a\">".to_vec();
+    input.extend(std::iter::repeat_n(b'v', 10_000));
+    input.extend(b"</parameter></invoke></function_calls>after");
+    let events = coalesce(run(&config, None, &input, &[9]));
+    assert!(lint(&events).is_empty());
+    let failed = events.iter().find(|e| e.get("error").is_some()).unwrap();
+    assert_eq!(failed["error"]["reason"], "too-large");
+    assert_eq!(failed["error"]["raw"].as_str().unwrap().len(), 100);
+    assert!(visible_text(&events).ends_with("after"));
+}
+
+#[test]
+fn fixed_memory_cuts_raw_text_and_says_so() {
+    let config = Config::new(Dialect::AnthropicXml);
+    let mut memory = [0u8; tokensieve::MIN_MEMORY];
+    let mut sieve = Sieve::with_memory(&config, &mut memory).unwrap();
+    let mut input = b"<function_calls><invoke name=\"f\">".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 5_000));
+    input.extend(b"</invoke></function_calls>");
+    let mut rest = &input[..];
+    let mut cut = None;
+    while let Some(ev) = sieve.next(&mut rest) {
+        if let Event::BlockComplete(b) = ev {
+            if let Some(e) = b.error {
+                cut = Some((e.raw_truncated, e.raw.len()));
+            }
+        }
+    }
+    let (truncated, len) = cut.expect("the call fails");
+    assert!(truncated);
+    assert!(len > 0 && len < 5_000);
+    let _ = DEFAULT_MEMORY;
+}
+
+#[test]
+fn input_after_a_stop_is_ignored() {
+    let config =
+        ConfigBuf::from_json(r#"{"dialect":"passthrough","stop_sequences":["STOP"]}"#).unwrap();
+    let events = coalesce(run(&config, None, b"abcSTOPdef<thinking>x", &[1]));
+    assert_eq!(events.last().unwrap()["event"], "stop");
+    assert_eq!(visible_text(&events), "abc");
+}

@@ -1,0 +1,224 @@
+#![cfg(feature = "alloc")]
+//! Rule 4 (chunking never matters), hammered: generated inputs mixing text, tags, near-miss
+//! tags, multibyte and invalid UTF-8 and stop sequences, split at random, must give the same
+//! coalesced events as the whole input; the events obey the event model (rules 1, 3, 8, 9);
+//! wire syntax never reaches a chunk (rule 2); and for passthrough the events equal those of
+//! a whole-string reference model (rules 6, 7 and the stop semantics).
+
+mod support;
+
+use proptest::prelude::*;
+use serde_json::{Value, json};
+use support::{coalesce, lint, run};
+use tokensieve::ConfigBuf;
+
+const AXML_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"a < b",
+    b"<b>x</b>",
+    b"<thinking>",
+    b"</thinking>",
+    b"<thinkin",
+    b"</thinking >",
+    b"<thinking about it>",
+    b"<thinking mode='x'>",
+    b"<function_calls>",
+    b"</function_calls>",
+    b"\n",
+    b"  ",
+    b"<invoke name=\"f\">",
+    b"<invoke>",
+    b"</invoke>",
+    b"<parameter name=\"p\">",
+    b"<parameter name=\"s\">",
+    b"<parameter>",
+    b"</parameter>",
+    b"42",
+    b"{\"a\": [1, 2]}",
+    b"<![CDATA[x</parameter>]]>",
+    b"<function_results>",
+    b"<result tool_use_id=\"t1\">",
+    b"<tool_name>f</tool_name>",
+    b"<stdout>",
+    b"</stdout>",
+    b"<error>",
+    b"</result>",
+    b"</function_results>",
+    "é".as_bytes(),
+    "東京".as_bytes(),
+    "🌏".as_bytes(),
+    b"\nHuman:",
+    b"<|eot|>",
+    b"&amp;\"\\",
+    b"\xff",
+    b"\xe2\x82",
+    b"\xf0\x9f",
+];
+
+const PT_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"<think>",
+    b"</think>",
+    b"<thin",
+    b"</thi",
+    b"<",
+    b"\n",
+    b"Human",
+    b"\nHuman:",
+    b"<|eot|>",
+    b"<|eo",
+    b"ab",
+    b"a",
+    "é".as_bytes(),
+    "東京".as_bytes(),
+    "🌏".as_bytes(),
+    b"\xff",
+    b"\xe2\x82",
+    b"\xc0\xaf",
+];
+
+fn input(atoms: &'static [&'static [u8]]) -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(prop::sample::select(atoms), 0..40).prop_map(|v| v.concat())
+}
+
+fn splits() -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(1usize..10, 1..8)
+}
+
+fn axml_config(with_stops: bool, with_schema: bool) -> ConfigBuf {
+    let mut c = json!({"dialect": "anthropic-xml"});
+    if with_stops {
+        c["stop_sequences"] = json!(["\nHuman:", "<|eot|>"]);
+    }
+    if with_schema {
+        c["tools"] = json!([{"name": "f", "schema": {"type": "object",
+            "properties": {"s": {"type": "string"}, "p": {"type": "integer"}}}}]);
+    }
+    ConfigBuf::from_value(&c).unwrap()
+}
+
+fn pt_config(stops: bool, start_thinking: bool) -> ConfigBuf {
+    let mut c = json!({"dialect": "passthrough", "thinking_tags": ["<think>", "</think>"]});
+    if stops {
+        c["stop_sequences"] = json!(["\nHuman:", "<|eot|>", "ab"]);
+    }
+    if start_thinking {
+        c["start_in"] = json!("thinking");
+    }
+    ConfigBuf::from_value(&c).unwrap()
+}
+
+/// Structural tags never reach a chunk where they are structural (rule 2).
+fn no_wire_syntax(events: &[Value]) -> Result<(), String> {
+    for e in events.iter().filter(|e| e["event"] == "chunk") {
+        let t = e["text"].as_str().unwrap_or("");
+        let depth0_text = e["type"] == "text" && e["depth"] == 0;
+        if depth0_text
+            && ["<thinking>", "<function_calls>", "<function_results>"]
+                .iter()
+                .any(|m| t.contains(m))
+        {
+            return Err(format!("tag in top-level text chunk: {e}"));
+        }
+        if e["type"] == "thinking" && t.contains("</thinking>") {
+            return Err(format!("closer in thinking chunk: {e}"));
+        }
+        // (A string parameter's value ends only at `</parameter>`: `</invoke>` in it is content.)
+        if e["type"] == "tool_call" && e["part"] != "input" && t.contains('<') {
+            return Err(format!("markup in a tool name or id: {e}"));
+        }
+    }
+    Ok(())
+}
+
+/// Passthrough semantics over the whole (lossily decoded) input, written independently of
+/// the streaming machinery: split on markers, then apply the earliest-ending stop.
+fn passthrough_reference(input: &[u8], stops: &[&str], start_thinking: bool) -> Vec<Value> {
+    let text = String::from_utf8_lossy(input);
+    let (open, close) = ("<think>", "</think>");
+    let mut events = Vec::new();
+    let mut index = 0u64;
+    let mut block = |events: &mut Vec<Value>, ty: &str, content: &str| {
+        if content.is_empty() {
+            return;
+        }
+        events.push(json!({"event": "block_start", "index": index, "type": ty}));
+        events.push(
+            json!({"event": "chunk", "text": content, "type": ty, "visible": ty == "text",
+                           "block": index, "depth": 0}),
+        );
+        events.push(
+            json!({"event": "block_complete", "index": index, "type": ty, "content": content}),
+        );
+        index += 1;
+    };
+    let mut rest: &str = &text;
+    let mut thinking = start_thinking;
+    loop {
+        let marker = if thinking { close } else { open };
+        let end = rest.find(marker).unwrap_or(rest.len());
+        let seg = &rest[..end];
+        if thinking {
+            block(&mut events, "thinking", seg);
+        } else {
+            let stop = stops
+                .iter()
+                .filter_map(|s| {
+                    seg.find(s)
+                        .map(|at| (at + s.len(), std::cmp::Reverse(s.len()), at, *s))
+                })
+                .min();
+            if let Some((_, _, at, s)) = stop {
+                block(&mut events, "text", &seg[..at]);
+                events.push(json!({"event": "stop", "sequence": s}));
+                return events;
+            }
+            block(&mut events, "text", seg);
+        }
+        if end == rest.len() {
+            return events;
+        }
+        rest = &rest[end + marker.len()..];
+        thinking = !thinking;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn anthropic_xml_chunk_invariance(data in input(AXML_ATOMS), sizes in splits(),
+                                      stops in any::<bool>(), schema in any::<bool>()) {
+        let config = axml_config(stops, schema);
+        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
+        let split = coalesce(run(&config, None, &data, &sizes));
+        prop_assert_eq!(&whole, &split);
+        let one = coalesce(run(&config, None, &data, &[1]));
+        prop_assert_eq!(&whole, &one);
+        let errs = lint(&whole);
+        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        prop_assert!(no_wire_syntax(&whole).is_ok(), "{:?}", no_wire_syntax(&whole));
+    }
+
+    #[test]
+    fn passthrough_matches_reference(data in input(PT_ATOMS), sizes in splits(),
+                                     stops in any::<bool>(), start_thinking in any::<bool>()) {
+        let config = pt_config(stops, start_thinking);
+        let stop_list: &[&str] = if stops { &["\nHuman:", "<|eot|>", "ab"] } else { &[] };
+        let expected = passthrough_reference(&data, stop_list, start_thinking);
+        let split = coalesce(run(&config, None, &data, &sizes));
+        prop_assert_eq!(&expected, &split, "input {:?}", String::from_utf8_lossy(&data));
+        prop_assert!(lint(&split).is_empty());
+    }
+
+    #[test]
+    fn prefill_then_stream_equals_splitting_anywhere(data in input(PT_ATOMS), cut in 0usize..200) {
+        // A prefill ending in an open thinking marker starts the stream in thinking, exactly
+        // like start_in = thinking.
+        let config = pt_config(false, false);
+        let prefill = [b"Assistant: ".as_slice(), b"<think>"].concat();
+        let a = coalesce(run(&config, Some(&prefill), &data, &[cut.max(1)]));
+        let b = coalesce(run(&pt_config(false, true), None, &data, &[data.len().max(1)]));
+        prop_assert_eq!(a, b);
+    }
+}

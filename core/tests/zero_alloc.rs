@@ -1,0 +1,110 @@
+//! Zero heap allocations in feed/next/finish (DESIGN.md "Measured, not assumed"), proven with
+//! a counting global allocator. CI runs this with `alloc` off
+//! (`cargo test -p tokensieve --no-default-features --test zero_alloc`); with `alloc` on it
+//! checks the caller-memory parser, which must not allocate either.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator unchanged; only counts calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+use tokensieve::{
+    Config, DEFAULT_MEMORY, Dialect, Event, Param, Sieve, StrList, Tool, ToolList, ValueType,
+};
+
+/// A mixed transcript exercising every path: text, thinking, calls with typed and untyped
+/// parameters, CDATA, a failed call, results, multibyte and invalid UTF-8, near-miss tags.
+fn transcript() -> Vec<u8> {
+    let one: &[u8] = b"Let me think <b>a < b</b> \xe6\x9d\xb1\xe4\xba\xac \xf0\x9f\x8c\x8f \xff.\n\
+<thinking mode='deep'>Plan: call f, then g. <thinking about it></thinking>\n\n\
+<function_calls>\n<invoke name=\"f\">\n<parameter name=\"s\">\nline \"one\"\n</parameter>\n\
+<parameter name=\"n\"> 42 </parameter>\n<parameter name=\"j\">{\"a\": [1, 2.50]}</parameter>\n\
+<parameter name=\"c\"><![CDATA[x</parameter>]]></parameter>\n</invoke>\n\
+<invoke name=\"g\">stray</invoke>\n</function_calls>\n\
+<function_results>\n<result tool_use_id=\"t1\">\n<tool_name>f</tool_name>\n<stdout>ok \xe2\x82</stdout>\n</result>\n\
+</function_results>\nDone, <thinkin <thinking_x> \nHum";
+    one.repeat(200)
+}
+
+fn count_while_parsing(config: &Config<'_>, input: &[u8], chunk: usize) -> (usize, usize) {
+    let mut memory = [0u8; DEFAULT_MEMORY];
+    let mut sieve = Sieve::with_memory(config, &mut memory).unwrap();
+    let mut events = 0usize;
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    for piece in input.chunks(chunk) {
+        let mut rest = piece;
+        while let Some(ev) = sieve.next(&mut rest) {
+            events += 1;
+            std::hint::black_box(&ev);
+        }
+    }
+    sieve.finish();
+    while let Some(ev) = sieve.next(&mut &b""[..]) {
+        events += matches!(ev, Event::BlockComplete(_)) as usize;
+    }
+    (ALLOCATIONS.load(Ordering::SeqCst) - before, events)
+}
+
+const PARAMS: &[Param<'static>] = &[
+    Param {
+        name: "s",
+        value_type: ValueType::String,
+        items: ValueType::Any,
+    },
+    Param {
+        name: "n",
+        value_type: ValueType::Integer,
+        items: ValueType::Any,
+    },
+];
+const TOOLS: &[Tool<'static>] = &[Tool {
+    name: "f",
+    params: PARAMS,
+}];
+const STOPS: &[&str] = &["\nHuman:", "<|eot|>"];
+
+#[test]
+fn feeding_never_allocates() {
+    let input = transcript();
+    for dialect in [Dialect::AnthropicXml, Dialect::Passthrough] {
+        let config = Config {
+            stop_sequences: StrList::Strs(STOPS),
+            tools: ToolList::Tools(TOOLS),
+            ..Config::new(dialect)
+        };
+        for chunk in [4, 1, 7, 65_536] {
+            let (allocations, events) = count_while_parsing(&config, &input, chunk);
+            assert!(
+                events > 1000 || chunk == 65_536,
+                "{dialect:?}/{chunk}: only {events} events"
+            );
+            assert_eq!(
+                allocations, 0,
+                "{dialect:?} at {chunk}-byte chunks allocated {allocations} times"
+            );
+        }
+    }
+}

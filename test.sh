@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Every test tokensieve has, on a fresh machine: installs what it needs, then runs
+# formatting, lints, the Rust tests, the no_std build, the zero-allocation proof with
+# `alloc` off, the conformance vectors through the CLI, and the C/PHP binding tests.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "toolchain components"
+rustup component add rustfmt clippy >/dev/null 2>&1 || echo "(rustup components unavailable; using what is installed)"
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy --all-targets -D warnings"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "cargo test --workspace"
+cargo test --workspace
+
+step "tests with alloc off (zero allocations, state size, unit tests)"
+cargo test -p tokensieve --no-default-features --lib --tests
+
+step "no_std build"
+if rustup target add thumbv7em-none-eabihf >/dev/null 2>&1; then
+  cargo build -p tokensieve --no-default-features --target thumbv7em-none-eabihf
+else
+  echo "(thumbv7em-none-eabihf unavailable here: building --no-default-features for the host)"
+  cargo build -p tokensieve --no-default-features
+fi
+
+step "conformance vectors through the CLI (chunk sizes 1, 2, 3, 5, 7, 64, whole)"
+cargo build -q -p tokensieve-cli
+cli="$PWD/target/debug/tokensieve parse"
+for dialect in $(target/debug/tokensieve dialects); do
+  dirs=("conformance/cases/$dialect")
+  if [ -d ../shared/conformance/cases ]; then
+    dirs+=("../shared/conformance/cases/$dialect")
+  fi
+  for dir in "${dirs[@]}"; do
+    [ -d "$dir" ] || continue
+    echo "-- $dir"
+    python3 conformance/check.py --cmd "$cli" --cases "$dir" -q
+  done
+done
+
+if [ -f ffi-c/test.sh ]; then
+  step "C ABI and PHP bindings"
+  bash ffi-c/test.sh
+fi
+
+step "all tests passed"
