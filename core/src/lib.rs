@@ -41,6 +41,8 @@ mod buf;
 pub mod config;
 mod dialect;
 pub mod event;
+#[cfg(feature = "alloc")]
+pub mod format;
 pub mod json;
 pub mod scan;
 mod sieve;

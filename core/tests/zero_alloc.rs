@@ -4,16 +4,27 @@
 //! checks the caller-memory parser, which must not allocate either.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    // Per thread: the test harness's own threads allocate while a test runs.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count() {
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
 
 // SAFETY: forwards to the system allocator unchanged; only counts calls.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        count();
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc(layout) }
     }
@@ -22,7 +33,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        count();
         // SAFETY: same contract as the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -53,7 +64,7 @@ fn count_while_parsing(config: &Config<'_>, input: &[u8], chunk: usize) -> (usiz
     let mut memory = [0u8; DEFAULT_MEMORY];
     let mut sieve = Sieve::with_memory(config, &mut memory).unwrap();
     let mut events = 0usize;
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let before = allocations();
     for piece in input.chunks(chunk) {
         let mut rest = piece;
         while let Some(ev) = sieve.next(&mut rest) {
@@ -65,7 +76,7 @@ fn count_while_parsing(config: &Config<'_>, input: &[u8], chunk: usize) -> (usiz
     while let Some(ev) = sieve.next(&mut &b""[..]) {
         events += matches!(ev, Event::BlockComplete(_)) as usize;
     }
-    (ALLOCATIONS.load(Ordering::SeqCst) - before, events)
+    (allocations() - before, events)
 }
 
 const PARAMS: &[Param<'static>] = &[
@@ -85,6 +96,14 @@ const TOOLS: &[Tool<'static>] = &[Tool {
     params: PARAMS,
 }];
 const STOPS: &[&str] = &["\nHuman:", "<|eot|>"];
+
+#[test]
+fn the_counter_sees_allocations() {
+    let before = allocations();
+    let v: Vec<u8> = std::hint::black_box(Vec::with_capacity(10));
+    drop(v);
+    assert_eq!(allocations() - before, 1);
+}
 
 #[test]
 fn feeding_never_allocates() {
