@@ -56,7 +56,10 @@ impl Dialect {
 
     /// Whether this build can parse the dialect.
     pub const fn is_supported(self) -> bool {
-        matches!(self, Dialect::Passthrough | Dialect::AnthropicXml)
+        matches!(
+            self,
+            Dialect::Passthrough | Dialect::AnthropicXml | Dialect::MorphXml | Dialect::Qwen3Coder
+        )
     }
 
     /// The default `[open, close]` thinking markers.
@@ -427,15 +430,18 @@ type KeyName = &'static str;
 
 impl ConfigError {
     pub(crate) fn new(key: &'static str, message: &'static str) -> ConfigError {
-        ConfigError {
-            key: key.into(),
-            message,
-        }
+        // Owned with `alloc` (keys read from JSON are not 'static); borrowed without.
+        #[cfg(feature = "alloc")]
+        let key = key.into();
+        ConfigError { key, message }
     }
 
     /// The config key at fault.
     pub fn key(&self) -> &str {
-        &self.key
+        #[cfg(feature = "alloc")]
+        return self.key.as_str();
+        #[cfg(not(feature = "alloc"))]
+        return self.key;
     }
 
     /// What is wrong with it.

@@ -9,12 +9,12 @@
 
 use crate::config::{Config, ValueType};
 use crate::event::{BlockType, ErrorReason, Part};
-use crate::json::strict::{self, Kind};
 use crate::scan::tag::attr;
 use crate::scan::{Decision, EXTRA, Tag, Vocab};
-use crate::sieve::{Act, BufId, Emit, Machine, Spool, SpoolMode, content_act};
+use crate::sieve::{Act, Emit, Machine, Spool, content_act};
 
 use super::DialectState;
+use super::value::{self, NO_CDATA, Value, trim, ws_prefix};
 
 const NAMES: &[&[u8]] = &[
     b"function_calls",
@@ -42,7 +42,6 @@ const fn bit(e: u8) -> u32 {
 
 const CDATA_OPEN: &[u8] = b"<![CDATA[";
 const CDATA_CLOSE: &[u8] = b"]]>";
-const NO_CDATA: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ctx {
@@ -66,37 +65,6 @@ enum Ctx {
     ResultName,
     /// Inside `<stdout>` or `<error>`.
     ResultBody,
-}
-
-/// The parameter value being read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Value {
-    ty: ValueType,
-    /// Streamed as a JSON string as it is read (schema `string`, or an overflowed value).
-    streaming: bool,
-    /// No byte of the value seen yet (a first newline is framing).
-    at_start: bool,
-    /// A newline held back: framing if `</parameter>` follows.
-    pending_nl: bool,
-    /// Where the first CDATA payload starts in the value buffer, and where the last ends.
-    cdata_start: u32,
-    cdata_end: u32,
-    /// Non-whitespace text outside CDATA.
-    outside_text: bool,
-}
-
-impl Value {
-    const fn new(ty: ValueType) -> Value {
-        Value {
-            ty,
-            streaming: matches!(ty, ValueType::String),
-            at_start: true,
-            pending_nl: false,
-            cdata_start: NO_CDATA,
-            cdata_end: 0,
-            outside_text: false,
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,13 +182,6 @@ fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
     }
 }
 
-fn ws_prefix(bytes: &[u8]) -> usize {
-    bytes
-        .iter()
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-        .count()
-}
-
 fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
     let n = match d {
         Decision::Text(n) => n,
@@ -251,7 +212,7 @@ fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Ac
             }
         }
         Ctx::Skip => Act::skip(n),
-        Ctx::Param | Ctx::Cdata => value_text(m, s, d, window),
+        Ctx::Param | Ctx::Cdata => value::text(m, &mut s.value, s.ctx == Ctx::Cdata, d, window),
         Ctx::Result => {
             if ws > 0 && !s.stray {
                 Act::skip(ws)
@@ -271,90 +232,6 @@ fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Ac
             Act::skip(n)
         }
     }
-}
-
-fn value_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
-    let in_cdata = s.ctx == Ctx::Cdata;
-    let v = &mut s.value;
-    let (n, bytes): (usize, &[u8]) = match d {
-        Decision::Text(n) => (n, &window[..n]),
-        Decision::Invalid(n) => (n, "\u{FFFD}".as_bytes()),
-        _ => return Act::WAIT,
-    };
-    if v.streaming {
-        let meta = m.meta(Some(Part::Input));
-        let first = v.at_start;
-        v.at_start = false;
-        if first && !in_cdata && bytes[0] == b'\n' {
-            return Act::skip(1);
-        }
-        if v.pending_nl {
-            v.pending_nl = false;
-            return Act {
-                consume: 0,
-                emit: Some((meta, Emit::Static("\\n"))),
-            };
-        }
-        if !matches!(d, Decision::Text(_)) {
-            return Act {
-                consume: n,
-                emit: Some((meta, Emit::Static("\u{FFFD}"))),
-            };
-        }
-        // Hold a last newline: it is framing if `</parameter>` follows.
-        let k = if !in_cdata && bytes[n - 1] == b'\n' {
-            if n == 1 {
-                v.pending_nl = true;
-                return Act::skip(1);
-            }
-            n - 1
-        } else {
-            n
-        };
-        return match crate::json::escape_piece(&bytes[..k]) {
-            crate::json::EscapePiece::Run(r) => Act {
-                consume: r,
-                emit: Some((meta, Emit::Window(0, r))),
-            },
-            crate::json::EscapePiece::Escape(e) => Act {
-                consume: 1,
-                emit: Some((meta, Emit::Static(e))),
-            },
-        };
-    }
-    if !in_cdata && ws_prefix(bytes) < bytes.len() {
-        v.outside_text = true;
-    }
-    let before = m.value.len();
-    if !m.value.push(bytes) {
-        // The value outgrew its buffer (fixed memory): from here it is a string.
-        m.value.truncate(before);
-        v.streaming = true;
-        v.at_start = false;
-        let (a, b) = trim(m.value.bytes());
-        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
-        m.queue_chunk(Some(Part::Input), value_spool(SpoolMode::Escaped, a, b));
-        return Act::WAIT;
-    }
-    Act::skip(n)
-}
-
-fn value_spool(mode: SpoolMode, start: usize, end: usize) -> Spool {
-    Spool::Buf {
-        buf: BufId::Value,
-        mode,
-        start: start as u32,
-        end: end as u32,
-    }
-}
-
-fn trim(b: &[u8]) -> (usize, usize) {
-    let a = ws_prefix(b);
-    let mut e = b.len();
-    while e > a && matches!(b[e - 1], b' ' | b'\t' | b'\n' | b'\r') {
-        e -= 1;
-    }
-    (a, e)
 }
 
 fn on_literal(m: &mut Machine<'_>, s: &mut State, len: usize) -> Act {
@@ -527,20 +404,8 @@ fn open_param(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act
         s.reason = ErrorReason::MalformedParameter;
         return Act::WAIT;
     };
-    m.set_key(key);
-    let ty = s
-        .tool
-        .and_then(|t| m.tools().param_type(t as usize, key))
-        .map_or(ValueType::Any, |(t, _)| t);
-    let open = if s.params == 0 { "{\"" } else { ",\"" };
-    m.queue_chunk(Some(Part::Input), Spool::Static(open));
-    m.queue_chunk(Some(Part::Input), m.key_spool());
-    s.value = Value::new(ty);
-    m.queue_chunk(
-        Some(Part::Input),
-        Spool::Static(if s.value.streaming { "\":\"" } else { "\":" }),
-    );
-    m.value.clear();
+    let ty = value::param_type(m, s.tool, key);
+    s.value = value::open(m, s.params == 0, key, ty);
     s.params += 1;
     s.ctx = Ctx::Param;
     if tag.self_closing {
@@ -551,39 +416,7 @@ fn open_param(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act
 
 fn close_param(m: &mut Machine<'_>, s: &mut State) {
     s.ctx = Ctx::Invoke;
-    let v = s.value;
-    if v.streaming {
-        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
-        return;
-    }
-    let value = m.value.bytes();
-    let string = |m: &mut Machine<'_>, a: usize, b: usize| {
-        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
-        m.queue_chunk(Some(Part::Input), value_spool(SpoolMode::Escaped, a, b));
-        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
-    };
-    if v.cdata_start != NO_CDATA && !v.outside_text {
-        let (a, b) = (v.cdata_start as usize, v.cdata_end as usize);
-        string(m, a, b.max(a));
-        return;
-    }
-    let (a, b) = trim(value);
-    let t = &value[a..b];
-    let kind = strict::validate(t).ok();
-    let as_json = match v.ty {
-        ValueType::Any => kind.is_some() && !(t.len() >= 16 && t.iter().all(u8::is_ascii_digit)),
-        ValueType::Integer | ValueType::Number => kind == Some(Kind::Number),
-        ValueType::Boolean => kind == Some(Kind::Bool),
-        ValueType::Null => kind == Some(Kind::Null),
-        ValueType::Array => kind == Some(Kind::Array),
-        ValueType::Object => kind == Some(Kind::Object),
-        ValueType::String => false,
-    };
-    if as_json {
-        m.queue_chunk(Some(Part::Input), value_spool(SpoolMode::Compact, a, b));
-    } else {
-        string(m, a, b);
-    }
+    value::close(m, s.value);
 }
 
 fn finish_invoke(m: &mut Machine<'_>, s: &mut State, next: Ctx) {

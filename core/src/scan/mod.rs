@@ -13,7 +13,7 @@
 pub mod stop;
 pub mod tag;
 
-use crate::config::StrList;
+use crate::config::{StrList, ToolList};
 pub use tag::{TAG_CAP, Tag};
 
 /// What a dialect recognises in its current context.
@@ -34,11 +34,31 @@ pub struct Vocab<'v> {
     /// Whether element names may carry the `antml:` prefix.
     pub ns_prefix: bool,
     /// Exact markers recognised here (the first `n_literals`).
-    pub literals: [&'v [u8]; 4],
+    pub literals: [&'v [u8]; MAX_LITERALS],
+    /// Per literal: when non-empty, the literal counts only when one of these texts follows
+    /// it after optional ASCII whitespace (see [`Vocab::with_literal_before`]).
+    pub follows: [&'v [&'v [u8]]; MAX_LITERALS],
     /// How many of `literals` are in use.
     pub n_literals: usize,
+    /// Element names decided at run time (bit [`DYNAMIC`] of `open`/`close`).
+    pub dynamic: Names<'v>,
     /// Stop sequences that apply here.
     pub stops: StrList<'v>,
+}
+
+/// How many literal markers a [`Vocab`] holds.
+pub const MAX_LITERALS: usize = 8;
+
+/// Element names known only at run time: bit [`DYNAMIC`] of [`Vocab::open`]/[`Vocab::close`].
+/// A tag matched through them reports [`Tag::element`] `== DYNAMIC`; [`Tag::name`] gives the name.
+#[derive(Clone, Copy, Debug)]
+pub enum Names<'v> {
+    /// No names.
+    None,
+    /// The configured tools' names (exact match: `get` never matches `get_weather`).
+    Tools(ToolList<'v>),
+    /// Any element name: an ASCII letter or `_`, then letters, digits, `_`, `-`, `.`, `:`.
+    Any,
 }
 
 impl Vocab<'static> {
@@ -51,14 +71,19 @@ impl Vocab<'static> {
         eq_form: 0,
         attrs: false,
         ns_prefix: false,
-        literals: [&[]; 4],
+        literals: [&[]; MAX_LITERALS],
+        follows: [&[]; MAX_LITERALS],
         n_literals: 0,
+        dynamic: Names::None,
         stops: StrList::Strs(&[]),
     };
 }
 
 /// The bit of [`Vocab::open`]/[`Vocab::close`] that stands for [`Vocab::extra`].
 pub const EXTRA: u8 = 31;
+
+/// The bit of [`Vocab::open`]/[`Vocab::close`] that stands for [`Vocab::dynamic`].
+pub const DYNAMIC: u8 = 30;
 
 impl<'v> Vocab<'v> {
     fn has_elements(&self) -> bool {
@@ -67,16 +92,70 @@ impl<'v> Vocab<'v> {
 
     /// The literal markers in use.
     pub fn literals(&self) -> &[&'v [u8]] {
-        &self.literals[..self.n_literals.min(4)]
+        &self.literals[..self.n_literals.min(MAX_LITERALS)]
     }
 
-    /// Adds a literal marker (at most four).
-    pub fn with_literal(mut self, lit: &'v [u8]) -> Vocab<'v> {
-        if self.n_literals < 4 {
+    /// Adds a literal marker (at most [`MAX_LITERALS`]).
+    pub fn with_literal(self, lit: &'v [u8]) -> Vocab<'v> {
+        self.with_literal_before(lit, &[])
+    }
+
+    /// Adds a literal marker that counts only when, after optional ASCII whitespace, one of
+    /// `follows` comes next (nothing is required when `follows` is empty). The decision
+    /// stays a pure function of the bytes: [`Decision::NeedMore`] while the bytes after the
+    /// literal could still lead to one of `follows`, text once they cannot (or at end of
+    /// input). The literal, the whitespace and the followed text must fit in [`TAG_CAP`]
+    /// bytes, else the literal is text. [`Decision::Literal`] covers the literal only.
+    ///
+    /// ```
+    /// use tokensieve::scan::{decide, Decision, Vocab};
+    /// let v = Vocab::EMPTY.with_literal_before(b"<tool_call>", &[b"<function="]);
+    /// let lit = Decision::Literal { index: 0, len: 11 };
+    /// assert_eq!(decide(&v, b"<tool_call>\n<function=f>", false), lit);
+    /// assert_eq!(decide(&v, b"<tool_call>\n<func", false), Decision::NeedMore);
+    /// assert_eq!(decide(&v, b"<tool_call>\n<func", true), Decision::Text(17));
+    /// assert_eq!(decide(&v, b"<tool_call> tags", false), Decision::Text(16));
+    /// ```
+    pub fn with_literal_before(mut self, lit: &'v [u8], follows: &'v [&'v [u8]]) -> Vocab<'v> {
+        if self.n_literals < MAX_LITERALS {
             self.literals[self.n_literals] = lit;
+            self.follows[self.n_literals] = follows;
             self.n_literals += 1;
         }
         self
+    }
+}
+
+/// Whether the bytes after a literal (`rest`, starting `lit_len` bytes into the candidate)
+/// are optional whitespace then one of `follows`: `Some(true)` yes, `Some(false)` no,
+/// `None` undecided (more bytes could tell).
+fn followed(rest: &[u8], lit_len: usize, follows: &[&[u8]], eof: bool) -> Option<bool> {
+    if follows.is_empty() {
+        return Some(true);
+    }
+    // Everything must be decided within TAG_CAP bytes of the candidate.
+    let room = TAG_CAP.saturating_sub(lit_len);
+    let cut = rest.len() > room;
+    let rest = &rest[..rest.len().min(room)];
+    let ws = rest
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        .count();
+    let r = &rest[ws..];
+    let mut open = false;
+    for f in follows {
+        if r.len() >= f.len() {
+            if r.starts_with(f) {
+                return Some(true);
+            }
+        } else if f.starts_with(r) {
+            open = true;
+        }
+    }
+    if open && !eof && !cut && rest.len() < room {
+        None
+    } else {
+        Some(false)
     }
 }
 
@@ -170,8 +249,12 @@ fn candidate_at(v: &Vocab<'_>, d: &[u8], eof: bool) -> Candidate {
     let mut best: Option<(usize, usize)> = None;
     for (i, lit) in v.literals().iter().enumerate() {
         if d.starts_with(lit) {
-            if best.is_none_or(|(_, l)| lit.len() > l) {
-                best = Some((i, lit.len()));
+            match followed(&d[lit.len()..], lit.len(), v.follows[i], eof) {
+                Some(true) if best.is_none_or(|(_, l)| lit.len() > l) => {
+                    best = Some((i, lit.len()));
+                }
+                None => partial = true,
+                _ => {}
             }
         } else if !eof && lit.starts_with(d) {
             partial = true;
@@ -282,6 +365,118 @@ mod tests {
         assert_eq!(decide(&v, b"\xc3x", false), Decision::Invalid(1));
         assert_eq!(decide(&v, b"\xf0\x9f\x8e x", false), Decision::Invalid(3));
         assert_eq!(decide(&v, b"\xc0\xaf", false), Decision::Invalid(1));
+    }
+
+    #[test]
+    fn literal_before_waits_for_its_follower() {
+        let follows: &[&[u8]] = &[b"{", b"["];
+        let v = Vocab::EMPTY
+            .with_literal(b"<think>")
+            .with_literal_before(b"<tool_call>", follows);
+        let lit = Decision::Literal { index: 1, len: 11 };
+        assert_eq!(decide(&v, b"<tool_call>{", false), lit);
+        assert_eq!(decide(&v, b"<tool_call> \r\n\t[1]", false), lit);
+        assert_eq!(decide(&v, b"<tool_call>", false), Decision::NeedMore);
+        assert_eq!(decide(&v, b"<tool_call>\n\n", false), Decision::NeedMore);
+        assert_eq!(decide(&v, b"<tool_call>\n\n", true), Decision::Text(13));
+        assert_eq!(
+            decide(&v, b"<tool_call> is a tag", false),
+            Decision::Text(20)
+        );
+        assert_eq!(decide(&v, b"x <tool_call> y", false), Decision::Text(15));
+        assert_eq!(decide(&v, b"x <tool_call>", false), Decision::Text(2));
+        // Unguarded literals are unaffected.
+        assert_eq!(
+            decide(&v, b"<think>x", false),
+            Decision::Literal { index: 0, len: 7 }
+        );
+        // Multi-byte followers: undecided while they could still match.
+        let f: &[&[u8]] = &[b"<function="];
+        let q = Vocab::EMPTY.with_literal_before(b"<tool_call>", f);
+        assert_eq!(
+            decide(&q, b"<tool_call>\n<funct", false),
+            Decision::NeedMore
+        );
+        assert_eq!(decide(&q, b"<tool_call>\n<fun>", false), Decision::Text(17));
+        assert_eq!(
+            decide(&q, b"<tool_call>\n<function=x", false),
+            Decision::Literal { index: 0, len: 11 }
+        );
+    }
+
+    #[test]
+    fn literal_before_is_bounded_by_tag_cap() {
+        let f: &[&[u8]] = &[b"{"];
+        let v = Vocab::EMPTY.with_literal_before(b"<tc>", f);
+        let mut d = b"<tc>".to_vec();
+        d.resize(TAG_CAP - 1, b' ');
+        assert_eq!(decide(&v, &d, false), Decision::NeedMore);
+        let mut fits = d.clone();
+        fits.push(b'{');
+        assert_eq!(
+            decide(&v, &fits, false),
+            Decision::Literal { index: 0, len: 4 }
+        );
+        // One byte more of whitespace: the follower no longer fits, the literal is text,
+        // whatever the bytes after the cap and however many of them were seen.
+        d.push(b' ');
+        assert_eq!(decide(&v, &d, false), Decision::Text(TAG_CAP));
+        d.push(b'{');
+        assert_eq!(decide(&v, &d, false), Decision::Text(TAG_CAP + 1));
+    }
+
+    #[test]
+    fn dynamic_names_come_from_the_tools() {
+        use crate::config::{Tool, ToolList};
+        let tools = [
+            Tool {
+                name: "get",
+                params: &[],
+            },
+            Tool {
+                name: "get_weather",
+                params: &[],
+            },
+        ];
+        let v = Vocab {
+            open: 1 << DYNAMIC,
+            dynamic: Names::Tools(ToolList::Tools(&tools)),
+            ..Vocab::EMPTY
+        };
+        let el = |d: &[u8]| match decide(&v, d, false) {
+            Decision::Element(t) if t.element == DYNAMIC => Some(t.name(d).to_vec()),
+            _ => None,
+        };
+        assert_eq!(el(b"<get>"), Some(b"get".to_vec()));
+        assert_eq!(el(b"<get_weather >"), Some(b"get_weather".to_vec()));
+        assert_eq!(el(b"<get/>"), Some(b"get".to_vec()));
+        assert_eq!(decide(&v, b"<get_w", false), Decision::NeedMore);
+        assert_eq!(decide(&v, b"<getter>", false), Decision::Text(8));
+        assert_eq!(decide(&v, b"<get_weather_v2>", false), Decision::Text(16));
+        assert_eq!(decide(&v, b"<get x=\"1\">", false), Decision::Text(11));
+        assert_eq!(decide(&v, b"</get>", false), Decision::Text(6));
+    }
+
+    #[test]
+    fn any_name_matches_element_names_only() {
+        let v = Vocab {
+            open: 1 << DYNAMIC,
+            close: 1 << DYNAMIC,
+            dynamic: Names::Any,
+            ..Vocab::EMPTY
+        };
+        let el =
+            |d: &[u8]| matches!(decide(&v, d, false), Decision::Element(t) if t.element == DYNAMIC);
+        assert!(el(b"<city>"));
+        assert!(el(b"</city>"));
+        assert!(el(b"<_a.b-c:d/>"));
+        assert_eq!(decide(&v, b"<", false), Decision::NeedMore);
+        assert_eq!(decide(&v, b"<ci", false), Decision::NeedMore);
+        assert_eq!(decide(&v, b"a < b", false), Decision::Text(5));
+        assert_eq!(decide(&v, b"<3", false), Decision::Text(2));
+        assert_eq!(decide(&v, b"<>", false), Decision::Text(2));
+        assert_eq!(decide(&v, b"</ city>", false), Decision::Text(8));
+        assert_eq!(decide(&v, b"<ci", true), Decision::Text(3));
     }
 
     #[test]

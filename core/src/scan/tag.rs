@@ -5,7 +5,7 @@
 //! prefix is accepted where the vocabulary allows it. The answer depends on the bytes only:
 //! [`TagLex::Partial`] while more bytes could still complete a tag, so chunking never matters.
 
-use super::Vocab;
+use super::{Names, Vocab};
 
 /// Longest tag the scanner will hold back, in bytes; a longer one is text.
 pub const TAG_CAP: usize = 128;
@@ -26,8 +26,23 @@ pub struct Tag {
     pub self_closing: bool,
     /// Offset just after the element name (where attributes or `=value` start).
     pub name_end: usize,
-    /// For `<name=value>`: the value's range.
+    /// For `<name=value>`: the value's range (possibly empty).
     pub eq_value: Option<(usize, usize)>,
+}
+
+impl Tag {
+    /// The element name as written (namespace prefix included), given the tag's bytes.
+    ///
+    /// ```
+    /// use tokensieve::scan::{decide, Decision, Names, Vocab, DYNAMIC};
+    /// let v = Vocab { open: 1 << DYNAMIC, close: 1 << DYNAMIC, dynamic: Names::Any, ..Vocab::EMPTY };
+    /// let Decision::Element(t) = decide(&v, b"</city >", false) else { panic!() };
+    /// assert_eq!(t.name(b"</city >"), b"city");
+    /// ```
+    pub fn name<'t>(&self, tag: &'t [u8]) -> &'t [u8] {
+        let start = if self.closing { 2 } else { 1 };
+        tag.get(start..self.name_end).unwrap_or(&[])
+    }
 }
 
 /// The outcome of lexing a tag at the start of a slice.
@@ -79,6 +94,30 @@ fn fit(v: &Vocab<'_>, name: &[u8], closing: bool) -> NameFit {
             prefix = true;
         }
     }
+    if allowed & (1 << super::DYNAMIC) != 0 {
+        match v.dynamic {
+            Names::None => {}
+            Names::Tools(tools) => {
+                for el in (0..tools.len()).filter_map(|i| tools.name(i)) {
+                    let el = el.as_bytes();
+                    if el == bare {
+                        return NameFit::Exact(super::DYNAMIC);
+                    }
+                    if el.starts_with(bare) {
+                        prefix = true;
+                    }
+                }
+            }
+            Names::Any => match bare.first() {
+                // An empty name can still become one; a complete empty name is no name.
+                None => prefix = true,
+                Some(&b) if b.is_ascii_alphabetic() || b == b'_' => {
+                    return NameFit::Exact(super::DYNAMIC);
+                }
+                Some(_) => {}
+            },
+        }
+    }
     if prefix {
         NameFit::Prefix
     } else {
@@ -93,6 +132,10 @@ pub fn lex(v: &Vocab<'_>, d: &[u8], eof: bool) -> TagLex {
     let d = &d[..limit];
     let truncated = limit == TAG_CAP;
     let partial = if truncated { TagLex::Fail } else { partial };
+    if d.len() == 1 {
+        // A lone `<` may still become an opening or a closing tag.
+        return partial;
+    }
     let mut i = 1;
     let closing = d.get(1) == Some(&b'/');
     if closing {
@@ -145,7 +188,7 @@ pub fn lex(v: &Vocab<'_>, d: &[u8], eof: bool) -> TagLex {
         }
         return match d.get(i) {
             None => partial,
-            Some(b'>') if i > start => done(i + 1, false, Some((start, i))),
+            Some(b'>') => done(i + 1, false, Some((start, i))),
             Some(_) => TagLex::Fail,
         };
     }
@@ -283,6 +326,20 @@ mod tests {
         assert_eq!(lex(&v, b"<antml", false), TagLex::Partial);
         assert_eq!(lex(&v, b"<x", false), TagLex::Fail);
         assert_eq!(lex(&v, b"<invoke name=\"a<b\">", false), TagLex::Fail);
+    }
+
+    #[test]
+    fn a_lone_lt_waits_when_only_closers_are_allowed() {
+        let v = Vocab {
+            names: NAMES,
+            close: 0b001,
+            ..Vocab::EMPTY
+        };
+        assert_eq!(lex(&v, b"<", false), TagLex::Partial);
+        assert_eq!(lex(&v, b"<", true), TagLex::Fail);
+        assert_eq!(lex(&v, b"</", false), TagLex::Partial);
+        assert_eq!(lex(&v, b"<t", false), TagLex::Fail);
+        assert!(matches!(lex(&v, b"</thinking>", false), TagLex::Match(t) if t.closing));
     }
 
     #[test]

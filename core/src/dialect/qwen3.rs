@@ -1,0 +1,303 @@
+//! `qwen3-coder`: `<tool_call><function=N><parameter=K>V</parameter></function></tool_call>`.
+//!
+//! - `<tool_call>` opens the wrapper (a tool region, depth 1) only when the next
+//!   non-whitespace text is `<function=`; otherwise the marker is text, so prose that
+//!   mentions it never swallows the stream (a literal with look-ahead:
+//!   [`Vocab::with_literal_before`]). `</tool_call>` closes the wrapper.
+//! - Each `<function=N>` inside the wrapper is one tool_call block (depth 1); a wrapper may
+//!   hold several. `<function=…>` outside a wrapper and closers with no opener are text.
+//! - `<parameter=K>` values end at the first `</parameter>` (nothing else is markup inside
+//!   them: no entity decoding, no CDATA) and are typed exactly like anthropic-xml parameters
+//!   ([`super::value`]): a schema `string` streams per token minus one framing newline at
+//!   each end; other values are trimmed and typed at the closer; undeclared ones get the
+//!   untyped guess.
+//! - Thinking: the exact `thinking_tags` markers (default `<think>`/`</think>`), opaque.
+//! - Failures (DESIGN.md rule 10): stray text inside a function (`unexpected-content`), a
+//!   `<function>` without a name (`missing-name`), a `<parameter>` without a key
+//!   (`malformed-parameter`), a parameter still open at end of input (`unfinished`) or a
+//!   call over `max_call_bytes` (`too-large`) fail the call; it is skipped to
+//!   `</function>` (part of its raw) or `</tool_call>` (not part of it); its raw
+//!   `<function=…>…` is re-emitted as a depth-1 text block with `on_malformed = "text"`.
+//!
+//! Choices where DESIGN.md is silent:
+//! - Function names and parameter keys are the `=value` of the tag, trimmed of ASCII
+//!   whitespace; a name or key that is empty after trimming is missing.
+//! - `</tool_call>` inside a function (no `</function>`) ends the function normally, then
+//!   the wrapper; a function or wrapper still open at end of input completes normally.
+//! - Stray text directly inside the wrapper is a depth-1 text block that includes the
+//!   whitespace run before it (the whitespace is held — in the value buffer, which is free
+//!   between functions — until the next non-whitespace byte or tag decides; with a fixed
+//!   buffer, whitespace beyond its capacity is dropped). Whitespace followed by a tag or the
+//!   end of input is wire formatting and dropped. Stop sequences do not apply inside the
+//!   wrapper (as in anthropic-xml regions).
+
+use crate::config::{Config, StartIn, ValueType};
+use crate::event::{BlockType, ErrorReason, Part};
+use crate::scan::{Decision, Tag, Vocab};
+use crate::sieve::{Act, Machine, Spool, SpoolMode};
+
+use super::DialectState;
+use super::value::{self, Value, trim, ws_prefix};
+
+const NAMES: &[&[u8]] = &[b"tool_call", b"function", b"parameter"];
+const WRAP: u8 = 0;
+const FUNC: u8 = 1;
+const PARAM: u8 = 2;
+
+const fn bit(e: u8) -> u32 {
+    1 << e
+}
+
+const WRAP_OPEN: &[u8] = b"<tool_call>";
+const WRAP_FOLLOWS: &[&[u8]] = &[b"<function="];
+/// Literal indices in the text context.
+const LIT_THINK: usize = 0;
+const LIT_WRAP: usize = 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    Text,
+    Thinking,
+    /// Inside the `<tool_call>` wrapper.
+    Region,
+    /// Inside `<function=…>`.
+    Func,
+    /// Inside `<parameter=…>`.
+    Param,
+    /// A failed function, skipped to its closer.
+    Skip,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct State {
+    ctx: Ctx,
+    /// Parameters read in the current function.
+    params: u16,
+    /// The configured tool of the current function.
+    tool: Option<u16>,
+    /// Why the current function failed (in `Skip`).
+    reason: ErrorReason,
+    /// Whitespace held in the value buffer inside the wrapper (bytes).
+    held_ws: u32,
+    value: Value,
+}
+
+impl State {
+    pub(crate) fn new(cfg: &Config<'_>) -> State {
+        State {
+            ctx: match cfg.start_in {
+                StartIn::Text => Ctx::Text,
+                StartIn::Thinking => Ctx::Thinking,
+            },
+            params: 0,
+            tool: None,
+            reason: ErrorReason::MalformedBody,
+            held_ws: 0,
+            value: Value::new(ValueType::Any),
+        }
+    }
+}
+
+pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
+    let elements = |open: u32, close: u32| Vocab {
+        names: NAMES,
+        open,
+        close,
+        eq_form: bit(FUNC) | bit(PARAM),
+        ..Vocab::EMPTY
+    };
+    let (open, close) = m.thinking_tags();
+    match s.ctx {
+        Ctx::Text => Vocab {
+            stops: m.stops(),
+            ..Vocab::EMPTY
+        }
+        .with_literal(open.as_bytes())
+        .with_literal_before(WRAP_OPEN, WRAP_FOLLOWS),
+        Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
+        Ctx::Region => elements(bit(FUNC), bit(WRAP)),
+        Ctx::Func => elements(bit(PARAM), bit(FUNC) | bit(WRAP)),
+        Ctx::Param => elements(0, bit(PARAM)),
+        Ctx::Skip => elements(0, bit(FUNC) | bit(WRAP)),
+    }
+}
+
+pub(crate) fn act(m: &mut Machine<'_>, mut s: State, d: Decision, window: &[u8]) -> Act {
+    let a = step(m, &mut s, d, window);
+    m.dialect = DialectState::Qwen3(s);
+    a
+}
+
+fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+    if m.call_too_large() && s.ctx != Ctx::Skip {
+        // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
+        s.ctx = Ctx::Skip;
+        s.reason = ErrorReason::TooLarge;
+        return Act::WAIT;
+    }
+    match d {
+        Decision::Element(tag) => on_tag(m, s, tag, &window[..tag.len]),
+        Decision::Literal { index, len } => {
+            match (s.ctx, index) {
+                (Ctx::Text, LIT_THINK) => s.ctx = Ctx::Thinking,
+                (Ctx::Text, LIT_WRAP) => {
+                    s.ctx = Ctx::Region;
+                    s.held_ws = 0;
+                }
+                (Ctx::Thinking, _) => s.ctx = Ctx::Text,
+                _ => {}
+            }
+            m.close_content();
+            Act::skip(len)
+        }
+        Decision::Text(_) | Decision::Invalid(_) => on_text(m, s, d, window),
+        Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
+    }
+}
+
+fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+    let n = match d {
+        Decision::Text(n) | Decision::Invalid(n) => n,
+        _ => return Act::WAIT,
+    };
+    let blank = matches!(d, Decision::Text(_)) && ws_prefix(&window[..n]) == n;
+    match s.ctx {
+        Ctx::Text => m.content(BlockType::Text, 0, d),
+        Ctx::Thinking => m.content(BlockType::Thinking, 0, d),
+        Ctx::Region => {
+            let stray_open = matches!(m.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
+            if !stray_open && blank {
+                // Wire formatting unless non-whitespace text follows before the next tag.
+                if s.held_ws == 0 {
+                    m.value.clear();
+                }
+                m.value.push(&window[..n]);
+                s.held_ws = m.value.len() as u32;
+                return Act::skip(n);
+            }
+            if stray_open && s.held_ws > 0 {
+                let held = s.held_ws as usize;
+                s.held_ws = 0;
+                m.queue_chunk(None, value::spool(SpoolMode::Plain, 0, held));
+                return Act::WAIT;
+            }
+            m.content(BlockType::Text, 1, d)
+        }
+        Ctx::Func => {
+            if blank {
+                Act::skip(n)
+            } else {
+                s.ctx = Ctx::Skip;
+                s.reason = ErrorReason::UnexpectedContent;
+                Act::WAIT
+            }
+        }
+        Ctx::Param => value::text(m, &mut s.value, false, d, window),
+        Ctx::Skip => Act::skip(n),
+    }
+}
+
+/// The trimmed `=value` of a `<name=value>` tag, if non-empty.
+fn eq_value(tag: Tag, bytes: &[u8]) -> Option<&[u8]> {
+    let (a, b) = tag.eq_value?;
+    let v = bytes.get(a..b)?;
+    let (x, y) = trim(v);
+    (y > x).then(|| &v[x..y])
+}
+
+fn on_tag(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+    let opening = !tag.closing;
+    match (s.ctx, tag.element, opening) {
+        (Ctx::Region, FUNC, true) => {
+            s.held_ws = 0;
+            m.close_content();
+            open_function(m, s, tag, bytes);
+        }
+        (Ctx::Region, WRAP, false) => {
+            s.held_ws = 0;
+            m.close_content();
+            s.ctx = Ctx::Text;
+        }
+        (Ctx::Func, PARAM, true) => return open_param(m, s, tag, bytes),
+        (Ctx::Func, FUNC, false) => finish_function(m, s, Ctx::Region),
+        (Ctx::Func, WRAP, false) => finish_function(m, s, Ctx::Text),
+        (Ctx::Param, PARAM, false) => {
+            s.ctx = Ctx::Func;
+            value::close(m, s.value);
+        }
+        (Ctx::Skip, FUNC, false) => {
+            m.fail_call(s.reason, 1, true);
+            s.ctx = Ctx::Region;
+        }
+        (Ctx::Skip, WRAP, false) => {
+            m.fail_call(s.reason, 1, false);
+            s.ctx = Ctx::Text;
+        }
+        // The vocabulary admits no other tag in each context.
+        _ => {}
+    }
+    Act::skip(tag.len)
+}
+
+fn open_function(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
+    m.begin_capture();
+    m.start_block(BlockType::ToolCall, 1);
+    m.clear_tool_strs();
+    s.params = 0;
+    let Some(name) = eq_value(tag, bytes) else {
+        // Counted like every call, but it has no name to stream.
+        m.calls += 1;
+        s.reason = ErrorReason::MissingName;
+        if tag.self_closing {
+            m.fail_call(s.reason, 1, true);
+            s.ctx = Ctx::Region;
+        } else {
+            s.ctx = Ctx::Skip;
+        }
+        return;
+    };
+    m.set_name(name);
+    m.queue_chunk(Some(Part::Name), m.name_spool());
+    m.next_call_id();
+    m.queue_chunk(Some(Part::Id), m.id_spool());
+    s.tool = m.tools().find(name).map(|i| i as u16);
+    s.ctx = Ctx::Func;
+}
+
+fn open_param(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+    let Some(key) = eq_value(tag, bytes) else {
+        // Skipped with the rest of the call (the tag is read again as skipped text).
+        s.ctx = Ctx::Skip;
+        s.reason = ErrorReason::MalformedParameter;
+        return Act::WAIT;
+    };
+    let ty = value::param_type(m, s.tool, key);
+    s.value = value::open(m, s.params == 0, key, ty);
+    s.params = s.params.saturating_add(1);
+    s.ctx = Ctx::Param;
+    if tag.self_closing {
+        s.ctx = Ctx::Func;
+        value::close(m, s.value);
+    }
+    Act::skip(tag.len)
+}
+
+fn finish_function(m: &mut Machine<'_>, s: &mut State, next: Ctx) {
+    let close = if s.params == 0 { "{}" } else { "}" };
+    m.queue_chunk(Some(Part::Input), Spool::Static(close));
+    m.complete_tool(None, false);
+    m.capture = false;
+    s.ctx = next;
+}
+
+pub(crate) fn end_of_input(m: &mut Machine<'_>, mut s: State) {
+    match s.ctx {
+        Ctx::Func => finish_function(m, &mut s, Ctx::Region),
+        Ctx::Param => m.fail_call(ErrorReason::Unfinished, 1, false),
+        Ctx::Skip => m.fail_call(s.reason, 1, false),
+        Ctx::Text | Ctx::Thinking | Ctx::Region => {}
+    }
+    s.ctx = Ctx::Text;
+    s.held_ws = 0;
+    m.dialect = DialectState::Qwen3(s);
+}
