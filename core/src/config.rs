@@ -56,10 +56,9 @@ impl Dialect {
 
     /// Whether this build can parse the dialect.
     pub const fn is_supported(self) -> bool {
-        matches!(
-            self,
-            Dialect::Passthrough | Dialect::AnthropicXml | Dialect::MorphXml | Dialect::Qwen3Coder
-        )
+        // Every dialect; kept as a function so bindings can ask.
+        let _ = self;
+        true
     }
 
     /// The default `[open, close]` thinking markers.
@@ -403,8 +402,11 @@ impl<'a> Config<'a> {
                 "must be at most 40 bytes long",
             ));
         }
-        if self.max_call_bytes < 64 {
-            return Err(ConfigError::new("max_call_bytes", "must be at least 64"));
+        if self.max_call_bytes < 64 || self.max_call_bytes > (1 << 28) - 1 {
+            return Err(ConfigError::new(
+                "max_call_bytes",
+                "must be at least 64 and below 256 MiB",
+            ));
         }
         if self.dialect == Dialect::MorphXml && self.tools.is_empty() {
             return Err(ConfigError::new(

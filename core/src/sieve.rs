@@ -19,8 +19,14 @@ pub const HOLD_CAP: usize = TAG_CAP + crate::config::MAX_MARKER_LEN + 4;
 /// Capacity of a tool name, a tool id and a parameter key (each).
 pub const STR_CAP: usize = TAG_CAP;
 
+/// Where [`Emit::Inline`] bytes live in the strings buffer, and how many fit.
+const INLINE_AT: usize = 3 * STR_CAP;
+const INLINE_CAP: usize = 16;
+/// Size of the strings buffer: name, id, key, inline bytes.
+const STRS_LEN: usize = INLINE_AT + INLINE_CAP;
+
 /// Memory a [`Sieve::with_memory`] parser needs at least, in bytes.
-pub const MIN_MEMORY: usize = HOLD_CAP + 3 * STR_CAP + 64 + 256;
+pub const MIN_MEMORY: usize = HOLD_CAP + STRS_LEN + 64 + 256;
 
 /// Recommended memory for [`Sieve::with_memory`]: calls and values of a few hundred bytes.
 pub const DEFAULT_MEMORY: usize = 2048;
@@ -52,12 +58,65 @@ pub(crate) enum SpoolMode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Spool {
     Static(&'static str),
-    Buf {
-        buf: BufId,
-        mode: SpoolMode,
-        start: u32,
-        end: u32,
-    },
+    Buf(Span),
+}
+
+/// A range of one of the parser's buffers, read in a [`SpoolMode`]: packed into 8 bytes so
+/// a [`Spool`] fits in 16 (the pending queue is most of the parser's state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    /// Bits 0..28: start; 28..30: buffer; 30..32: mode.
+    packed: u32,
+    end: u32,
+}
+
+/// Buffers are addressed with 28 bits (`max_call_bytes` is at most 256 MiB).
+pub(crate) const SPAN_LIMIT: u32 = (1 << 28) - 1;
+
+impl Span {
+    fn buf(self) -> BufId {
+        match (self.packed >> 28) & 3 {
+            0 => BufId::Raw,
+            1 => BufId::Value,
+            _ => BufId::Strs,
+        }
+    }
+
+    fn mode(self) -> SpoolMode {
+        match self.packed >> 30 {
+            0 => SpoolMode::Plain,
+            1 => SpoolMode::Escaped,
+            2 => SpoolMode::Compact,
+            _ => SpoolMode::Lossy,
+        }
+    }
+
+    fn start(self) -> u32 {
+        self.packed & SPAN_LIMIT
+    }
+
+    fn end(self) -> u32 {
+        self.end
+    }
+
+    fn with(self, mode: SpoolMode, start: u32) -> Span {
+        Span::new(self.buf(), mode, start, self.end)
+    }
+
+    fn new(buf: BufId, mode: SpoolMode, start: u32, end: u32) -> Span {
+        Span {
+            packed: start.min(SPAN_LIMIT) | (buf as u32) << 28 | (mode as u32) << 30,
+            end,
+        }
+    }
+}
+
+impl Spool {
+    /// `buf[start..end]` read in `mode` (`end` may run past the buffer: it is clamped when
+    /// the chunk is emitted).
+    pub(crate) fn buf(buf: BufId, mode: SpoolMode, start: u32, end: u32) -> Spool {
+        Spool::Buf(Span::new(buf, mode, start, end))
+    }
 }
 
 /// Chunk metadata, without borrowed texts (names and ids are read at materialisation).
@@ -109,6 +168,9 @@ pub(crate) enum Emit {
     /// `window[start..end]`.
     Window(usize, usize),
     Static(&'static str),
+    /// `n` bytes a dialect made (a character, an escape), kept in the strings buffer after
+    /// the name, id and key slots.
+    Inline(u8),
 }
 
 impl Act {
@@ -264,7 +326,7 @@ impl<'a> Sieve<'a> {
         Ok(Sieve::build(
             Cfg::Borrowed(config),
             HoldMem::Heap(alloc::vec![0; HOLD_CAP].into_boxed_slice()),
-            [Buf::heap(limit), Buf::heap(limit), Buf::heap(3 * STR_CAP)],
+            [Buf::heap(limit), Buf::heap(limit), Buf::heap(STRS_LEN)],
         ))
     }
 
@@ -278,7 +340,7 @@ impl<'a> Sieve<'a> {
         Ok(Sieve::build(
             Cfg::Owned(alloc::boxed::Box::new(config)),
             HoldMem::Heap(alloc::vec![0; HOLD_CAP].into_boxed_slice()),
-            [Buf::heap(limit), Buf::heap(limit), Buf::heap(3 * STR_CAP)],
+            [Buf::heap(limit), Buf::heap(limit), Buf::heap(STRS_LEN)],
         ))
     }
 
@@ -305,7 +367,7 @@ impl<'a> Sieve<'a> {
             return Err(ConfigError::new("memory", "is smaller than MIN_MEMORY"));
         }
         let (hold, rest) = memory.split_at_mut(HOLD_CAP);
-        let (strs, rest) = rest.split_at_mut(3 * STR_CAP);
+        let (strs, rest) = rest.split_at_mut(STRS_LEN);
         let value_len = (rest.len() / 4).max(64);
         let (value, raw) = rest.split_at_mut(value_len);
         Ok(Sieve::build(
@@ -439,6 +501,13 @@ impl<'a> Sieve<'a> {
             Step::Direct(meta, emit, source) => {
                 let text = match emit {
                     Emit::Static(s) => s,
+                    Emit::Inline(n) => str_of(
+                        self.m
+                            .strs
+                            .bytes()
+                            .get(INLINE_AT..INLINE_AT + n as usize)
+                            .unwrap_or(&[]),
+                    ),
                     Emit::Window(a, b) => str_of(match source {
                         Some(base) => &base[a..b],
                         None => &self.hold.buf()[a..b],
@@ -572,6 +641,15 @@ impl<'a> Machine<'a> {
                 .as_ref()
                 .map(|(a, b)| (&**a, &**b))
                 .unwrap_or_else(|| c.dialect.default_thinking_tags()),
+        }
+    }
+
+    /// hermes: the configured `[open, close]` call markers, if any.
+    pub(crate) fn tool_call_markers(&self) -> Option<(&str, &str)> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.tool_call_markers,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.tool_call_markers.as_ref().map(|(a, b)| (&**a, &**b)),
         }
     }
 
@@ -749,6 +827,25 @@ impl<'a> Machine<'a> {
         self.name_len = self.set_str(0, name);
     }
 
+    /// Appends to the tool name (a name that streams in pieces); false if it was cut.
+    pub(crate) fn append_name(&mut self, piece: &[u8]) -> bool {
+        let len = self.name_len as usize;
+        let n = floor_char_boundary(piece, piece.len().min(STR_CAP - 1 - len));
+        self.strs.write_at(len, &piece[..n]);
+        self.name_len = (len + n) as u8;
+        n == piece.len()
+    }
+
+    /// Returns an act emitting `bytes` (at most 12, valid UTF-8) through [`Emit::Inline`].
+    pub(crate) fn inline_act(&mut self, meta: Meta, consume: usize, bytes: &[u8]) -> Act {
+        let n = bytes.len().min(INLINE_CAP);
+        self.strs.write_at(INLINE_AT, &bytes[..n]);
+        Act {
+            consume,
+            emit: Some((meta, Emit::Inline(n as u8))),
+        }
+    }
+
     pub(crate) fn set_id(&mut self, id: &[u8]) {
         self.id_len = self.set_str(1, id);
     }
@@ -792,30 +889,25 @@ impl<'a> Machine<'a> {
     }
 
     pub(crate) fn key_spool(&self) -> Spool {
-        Spool::Buf {
-            buf: BufId::Strs,
-            mode: SpoolMode::Escaped,
-            start: (2 * STR_CAP) as u32,
-            end: (2 * STR_CAP + self.key_len as usize) as u32,
-        }
+        Spool::buf(
+            BufId::Strs,
+            SpoolMode::Escaped,
+            (2 * STR_CAP) as u32,
+            (2 * STR_CAP + self.key_len as usize) as u32,
+        )
     }
 
     pub(crate) fn name_spool(&self) -> Spool {
-        Spool::Buf {
-            buf: BufId::Strs,
-            mode: SpoolMode::Plain,
-            start: 0,
-            end: self.name_len as u32,
-        }
+        Spool::buf(BufId::Strs, SpoolMode::Plain, 0, self.name_len as u32)
     }
 
     pub(crate) fn id_spool(&self) -> Spool {
-        Spool::Buf {
-            buf: BufId::Strs,
-            mode: SpoolMode::Plain,
-            start: STR_CAP as u32,
-            end: (STR_CAP + self.id_len as usize) as u32,
-        }
+        Spool::buf(
+            BufId::Strs,
+            SpoolMode::Plain,
+            STR_CAP as u32,
+            (STR_CAP + self.id_len as usize) as u32,
+        )
     }
 
     // --- failed calls ------------------------------------------------------------------
@@ -839,17 +931,16 @@ impl<'a> Machine<'a> {
             self.start_block(BlockType::Text, depth);
             // To the end of `raw` as it is when the chunk is emitted (the closer included).
             let end = u32::MAX;
-            self.queue_chunk(
-                None,
-                Spool::Buf {
-                    buf: BufId::Raw,
-                    mode: SpoolMode::Lossy,
-                    start: 0,
-                    end,
-                },
-            );
+            self.queue_chunk(None, Spool::buf(BufId::Raw, SpoolMode::Lossy, 0, end));
             self.close_open();
         }
+    }
+
+    /// Keeps capturing, but forgets what was captured so far (a completed call of an array
+    /// owns its bytes; a later failure's raw starts after it).
+    pub(crate) fn restart_capture(&mut self) {
+        self.raw.clear();
+        self.raw_cut = false;
     }
 
     /// Starts capturing a call's raw text (the opening marker is captured with it).
@@ -874,38 +965,31 @@ impl<'a> Machine<'a> {
     fn spool_piece(&mut self, p: Pending) -> Option<Pending> {
         let Pending::Chunk {
             meta,
-            text:
-                Spool::Buf {
-                    buf,
-                    mode,
-                    start,
-                    end,
-                },
+            text: Spool::Buf(span),
         } = p
         else {
             return Some(p);
         };
-        let bytes = self.buf(buf);
-        let (s, e) = (start as usize, (end as usize).min(bytes.len()));
+        let bytes = self.buf(span.buf());
+        let (s, e) = (
+            span.start() as usize,
+            (span.end() as usize).min(bytes.len()),
+        );
         if s >= e {
             return None;
         }
+        let mode = span.mode();
+        let rest = |from: usize| Pending::Chunk {
+            meta,
+            text: Spool::Buf(span.with(mode, from as u32)),
+        };
         let piece = match mode {
             SpoolMode::Plain => (s, e),
             SpoolMode::Compact => crate::json::compact_piece(bytes, s, e),
             SpoolMode::Escaped => match crate::json::escape_piece(&bytes[s..e]) {
                 crate::json::EscapePiece::Run(n) => (s, s + n),
                 crate::json::EscapePiece::Escape(esc) => {
-                    let rest = Pending::Chunk {
-                        meta,
-                        text: Spool::Buf {
-                            buf,
-                            mode,
-                            start: start + 1,
-                            end,
-                        },
-                    };
-                    let _ = self.queue.push_front(rest);
+                    let _ = self.queue.push_front(rest(s + 1));
                     return Some(Pending::Chunk {
                         meta,
                         text: Spool::Static(esc),
@@ -917,16 +1001,7 @@ impl<'a> Machine<'a> {
                 Err(err) if err.valid_up_to() > 0 => (s, s + err.valid_up_to()),
                 Err(err) => {
                     let bad = err.error_len().unwrap_or(e - s);
-                    let rest = Pending::Chunk {
-                        meta,
-                        text: Spool::Buf {
-                            buf,
-                            mode,
-                            start: start + bad as u32,
-                            end,
-                        },
-                    };
-                    let _ = self.queue.push_front(rest);
+                    let _ = self.queue.push_front(rest(s + bad));
                     return Some(Pending::Chunk {
                         meta,
                         text: Spool::Static("\u{FFFD}"),
@@ -937,26 +1012,12 @@ impl<'a> Machine<'a> {
         if piece.0 >= piece.1 {
             return None;
         }
-        if (piece.1 as u32) < end {
-            let rest = Pending::Chunk {
-                meta,
-                text: Spool::Buf {
-                    buf,
-                    mode,
-                    start: piece.1 as u32,
-                    end,
-                },
-            };
-            let _ = self.queue.push_front(rest);
+        if (piece.1 as u32) < span.end() {
+            let _ = self.queue.push_front(rest(piece.1));
         }
         Some(Pending::Chunk {
             meta,
-            text: Spool::Buf {
-                buf,
-                mode: SpoolMode::Plain,
-                start: piece.0 as u32,
-                end: piece.1 as u32,
-            },
+            text: Spool::buf(span.buf(), SpoolMode::Plain, piece.0 as u32, piece.1 as u32),
         })
     }
 
@@ -1026,11 +1087,12 @@ impl<'a> Machine<'a> {
             Pending::Chunk { meta, text } => {
                 let text = match text {
                     Spool::Static(s) => s,
-                    Spool::Buf {
-                        buf, start, end, ..
-                    } => {
-                        let b = self.buf(buf);
-                        str_of(b.get(start as usize..end as usize).unwrap_or(b"\xff"))
+                    Spool::Buf(span) => {
+                        let b = self.buf(span.buf());
+                        str_of(
+                            b.get(span.start() as usize..span.end() as usize)
+                                .unwrap_or(b"\xff"),
+                        )
                     }
                 };
                 Event::Chunk(self.chunk(meta, text))

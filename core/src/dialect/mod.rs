@@ -6,6 +6,7 @@
 //! JSON escaping live in the shared layers; dialects only choose.
 
 pub(crate) mod anthropic;
+pub(crate) mod hermes;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
 pub(crate) mod qwen3;
@@ -20,6 +21,7 @@ use crate::sieve::{Act, Machine};
 pub(crate) enum DialectState {
     Passthrough(passthrough::State),
     Anthropic(anthropic::State),
+    Hermes(hermes::State),
     Qwen3(qwen3::State),
     Morph(morph::State),
 }
@@ -28,6 +30,7 @@ impl DialectState {
     pub(crate) fn new(cfg: &Config<'_>) -> DialectState {
         match cfg.dialect {
             Dialect::AnthropicXml => DialectState::Anthropic(anthropic::State::new(cfg)),
+            Dialect::Hermes => DialectState::Hermes(hermes::State::new(cfg)),
             Dialect::Qwen3Coder => DialectState::Qwen3(qwen3::State::new(cfg)),
             Dialect::MorphXml => DialectState::Morph(morph::State::new(cfg)),
             // Config::validate rejects the dialects this build does not parse.
@@ -40,6 +43,7 @@ pub(crate) fn vocab<'m>(m: &'m Machine<'_>) -> Vocab<'m> {
     match m.dialect {
         DialectState::Passthrough(s) => passthrough::vocab(m, s),
         DialectState::Anthropic(s) => anthropic::vocab(m, s),
+        DialectState::Hermes(ref s) => hermes::vocab(m, s),
         DialectState::Qwen3(s) => qwen3::vocab(m, s),
         DialectState::Morph(s) => morph::vocab(m, s),
     }
@@ -49,6 +53,7 @@ pub(crate) fn act(m: &mut Machine<'_>, d: Decision, window: &[u8]) -> Act {
     match m.dialect {
         DialectState::Passthrough(s) => passthrough::act(m, s, d),
         DialectState::Anthropic(s) => anthropic::act(m, s, d, window),
+        DialectState::Hermes(_) => hermes::act(m, d, window),
         DialectState::Qwen3(s) => qwen3::act(m, s, d, window),
         DialectState::Morph(s) => morph::act(m, s, d, window),
     }
@@ -58,6 +63,7 @@ pub(crate) fn end_of_input(m: &mut Machine<'_>) {
     match m.dialect {
         DialectState::Passthrough(_) => {}
         DialectState::Anthropic(s) => anthropic::end_of_input(m, s),
+        DialectState::Hermes(_) => hermes::end_of_input(m),
         DialectState::Qwen3(s) => qwen3::end_of_input(m, s),
         DialectState::Morph(s) => morph::end_of_input(m, s),
     }

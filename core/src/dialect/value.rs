@@ -77,12 +77,7 @@ pub(crate) fn trim(b: &[u8]) -> (usize, usize) {
 
 /// A chunk text reading `value[start..end]` in `mode`.
 pub(crate) fn spool(mode: SpoolMode, start: usize, end: usize) -> Spool {
-    Spool::Buf {
-        buf: BufId::Value,
-        mode,
-        start: start as u32,
-        end: end as u32,
-    }
+    Spool::buf(BufId::Value, mode, start as u32, end as u32)
 }
 
 /// How a complete, trimmed value is written.

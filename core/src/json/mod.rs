@@ -92,4 +92,5 @@ pub fn compact_piece(src: &[u8], from: usize, to: usize) -> (usize, usize) {
     (start, i.min(to))
 }
 
+pub mod relaxed;
 pub mod strict;

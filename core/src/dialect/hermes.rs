@@ -1,0 +1,596 @@
+//! `hermes` — the "JSON-mix" protocol of Qwen 2.5/3, Hermes and many open models:
+//! `<tool_call>{"name": N, "arguments": {…}}</tool_call>`, `<tool_response>…</tool_response>`,
+//! `<think>…</think>`.
+//!
+//! The call body is read by the streaming relaxed-JSON [`Lexer`](crate::json::relaxed::Lexer)
+//! and the `arguments` (or `parameters`) value is rendered by its
+//! [`Writer`](crate::json::relaxed::Writer) as strict compact JSON, piece by piece, as it
+//! arrives. Choices where DESIGN.md leaves room:
+//!
+//! - `<tool_call>` opens a call only when the next non-whitespace character is `{` (one call)
+//!   or `[` (an array of calls, one block each); otherwise the marker is text.
+//! - The closing marker counts anywhere outside a quoted JSON string (so `</tool_call>` in a
+//!   string is content, and one right after a bare word ends the call).
+//! - Parts stream in the order name, id, input. The name streams as read; the id follows when
+//!   the name string closes. When `arguments` comes before `name`, its transcoded text is
+//!   held in the value buffer (bounded by `max_call_bytes`) and streams right after the id.
+//! - `arguments` given as a JSON-encoded string is decoded and transcoded when the string
+//!   closes (it streams then, not per token).
+//! - First of a repeated key wins; other keys (`id`, …) are ignored; missing `arguments`
+//!   means `{}`; `arguments` that is not an object (or a string encoding one) fails the call
+//!   (`malformed-body`); a missing, empty or non-string `name` fails it (`missing-name`).
+//! - After a syntax error the call ends at the next literal closer; non-whitespace text
+//!   after the body fails the call (`unexpected-content`).
+//! - Arrays: each element is a call; a failure fails the element being read and ends the
+//!   array, its raw text running from the first byte no completed call owns to the closer;
+//!   a closer or end of input between elements ends the array. Text after the array (inside
+//!   the wrapper) is a depth-1 text block.
+//! - `tools` neither restricts nor coerces hermes calls.
+
+use crate::config::{Config, StartIn};
+use crate::event::{BlockType, ErrorReason, Part};
+use crate::json::relaxed::{ErrorKind, Lex, Lexer, Piece, Step, Text, Token, Transcoder, Writer};
+use crate::scan::{Decision, Vocab};
+use crate::sieve::{Act, BufId, Emit, Machine, Spool, SpoolMode, content_act};
+
+use super::DialectState;
+
+/// What may follow `<tool_call>` (after whitespace) for it to open a call.
+const CALL_FOLLOWS: &[&[u8]] = &[b"{", b"["];
+const RESPONSE_OPEN: &[u8] = b"<tool_response>";
+const RESPONSE_CLOSE: &[u8] = b"</tool_response>";
+const DEFAULT_MARKERS: (&str, &str) = ("<tool_call>", "</tool_call>");
+
+/// Literal indices in the text context's vocabulary.
+const LIT_THINK: usize = 0;
+const LIT_CALL: usize = 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    Text,
+    Thinking,
+    /// Inside `<tool_response>`.
+    Response,
+    /// Reading a call body (or an array of them) with the lexer.
+    Body,
+    /// After the body, before the closer.
+    After,
+    /// A failed call, skipped to the closer.
+    Skip,
+}
+
+/// The member of the call object being read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Member {
+    None,
+    /// Reading a key.
+    Key,
+    /// The `name` value.
+    Name,
+    /// Expecting the `arguments` value.
+    ArgsStart,
+    /// Streaming the `arguments` object through the writer.
+    Args,
+    /// Reading `arguments` given as a JSON-encoded string (decoded into the value buffer).
+    ArgsEncoded,
+    /// A member we ignore.
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Progress {
+    Absent,
+    Reading,
+    Done,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct State {
+    ctx: Ctx,
+    lexer: Lexer,
+    writer: Writer,
+    /// The wrapper holds an array of call objects (they sit at depth 2).
+    array: bool,
+    /// A tool_call block is open.
+    call_open: bool,
+    member: Member,
+    key: [u8; 10],
+    /// Length of the key read so far; `u8::MAX` when it is longer than any we look for.
+    key_len: u8,
+    name: Progress,
+    args: Progress,
+    /// The transcoded arguments held in the value buffer (while the name is unknown).
+    held_args: Option<(u32, u32)>,
+    /// Where a JSON-encoded `arguments` string starts in the value buffer.
+    encoded_from: u32,
+    reason: ErrorReason,
+}
+
+impl State {
+    pub(crate) fn new(cfg: &Config<'_>) -> State {
+        State {
+            ctx: match cfg.start_in {
+                StartIn::Text => Ctx::Text,
+                StartIn::Thinking => Ctx::Thinking,
+            },
+            lexer: Lexer::new(),
+            writer: Writer::new(),
+            array: false,
+            call_open: false,
+            member: Member::None,
+            key: [0; 10],
+            key_len: 0,
+            name: Progress::Absent,
+            args: Progress::Absent,
+            held_args: None,
+            encoded_from: 0,
+            reason: ErrorReason::MalformedBody,
+        }
+    }
+}
+
+pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: &State) -> Vocab<'m> {
+    let (open, close) = m.tool_call_markers().unwrap_or(DEFAULT_MARKERS);
+    match s.ctx {
+        Ctx::Text => {
+            let (think_open, _) = m.thinking_tags();
+            Vocab {
+                stops: m.stops(),
+                ..Vocab::EMPTY
+            }
+            .with_literal(think_open.as_bytes())
+            .with_literal_before(open.as_bytes(), CALL_FOLLOWS)
+            .with_literal(RESPONSE_OPEN)
+        }
+        Ctx::Thinking => Vocab::EMPTY.with_literal(m.thinking_tags().1.as_bytes()),
+        Ctx::Response => Vocab::EMPTY.with_literal(RESPONSE_CLOSE),
+        // Inside a quoted string the closer is content.
+        Ctx::Body if s.lexer.in_quotes() => Vocab::EMPTY,
+        Ctx::Body | Ctx::After | Ctx::Skip => Vocab::EMPTY.with_literal(close.as_bytes()),
+    }
+}
+
+pub(crate) fn act(m: &mut Machine<'_>, d: Decision, window: &[u8]) -> Act {
+    let DialectState::Hermes(mut s) = m.dialect else {
+        return Act::WAIT;
+    };
+    let a = step(m, &mut s, d, window);
+    m.dialect = DialectState::Hermes(s);
+    a
+}
+
+fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+    if m.call_too_large() && !matches!(s.ctx, Ctx::Skip) {
+        fail(m, s, ErrorReason::TooLarge);
+        return Act::WAIT;
+    }
+    match (s.ctx, d) {
+        (Ctx::Text, Decision::Literal { index, len }) => {
+            m.close_content();
+            match index {
+                LIT_THINK => s.ctx = Ctx::Thinking,
+                LIT_CALL => {
+                    m.begin_capture();
+                    let after = window.get(len..).unwrap_or(&[]);
+                    s.array = after
+                        .iter()
+                        .find(|b| !b.is_ascii_whitespace())
+                        .is_some_and(|&b| b == b'[');
+                    s.lexer = Lexer::new();
+                    s.call_open = false;
+                    s.ctx = Ctx::Body;
+                }
+                _ => {
+                    m.start_block(BlockType::ToolResult, 1);
+                    m.clear_tool_strs();
+                    s.ctx = Ctx::Response;
+                }
+            }
+            Act::skip(len)
+        }
+        (Ctx::Thinking, Decision::Literal { len, .. }) => {
+            m.close_content();
+            s.ctx = Ctx::Text;
+            Act::skip(len)
+        }
+        (Ctx::Response, Decision::Literal { len, .. }) => {
+            m.complete_tool(None, false);
+            s.ctx = Ctx::Text;
+            Act::skip(len)
+        }
+        (Ctx::Body, Decision::Literal { len, .. }) => {
+            if s.array && !s.call_open {
+                // A closer between elements just ends the array.
+                m.capture = false;
+            } else {
+                fail(m, s, ErrorReason::MalformedBody);
+                m.fail_call(s.reason, 0, true);
+            }
+            s.ctx = Ctx::Text;
+            Act::skip(len)
+        }
+        (Ctx::After | Ctx::Skip, Decision::Literal { len, .. }) => {
+            match s.ctx {
+                Ctx::Skip => m.fail_call(s.reason, 0, true),
+                _ if s.call_open => {
+                    m.complete_tool(None, false);
+                    m.capture = false;
+                }
+                _ => {
+                    m.close_content();
+                    m.capture = false;
+                }
+            }
+            s.call_open = false;
+            s.ctx = Ctx::Text;
+            Act::skip(len)
+        }
+        (ctx, Decision::Text(n) | Decision::Invalid(n)) => match ctx {
+            Ctx::Text => m.content(BlockType::Text, 0, d),
+            Ctx::Thinking => m.content(BlockType::Thinking, 0, d),
+            Ctx::Response => content_act(m.meta(None), d),
+            Ctx::Skip => Act::skip(n),
+            Ctx::After => after_body(m, s, d, window, n),
+            // Invalid bytes go to the lexer as they are: it decodes strings lossily.
+            Ctx::Body => body(m, s, window, n),
+        },
+        _ => Act::WAIT,
+    }
+}
+
+fn after_body(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8], n: usize) -> Act {
+    let is_text = matches!(d, Decision::Text(_));
+    let ws = if is_text {
+        window[..n]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count()
+    } else {
+        0
+    };
+    let stray = matches!(m.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
+    if ws > 0 && !stray {
+        return Act::skip(ws);
+    }
+    if s.call_open {
+        s.reason = ErrorReason::UnexpectedContent;
+        s.ctx = Ctx::Skip;
+        return Act::WAIT;
+    }
+    // Text after an array of calls, inside the wrapper.
+    m.capture = false;
+    m.content(BlockType::Text, 1, d)
+}
+
+fn body(m: &mut Machine<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
+    let mut input = &window[..n];
+    let result = s.lexer.next(&mut input);
+    let consumed = n - input.len();
+    match result {
+        Lex::NeedMore | Lex::Done => {
+            if result == Lex::Done {
+                s.ctx = Ctx::After;
+            }
+            Act::skip(consumed)
+        }
+        Lex::Error(e) => {
+            let reason = if e.kind == ErrorKind::TooDeep {
+                ErrorReason::NestingTooDeep
+            } else {
+                ErrorReason::MalformedBody
+            };
+            fail(m, s, reason);
+            Act::skip(consumed)
+        }
+        Lex::Token(t) => token(m, s, t, window, consumed),
+    }
+}
+
+/// The depth of the call object's members.
+fn member_depth(s: &State) -> usize {
+    if s.array { 2 } else { 1 }
+}
+
+fn token(m: &mut Machine<'_>, s: &mut State, t: Token<'_>, window: &[u8], consumed: usize) -> Act {
+    let depth = s.lexer.depth();
+    let obj = member_depth(s);
+    if !s.call_open {
+        match t {
+            Token::ArrayStart if s.array && depth == 1 => {}
+            Token::ObjectStart if depth == obj => start_call(m, s),
+            // The end of the wrapper array: what follows is checked in `After`.
+            Token::ArrayEnd if s.array && depth == 0 => s.ctx = Ctx::After,
+            _ => {
+                // An element that is not an object.
+                start_call(m, s);
+                fail(m, s, ErrorReason::MalformedBody);
+            }
+        }
+        return Act::skip(consumed);
+    }
+    if s.member == Member::Args {
+        let piece = s.writer.render(t);
+        if t.ends_value() && depth == obj {
+            s.member = Member::None;
+            s.args = Progress::Done;
+        }
+        return match piece {
+            Some(p) => input_piece(m, s, p, window, consumed),
+            None => Act::skip(consumed),
+        };
+    }
+    match (s.member, t) {
+        (_, Token::ObjectEnd) if depth + 1 == obj => object_closed(m, s),
+        (Member::None, Token::KeyStart) if depth == obj => {
+            s.member = Member::Key;
+            s.key_len = 0;
+        }
+        (Member::Key, Token::Text(text)) => {
+            let mut scratch = [0u8; 4];
+            let bytes = text.decoded(&mut scratch);
+            let len = s.key_len as usize;
+            match s.key.get_mut(len..len + bytes.len()) {
+                Some(dst) if s.key_len != u8::MAX => {
+                    dst.copy_from_slice(bytes);
+                    s.key_len += bytes.len() as u8;
+                }
+                _ => s.key_len = u8::MAX,
+            }
+        }
+        (Member::Key, Token::KeyEnd) => {
+            let key = s.key.get(..s.key_len as usize).unwrap_or(&[]);
+            s.member = match key {
+                b"name" if s.name == Progress::Absent => Member::Name,
+                b"arguments" | b"parameters" if s.args == Progress::Absent => Member::ArgsStart,
+                _ => Member::Other,
+            };
+        }
+        (Member::Name, Token::StringStart) => s.name = Progress::Reading,
+        (Member::Name, Token::Text(text)) => return name_piece(m, text, window, consumed),
+        (Member::Name, Token::StringEnd) => {
+            s.member = Member::None;
+            s.name = Progress::Done;
+            if m.name_len == 0 {
+                fail(m, s, ErrorReason::MissingName);
+            } else {
+                name_done(m, s);
+            }
+        }
+        (Member::Name, _) => fail(m, s, ErrorReason::MissingName),
+        (Member::ArgsStart, Token::ObjectStart) => {
+            s.member = Member::Args;
+            s.args = Progress::Reading;
+            s.writer = Writer::new();
+            if let Some(p) = s.writer.render(t) {
+                return input_piece(m, s, p, window, consumed);
+            }
+        }
+        (Member::ArgsStart, Token::StringStart) => {
+            s.member = Member::ArgsEncoded;
+            s.args = Progress::Reading;
+            s.encoded_from = m.value.len() as u32;
+        }
+        (Member::ArgsStart, _) => fail(m, s, ErrorReason::MalformedBody),
+        (Member::ArgsEncoded, Token::Text(text)) => {
+            let mut scratch = [0u8; 4];
+            if !m.value.push(text.decoded(&mut scratch)) {
+                fail(m, s, ErrorReason::TooLarge);
+            }
+        }
+        (Member::ArgsEncoded, Token::StringEnd) => {
+            s.member = Member::None;
+            s.args = Progress::Done;
+            transcode_encoded(m, s);
+        }
+        (Member::Other, _) if t.ends_value() && depth == obj => s.member = Member::None,
+        _ => {}
+    }
+    Act::skip(consumed)
+}
+
+/// Opens a tool_call block for the call object that starts here.
+fn start_call(m: &mut Machine<'_>, s: &mut State) {
+    m.start_block(BlockType::ToolCall, 1);
+    m.clear_tool_strs();
+    m.value.clear();
+    s.call_open = true;
+    s.member = Member::None;
+    s.name = Progress::Absent;
+    s.args = Progress::Absent;
+    s.held_args = None;
+}
+
+/// Fails the open call (opening one if needed); the rest is skipped to the closer.
+fn fail(m: &mut Machine<'_>, s: &mut State, reason: ErrorReason) {
+    if !s.call_open {
+        start_call(m, s);
+    }
+    if m.id_len == 0 {
+        // Failed calls are counted too, also when they never got an id.
+        m.calls += 1;
+    }
+    s.reason = reason;
+    s.ctx = Ctx::Skip;
+}
+
+fn name_piece(m: &mut Machine<'_>, text: Text<'_>, window: &[u8], consumed: usize) -> Act {
+    let mut scratch = [0u8; 4];
+    m.append_name(text.decoded(&mut scratch));
+    let meta = m.meta(Some(Part::Name));
+    match text {
+        Text::Plain(p) => piece_act(m, meta, p, window, consumed),
+        _ => {
+            let bytes = text.decoded(&mut scratch);
+            let mut copy = [0u8; 4];
+            copy[..bytes.len()].copy_from_slice(bytes);
+            m.inline_act(meta, consumed, &copy[..bytes.len()])
+        }
+    }
+}
+
+/// The name string closed: the id follows, then any arguments held until now.
+fn name_done(m: &mut Machine<'_>, s: &mut State) {
+    m.next_call_id();
+    m.queue_chunk(Some(Part::Id), m.id_spool());
+    if let Some((a, b)) = s.held_args.take() {
+        m.queue_chunk(
+            Some(Part::Input),
+            Spool::buf(BufId::Value, SpoolMode::Plain, a, b),
+        );
+    }
+}
+
+/// A piece of the arguments' strict JSON: streamed when the name is known, else held.
+fn input_piece(
+    m: &mut Machine<'_>,
+    s: &mut State,
+    p: Piece<'_>,
+    window: &[u8],
+    consumed: usize,
+) -> Act {
+    if s.name == Progress::Done {
+        let meta = m.meta(Some(Part::Input));
+        return piece_act(m, meta, p, window, consumed);
+    }
+    let start = s.held_args.map_or(m.value.len() as u32, |(a, _)| a);
+    if !m.value.push(p.as_bytes()) {
+        fail(m, s, ErrorReason::TooLarge);
+    }
+    s.held_args = Some((start, m.value.len() as u32));
+    Act::skip(consumed)
+}
+
+/// An act emitting a lexer or writer piece as chunk text.
+fn piece_act(
+    m: &mut Machine<'_>,
+    meta: crate::sieve::Meta,
+    p: Piece<'_>,
+    window: &[u8],
+    consumed: usize,
+) -> Act {
+    match p {
+        Piece::Input(bytes) => {
+            // Borrowed from the window given to the lexer: emit it from there.
+            let start = (bytes.as_ptr() as usize).wrapping_sub(window.as_ptr() as usize);
+            if bytes.is_empty() || start + bytes.len() > window.len() {
+                return Act::skip(consumed);
+            }
+            Act {
+                consume: consumed,
+                emit: Some((meta, Emit::Window(start, start + bytes.len()))),
+            }
+        }
+        Piece::Static(text) => Act {
+            consume: consumed,
+            emit: Some((meta, Emit::Static(text))),
+        },
+        Piece::Inline(buf) => m.inline_act(meta, consumed, buf.as_bytes()),
+    }
+}
+
+/// `arguments` was a JSON-encoded string, now decoded in the value buffer: transcode it
+/// (relaxed JSON, like any body) into the buffer after it, and stream or hold the result.
+fn transcode_encoded(m: &mut Machine<'_>, s: &mut State) {
+    let (from, to) = (s.encoded_from as usize, m.value.len());
+    let mut t = Transcoder::new();
+    let mut pos = from;
+    let mut first = true;
+    let mut ok = true;
+    // Read from the buffer in small copies, since the output is appended to it.
+    let mut chunk = [0u8; 64];
+    'outer: loop {
+        let n = (to - pos).min(chunk.len());
+        chunk[..n].copy_from_slice(&m.value.bytes()[pos..pos + n]);
+        let mut input = &chunk[..n];
+        loop {
+            let step = if n == 0 {
+                t.finish()
+            } else {
+                t.next(&mut input)
+            };
+            match step {
+                Step::Out(p) => {
+                    if first && p.as_bytes() != b"{" {
+                        ok = false;
+                        break 'outer;
+                    }
+                    first = false;
+                    if !m.value.push(p.as_bytes()) {
+                        fail(m, s, ErrorReason::TooLarge);
+                        return;
+                    }
+                }
+                Step::NeedMore => break,
+                Step::Done => {
+                    // Only whitespace may follow the value.
+                    let rest = &chunk[n - input.len()..n];
+                    let tail = &m.value.bytes()[pos + n..to];
+                    ok = rest.iter().chain(tail).all(u8::is_ascii_whitespace);
+                    break 'outer;
+                }
+                Step::Error(_) => {
+                    ok = false;
+                    break 'outer;
+                }
+            }
+        }
+        pos += n;
+        if n == 0 {
+            break;
+        }
+    }
+    if !ok || first {
+        fail(m, s, ErrorReason::MalformedBody);
+        return;
+    }
+    let out = (to as u32, m.value.len() as u32);
+    if s.name == Progress::Done {
+        m.queue_chunk(
+            Some(Part::Input),
+            Spool::buf(BufId::Value, SpoolMode::Plain, out.0, out.1),
+        );
+    } else {
+        s.held_args = Some(out);
+    }
+}
+
+/// The call object closed.
+fn object_closed(m: &mut Machine<'_>, s: &mut State) {
+    if s.name != Progress::Done {
+        fail(m, s, ErrorReason::MissingName);
+        return;
+    }
+    if s.args == Progress::Absent {
+        m.queue_chunk(Some(Part::Input), Spool::Static("{}"));
+    }
+    if s.array {
+        // Complete now: more elements may follow. The next failure's raw starts here.
+        m.complete_tool(None, false);
+        m.restart_capture();
+        s.call_open = false;
+    } else {
+        // Complete at the closer (or the end of input): text may still fail it.
+        s.ctx = Ctx::After;
+    }
+}
+
+pub(crate) fn end_of_input(m: &mut Machine<'_>) {
+    let DialectState::Hermes(mut s) = m.dialect else {
+        return;
+    };
+    match s.ctx {
+        Ctx::Body if s.array && !s.call_open => {}
+        Ctx::Body => {
+            fail(m, &mut s, ErrorReason::Unfinished);
+            m.fail_call(s.reason, 0, false);
+        }
+        Ctx::Skip => m.fail_call(s.reason, 0, false),
+        Ctx::After if s.call_open => m.complete_tool(None, false),
+        Ctx::Response => m.complete_tool(None, false),
+        _ => {}
+    }
+    s.call_open = false;
+    s.ctx = Ctx::Text;
+    m.capture = false;
+    m.dialect = DialectState::Hermes(s);
+}
