@@ -77,6 +77,39 @@ const PT_ATOMS: &[&[u8]] = &[
     b"\xc0\xaf",
 ];
 
+const HERMES_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"\n",
+    b"  ",
+    b"<think>",
+    b"</think>",
+    b"<tool_call>",
+    b"<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": \"x\\u00e9\\uD83D\\uDE00\", 'b': [1, 2.50,], c: bare}}\n</tool_call>",
+    b"<tool_call>{name: 'g', arguments: \"{\\\"k\\\": 1}\"}</tool_call>",
+    b"<tool_call>[{\"name\": \"f\"}, {\"arguments\": {}, \"name\": \"h\"}]</tool_call>",
+    b"{\"name\": \"f\", \"arguments\": {",
+    b"\"s\": \"</tool_call>\"",
+    b"}}",
+    b"</tool_call>",
+    b"<tool_ca",
+    b"// c\n",
+    b"/* c */",
+    b"\"\\uD83D",
+    b"\\uDE00\"",
+    b"<tool_response>",
+    b"</tool_response>",
+    b"[",
+    b"]",
+    b",",
+    b"'",
+    b"\\",
+    "é".as_bytes(),
+    "東京".as_bytes(),
+    b"\xff",
+    b"\xe2\x82",
+    b"\nHuman:",
+];
+
 fn input(atoms: &'static [&'static [u8]]) -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(prop::sample::select(atoms), 0..40).prop_map(|v| v.concat())
 }
@@ -198,6 +231,34 @@ proptest! {
         let errs = lint(&whole);
         prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
         prop_assert!(no_wire_syntax(&whole).is_ok(), "{:?}", no_wire_syntax(&whole));
+    }
+
+    #[test]
+    fn hermes_chunk_invariance(data in input(HERMES_ATOMS), sizes in splits(), stops in any::<bool>()) {
+        let mut c = json!({"dialect": "hermes"});
+        if stops {
+            c["stop_sequences"] = json!(["\nHuman:"]);
+        }
+        let config = ConfigBuf::from_value(&c).unwrap();
+        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
+        let split = coalesce(run(&config, None, &data, &sizes));
+        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
+        let one = coalesce(run(&config, None, &data, &[1]));
+        prop_assert_eq!(&whole, &one);
+        let errs = lint(&whole);
+        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        // A marker followed by { or [ always opens a call: it never reaches text, except
+        // as the raw text of a failed call, re-emitted right after it (rule 10).
+        let mut raw_block = None;
+        for e in &whole {
+            if e["event"] == "block_complete" && e.get("error").is_some() {
+                raw_block = e["index"].as_u64().map(|i| i + 1);
+            }
+            if e["event"] == "chunk" && e["type"] == "text" && e["block"].as_u64() != raw_block {
+                let t = e["text"].as_str().unwrap();
+                prop_assert!(!t.contains("<tool_call>{") && !t.contains("<tool_call>["), "{}", e);
+            }
+        }
     }
 
     #[test]

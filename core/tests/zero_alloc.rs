@@ -43,7 +43,8 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 use tokensieve::{
-    Config, DEFAULT_MEMORY, Dialect, Event, Param, Sieve, StrList, Tool, ToolList, ValueType,
+    BlockType, Config, DEFAULT_MEMORY, Dialect, Event, Param, Sieve, StrList, Tool, ToolList,
+    ValueType,
 };
 
 /// A mixed transcript exercising every path: text, thinking, calls with typed and untyped
@@ -56,19 +57,33 @@ fn transcript() -> Vec<u8> {
 <parameter name=\"c\"><![CDATA[x</parameter>]]></parameter>\n</invoke>\n\
 <invoke name=\"g\">stray</invoke>\n</function_calls>\n\
 <function_results>\n<result tool_use_id=\"t1\">\n<tool_name>f</tool_name>\n<stdout>ok \xe2\x82</stdout>\n</result>\n\
-</function_results>\nDone, <thinkin <thinking_x> \nHum";
+</function_results>\nDone, <thinkin <thinking_x> \nHum\n\
+<think>hermes</think><tool_call>\n{\"name\": \"f\", \"arguments\": {\"s\": \"a\\u00e9\\uD83D\\uDE00\", n: 1.50, l: [1, 'x',], // c\n}}\n</tool_call>\n\
+<tool_call>{\"arguments\": \"{\\\"k\\\": true}\", \"name\": \"g\"}</tool_call><tool_call>[{\"name\": \"f\"}, {oops}]</tool_call>\n\
+<tool_response>ok</tool_response>\n\
+<tool_call>\n<function=f>\n<parameter=s>\nx &amp; y\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</tool_call>\n\
+<f><s>a &lt; b</s><n> 3 </n><l>1</l><l>2</l></f> <f/> <ff>x</ff>\n";
     one.repeat(200)
 }
 
-fn count_while_parsing(config: &Config<'_>, input: &[u8], chunk: usize) -> (usize, usize) {
+/// (allocations, events, tool_call blocks) while parsing `input` in `chunk`-byte pieces.
+fn count_while_parsing(config: &Config<'_>, input: &[u8], chunk: usize) -> (usize, usize, usize) {
     let mut memory = [0u8; DEFAULT_MEMORY];
     let mut sieve = Sieve::with_memory(config, &mut memory).unwrap();
     let mut events = 0usize;
+    let mut calls = 0usize;
     let before = allocations();
     for piece in input.chunks(chunk) {
         let mut rest = piece;
         while let Some(ev) = sieve.next(&mut rest) {
             events += 1;
+            calls += matches!(
+                ev,
+                Event::BlockStart {
+                    block_type: BlockType::ToolCall,
+                    ..
+                }
+            ) as usize;
             std::hint::black_box(&ev);
         }
     }
@@ -76,7 +91,7 @@ fn count_while_parsing(config: &Config<'_>, input: &[u8], chunk: usize) -> (usiz
     while let Some(ev) = sieve.next(&mut &b""[..]) {
         events += matches!(ev, Event::BlockComplete(_)) as usize;
     }
-    (allocations() - before, events)
+    (allocations() - before, events, calls)
 }
 
 const PARAMS: &[Param<'static>] = &[
@@ -108,14 +123,20 @@ fn the_counter_sees_allocations() {
 #[test]
 fn feeding_never_allocates() {
     let input = transcript();
-    for dialect in [Dialect::AnthropicXml, Dialect::Passthrough] {
+    for dialect in Dialect::ALL {
         let config = Config {
             stop_sequences: StrList::Strs(STOPS),
             tools: ToolList::Tools(TOOLS),
             ..Config::new(dialect)
         };
         for chunk in [4, 1, 7, 65_536] {
-            let (allocations, events) = count_while_parsing(&config, &input, chunk);
+            let (allocations, events, calls) = count_while_parsing(&config, &input, chunk);
+            if dialect != Dialect::Passthrough {
+                assert!(
+                    calls >= 200,
+                    "{dialect:?}: the transcript has no calls of this dialect ({calls})"
+                );
+            }
             assert!(
                 events > 1000 || chunk == 65_536,
                 "{dialect:?}/{chunk}: only {events} events"
