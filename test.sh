@@ -45,6 +45,11 @@ for dialect in $(target/debug/tokensieve dialects); do
   done
 done
 
+if [ -d ../shared/anchors/aisdk/cases ]; then
+  step "side by side with @ai-sdk-tool/parser (recorded outputs; every difference explained)"
+  python3 benches/aisdk/compare.py --no-live --strict --bin target/debug/tokensieve
+fi
+
 if [ -f ffi-c/test.sh ]; then
   step "C ABI and PHP bindings"
   bash ffi-c/test.sh

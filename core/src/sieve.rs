@@ -297,7 +297,7 @@ pub(crate) struct Machine<'a> {
     pub(crate) dialect: DialectState,
     next_index: u32,
     pub(crate) open: Option<Open>,
-    queue: heapless::Deque<Pending, 6>,
+    queue: Queue,
     pub(crate) calls: u32,
     pub(crate) raw: Buf<'a>,
     pub(crate) value: Buf<'a>,
@@ -308,13 +308,108 @@ pub(crate) struct Machine<'a> {
     pub(crate) key_len: u8,
     /// Input bytes consumed are appended to `raw` (inside a tool call).
     pub(crate) capture: bool,
-    /// Stop capturing after this act's bytes (a failed call's closer belongs to its raw).
-    pub(crate) capture_ends: bool,
+    /// What happens to capturing once this act's bytes are captured.
+    capture_next: CaptureNext,
+    /// Inside `prefill`: stop sequences do not apply.
+    prefilling: bool,
     /// `raw` overflowed.
     pub(crate) raw_cut: bool,
     finishing: bool,
     eof_done: bool,
     done: bool,
+    /// The fast path for the current context: plain text's block and the special bytes.
+    fast: Option<Fast>,
+    /// `fast` must be recomputed (an act may have changed the context).
+    fast_stale: bool,
+}
+
+/// The pending events: a ring of six (no act queues more; see `push`), with byte indices —
+/// the queue is the largest part of the parser's state.
+struct Queue {
+    items: [Pending; QUEUE_CAP],
+    head: u8,
+    len: u8,
+}
+
+const QUEUE_CAP: usize = 6;
+
+impl Queue {
+    const fn new() -> Queue {
+        Queue {
+            items: [Pending::Stop { index: 0 }; QUEUE_CAP],
+            head: 0,
+            len: 0,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn push_back(&mut self, p: Pending) -> Result<(), Pending> {
+        if self.len as usize == QUEUE_CAP {
+            return Err(p);
+        }
+        self.items[(self.head as usize + self.len as usize) % QUEUE_CAP] = p;
+        self.len += 1;
+        Ok(())
+    }
+
+    fn push_front(&mut self, p: Pending) -> Result<(), Pending> {
+        if self.len as usize == QUEUE_CAP {
+            return Err(p);
+        }
+        self.head = ((self.head as usize + QUEUE_CAP - 1) % QUEUE_CAP) as u8;
+        self.items[self.head as usize] = p;
+        self.len += 1;
+        Ok(())
+    }
+
+    fn pop_front(&mut self) -> Option<Pending> {
+        if self.len == 0 {
+            return None;
+        }
+        let p = self.items[self.head as usize];
+        self.head = ((self.head as usize + 1) % QUEUE_CAP) as u8;
+        self.len -= 1;
+        Some(p)
+    }
+}
+
+/// What happens to raw capture after the bytes of the current act are captured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CaptureNext {
+    Continue,
+    /// Stop (a failed call's closer belongs to its raw text).
+    Stop,
+    /// Forget what was captured (it belongs to a completed call of an array).
+    Restart,
+}
+
+/// Where plain text goes in the current context, and the bytes that could make it more
+/// than text: a chunk holding none of them is emitted without a decision.
+#[derive(Clone, Copy, Debug)]
+struct Fast {
+    ty: BlockType,
+    depth: u8,
+    bytes: [u8; 3],
+    n: u8,
+}
+
+impl Fast {
+    fn clear_of(&self, hay: &[u8]) -> bool {
+        let b = self.bytes;
+        match self.n {
+            0 => true,
+            1 => memchr::memchr(b[0], hay).is_none(),
+            2 => memchr::memchr2(b[0], b[1], hay).is_none(),
+            _ => memchr::memchr3(b[0], b[1], b[2], hay).is_none(),
+        }
+    }
 }
 
 impl<'a> Sieve<'a> {
@@ -384,7 +479,7 @@ impl<'a> Sieve<'a> {
             cfg,
             next_index: 0,
             open: None,
-            queue: heapless::Deque::new(),
+            queue: Queue::new(),
             calls: 0,
             raw,
             value,
@@ -393,11 +488,14 @@ impl<'a> Sieve<'a> {
             id_len: 0,
             key_len: 0,
             capture: false,
-            capture_ends: false,
+            capture_next: CaptureNext::Continue,
+            prefilling: false,
             raw_cut: false,
             finishing: false,
             eof_done: false,
             done: false,
+            fast: None,
+            fast_stale: true,
         };
         m.dialect = DialectState::new(&m.config());
         Sieve {
@@ -420,11 +518,13 @@ impl<'a> Sieve<'a> {
         m.id_len = 0;
         m.key_len = 0;
         m.capture = false;
-        m.capture_ends = false;
+        m.capture_next = CaptureNext::Continue;
+        m.prefilling = false;
         m.raw_cut = false;
         m.finishing = false;
         m.eof_done = false;
         m.done = false;
+        m.fast_stale = true;
         m.dialect = DialectState::new(&m.config());
     }
 
@@ -444,9 +544,13 @@ impl<'a> Sieve<'a> {
     ///     Some(Event::BlockStart { index: 0, block_type: BlockType::Thinking })));
     /// ```
     pub fn prefill(&mut self, text: &[u8]) {
+        self.m.prefilling = true;
+        self.m.fast_stale = true;
         let mut input = text;
         while self.advance(&mut input).is_some() {}
         let m = &mut self.m;
+        m.prefilling = false;
+        m.fast_stale = true;
         m.queue.clear();
         m.next_index = 0;
         m.open = None;
@@ -498,6 +602,7 @@ impl<'a> Sieve<'a> {
     pub fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
         Some(match self.advance(input)? {
             Step::Pending(p) => self.m.materialize(p),
+            Step::Str(meta, text) => Event::Chunk(self.m.chunk(meta, text)),
             Step::Direct(meta, emit, source) => {
                 let text = match emit {
                     Emit::Static(s) => s,
@@ -533,6 +638,14 @@ impl<'a> Sieve<'a> {
                 return None;
             }
             self.hold.settle();
+            if self.hold.old == 0 {
+                if input.is_empty() && !self.m.finishing {
+                    return None;
+                }
+                if let Some(step) = self.m.fast_text(input) {
+                    return Some(step);
+                }
+            }
             let base: &'i [u8] = input;
             let from_hold = self.hold.old > 0;
             let window: &[u8] = if from_hold {
@@ -589,9 +702,13 @@ impl<'a> Sieve<'a> {
                 if self.m.capture {
                     self.m.capture_raw(&window[..act.consume]);
                 }
-                if self.m.capture_ends {
-                    self.m.capture = false;
-                    self.m.capture_ends = false;
+                match core::mem::replace(&mut self.m.capture_next, CaptureNext::Continue) {
+                    CaptureNext::Continue => {}
+                    CaptureNext::Stop => self.m.capture = false,
+                    CaptureNext::Restart => {
+                        self.m.raw.clear();
+                        self.m.raw_cut = false;
+                    }
                 }
                 if from_hold {
                     let old = self.hold.old as usize;
@@ -614,6 +731,8 @@ impl<'a> Sieve<'a> {
 
 enum Step<'i> {
     Pending(Pending),
+    /// A chunk of input text, already validated (the fast path).
+    Str(Meta, &'i str),
     /// A chunk of the window: `Some(input)` when the window was the input, else the hold.
     Direct(Meta, Emit, Option<&'i [u8]>),
 }
@@ -668,6 +787,10 @@ impl<'a> Machine<'a> {
     }
 
     pub(crate) fn stops(&self) -> StrList<'_> {
+        if self.prefilling {
+            // A prefill is never scanned for stop sequences.
+            return StrList::Strs(&[]);
+        }
         match &self.cfg {
             Cfg::Borrowed(c) => c.stop_sequences,
             #[cfg(feature = "alloc")]
@@ -680,6 +803,7 @@ impl<'a> Machine<'a> {
     }
 
     fn act(&mut self, d: Decision, window: &[u8]) -> Act {
+        self.fast_stale = true;
         if let Decision::Stop { index, .. } = d {
             self.close_content();
             self.push(Pending::Stop {
@@ -689,6 +813,42 @@ impl<'a> Machine<'a> {
             return Act::WAIT;
         }
         dialect::act(self, d, window)
+    }
+
+    /// The fast path: when nothing is held or queued and `input` holds none of the current
+    /// context's special bytes, its valid UTF-8 prefix is a chunk of the open content block
+    /// — exactly what [`scan::decide`] would say, without building a vocabulary.
+    fn fast_text<'i>(&mut self, input: &mut &'i [u8]) -> Option<Step<'i>> {
+        if self.capture || self.finishing || !self.queue.is_empty() {
+            return None;
+        }
+        if self.fast_stale {
+            self.fast_stale = false;
+            self.fast = dialect::plain_block(self).and_then(|(ty, depth)| {
+                let (bytes, n) = scan::special_bytes(&self.vocab())?;
+                Some(Fast {
+                    ty,
+                    depth,
+                    bytes,
+                    n,
+                })
+            });
+        }
+        let f = self.fast?;
+        let open = self.open?;
+        if open.ty != f.ty || open.depth != f.depth || !f.clear_of(input) {
+            return None;
+        }
+        let all: &'i [u8] = input;
+        let text: &'i str = match core::str::from_utf8(all) {
+            Ok(t) => t,
+            Err(e) => core::str::from_utf8(&all[..e.valid_up_to()]).ok()?,
+        };
+        if text.is_empty() {
+            return None;
+        }
+        *input = &all[text.len()..];
+        Some(Step::Str(self.meta(None), text))
     }
 
     /// End of input with nothing held: the dialect closes what is open. Returns true when
@@ -917,7 +1077,7 @@ impl<'a> Machine<'a> {
     /// call's closing tag) still belong to the raw text.
     pub(crate) fn fail_call(&mut self, reason: ErrorReason, depth: u8, with_closer: bool) {
         if with_closer {
-            self.capture_ends = true;
+            self.capture_next = CaptureNext::Stop;
         } else {
             self.capture = false;
         }
@@ -936,11 +1096,10 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Keeps capturing, but forgets what was captured so far (a completed call of an array
-    /// owns its bytes; a later failure's raw starts after it).
+    /// Keeps capturing, but forgets what was captured so far, this act's bytes included (a
+    /// completed call of an array owns them; a later failure's raw starts after it).
     pub(crate) fn restart_capture(&mut self) {
-        self.raw.clear();
-        self.raw_cut = false;
+        self.capture_next = CaptureNext::Restart;
     }
 
     /// Starts capturing a call's raw text (the opening marker is captured with it).

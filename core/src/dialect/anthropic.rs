@@ -442,3 +442,13 @@ pub(crate) fn end_of_input(m: &mut Machine<'_>, mut s: State) {
     s.ctx = Ctx::Text;
     m.dialect = DialectState::Anthropic(s);
 }
+
+/// The content block plain text goes to in the current context, if it goes to one as is.
+pub(crate) fn plain_block(s: &State) -> Option<(BlockType, u8)> {
+    match s.ctx {
+        Ctx::Text => Some((BlockType::Text, 0)),
+        Ctx::Thinking => Some((BlockType::Thinking, 0)),
+        Ctx::ResultBody => Some((BlockType::ToolResult, 1)),
+        _ => None,
+    }
+}

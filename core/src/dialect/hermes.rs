@@ -594,3 +594,13 @@ pub(crate) fn end_of_input(m: &mut Machine<'_>) {
     m.capture = false;
     m.dialect = DialectState::Hermes(s);
 }
+
+/// The content block plain text goes to in the current context, if it goes to one as is.
+pub(crate) fn plain_block(s: &State) -> Option<(BlockType, u8)> {
+    match s.ctx {
+        Ctx::Text => Some((BlockType::Text, 0)),
+        Ctx::Thinking => Some((BlockType::Thinking, 0)),
+        Ctx::Response => Some((BlockType::ToolResult, 1)),
+        _ => None,
+    }
+}

@@ -49,6 +49,18 @@ pub(crate) fn vocab<'m>(m: &'m Machine<'_>) -> Vocab<'m> {
     }
 }
 
+/// The content block that plain text goes to in the current context, when it goes there as
+/// is (the driver's fast path for chunks holding no special byte).
+pub(crate) fn plain_block(m: &Machine<'_>) -> Option<(crate::event::BlockType, u8)> {
+    match &m.dialect {
+        DialectState::Passthrough(s) => passthrough::plain_block(s),
+        DialectState::Anthropic(s) => anthropic::plain_block(s),
+        DialectState::Hermes(s) => hermes::plain_block(s),
+        DialectState::Qwen3(s) => qwen3::plain_block(s),
+        DialectState::Morph(s) => morph::plain_block(s),
+    }
+}
+
 pub(crate) fn act(m: &mut Machine<'_>, d: Decision, window: &[u8]) -> Act {
     match m.dialect {
         DialectState::Passthrough(s) => passthrough::act(m, s, d),

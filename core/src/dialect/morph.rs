@@ -74,10 +74,13 @@ const ENTITIES: [(&[u8], &str, u8); 5] = [
 ];
 
 /// Any element, opening or closing: what a held argument's content is read with.
+/// Any element, with attributes (attributes of argument and nested tags are wire syntax;
+/// only the call tag itself takes none).
 const ANY: Vocab<'static> = Vocab {
     open: bit(DYNAMIC),
     close: bit(DYNAMIC),
     dynamic: Names::Any,
+    attrs: true,
     ..Vocab::EMPTY
 };
 
@@ -177,6 +180,7 @@ pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
             close: bit(EXTRA),
             dynamic: Names::Any,
             extra: tool_name(m, s),
+            attrs: true,
             ..Vocab::EMPTY
         },
         Ctx::Str => ENTITIES.iter().fold(
@@ -883,6 +887,15 @@ fn object(buf: &mut Buf<'_>, a: usize, e: usize, nest: usize) -> bool {
         }
     }
     buf.push(b"}")
+}
+
+/// The content block plain text goes to in the current context, if it goes to one as is.
+pub(crate) fn plain_block(s: &State) -> Option<(BlockType, u8)> {
+    match s.ctx {
+        Ctx::Text => Some((BlockType::Text, 0)),
+        Ctx::Thinking => Some((BlockType::Thinking, 0)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -52,3 +52,12 @@ pub(crate) fn act(m: &mut Machine<'_>, s: State, d: Decision) -> Act {
         _ => Act::WAIT,
     }
 }
+
+/// The content block plain text goes to here (always: passthrough has only text and thinking).
+pub(crate) fn plain_block(s: &State) -> Option<(BlockType, u8)> {
+    Some(if s.thinking {
+        (BlockType::Thinking, 0)
+    } else {
+        (BlockType::Text, 0)
+    })
+}

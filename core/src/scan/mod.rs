@@ -267,6 +267,27 @@ fn candidate_at(v: &Vocab<'_>, d: &[u8], eof: bool) -> Candidate {
     }
 }
 
+/// The bytes that can start anything but text in context `v` (a tag, a literal marker, a
+/// stop sequence), when there are at most three of them: a chunk holding none of them is
+/// text through and through, and the driver can skip [`decide`] for it.
+pub fn special_bytes(v: &Vocab<'_>) -> Option<([u8; 3], u8)> {
+    let mut set = ByteSet::new();
+    if v.has_elements() {
+        set.insert(b'<');
+    }
+    for lit in v.literals() {
+        if let Some(&b) = lit.first() {
+            set.insert(b);
+        }
+    }
+    for stop in v.stops.iter() {
+        if let Some(&b) = stop.as_bytes().first() {
+            set.insert(b);
+        }
+    }
+    (set.n <= 3).then_some((set.few, set.n as u8))
+}
+
 /// Decides what the head of `data` is in context `v`. `eof`: no more bytes will come.
 ///
 /// ```
