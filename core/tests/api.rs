@@ -1,0 +1,81 @@
+#![cfg(feature = "alloc")]
+//! The pull API's contract: `next` consumes what it decides and asks for more only when the
+//! input is used up; `reset` is a fresh parser; `is_done` after a stop and after draining;
+//! `prefill` is silent and leaves block indices and call ids at 0.
+
+mod support;
+
+use support::{coalesce, run, to_value};
+use tokensieve::accumulate::Collector;
+use tokensieve::{Config, ConfigBuf, Dialect, Event, Sieve};
+
+const TRANSCRIPT: &[u8] = b"Hi <thinking>plan</thinking><function_calls><invoke name=\"f\">\
+<parameter name=\"a\">1</parameter></invoke></function_calls>done <thin";
+
+fn events(sieve: &mut Sieve<'_>, input: &[u8]) -> Vec<serde_json::Value> {
+    let mut c = Collector::new();
+    let mut out = Vec::new();
+    sieve.feed_with(input, |e| out.push(to_value(&c.push(&e))));
+    sieve.finish_with(|e| out.push(to_value(&c.push(&e))));
+    out
+}
+
+#[test]
+fn reset_gives_a_fresh_parser() {
+    let config = Config::new(Dialect::AnthropicXml);
+    let mut sieve = Sieve::new(&config).unwrap();
+    let first = events(&mut sieve, TRANSCRIPT);
+    // Leave it mid-call, holding bytes, then reset.
+    let mut rest = &b"<function_calls><invoke name=\"g\"><parameter name=\"x\">abc</para"[..];
+    while sieve.next(&mut rest).is_some() {}
+    sieve.reset();
+    assert_eq!(events(&mut sieve, TRANSCRIPT), first);
+}
+
+#[test]
+fn next_returns_none_only_when_the_input_is_used_up() {
+    let config = Config::new(Dialect::AnthropicXml);
+    let mut sieve = Sieve::new(&config).unwrap();
+    for piece in TRANSCRIPT.chunks(3) {
+        let mut rest = piece;
+        while sieve.next(&mut rest).is_some() {}
+        assert!(rest.is_empty());
+        assert!(!sieve.is_done());
+    }
+    sieve.finish();
+    while sieve.next(&mut &b""[..]).is_some() {}
+    assert!(sieve.is_done());
+}
+
+#[test]
+fn a_stop_ends_the_stream_and_later_input_is_ignored() {
+    let config =
+        ConfigBuf::from_json(r#"{"dialect":"passthrough","stop_sequences":["END"]}"#).unwrap();
+    let mut sieve = Sieve::from_config_buf(config).unwrap();
+    let mut rest = &b"abcEND and more"[..];
+    let mut last = None;
+    while let Some(e) = sieve.next(&mut rest) {
+        last = Some(matches!(e, Event::Stop { sequence: "END" }));
+    }
+    assert_eq!(last, Some(true));
+    assert!(rest.is_empty() && sieve.is_done());
+    let mut later = &b"<thinking>x"[..];
+    assert!(sieve.next(&mut later).is_none());
+}
+
+#[test]
+fn prefill_is_silent_and_counts_from_zero() {
+    let config =
+        ConfigBuf::from_json(r#"{"dialect":"anthropic-xml","stop_sequences":["\nHuman:"]}"#)
+            .unwrap();
+    // A prefill with text, a completed call and a stop sequence, ending inside thinking.
+    let prefill = b"\nHuman: hi\n\nAssistant: ok<function_calls><invoke name=\"f\"></invoke></function_calls><thinking>";
+    let events = coalesce(run(&config, Some(prefill), b"plan</thinking>go", &[2]));
+    assert_eq!(
+        events[0],
+        serde_json::json!({"event": "block_start", "index": 0, "type": "thinking"})
+    );
+    assert_eq!(events[1]["text"], "plan");
+    assert_eq!(events[4]["text"], "go");
+    assert_eq!(events.len(), 6);
+}
