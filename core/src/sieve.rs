@@ -531,8 +531,12 @@ impl<'a> Sieve<'a> {
     /// Advances the state over `text` without emitting anything (an assistant prefill).
     ///
     /// A prefill ending inside thinking (`…<thinking>`) makes the stream start inside
-    /// thinking. Block indices and call ids of the stream still start at 0. Bytes held back
-    /// at the end of the prefill (a partial tag) stay held and join the stream.
+    /// thinking; one ending inside a tool call or result makes the stream start inside it
+    /// (block 0, a call's name and id announced again). Block indices and call ids of the
+    /// stream start at 0; stop sequences do not apply to the prefill. Bytes held back at the
+    /// end of the prefill (a partial tag) stay held and join the stream. Input that a call
+    /// had already streamed inside the prefill is not repeated: end a prefill before a
+    /// call's arguments, not within them.
     ///
     /// ```
     /// use tokensieve::{Config, Dialect, Event, Sieve, BlockType};
@@ -553,9 +557,27 @@ impl<'a> Sieve<'a> {
         m.fast_stale = true;
         m.queue.clear();
         m.next_index = 0;
-        m.open = None;
         m.calls = 0;
         m.done = false;
+        // A prefill that ends inside a tool call or result makes the stream start inside it,
+        // as one ending in a thinking tag does: it is block 0 of the stream, and a call's
+        // name and id are announced again (the id counting from 0).
+        match m.open.take() {
+            Some(o) if o.ty == BlockType::ToolCall => {
+                m.start_block(o.ty, o.depth);
+                if m.name_len > 0 {
+                    m.queue_chunk(Some(Part::Name), m.name_spool());
+                }
+                if m.id_len > 0 {
+                    m.next_call_id();
+                    m.queue_chunk(Some(Part::Id), m.id_spool());
+                }
+            }
+            Some(o) if o.ty == BlockType::ToolResult => {
+                m.start_block(o.ty, o.depth);
+            }
+            _ => {}
+        }
     }
 
     /// Marks the end of input; keep calling [`next`](Sieve::next) (with empty input) to

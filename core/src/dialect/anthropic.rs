@@ -133,7 +133,8 @@ pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
                 v.names = NAMES;
                 v.attrs = true;
                 v.ns_prefix = true;
-                v.extra = super::element_name(open, close).unwrap_or(&[]);
+                // `<name>`: checked by `element_name` when the state was made.
+                v.extra = open.as_bytes().get(1..open.len() - 1).unwrap_or(&[]);
                 if thinking {
                     v.close = bit(THINK);
                 } else {

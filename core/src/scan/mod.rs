@@ -35,9 +35,12 @@ pub struct Vocab<'v> {
     pub ns_prefix: bool,
     /// Exact markers recognised here (the first `n_literals`).
     pub literals: [&'v [u8]; MAX_LITERALS],
-    /// Per literal: when non-empty, the literal counts only when one of these texts follows
-    /// it after optional ASCII whitespace (see [`Vocab::with_literal_before`]).
-    pub follows: [&'v [&'v [u8]]; MAX_LITERALS],
+    /// Texts one of which must follow (after optional whitespace) the literals marked in
+    /// `follow_mask` for them to count; one set per vocabulary (a single pointer keeps the
+    /// vocabulary, built for every decision, small).
+    pub follows: &'v [&'v [u8]],
+    /// Bit `i`: literal `i` counts only before one of `follows`.
+    pub follow_mask: u8,
     /// How many of `literals` are in use.
     pub n_literals: usize,
     /// Element names decided at run time (bit [`DYNAMIC`] of `open`/`close`).
@@ -72,7 +75,8 @@ impl Vocab<'static> {
         attrs: false,
         ns_prefix: false,
         literals: [&[]; MAX_LITERALS],
-        follows: [&[]; MAX_LITERALS],
+        follows: &[],
+        follow_mask: 0,
         n_literals: 0,
         dynamic: Names::None,
         stops: StrList::Strs(&[]),
@@ -119,7 +123,14 @@ impl<'v> Vocab<'v> {
     pub fn with_literal_before(mut self, lit: &'v [u8], follows: &'v [&'v [u8]]) -> Vocab<'v> {
         if self.n_literals < MAX_LITERALS {
             self.literals[self.n_literals] = lit;
-            self.follows[self.n_literals] = follows;
+            if !follows.is_empty() {
+                debug_assert!(
+                    self.follow_mask == 0 || core::ptr::eq(self.follows, follows),
+                    "one follows set per vocabulary"
+                );
+                self.follows = follows;
+                self.follow_mask |= 1 << self.n_literals;
+            }
             self.n_literals += 1;
         }
         self
@@ -249,7 +260,12 @@ fn candidate_at(v: &Vocab<'_>, d: &[u8], eof: bool) -> Candidate {
     let mut best: Option<(usize, usize)> = None;
     for (i, lit) in v.literals().iter().enumerate() {
         if d.starts_with(lit) {
-            match followed(&d[lit.len()..], lit.len(), v.follows[i], eof) {
+            let follows = if v.follow_mask & (1 << i) != 0 {
+                v.follows
+            } else {
+                &[]
+            };
+            match followed(&d[lit.len()..], lit.len(), follows, eof) {
                 Some(true) if best.is_none_or(|(_, l)| lit.len() > l) => {
                     best = Some((i, lit.len()));
                 }
