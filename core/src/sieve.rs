@@ -401,14 +401,16 @@ struct Fast {
 }
 
 impl Fast {
-    fn clear_of(&self, hay: &[u8]) -> bool {
+    /// Where the first special byte is (`hay.len()` when none).
+    fn first_special(&self, hay: &[u8]) -> usize {
         let b = self.bytes;
         match self.n {
-            0 => true,
-            1 => memchr::memchr(b[0], hay).is_none(),
-            2 => memchr::memchr2(b[0], b[1], hay).is_none(),
-            _ => memchr::memchr3(b[0], b[1], b[2], hay).is_none(),
+            0 => None,
+            1 => memchr::memchr(b[0], hay),
+            2 => memchr::memchr2(b[0], b[1], hay),
+            _ => memchr::memchr3(b[0], b[1], b[2], hay),
         }
+        .unwrap_or(hay.len())
     }
 }
 
@@ -837,9 +839,11 @@ impl<'a> Machine<'a> {
         dialect::act(self, d, window)
     }
 
-    /// The fast path: when nothing is held or queued and `input` holds none of the current
-    /// context's special bytes, its valid UTF-8 prefix is a chunk of the open content block
-    /// — exactly what [`scan::decide`] would say, without building a vocabulary.
+    /// The fast path: when nothing is held or queued, the input up to the first of the
+    /// current context's special bytes (a byte that may start a tag, a literal marker or a
+    /// stop sequence) is text of the open content block — no byte before it can start
+    /// anything else — so its valid UTF-8 prefix is emitted without a decision. Exactly what
+    /// [`scan::decide`] would say, without building a vocabulary or lexing a marker twice.
     fn fast_text<'i>(&mut self, input: &mut &'i [u8]) -> Option<Step<'i>> {
         if self.capture || self.finishing || !self.queue.is_empty() {
             return None;
@@ -858,13 +862,14 @@ impl<'a> Machine<'a> {
         }
         let f = self.fast?;
         let open = self.open?;
-        if open.ty != f.ty || open.depth != f.depth || !f.clear_of(input) {
+        if open.ty != f.ty || open.depth != f.depth {
             return None;
         }
         let all: &'i [u8] = input;
-        let text: &'i str = match core::str::from_utf8(all) {
+        let plain = &all[..f.first_special(all)];
+        let text: &'i str = match core::str::from_utf8(plain) {
             Ok(t) => t,
-            Err(e) => core::str::from_utf8(&all[..e.valid_up_to()]).ok()?,
+            Err(e) => core::str::from_utf8(&plain[..e.valid_up_to()]).ok()?,
         };
         if text.is_empty() {
             return None;
@@ -1009,13 +1014,13 @@ impl<'a> Machine<'a> {
         self.name_len = self.set_str(0, name);
     }
 
-    /// Appends to the tool name (a name that streams in pieces); false if it was cut.
-    pub(crate) fn append_name(&mut self, piece: &[u8]) -> bool {
+    /// Appends to the tool name what fits (whole characters); returns how many bytes did.
+    pub(crate) fn append_name(&mut self, piece: &[u8]) -> usize {
         let len = self.name_len as usize;
         let n = floor_char_boundary(piece, piece.len().min(STR_CAP - 1 - len));
         self.strs.write_at(len, &piece[..n]);
         self.name_len = (len + n) as u8;
-        n == piece.len()
+        n
     }
 
     /// Returns an act emitting `bytes` (at most 12, valid UTF-8) through [`Emit::Inline`].

@@ -346,7 +346,7 @@ fn token(m: &mut Machine<'_>, s: &mut State, t: Token<'_>, window: &[u8], consum
             };
         }
         (Member::Name, Token::StringStart) => s.name = Progress::Reading,
-        (Member::Name, Token::Text(text)) => return name_piece(m, text, window, consumed),
+        (Member::Name, Token::Text(text)) => return name_piece(m, s, text, window, consumed),
         (Member::Name, Token::StringEnd) => {
             s.member = Member::None;
             s.name = Progress::Done;
@@ -413,19 +413,46 @@ fn fail(m: &mut Machine<'_>, s: &mut State, reason: ErrorReason) {
     s.ctx = Ctx::Skip;
 }
 
-fn name_piece(m: &mut Machine<'_>, text: Text<'_>, window: &[u8], consumed: usize) -> Act {
+fn name_piece(
+    m: &mut Machine<'_>,
+    s: &mut State,
+    text: Text<'_>,
+    window: &[u8],
+    consumed: usize,
+) -> Act {
     let mut scratch = [0u8; 4];
-    m.append_name(text.decoded(&mut scratch));
+    let bytes = text.decoded(&mut scratch);
+    let fit = m.append_name(bytes);
+    let cut = fit < bytes.len();
     let meta = m.meta(Some(Part::Name));
-    match text {
-        Text::Plain(p) => piece_act(m, meta, p, window, consumed),
-        _ => {
-            let bytes = text.decoded(&mut scratch);
-            let mut copy = [0u8; 4];
-            copy[..bytes.len()].copy_from_slice(bytes);
-            m.inline_act(meta, consumed, &copy[..bytes.len()])
-        }
+    let at = match text {
+        Text::Plain(Piece::Input(b)) => offset_in(window, b),
+        _ => None,
+    };
+    let act = match (at, cut) {
+        // A name longer than the parser keeps (`STR_CAP - 1` bytes) fails the call as too
+        // large: what fits streams, and the call is skipped from the first byte that did
+        // not fit (so its raw text keeps every byte and ends at the closer, whatever the
+        // chunking).
+        (Some(start), _) => Act {
+            consume: if cut { start + fit } else { consumed },
+            emit: (fit > 0).then_some((meta, Emit::Window(start, start + fit))),
+        },
+        // Decoded characters and the lexer's inline pieces are at most 12 bytes.
+        (None, false) => m.inline_act(meta, consumed, bytes),
+        // A decoded character that does not fit: its bytes are read again while skipping.
+        (None, true) => Act::WAIT,
+    };
+    if cut {
+        fail(m, s, ErrorReason::TooLarge);
     }
+    act
+}
+
+/// Where `piece` (borrowed from `window`) starts in it.
+fn offset_in(window: &[u8], piece: &[u8]) -> Option<usize> {
+    let start = (piece.as_ptr() as usize).wrapping_sub(window.as_ptr() as usize);
+    (start + piece.len() <= window.len()).then_some(start)
 }
 
 /// The name string closed: the id follows, then any arguments held until now.
@@ -469,17 +496,14 @@ fn piece_act(
     consumed: usize,
 ) -> Act {
     match p {
-        Piece::Input(bytes) => {
+        Piece::Input(bytes) => match offset_in(window, bytes) {
             // Borrowed from the window given to the lexer: emit it from there.
-            let start = (bytes.as_ptr() as usize).wrapping_sub(window.as_ptr() as usize);
-            if bytes.is_empty() || start + bytes.len() > window.len() {
-                return Act::skip(consumed);
-            }
-            Act {
+            Some(start) if !bytes.is_empty() => Act {
                 consume: consumed,
                 emit: Some((meta, Emit::Window(start, start + bytes.len()))),
-            }
-        }
+            },
+            _ => Act::skip(consumed),
+        },
         Piece::Static(text) => Act {
             consume: consumed,
             emit: Some((meta, Emit::Static(text))),

@@ -1,0 +1,125 @@
+<?php
+/** PHP binding: misuse and API shape. Prints "N passed, M failed". */
+
+declare(strict_types=1);
+
+require __DIR__ . '/../TokenSieve.php';
+
+use TokenSieve\TokenSieve;
+use TokenSieve\TokenSieveException;
+
+$passed = $failed = 0;
+function check(bool $ok, string $what): void
+{
+    global $passed, $failed;
+    if ($ok) {
+        $passed++;
+    } else {
+        $failed++;
+        fwrite(STDERR, "FAIL $what\n");
+    }
+}
+function throws(callable $f, string $needle, string $what): void
+{
+    try {
+        $f();
+        check(false, "$what: no exception");
+    } catch (TokenSieveException $e) {
+        check(str_contains($e->getMessage(), $needle), "$what: message '{$e->getMessage()}' lacks '$needle'");
+    }
+}
+
+$ax = ['dialect' => 'anthropic-xml'];
+
+// Bad configs name the key.
+throws(fn () => new TokenSieve(['dialect' => 'klingon']), 'dialect', 'unknown dialect');
+throws(fn () => new TokenSieve(['dialect' => 'anthropic-xml', 'colour' => 1]), 'colour', 'unknown key');
+throws(fn () => new TokenSieve('{"dialect":'), 'JSON', 'broken JSON');
+throws(fn () => new TokenSieve(['dialect' => 'passthrough', 'stop_sequences' => ['']]), 'stop_sequences', 'empty stop');
+if (!TokenSieve::load()->tokensieve_dialect_supported(4)) {
+    throws(fn () => new TokenSieve(['dialect' => 'qwen3-coder']), 'not supported', 'unsupported dialect');
+} else {
+    check(true, 'qwen3-coder supported');
+}
+
+// State errors.
+$s = new TokenSieve($ax);
+$s->feed('Hello');
+throws(fn () => $s->prefill('x'), 'prefill', 'prefill after feed');
+$s->finish();
+throws(fn () => $s->feed('more'), 'after tokensieve_finish', 'feed after finish');
+check($s->finish() === [], 'finish twice gives nothing');
+$s->reset();
+$s->prefill('<thinking>');
+$evs = [...$s->feed('deep'), ...$s->finish()];
+check($evs[0] === ['event' => 'block_start', 'index' => 0, 'type' => 'thinking'], 'prefill into thinking');
+
+// Shapes, tools, accumulation.
+$cfg = ['dialect' => 'anthropic-xml', 'tools' => [['name' => 'get_weather', 'schema' => [
+    'type' => 'object', 'properties' => ['city' => ['type' => 'string'], 'days' => ['type' => 'integer']]]]]];
+$text = 'Checking.<function_calls><invoke name="get_weather"><parameter name="city">Paris</parameter>'
+      . '<parameter name="days">3</parameter></invoke></function_calls>';
+$evs = TokenSieve::parse($cfg, $text);
+$call = array_values(array_filter($evs, fn ($e) => $e['event'] === 'block_complete' && $e['type'] === 'tool_call'))[0];
+check($call['input'] === ['city' => 'Paris', 'days' => 3], 'typed input decoded');
+check($call['input_json'] === '{"city":"Paris","days":3}', 'input_json compact');
+check($call['tool_name'] === 'get_weather' && $call['tool_id'] === 'call_0', 'names');
+check($evs[1] === ['event' => 'chunk', 'text' => 'Checking.', 'type' => 'text', 'visible' => true, 'block' => 0, 'depth' => 0], 'chunk shape');
+check($evs[2] === ['event' => 'block_complete', 'index' => 0, 'type' => 'text', 'content' => 'Checking.'], 'content');
+
+// The generator gives the same events as feed + finish, for any chunking.
+$gen = new TokenSieve($cfg);
+$chunks = (function () use ($text) {
+    foreach (str_split($text, 3) as $c) {
+        yield $c;
+    }
+})();
+$streamed = iterator_to_array($gen->stream($chunks), false);
+$coalesce = function (array $evs): array {
+    $out = [];
+    foreach ($evs as $e) {
+        $n = count($out);
+        if ($n && $e['event'] === 'chunk' && $out[$n - 1]['event'] === 'chunk'
+            && array_diff_key($e, ['text' => 1]) == array_diff_key($out[$n - 1], ['text' => 1])) {
+            $out[$n - 1]['text'] .= $e['text'];
+        } else {
+            $out[] = $e;
+        }
+    }
+    return $out;
+};
+check($coalesce($streamed) == $coalesce($evs), 'stream() equals parse()');
+
+// A failed call: error with raw bytes, raw re-emitted as text; without accumulation no content.
+$plain = new TokenSieve($ax, false);
+$evs = [...$plain->feed("<function_calls><invoke>oops</invoke></function_calls>"), ...$plain->finish()];
+$failedCall = array_values(array_filter($evs, fn ($e) => isset($e['error'])))[0] ?? null;
+check($failedCall !== null && $failedCall['error']['raw'] === '<invoke>oops</invoke>', 'error raw');
+check(!array_key_exists('content', end($evs)), 'no accumulation when off');
+
+// Stop sequences end the stream; input after that is ignored.
+$st = new TokenSieve(['dialect' => 'passthrough', 'stop_sequences' => ["\nHuman:"]]);
+$evs = $st->feed("Bye.\nHuman: more");
+check(end($evs) === ['event' => 'stop', 'sequence' => "\nHuman:"], 'stop event');
+check($st->feed('ignored') === [] && $st->finish() === [], 'after stop');
+
+// Split UTF-8 characters come out whole.
+$u = new TokenSieve($ax);
+$out = '';
+foreach (str_split("na\u{ef}ve \u{1F600}", 1) as $b) {
+    foreach ($u->feed($b) as $e) {
+        if ($e['event'] === 'chunk') {
+            check(preg_match('//u', $e['text']) === 1, 'chunk is whole UTF-8');
+            $out .= $e['text'];
+        }
+    }
+}
+foreach ($u->finish() as $e) {
+    if ($e['event'] === 'chunk') {
+        $out .= $e['text'];
+    }
+}
+check($out === "na\u{ef}ve \u{1F600}", 'split characters reassembled');
+
+echo "php misuse: $passed passed, $failed failed\n";
+exit($failed ? 1 : 0);

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# C ABI and PHP binding tests, on a fresh machine too (installs gcc/g++, valgrind, php-cli
+# and cbindgen when missing). Called by the repository's test.sh; runs alone as
+#   bash ffi-c/test.sh
+# Steps: build libtokensieve (.so and .a); headers fresh (cbindgen); C tests built with
+# gcc -std=c99 -Wall -Wextra -pedantic -Werror and once as C++; the conformance vectors of
+# every supported dialect through the C API (caller memory, heap struct config, JSON config)
+# at chunk sizes 1,2,3,5,7,64,whole; misuse; the malloc-free proof; everything again under
+# valgrind (zero errors, zero leaks); the NANO-style example built against the static
+# library, run and checked; the PHP class on the same vectors and its misuse tests.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+cd "$root"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
+lib="$CARGO_TARGET_DIR/debug"
+out="$CARGO_TARGET_DIR/ffi-c-tests"
+mkdir -p "$out"
+passed=0
+failed=0
+step() { printf '\n--> %s\n' "$*"; }
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAILED: $*"; }
+run() { if "$@"; then ok; else bad "$*"; fi; }
+
+step "tools"
+need=()
+command -v gcc >/dev/null || need+=(gcc)
+command -v g++ >/dev/null || need+=(g++)
+command -v valgrind >/dev/null || need+=(valgrind)
+command -v php >/dev/null || need+=(php-cli)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing ${need[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+php -r 'exit(class_exists("FFI") ? 0 : 1);' || { echo "PHP has no FFI extension"; exit 1; }
+
+step "build libtokensieve"
+cargo build -q -p tokensieve-ffi
+ls -l "$lib/libtokensieve.so" "$lib/libtokensieve.a"
+
+step "headers fresh"
+run bash "$here/gen-headers.sh" --check
+
+step "compile the C tests (C99 and C++)"
+CFLAGS=(-std=c99 -Wall -Wextra -pedantic -Werror -g -I"$root/include")
+LINK=(-L"$lib" -ltokensieve -Wl,-rpath,"$lib")
+for t in conformance misuse nomalloc; do
+  gcc "${CFLAGS[@]}" "$here/tests/$t.c" -o "$out/$t" "${LINK[@]}"
+done
+# The example links the static library (what an embedded host does).
+gcc "${CFLAGS[@]}" "$here/examples/nano_stream.c" -o "$out/nano_stream" "$lib/libtokensieve.a" -lpthread -ldl -lm
+# Once as C++ (nomalloc redefines the allocator, which C++ declares noexcept: C only).
+for t in tests/conformance.c tests/misuse.c examples/nano_stream.c; do
+  g++ -x c++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$root/include" "$here/$t" \
+      -o "$out/cxx_$(basename "$t" .c)" "${LINK[@]}"
+done
+"$out/cxx_misuse" >/dev/null && ok || bad "misuse built as C++"
+ok
+
+check_py="$root/conformance/check.py"
+[ -f "$check_py" ] || check_py="$root/../shared/conformance/check.py"
+case_dirs=()
+for d in passthrough anthropic-xml hermes morph-xml qwen3-coder; do
+  if "$out/conformance" --supported "$d"; then
+    for base in "$root/conformance/cases" "$root/../shared/conformance/cases"; do
+      [ -d "$base/$d" ] && case_dirs+=(--cases "$base/$d")
+    done
+  else
+    echo "(dialect $d not supported by this build: its vectors are skipped)"
+  fi
+done
+
+step "misuse and malloc-free path"
+run "$out/misuse"
+run "$out/nomalloc"
+
+step "conformance vectors through the C API"
+for mode in caller heap json; do
+  echo "-- mode $mode"
+  run python3 "$check_py" --cmd "$out/conformance --mode $mode" "${case_dirs[@]}" -q --jobs 2
+done
+
+step "valgrind (zero errors, zero leaks)"
+VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all)
+run "${VG[@]}" "$out/misuse"
+TOKENSIEVE_VALGRIND=1 run "${VG[@]}" "$out/nomalloc"
+run "${VG[@]}" "$out/nano_stream" 7 >/dev/null
+# One process per vector covers all chunk sizes (--also-sizes), in caller memory and on the heap.
+for mode in caller heap; do
+  echo "-- vectors under valgrind, mode $mode, chunk sizes 1,2,3,5,7,64,whole in one process"
+  run python3 "$check_py" --cmd "${VG[*]} $out/conformance --mode $mode --also-sizes" "${case_dirs[@]}" \
+      --sizes 0 --timeout 300 -q --jobs 2
+done
+echo "-- vectors under valgrind, JSON config, whole input"
+run python3 "$check_py" --cmd "${VG[*]} $out/conformance --mode json" "${case_dirs[@]}" \
+    --sizes 0 --timeout 300 -q --jobs 2
+
+step "nano_stream example"
+"$out/nano_stream" 1 | head -5
+run python3 "$here/examples/check_nano.py" "$out/nano_stream" 40
+
+step "PHP binding"
+export TOKENSIEVE_LIB="$lib/libtokensieve.so"
+run php "$here/php/tests/misuse.php"
+run python3 "$check_py" --cmd "php $here/php/tests/parse.php" "${case_dirs[@]}" -q --jobs 2
+echo "-- through the generator"
+run python3 "$check_py" --cmd "php $here/php/tests/parse.php --generator" "${case_dirs[@]}" --sizes 1,7,0 -q --jobs 2
+
+echo
+echo "ffi-c: $passed passed, $failed failed"
+[ "$failed" = 0 ]

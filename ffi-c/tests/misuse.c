@@ -1,0 +1,299 @@
+/* Misuse of the C API: NULL pointers, calls in the wrong state, bad configs, too little or
+ * misaligned memory, dead parsers. Every call must return the documented negative status
+ * (or NULL) with a message, and never crash. Prints "N passed, M failed". */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokensieve.h"
+
+static int passed, failed;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (cond) passed++;                                                          \
+        else { failed++; fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } \
+    } while (0)
+
+static int has(const char *msg, const char *needle) {
+    return msg && strstr(msg, needle) != NULL;
+}
+
+/* Aligned caller memory from a static pool (no malloc needed for these). */
+static unsigned char pool[1 << 16];
+static void *aligned(size_t offset) {
+    uintptr_t a = (uintptr_t)tokensieve_state_align();
+    uintptr_t p = ((uintptr_t)pool + a - 1) & ~(a - 1);
+    return (void *)(p + offset);
+}
+
+static int drain_count(tokensieve_parser *p, int32_t *last) {
+    tokensieve_event ev;
+    int n = 0;
+    while ((*last = tokensieve_next(p, &ev)) == TOKENSIEVE_EVENT) n++;
+    return n;
+}
+
+static void abi(void) {
+    CHECK(tokensieve_abi_version() == TOKENSIEVE_ABI_VERSION);
+    CHECK(tokensieve_event_size() == sizeof(tokensieve_event));
+    CHECK(tokensieve_state_align() >= 16);
+    CHECK((tokensieve_state_align() & (tokensieve_state_align() - 1)) == 0);
+    CHECK(tokensieve_dialect_supported(TOKENSIEVE_DIALECT_ANTHROPIC_XML) == 1);
+    CHECK(tokensieve_dialect_supported(TOKENSIEVE_DIALECT_PASSTHROUGH) == 1);
+    CHECK(tokensieve_dialect_supported(99) == 0);
+}
+
+static void null_pointers(void) {
+    tokensieve_event ev;
+    CHECK(tokensieve_config_default(NULL) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_new(NULL) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "NULL"));
+    CHECK(tokensieve_new_json(NULL, 0) == NULL);
+    CHECK(tokensieve_state_size(NULL) == 0);
+    CHECK(tokensieve_init(NULL, 100, NULL) == NULL);
+    CHECK(tokensieve_feed(NULL, "x", 1) == TOKENSIEVE_E_NULL);
+    CHECK(has(tokensieve_last_error(NULL), "tokensieve_feed"));
+    CHECK(tokensieve_next(NULL, &ev) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_finish(NULL) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_reset(NULL) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_prefill(NULL, "x", 1) == TOKENSIEVE_E_NULL);
+    tokensieve_free(NULL); /* a no-op */
+    CHECK(tokensieve_last_error(NULL) != NULL);
+}
+
+static void bad_configs(void) {
+    tokensieve_config c;
+    const char *empty_stop[1] = {""};
+    tokensieve_tool tool;
+    tokensieve_config_default(&c);
+    c.dialect = 99;
+    CHECK(tokensieve_new(&c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "dialect"));
+    CHECK(tokensieve_state_size(&c) == 0);
+
+    tokensieve_config_default(&c);
+    c.thinking_open = "<t>";
+    CHECK(tokensieve_new(&c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "both"));
+
+    tokensieve_config_default(&c);
+    c.stop_sequences = empty_stop;
+    c.stop_sequences_len = 1;
+    CHECK(tokensieve_new(&c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "stop_sequences"));
+    c.stop_sequences = NULL;
+    CHECK(tokensieve_new(&c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "NULL"));
+
+    tokensieve_config_default(&c);
+    tool.name = "";
+    tool.schema = NULL;
+    c.tools = &tool;
+    c.tools_len = 1;
+    CHECK(tokensieve_new(&c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "name"));
+    tool.name = "run";
+    tool.schema = "{\"properties\": ";
+    CHECK(tokensieve_new(&c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "not valid JSON"));
+    tool.schema = "[1]";
+    CHECK(tokensieve_state_size(&c) == 0);
+    CHECK(has(tokensieve_last_error(NULL), "object"));
+    tool.schema = "{\"properties\":{\"n\":{\"type\":\"integer\"}}}";
+    CHECK(tokensieve_state_size(&c) > 0);
+
+    tokensieve_config_default(&c);
+    c.id_prefix = "\xff\xfe";
+    CHECK(tokensieve_new(&c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "UTF-8"));
+
+    tokensieve_config_default(&c);
+    c.start_in = 7;
+    CHECK(tokensieve_new(&c) == NULL);
+    c.start_in = 0;
+    c.max_call_bytes = 10;
+    CHECK(tokensieve_new(&c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "max_call_bytes"));
+
+    CHECK(tokensieve_new_json("{", 0) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "JSON"));
+    CHECK(tokensieve_new_json("{\"dialect\":\"anthropic-xml\",\"colour\":1}", 0) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "colour"));
+    if (!tokensieve_dialect_supported(TOKENSIEVE_DIALECT_QWEN3_CODER)) {
+        c.max_call_bytes = 0;
+        c.dialect = TOKENSIEVE_DIALECT_QWEN3_CODER;
+        CHECK(tokensieve_new(&c) == NULL);
+        CHECK(has(tokensieve_last_error(NULL), "not supported"));
+    }
+}
+
+static void caller_memory(void) {
+    tokensieve_config c;
+    size_t size;
+    tokensieve_parser *p;
+    tokensieve_config_default(&c);
+    size = tokensieve_state_size(&c);
+    CHECK(size > 0 && size % tokensieve_state_align() == 0 && size < sizeof pool / 2);
+    CHECK(tokensieve_init(aligned(0), size, NULL) == NULL);
+    CHECK(tokensieve_init(aligned(1), size + 64, &c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "aligned"));
+    CHECK(tokensieve_init(aligned(0), size - 1, &c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "tokensieve_state_size"));
+    c.buffer_size = 100;
+    CHECK(tokensieve_state_size(&c) == 0);
+    CHECK(has(tokensieve_last_error(NULL), "buffer_size"));
+    tokensieve_config_default(&c);
+    p = tokensieve_init(aligned(0), size, &c);
+    CHECK(p != NULL && (void *)p == aligned(0));
+    CHECK(tokensieve_feed(p, "hi", 2) == TOKENSIEVE_OK);
+    tokensieve_free(p); /* invalidates; the memory stays ours */
+    CHECK(tokensieve_feed(p, "hi", 2) == TOKENSIEVE_E_INVALID);
+    CHECK(has(tokensieve_last_error(p), "not a live"));
+    tokensieve_free(p); /* freeing an invalidated caller-memory parser is harmless */
+    memset(aligned(0), 0, size);
+    CHECK(tokensieve_finish((tokensieve_parser *)aligned(0)) == TOKENSIEVE_E_INVALID);
+}
+
+static void states(void) {
+    tokensieve_config c;
+    tokensieve_parser *p;
+    tokensieve_event ev;
+    int32_t last;
+    int n1, n2;
+    static const char stream[] = "Hi <thinking>hmm</thinking> there";
+    tokensieve_config_default(&c);
+    p = tokensieve_new(&c);
+    CHECK(p != NULL);
+    CHECK(has(tokensieve_last_error(p), "") && tokensieve_last_error(p)[0] == 0);
+    CHECK(tokensieve_next(p, &ev) == TOKENSIEVE_E_STATE);
+    CHECK(has(tokensieve_last_error(p), "before tokensieve_feed"));
+    CHECK(tokensieve_feed(p, NULL, 5) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_feed(p, NULL, 0) == TOKENSIEVE_OK);
+    CHECK(tokensieve_next(p, &ev) == TOKENSIEVE_NEED_MORE);
+    CHECK(tokensieve_feed(p, stream, sizeof stream - 1) == TOKENSIEVE_OK);
+    CHECK(tokensieve_feed(p, stream, 2) == TOKENSIEVE_E_STATE);
+    CHECK(has(tokensieve_last_error(p), "drained"));
+    CHECK(tokensieve_next(p, NULL) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_prefill(p, "x", 1) == TOKENSIEVE_E_STATE);
+    n1 = drain_count(p, &last);
+    CHECK(last == TOKENSIEVE_NEED_MORE && n1 > 0);
+    CHECK(tokensieve_finish(p) == TOKENSIEVE_OK);
+    CHECK(tokensieve_finish(p) == TOKENSIEVE_OK);
+    CHECK(tokensieve_feed(p, "more", 4) == TOKENSIEVE_E_STATE);
+    CHECK(has(tokensieve_last_error(p), "after tokensieve_finish"));
+    n1 += drain_count(p, &last);
+    CHECK(last == TOKENSIEVE_DONE);
+    CHECK(tokensieve_next(p, &ev) == TOKENSIEVE_DONE);
+    /* reset: a new stream gives the same events */
+    CHECK(tokensieve_reset(p) == TOKENSIEVE_OK);
+    CHECK(tokensieve_next(p, &ev) == TOKENSIEVE_E_STATE);
+    CHECK(tokensieve_feed(p, stream, sizeof stream - 1) == TOKENSIEVE_OK);
+    n2 = drain_count(p, &last);
+    tokensieve_finish(p);
+    n2 += drain_count(p, &last);
+    CHECK(n1 == n2 && n1 == 9);
+    /* reset mid-stream, then prefill is allowed again */
+    CHECK(tokensieve_reset(p) == TOKENSIEVE_OK);
+    CHECK(tokensieve_feed(p, "abc <thin", 9) == TOKENSIEVE_OK);
+    CHECK(tokensieve_reset(p) == TOKENSIEVE_OK);
+    CHECK(tokensieve_prefill(p, "<thinking>", 10) == TOKENSIEVE_OK);
+    CHECK(tokensieve_prefill(p, NULL, 3) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_feed(p, "deep", 4) == TOKENSIEVE_OK);
+    CHECK(tokensieve_next(p, &ev) == TOKENSIEVE_EVENT && ev.kind == TOKENSIEVE_KIND_BLOCK_START &&
+          ev.block_type == TOKENSIEVE_BLOCK_THINKING && ev.index == 0);
+    CHECK(tokensieve_next(p, &ev) == TOKENSIEVE_EVENT && ev.kind == TOKENSIEVE_KIND_CHUNK &&
+          !(ev.flags & TOKENSIEVE_FLAG_VISIBLE));
+    tokensieve_free(p);
+}
+
+static void stop_and_fields(void) {
+    tokensieve_config c;
+    tokensieve_parser *p;
+    tokensieve_event ev;
+    int32_t rc;
+    const char *stop_list[1] = {"\nHuman:"};
+    static const char s1[] = "Sure.\nHum";
+    static const char s2[] = "an: more text";
+    int saw_stop = 0;
+    tokensieve_config_default(&c);
+    c.stop_sequences = stop_list;
+    c.stop_sequences_len = 1;
+    c.accumulate = 1;
+    p = tokensieve_new(&c);
+    CHECK(p != NULL);
+    tokensieve_feed(p, s1, sizeof s1 - 1);
+    while ((rc = tokensieve_next(p, &ev)) == TOKENSIEVE_EVENT) {
+        CHECK(ev.kind == TOKENSIEVE_KIND_BLOCK_START || (ev.text.len == 5 && memcmp(ev.text.ptr, "Sure.", 5) == 0));
+        /* a direct chunk points into the caller's input */
+        if (ev.kind == TOKENSIEVE_KIND_CHUNK) CHECK(ev.text.ptr == s1);
+    }
+    CHECK(rc == TOKENSIEVE_NEED_MORE);
+    tokensieve_feed(p, s2, sizeof s2 - 1);
+    while ((rc = tokensieve_next(p, &ev)) == TOKENSIEVE_EVENT) {
+        if (ev.kind == TOKENSIEVE_KIND_BLOCK_COMPLETE)
+            CHECK(ev.content.len == 5 && memcmp(ev.content.ptr, "Sure.", 5) == 0 && ev.input.ptr == NULL &&
+                  ev.tool_name.ptr == NULL && ev.error_code == 0);
+        if (ev.kind == TOKENSIEVE_KIND_STOP) {
+            saw_stop = 1;
+            CHECK(ev.text.len == 7 && memcmp(ev.text.ptr, "\nHuman:", 7) == 0);
+        }
+    }
+    CHECK(saw_stop && rc == TOKENSIEVE_DONE);
+    /* after a stop the stream is done: more input is accepted and ignored */
+    CHECK(tokensieve_feed(p, "x", 1) == TOKENSIEVE_OK);
+    CHECK(tokensieve_next(p, &ev) == TOKENSIEVE_DONE);
+    CHECK(tokensieve_finish(p) == TOKENSIEVE_OK);
+    CHECK(tokensieve_next(p, &ev) == TOKENSIEVE_DONE);
+    tokensieve_free(p);
+}
+
+static void accumulation_limits(void) {
+    tokensieve_config c;
+    tokensieve_parser *p;
+    tokensieve_event ev;
+    tokensieve_tool tool;
+    size_t size;
+    int32_t rc;
+    int complete = 0, typed = 0;
+    static const char text[] = "0123456789abcdefghij <function_calls><invoke name=\"count\">"
+                               "<parameter name=\"n\">42</parameter></invoke></function_calls>";
+    tokensieve_config_default(&c);
+    tool.name = "count";
+    tool.schema = "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}";
+    c.tools = &tool;
+    c.tools_len = 1;
+    c.accumulate = 1;
+    c.accumulate_size = 16;
+    size = tokensieve_state_size(&c);
+    p = tokensieve_init(aligned(0), size, &c);
+    CHECK(p != NULL);
+    tokensieve_feed(p, text, sizeof text - 1);
+    tokensieve_finish(p);
+    while ((rc = tokensieve_next(p, &ev)) == TOKENSIEVE_EVENT) {
+        if (ev.kind != TOKENSIEVE_KIND_BLOCK_COMPLETE) continue;
+        complete++;
+        if (ev.block_type == TOKENSIEVE_BLOCK_TEXT)
+            CHECK((ev.flags & TOKENSIEVE_FLAG_ACCUMULATED_TRUNCATED) && ev.content.len <= 16);
+        if (ev.block_type == TOKENSIEVE_BLOCK_TOOL_CALL) {
+            CHECK(!(ev.flags & TOKENSIEVE_FLAG_ACCUMULATED_TRUNCATED));
+            typed = ev.input.len == 8 && memcmp(ev.input.ptr, "{\"n\":42}", 8) == 0;
+            CHECK(ev.tool_name.len == 5 && ev.tool_id.len == 6 && memcmp(ev.tool_id.ptr, "call_0", 6) == 0);
+        }
+    }
+    CHECK(rc == TOKENSIEVE_DONE && complete == 2 && typed);
+    tokensieve_free(p);
+}
+
+int main(void) {
+    abi();
+    null_pointers();
+    bad_configs();
+    caller_memory();
+    states();
+    stop_and_fields();
+    accumulation_limits();
+    printf("misuse: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
