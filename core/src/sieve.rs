@@ -404,6 +404,14 @@ impl Fast {
     /// Where the first special byte is (`hay.len()` when none).
     fn first_special(&self, hay: &[u8]) -> usize {
         let b = self.bytes;
+        if hay.len() < 16 {
+            // Token-sized chunks: a plain scan beats memchr's dispatch.
+            let n = self.n as usize;
+            return hay
+                .iter()
+                .position(|c| b[..n].contains(c))
+                .unwrap_or(hay.len());
+        }
         match self.n {
             0 => None,
             1 => memchr::memchr(b[0], hay),
@@ -648,7 +656,24 @@ impl<'a> Sieve<'a> {
     }
 
     /// Runs the machine until it has an event (or needs input, or is done).
+    #[inline]
     fn advance<'i>(&mut self, input: &mut &'i [u8]) -> Option<Step<'i>> {
+        // The common case, kept small: nothing queued or held, and the input is text.
+        if self.m.queue.is_empty() && !self.m.done && self.hold.old == 0 {
+            if input.is_empty() {
+                if !self.m.finishing {
+                    return None;
+                }
+            } else if let Some(step) = self.m.fast_text(input) {
+                return Some(step);
+            }
+        }
+        self.advance_slow(input)
+    }
+
+    /// The general loop: pending events, the holdback window, decisions and acts.
+    #[inline(never)]
+    fn advance_slow<'i>(&mut self, input: &mut &'i [u8]) -> Option<Step<'i>> {
         loop {
             if let Some(p) = self.m.queue.pop_front() {
                 match self.m.spool_piece(p) {
