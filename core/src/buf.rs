@@ -43,6 +43,11 @@ impl<'m> Buf<'m> {
         !matches!(self.store, Store::Slice(_))
     }
 
+    /// How many more bytes fit.
+    pub(crate) fn room(&self) -> usize {
+        (self.limit - self.len) as usize
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.len as usize
     }

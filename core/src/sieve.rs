@@ -715,6 +715,13 @@ impl<'a> Sieve<'a> {
                         input.len()
                     };
             let mut decision = scan::decide(&self.m.vocab(), window, eof);
+            if let Decision::Text(n) = decision {
+                // A call that may outgrow `max_call_bytes` does so at the same byte whatever
+                // the chunking: text is taken at most one byte past the limit at a time.
+                if let Some(room) = self.m.capture_room() {
+                    decision = Decision::Text(text_prefix(&window[..n], room + 1));
+                }
+            }
             if decision == Decision::NeedMore {
                 if from_hold && self.hold.look == 0 && !input.is_empty() {
                     // Unreachable by construction (decisions fit the window); never hang.
@@ -827,6 +834,12 @@ impl<'a> Machine<'a> {
             #[cfg(feature = "alloc")]
             Cfg::Owned(c) => ToolList::Owned(&c.tools),
         }
+    }
+
+    /// While a call is captured into heap buffers (bounded by `max_call_bytes`), how many
+    /// more bytes fit.
+    fn capture_room(&self) -> Option<usize> {
+        (self.capture && self.raw.is_heap()).then(|| self.raw.room())
     }
 
     /// The call being captured outgrew `max_call_bytes` (heap buffers only: fixed memory
@@ -1128,6 +1141,12 @@ impl<'a> Machine<'a> {
     /// raw text as a text block at `depth`. `with_closer`: the bytes this act consumes (the
     /// call's closing tag) still belong to the raw text.
     pub(crate) fn fail_call(&mut self, reason: ErrorReason, depth: u8, with_closer: bool) {
+        // A call that outgrew `max_call_bytes` fails as too large, however it ends.
+        let reason = if self.raw_cut && self.raw.is_heap() {
+            ErrorReason::TooLarge
+        } else {
+            reason
+        };
         if with_closer {
             self.capture_next = CaptureNext::Stop;
         } else {
@@ -1328,6 +1347,20 @@ pub(crate) fn content_act(meta: Meta, d: Decision) -> Act {
         },
         _ => Act::WAIT,
     }
+}
+
+/// The length of the longest prefix of `text` (valid UTF-8) of at most `max` bytes that ends
+/// on a character boundary, but at least one character.
+fn text_prefix(text: &[u8], max: usize) -> usize {
+    if text.len() <= max {
+        return text.len();
+    }
+    let cut = floor_char_boundary(text, max);
+    if cut > 0 {
+        return cut;
+    }
+    // The first character is longer than `max`: take it whole.
+    1 + text[1..].iter().take_while(|&&b| b & 0xC0 == 0x80).count()
 }
 
 fn floor_char_boundary(bytes: &[u8], n: usize) -> usize {

@@ -41,6 +41,9 @@ pub(crate) struct Value {
     pub(crate) cdata_end: u32,
     /// Non-whitespace text outside CDATA.
     pub(crate) outside_text: bool,
+    /// An overflowed value streams as a string whose leading whitespace is still dropped
+    /// (the value is trimmed, as an untyped value is).
+    pub(crate) trim_start: bool,
 }
 
 impl Value {
@@ -53,6 +56,7 @@ impl Value {
             cdata_start: NO_CDATA,
             cdata_end: 0,
             outside_text: false,
+            trim_start: false,
         }
     }
 }
@@ -148,6 +152,17 @@ pub(crate) fn text(
         Decision::Invalid(n) => (n, "\u{FFFD}".as_bytes()),
         _ => return Act::WAIT,
     };
+    if v.streaming && v.trim_start {
+        let ws = if matches!(d, Decision::Text(_)) {
+            ws_prefix(bytes)
+        } else {
+            0
+        };
+        if ws > 0 {
+            return Act::skip(ws);
+        }
+        v.trim_start = false;
+    }
     if v.streaming {
         let meta = m.meta(Some(Part::Input));
         let first = v.at_start;
@@ -194,13 +209,16 @@ pub(crate) fn text(
     }
     let before = m.value.len();
     if !m.value.push(bytes) {
-        // The value outgrew its buffer (fixed memory): from here it is a string.
+        // The value outgrew its buffer (fixed memory): from here it is a string. Its start
+        // is trimmed (what is held, and what streams next while it is all whitespace); its
+        // end is not (the closer is not in sight), whatever the chunking.
         m.value.truncate(before);
         v.streaming = true;
         v.at_start = false;
-        let (a, b) = trim(m.value.bytes());
+        let (a, len) = (ws_prefix(m.value.bytes()), m.value.len());
+        v.trim_start = a == len;
         m.queue_chunk(Some(Part::Input), Spool::Static("\""));
-        m.queue_chunk(Some(Part::Input), spool(SpoolMode::Escaped, a, b));
+        m.queue_chunk(Some(Part::Input), spool(SpoolMode::Escaped, a, len));
         return Act::WAIT;
     }
     Act::skip(n)
