@@ -16,6 +16,9 @@ cargo fmt --all -- --check
 step "cargo clippy --all-targets -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 
+step "cargo doc (missing docs and broken links are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p tokensieve
+
 step "cargo test --workspace"
 cargo test --workspace
 
