@@ -1173,6 +1173,31 @@ impl<'a> Machine<'a> {
         self.capture_next = CaptureNext::Restart;
     }
 
+    /// Opens a tool_call block at `depth` for a call whose opening marker is being read:
+    /// its raw text is captured from that marker on.
+    pub(crate) fn open_call(&mut self, depth: u8) {
+        self.begin_capture();
+        self.start_block(BlockType::ToolCall, depth);
+        self.clear_tool_strs();
+    }
+
+    /// Streams the open call's name part, then its id part (`{id_prefix}{n}`).
+    pub(crate) fn announce_call(&mut self, name: &[u8]) {
+        self.set_name(name);
+        self.queue_chunk(Some(Part::Name), self.name_spool());
+        self.next_call_id();
+        self.queue_chunk(Some(Part::Id), self.id_spool());
+    }
+
+    /// Completes the open call successfully: its input object closes (`{}` when it had no
+    /// member) and capturing stops.
+    pub(crate) fn finish_call(&mut self, had_members: bool) {
+        let close = if had_members { "}" } else { "{}" };
+        self.queue_chunk(Some(Part::Input), Spool::Static(close));
+        self.complete_tool(None, false);
+        self.capture = false;
+    }
+
     /// Starts capturing a call's raw text (the opening marker is captured with it).
     pub(crate) fn begin_capture(&mut self) {
         self.raw.clear();

@@ -11,7 +11,7 @@ use crate::config::{Config, ValueType};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::tag::attr;
 use crate::scan::{Decision, EXTRA, Tag, Vocab};
-use crate::sieve::{Act, Emit, Machine, Spool, content_act};
+use crate::sieve::{Act, Emit, Machine, content_act};
 
 use super::DialectState;
 use super::value::{self, NO_CDATA, Value, trim, ws_prefix};
@@ -370,9 +370,7 @@ fn set_result_name(m: &mut Machine<'_>) {
 
 fn open_invoke(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
     m.close_content();
-    m.begin_capture();
-    m.start_block(BlockType::ToolCall, 1);
-    m.clear_tool_strs();
+    m.open_call(1);
     s.params = 0;
     let name = attr(bytes, tag.name_end, b"name").filter(|n| !n.is_empty());
     let Some(name) = name else {
@@ -386,10 +384,7 @@ fn open_invoke(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
         }
         return;
     };
-    m.set_name(name);
-    m.queue_chunk(Some(Part::Name), m.name_spool());
-    m.next_call_id();
-    m.queue_chunk(Some(Part::Id), m.id_spool());
+    m.announce_call(name);
     s.tool = m.tools().find(name).map(|i| i as u16);
     if tag.self_closing {
         finish_invoke(m, s, Ctx::Calls);
@@ -421,10 +416,7 @@ fn close_param(m: &mut Machine<'_>, s: &mut State) {
 }
 
 fn finish_invoke(m: &mut Machine<'_>, s: &mut State, next: Ctx) {
-    let close = if s.params == 0 { "{}" } else { "}" };
-    m.queue_chunk(Some(Part::Input), Spool::Static(close));
-    m.complete_tool(None, false);
-    m.capture = false;
+    m.finish_call(s.params > 0);
     s.ctx = next;
 }
 

@@ -339,13 +339,8 @@ fn on_tag(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
 }
 
 fn open_call(m: &mut Machine<'_>, s: &mut State, tag: Tag, name: &[u8]) {
-    m.begin_capture();
-    m.start_block(BlockType::ToolCall, 1);
-    m.clear_tool_strs();
-    m.set_name(name);
-    m.queue_chunk(Some(Part::Name), m.name_spool());
-    m.next_call_id();
-    m.queue_chunk(Some(Part::Id), m.id_spool());
+    m.open_call(1);
+    m.announce_call(name);
     s.tool = m.tools().find(name).unwrap_or(0) as u16;
     s.members = 0;
     s.tail = Tail::None;

@@ -32,9 +32,9 @@
 //!   wrapper (as in anthropic-xml regions).
 
 use crate::config::{Config, StartIn, ValueType};
-use crate::event::{BlockType, ErrorReason, Part};
+use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Tag, Vocab};
-use crate::sieve::{Act, Machine, Spool, SpoolMode};
+use crate::sieve::{Act, Machine, SpoolMode};
 
 use super::DialectState;
 use super::value::{self, Value, trim, ws_prefix};
@@ -240,9 +240,7 @@ fn on_tag(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
 }
 
 fn open_function(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
-    m.begin_capture();
-    m.start_block(BlockType::ToolCall, 1);
-    m.clear_tool_strs();
+    m.open_call(1);
     s.params = 0;
     let Some(name) = eq_value(tag, bytes) else {
         // Counted like every call, but it has no name to stream.
@@ -256,10 +254,7 @@ fn open_function(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
         }
         return;
     };
-    m.set_name(name);
-    m.queue_chunk(Some(Part::Name), m.name_spool());
-    m.next_call_id();
-    m.queue_chunk(Some(Part::Id), m.id_spool());
+    m.announce_call(name);
     s.tool = m.tools().find(name).map(|i| i as u16);
     s.ctx = Ctx::Func;
 }
@@ -283,10 +278,7 @@ fn open_param(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act
 }
 
 fn finish_function(m: &mut Machine<'_>, s: &mut State, next: Ctx) {
-    let close = if s.params == 0 { "{}" } else { "}" };
-    m.queue_chunk(Some(Part::Input), Spool::Static(close));
-    m.complete_tool(None, false);
-    m.capture = false;
+    m.finish_call(s.params > 0);
     s.ctx = next;
 }
 
