@@ -312,6 +312,8 @@ pub(crate) struct Machine<'a> {
     capture_next: CaptureNext,
     /// Inside `prefill`: stop sequences do not apply.
     prefilling: bool,
+    /// The open call's input began inside the prefill (see `complete_tool`).
+    input_in_prefill: bool,
     /// `raw` overflowed.
     pub(crate) raw_cut: bool,
     finishing: bool,
@@ -500,6 +502,7 @@ impl<'a> Sieve<'a> {
             capture: false,
             capture_next: CaptureNext::Continue,
             prefilling: false,
+            input_in_prefill: false,
             raw_cut: false,
             finishing: false,
             eof_done: false,
@@ -530,6 +533,7 @@ impl<'a> Sieve<'a> {
         m.capture = false;
         m.capture_next = CaptureNext::Continue;
         m.prefilling = false;
+        m.input_in_prefill = false;
         m.raw_cut = false;
         m.finishing = false;
         m.eof_done = false;
@@ -545,8 +549,9 @@ impl<'a> Sieve<'a> {
     /// (block 0, a call's name and id announced again). Block indices and call ids of the
     /// stream start at 0; stop sequences do not apply to the prefill. Bytes held back at the
     /// end of the prefill (a partial tag) stay held and join the stream. Input that a call
-    /// had already streamed inside the prefill is not repeated: end a prefill before a
-    /// call's arguments, not within them.
+    /// had already streamed inside the prefill is not repeated, so such a call completes as
+    /// failed (`malformed-body`, its raw text spanning prefill and stream): end a prefill
+    /// before a call's arguments, not within them.
     ///
     /// ```
     /// use tokensieve::{Config, Dialect, Event, Sieve, BlockType};
@@ -561,7 +566,19 @@ impl<'a> Sieve<'a> {
         self.m.prefilling = true;
         self.m.fast_stale = true;
         let mut input = text;
-        while self.advance(&mut input).is_some() {}
+        let mut streamed_input = false;
+        while let Some(step) = self.advance(&mut input) {
+            let meta = match step {
+                Step::Pending(Pending::Chunk { meta, .. }) => Some(meta),
+                Step::Pending(Pending::Start { .. }) => {
+                    streamed_input = false;
+                    None
+                }
+                Step::Direct(meta, ..) | Step::Str(meta, _) => Some(meta),
+                Step::Pending(_) => None,
+            };
+            streamed_input |= meta.is_some_and(|m| m.part == Some(Part::Input));
+        }
         let m = &mut self.m;
         m.prefilling = false;
         m.fast_stale = true;
@@ -575,6 +592,10 @@ impl<'a> Sieve<'a> {
         match m.open.take() {
             Some(o) if o.ty == BlockType::ToolCall => {
                 m.start_block(o.ty, o.depth);
+                // Its input began inside the prefill and is not repeated: the call cannot
+                // complete with a valid input, so it will complete as failed (its raw text
+                // spans prefill and stream).
+                m.input_in_prefill = streamed_input;
                 if m.name_len > 0 {
                     m.queue_chunk(Some(Part::Name), m.name_spool());
                 }
@@ -990,6 +1011,19 @@ impl<'a> Machine<'a> {
 
     /// Completes the open tool block with its names and the given outcome.
     pub(crate) fn complete_tool(&mut self, error: Option<ErrorReason>, is_error: bool) {
+        if self.input_in_prefill && self.open.is_some_and(|o| o.ty == BlockType::ToolCall) {
+            self.input_in_prefill = false;
+            if error.is_none() {
+                // A call whose input began in the prefill: its input chunks are not one JSON
+                // object, so it fails (hermes and morph-xml calls sit at top level).
+                let depth = match self.dialect {
+                    DialectState::Hermes(_) | DialectState::Morph(_) => 0,
+                    _ => 1,
+                };
+                self.fail_call(ErrorReason::MalformedBody, depth, true);
+                return;
+            }
+        }
         if let Some(open) = self.open.take() {
             self.push(Pending::Complete {
                 index: open.index,
@@ -1195,7 +1229,15 @@ impl<'a> Machine<'a> {
         let close = if had_members { "}" } else { "{}" };
         self.queue_chunk(Some(Part::Input), Spool::Static(close));
         self.complete_tool(None, false);
-        self.capture = false;
+        self.stop_capture();
+    }
+
+    /// Stops capturing raw text now — unless a failure asked to capture this act's bytes
+    /// too (the closer belongs to a failed call's raw text).
+    pub(crate) fn stop_capture(&mut self) {
+        if self.capture_next != CaptureNext::Stop {
+            self.capture = false;
+        }
     }
 
     /// Starts capturing a call's raw text (the opening marker is captured with it).

@@ -201,7 +201,7 @@ fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
         (Ctx::Body, Decision::Literal { len, .. }) => {
             if s.array && !s.call_open {
                 // A closer between elements just ends the array.
-                m.capture = false;
+                m.stop_capture();
             } else {
                 fail(m, s, ErrorReason::MalformedBody);
                 m.fail_call(s.reason, 0, true);
@@ -214,11 +214,11 @@ fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
                 Ctx::Skip => m.fail_call(s.reason, 0, true),
                 _ if s.call_open => {
                     m.complete_tool(None, false);
-                    m.capture = false;
+                    m.stop_capture();
                 }
                 _ => {
                     m.close_content();
-                    m.capture = false;
+                    m.stop_capture();
                 }
             }
             s.call_open = false;
@@ -258,7 +258,7 @@ fn after_body(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8], n:
         return Act::WAIT;
     }
     // Text after an array of calls, inside the wrapper.
-    m.capture = false;
+    m.stop_capture();
     m.content(BlockType::Text, 1, d)
 }
 
@@ -615,7 +615,7 @@ pub(crate) fn end_of_input(m: &mut Machine<'_>) {
     }
     s.call_open = false;
     s.ctx = Ctx::Text;
-    m.capture = false;
+    m.stop_capture();
     m.dialect = DialectState::Hermes(s);
 }
 

@@ -354,7 +354,7 @@ fn finish_call(m: &mut Machine<'_>, s: &mut State) {
     let close = if s.members == 0 { "{}" } else { "}" };
     m.queue_chunk(Some(Part::Input), Spool::Static(close));
     m.complete_tool(None, false);
-    m.capture = false;
+    m.stop_capture();
     s.ctx = Ctx::Text;
 }
 
