@@ -74,13 +74,12 @@ const ENTITIES: [(&[u8], &str, u8); 5] = [
 ];
 
 /// Any element, opening or closing: what a held argument's content is read with.
-/// Any element, with attributes (attributes of argument and nested tags are wire syntax;
-/// only the call tag itself takes none).
+/// Any element (inside a held argument; attributes there are not markup: the held value's
+/// nested elements become object members by name only).
 const ANY: Vocab<'static> = Vocab {
     open: bit(DYNAMIC),
     close: bit(DYNAMIC),
     dynamic: Names::Any,
-    attrs: true,
     ..Vocab::EMPTY
 };
 
