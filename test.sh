@@ -58,4 +58,9 @@ if [ -f ffi-c/test.sh ]; then
   bash ffi-c/test.sh
 fi
 
+if [ -f fuzz/run.sh ]; then
+  step "fuzz smoke (every target, fixed seed and run count: deterministic)"
+  bash fuzz/run.sh --smoke
+fi
+
 step "all tests passed"

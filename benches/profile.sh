@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Instruction-level profiles of the hot paths (callgrind; deterministic, independent of load):
+#
+#   bash benches/profile.sh [INPUT CHUNK]...
+#
+# Default: the mixed anthropic-xml transcript in 4-byte chunks, 64 KiB prose, the mixed
+# hermes transcript and the 1 MB hermes argument in 64 KiB chunks. For each: instructions in
+# total, per chunk and per byte, and the top functions (self cost) with their call counts.
+# Writes benches/results/profile-<date>/.
+set -euo pipefail
+cd "$(dirname "$0")"
+here=$PWD
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$here/../target-bench}"
+command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
+cargo build -q --release --bin profile --bin gen-data
+"$CARGO_TARGET_DIR/release/gen-data" >/dev/null
+out="$here/results/profile-$(date -u +%Y-%m-%dT%H%M)"
+mkdir -p "$out"
+if [ $# -eq 0 ]; then
+  set -- mixed-anthropic-xml 4 prose 65536 mixed-anthropic-xml 65536 mixed-hermes 65536 longarg-hermes-1m 65536
+fi
+while [ $# -ge 2 ]; do
+  input=$1 chunk=$2
+  shift 2
+  f="$out/callgrind.$input.$chunk"
+  valgrind --tool=callgrind --callgrind-out-file="$f" "$CARGO_TARGET_DIR/release/profile" "$input" "$chunk" 1 2>/dev/null
+  bytes=$(stat -c %s "data/$input.txt")
+  total=$(callgrind_annotate "$f" 2>/dev/null | grep 'PROGRAM TOTALS' | awk '{gsub(",","",$1); print $1}')
+  chunks=$(( (bytes + chunk - 1) / chunk ))
+  echo "## $input, $chunk-byte chunks: $total instructions = $((total / chunks)) per chunk, $(awk "BEGIN {printf \"%.1f\", $total / $bytes}") per byte"
+  echo
+  echo "| instructions (self) | share | function | calls |"
+  echo "| ---: | ---: | --- | ---: |"
+  callgrind_annotate --tree=caller "$f" 2>/dev/null > "$f.tree"
+  callgrind_annotate "$f" 2>/dev/null | sed -n '/file:function/,$p' | grep -E '^ *[0-9]' | head -12 |
+    sed -E 's/^ *([0-9,]+) +\( *([0-9.]+%)\) +[^:]*:([^ ]+).*/\1\t\2\t\3/' |
+    while IFS=$'\t' read -r ir pct fn; do
+      n=$(awk -v fn="$fn" '
+        / < / { if (match($0, /\([0-9,]+x\)/)) { c = substr($0, RSTART + 1, RLENGTH - 3); gsub(",", "", c); acc += c } next }
+        /\*  / { if (index($0, ":" fn " ")) { print acc; exit } acc = 0; next }
+        { acc = 0 }' "$f.tree")
+      echo "| $ir | $pct | \`$fn\` | ${n:-} |"
+    done
+  echo
+done | tee "$out/profile.md"

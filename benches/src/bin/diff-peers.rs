@@ -1,0 +1,53 @@
+//! Does each peer see what tokensieve sees? For every mixed transcript a peer reads, at
+//! 4-byte and 64 KiB chunks: visible text, thinking, and tool calls (name and arguments as
+//! JSON values), compared with tokensieve's. Printed as JSON lines.
+
+use tokensieve_benches::peers::Peer;
+use tokensieve_benches::{CHUNKINGS, load, tokensieve_outcome};
+
+fn main() {
+    for peer in Peer::ALL {
+        let d = peer.dialect();
+        if !d.is_supported() {
+            println!(
+                "{}",
+                serde_json::json!({"peer": peer.name(), "input": format!("mixed-{}", d.name()),
+                                   "note": "tokensieve has no such dialect in this build"})
+            );
+            continue;
+        }
+        let input = load(&format!("mixed-{}", d.name()));
+        let ours = tokensieve_outcome(&input.config_buf(), &input.bytes, input.bytes.len());
+        for (label, chunk) in CHUNKINGS {
+            let theirs = peer.outcome(input.text(), chunk);
+            let same_calls = ours
+                .calls
+                .iter()
+                .zip(&theirs.calls)
+                .filter(|(a, b)| a == b)
+                .count();
+            // What ours shows as text, thinking or result: the peer must show it somewhere.
+            let ours_content = ours.text.len() + ours.thinking.len() + ours.results.len();
+            let theirs_content = theirs.text.len() + theirs.thinking.len();
+            let first_diff = ours
+                .calls
+                .iter()
+                .zip(&theirs.calls)
+                .find(|(a, b)| a != b)
+                .map(|(a, b)| format!("ours {a:?} / theirs {b:?}"));
+            println!(
+                "{}",
+                serde_json::json!({
+                    "peer": peer.name(), "input": input.name, "chunking": label,
+                    "calls_ours": ours.calls.len(), "calls_theirs": theirs.calls.len(),
+                    "calls_equal": same_calls,
+                    "text_ours": ours.text.len(), "text_theirs": theirs.text.len(),
+                    "thinking_ours": ours.thinking.len(), "thinking_theirs": theirs.thinking.len(),
+                    "content_ours": ours_content, "content_theirs": theirs_content,
+                    "text_equal": ours.text == theirs.text,
+                    "first_call_difference": first_diff,
+                })
+            );
+        }
+    }
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus fuzz/seeds/<target>/ from the conformance vectors.
+
+Stream targets read [flags, seed, (prefill length, prefill)?, input...] (see src/lib.rs):
+the flags are derived from each vector's config (stop sequences, tools, start_in,
+on_malformed, prefill). Also seeded: the @ai-sdk-tool/parser anchor cases (hermes h_*,
+morph-xml m_*, qwen3-coder q_*), a few realistic transcripts, JSON values for the json
+target, and whole texts for the format target. Deterministic; rerun after adding vectors.
+"""
+import hashlib
+import re
+import json
+import os
+import pathlib
+import shutil
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+MAIN = HERE.parent
+DIRS = [MAIN / "conformance" / "cases", MAIN.parent / "shared" / "conformance" / "cases"]
+ANCHORS = MAIN.parent / "shared" / "anchors" / "aisdk" / "cases"
+TARGETS = {
+    "passthrough": "sieve_passthrough",
+    "anthropic-xml": "sieve_anthropic_xml",
+    "hermes": "sieve_hermes",
+    "morph-xml": "sieve_morph_xml",
+    "qwen3-coder": "sieve_qwen3_coder",
+}
+OUT = HERE / "seeds"
+
+
+def put(target, data: bytes):
+    d = OUT / target
+    d.mkdir(parents=True, exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()[:16]
+    (d / name).write_bytes(data)
+
+
+def header(config, prefill: bytes | None) -> bytes:
+    flags = 0
+    if config.get("stop_sequences"):
+        flags |= 1
+    if config.get("tools"):
+        flags |= 2
+    if config.get("start_in") == "thinking":
+        flags |= 4
+    if config.get("on_malformed") == "drop":
+        flags |= 8
+    out = bytes([flags, 0])
+    if prefill and len(prefill) < 48:
+        out = bytes([flags | 64, 0, len(prefill)]) + prefill
+    return out
+
+
+def vector_inputs():
+    for root in DIRS:
+        if not root.exists():
+            continue
+        for f in sorted(root.rglob("*.json")):
+            try:
+                v = json.loads(f.read_text())
+            except (OSError, ValueError):
+                continue
+            if "input" in v:
+                data = v["input"].encode()
+            elif "input_hex" in v:
+                data = bytes.fromhex(v["input_hex"])
+            else:
+                continue
+            yield v, data
+
+
+def json_values(v):
+    for ev in v.get("events", []):
+        if ev.get("event") == "block_complete" and "input" in ev:
+            try:
+                yield json.dumps(ev["input"], ensure_ascii=False, indent=1).encode()
+            except UnicodeEncodeError:
+                yield json.dumps(ev["input"], indent=1).encode()
+        if ev.get("part") == "input":
+            yield ev["text"].encode("utf-8", "replace")
+
+
+TRANSCRIPTS = {
+    "anthropic-xml": [
+        "Let me check.<thinking>The user wants Paris; a < b.</thinking>\n\n<function_calls>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n<parameter name=\"days\">3</parameter>\n</invoke>\n<invoke name=\"search\">\n<parameter name=\"filters\">{\"lang\": [\"en\", \"fr\"], \"since\": 2024}</parameter>\n<parameter name=\"query\"><![CDATA[a </parameter> b]]></parameter>\n</invoke>\n</function_calls>\n<function_results>\n<result tool_use_id=\"call_0\">\n<tool_name>get_weather</tool_name>\n<stdout>18°C, rain 🌧</stdout>\n</result>\n</function_results>\nIt is 18°C in Paris.\nHuman: thanks",
+    ],
+    "hermes": [
+        "<think>Need the weather.</think>\nSure.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"東京\", \"days\": 3}}\n</tool_call>\n<tool_call>\n[{name: 'search', arguments: {query: \"a</tool_call>b\", limit: 5,},}, {\"name\": \"f\", \"arguments\": \"{\\\"p\\\": 1}\"}]\n</tool_call>\n<tool_response>\n{\"temp\": 18}\n</tool_response>\nDone.",
+    ],
+    "qwen3-coder": [
+        "<think>Write it.</think>\n<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/a.rs\n</parameter>\n<parameter=content>\nfn main() { if a < b { println!(\"<tag>\"); } }\n</parameter>\n</function>\n<function=get_weather>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>\nDone.",
+    ],
+    "morph-xml": [
+        "<think>ok</think>Checking.\n<get_weather>\n<city>Zürich &amp; Bern</city>\n<days>3</days>\n</get_weather>\n<search><tags><item>a</item><item>b</item></tags><filters>{\"x\": 1}</filters></search><get_time/> done.",
+    ],
+    "passthrough": [
+        "Hello <thinking>hmm <b> a < b</thinking> world \xff\xe2\x82 end <|eot|> after",
+    ],
+}
+
+
+def main():
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    n = 0
+    for v, data in vector_inputs():
+        cfg = v.get("config", {})
+        d = cfg.get("dialect")
+        if d not in TARGETS:
+            continue
+        pre = v.get("prefill")
+        put(TARGETS[d], header(cfg, pre.encode() if pre else None) + data)
+        put("format", bytes([list(TARGETS).index(d) if d != "passthrough" else 0]) + data)
+        for j in json_values(v):
+            put("json", j)
+            put("json_relaxed", b"\x00" + j)
+        if d == "hermes":
+            for body in re.findall(rb"<tool_call>(.*?)</tool_call>", data, re.S):
+                put("json_relaxed", b"\x00" + body)
+        n += 1
+    if ANCHORS.exists():
+        for f in sorted(ANCHORS.glob("*.txt")):
+            t = {"h": "hermes", "m": "morph-xml", "q": "qwen3-coder"}.get(f.name[0])
+            if t:
+                put(TARGETS[t], bytes([2, 0]) + f.read_bytes())
+    for d, texts in TRANSCRIPTS.items():
+        for t in texts:
+            for flags in (0, 1, 2, 3):
+                put(TARGETS[d], bytes([flags, 7]) + t.encode("utf-8", "surrogateescape"))
+    for j in [b'{"a": [1, 2.5e-3, -0, true, false, null, "\\u00e9\\ud83d\\ude00"]}', b"[]", b'"x"',
+              b"  123  ", b'{"k":{"k":{"k":[[[]]]}}}', b'"\\uD800"', b"1e400", b"-0.0E+1"]:
+        put("json", j)
+    for r in [b"{city: Paris, 'q': 'it\\'s \"x\"', // note\n n: 1.50, arr: [1, 2,], /* c */ ok: true,}",
+              b"[hello world, http://x/y, 12345678901234567890, -0, 1/*x*/]", b"{a: '\\uD83D\\uDE00', b: \"\\d\"}",
+              b"'\xff\xfe raw \x01 ctl'", b"{\"arguments\": \"{\\\"a\\\": 1}\"}", b"  nul  ", b"{k: [[[[]]]]}"]:
+        put("json_relaxed", b"\x05" + r)
+    print(f"{n} vectors -> {OUT}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

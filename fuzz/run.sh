@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs every fuzz target, one after the other, on one core.
+#
+#   bash fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]   # default 600 s, every target
+#   bash fuzz/run.sh --smoke                            # CI: 30 s per target
+#   bash fuzz/run.sh --keep-going 1800                  # a campaign that goes on after a crash
+#                                                       # (libFuzzer -fork=1 -ignore_crashes=1)
+#
+# Stable toolchain, no sanitizer (the core is `#![forbid(unsafe_code)]`): cargo fuzz run
+# --sanitizer none. Seeds: fuzz/seeds/<target> (committed; `python3 make_seeds.py`
+# regenerates them from the conformance vectors); the growing corpus: fuzz/corpus/<target>
+# (not committed); crashes: fuzz/artifacts/<target>. Prints executions, coverage and
+# findings per target and exits 1 when a target found something.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+secs=600
+extra=()
+if [ "${1:-}" = "--keep-going" ]; then
+  extra=(-fork=1 -ignore_crashes=1)
+  shift
+fi
+smoke=0
+if [ "${1:-}" = "--smoke" ]; then
+  # Deterministic, so that a local pass is a CI pass: a fixed seed, a fixed number of runs
+  # (about 20-30 s per target here) and a fresh corpus (the committed seeds only). Finding
+  # new bugs is the campaigns' job, not CI's.
+  smoke=1
+  secs=0
+  shift
+elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
+  secs=$1
+  shift
+fi
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(sieve_passthrough sieve_anthropic_xml sieve_hermes sieve_morph_xml sieve_qwen3_coder json json_relaxed format)
+fi
+
+if ! command -v cargo-fuzz >/dev/null; then
+  cargo install cargo-fuzz --locked
+fi
+[ -d seeds ] || python3 make_seeds.py
+
+# The minimised findings first (tests/regressions.rs; open ones are #[ignore]d).
+cargo test --release --quiet
+cargo fuzz build --sanitizer none --release
+
+mkdir -p logs
+status=0
+printf '%-22s %6s %12s %8s %8s %8s %s\n' target secs execs cov ft corpus findings
+for t in "${targets[@]}"; do
+  mkdir -p "corpus/$t" "artifacts/$t" "seeds/$t"
+  log="logs/$t.log"
+  before=$(find "artifacts/$t" -type f | wc -l)
+  set +e
+  if [ "$smoke" = 1 ]; then
+    corpus_dir=$(mktemp -d)
+    limits=(-runs=150000 -seed=1)
+  else
+    corpus_dir="corpus/$t"
+    limits=(-max_total_time="$secs")
+  fi
+  cargo fuzz run --sanitizer none --release "$t" "$corpus_dir" "seeds/$t" -- \
+    "${limits[@]}" -dict=dict.txt -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="artifacts/$t/" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
+  rc=$?
+  set -e
+  last=$(grep -aE '^#[0-9]+' "$log" | tail -1 || true)
+  execs=$(echo "$last" | grep -oE '^#[0-9]+' | tr -d '#' || true)
+  cov=$(echo "$last" | grep -o 'cov: [0-9]*' | grep -o '[0-9]*' || true)
+  ft=$(echo "$last" | grep -o 'ft: [0-9]*' | grep -o '[0-9]*' || true)
+  corpus=$(find "$corpus_dir" -type f | wc -l)
+  [ "$smoke" = 1 ] && rm -rf "$corpus_dir"
+  found=$(( $(find "artifacts/$t" -type f | wc -l) - before ))
+  printf '%-22s %6s %12s %8s %8s %8s %s\n' "$t" "$secs" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "$found"
+  if [ "$rc" -ne 0 ] || [ "$found" -gt 0 ]; then
+    status=1
+    echo "--- $t failed (exit $rc); the end of $log:" >&2
+    grep -aE 'panicked|assert|ERROR|SUMMARY|Test unit written' "$log" | head -20 >&2 || true
+  fi
+done
+exit "$status"
