@@ -59,7 +59,7 @@ if [ -f ffi-c/test.sh ]; then
 fi
 
 if [ -f fuzz/run.sh ]; then
-  step "fuzz smoke (every target, fixed seed and run count: deterministic)"
+  step "fuzz smoke (every target, fixed seed and run count, seeds only)"
   bash fuzz/run.sh --smoke
 fi
 
