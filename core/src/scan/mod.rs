@@ -315,6 +315,27 @@ pub fn special_bytes(v: &Vocab<'_>) -> Option<([u8; 3], u8)> {
 /// assert!(matches!(decide(&v, b"<thinking>x", false), Decision::Element(_)));
 /// ```
 pub fn decide(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
+    // Look at most DECIDE_SPAN bytes ahead: a dialect may consume a small part of a long
+    // text run per decision (one JSON token), so scanning the whole rest every time would
+    // make a large chunk quadratic. The span holds any marker (TAG_CAP) whole, and what it
+    // decides is a prefix of what the whole rest would decide.
+    if data.len() > DECIDE_SPAN {
+        let mut end = DECIDE_SPAN;
+        while end > DECIDE_SPAN - 4 && data[end] & 0xC0 == 0x80 {
+            end -= 1;
+        }
+        let d = decide_within(v, &data[..end], false);
+        if d != Decision::NeedMore {
+            return d;
+        }
+    }
+    decide_within(v, data, eof)
+}
+
+/// How far [`decide`] looks ahead at most (a multiple of any marker's length).
+pub const DECIDE_SPAN: usize = 512;
+
+fn decide_within(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
     if data.is_empty() {
         return Decision::NeedMore;
     }
