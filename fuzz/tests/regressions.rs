@@ -161,7 +161,6 @@ fn f4_outgrowing_max_call_bytes_is_too_large_at_any_chunking() {
 /// error but with input `{"k":�}`, which is not JSON (rule 9: the input chunks concatenate
 /// to strict JSON). Either a valid value or a failed call is fine; invalid JSON is not.
 #[test]
-#[ignore = "open finding F9 (core): morph-xml emits invalid JSON for a malformed untyped argument"]
 fn f9_morph_malformed_untyped_argument_never_yields_invalid_json() {
     let cfg = r#"{"dialect": "morph-xml", "tools": [{"name": "get",
         "schema": {"type": "object", "properties": {"url": {"type": "string"}}}}]}"#;
