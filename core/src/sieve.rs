@@ -319,11 +319,23 @@ pub(crate) struct Machine<'a> {
     finishing: bool,
     eof_done: bool,
     done: bool,
-    /// The fast path for the current context: plain text's block and the special bytes.
+    /// The current context's special bytes and plain text's block (`None`: more than three
+    /// special bytes).
     fast: Option<Fast>,
-    /// `fast` must be recomputed (an act may have changed the context).
-    fast_stale: bool,
+    /// The vocabulary key `fast` was made for ([`STALE`]: none).
+    fast_key: u32,
+    /// Where the rest of the last decision's text run starts in the input (see
+    /// `remembered_text`).
+    run_at: usize,
+    /// How many bytes of text are left there (0: none remembered).
+    run_len: u16,
 }
+
+/// The longest input [`Machine::plain_decision`] looks at.
+const PLAIN_DECISION_MAX: usize = 16;
+
+/// A [`Machine::fast_key`] no context has.
+const STALE: u32 = u32::MAX;
 
 /// The pending events: a ring of six (no act queues more; see `push`), with byte indices —
 /// the queue is the largest part of the parser's state.
@@ -392,11 +404,12 @@ enum CaptureNext {
     Restart,
 }
 
-/// Where plain text goes in the current context, and the bytes that could make it more
-/// than text: a chunk holding none of them is emitted without a decision.
+/// The bytes that could make input more than text in the current context, and where plain
+/// text goes there (if it goes to a content block as is): input holding none of them is
+/// text without a decision.
 #[derive(Clone, Copy, Debug)]
 struct Fast {
-    ty: BlockType,
+    ty: Option<BlockType>,
     depth: u8,
     bytes: [u8; 3],
     n: u8,
@@ -508,7 +521,9 @@ impl<'a> Sieve<'a> {
             eof_done: false,
             done: false,
             fast: None,
-            fast_stale: true,
+            fast_key: STALE,
+            run_at: 0,
+            run_len: 0,
         };
         m.dialect = DialectState::new(&m.config());
         Sieve {
@@ -538,7 +553,8 @@ impl<'a> Sieve<'a> {
         m.finishing = false;
         m.eof_done = false;
         m.done = false;
-        m.fast_stale = true;
+        m.fast_key = STALE;
+        m.run_len = 0;
         m.dialect = DialectState::new(&m.config());
     }
 
@@ -564,7 +580,6 @@ impl<'a> Sieve<'a> {
     /// ```
     pub fn prefill(&mut self, text: &[u8]) {
         self.m.prefilling = true;
-        self.m.fast_stale = true;
         let mut input = text;
         let mut streamed_input = false;
         while let Some(step) = self.advance(&mut input) {
@@ -581,7 +596,7 @@ impl<'a> Sieve<'a> {
         }
         let m = &mut self.m;
         m.prefilling = false;
-        m.fast_stale = true;
+        m.run_len = 0;
         m.queue.clear();
         m.next_index = 0;
         m.calls = 0;
@@ -653,7 +668,12 @@ impl<'a> Sieve<'a> {
     /// `*input` is consumed and more is needed, or when the stream is done. The event
     /// borrows the input or the parser and is valid until the next call.
     pub fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
-        Some(match self.advance(input)? {
+        let Some(step) = self.advance(input) else {
+            // The caller may reuse its buffer now: forget where the last text run was.
+            self.m.run_len = 0;
+            return None;
+        };
+        Some(match step {
             Step::Pending(p) => self.m.materialize(p),
             Step::Str(meta, text) => Event::Chunk(self.m.chunk(meta, text)),
             Step::Direct(meta, emit, source) => {
@@ -735,7 +755,47 @@ impl<'a> Sieve<'a> {
                     } else {
                         input.len()
                     };
-            let mut decision = scan::decide(&self.m.vocab(), window, eof);
+            let cached = if from_hold {
+                None
+            } else {
+                self.m.remembered_text(window)
+            };
+            let mut decision = match cached {
+                Some(d) => {
+                    #[cfg(debug_assertions)]
+                    {
+                        let fresh = scan::decide(&self.m.vocab(), window, eof);
+                        let Decision::Text(r) = d else { unreachable!() };
+                        debug_assert!(
+                            matches!(fresh, Decision::Text(f) if f >= r),
+                            "remembered Text({r}), decide says {fresh:?}"
+                        );
+                    }
+                    d
+                }
+                None => {
+                    let plain = if from_hold {
+                        None
+                    } else {
+                        self.m.plain_decision(window, eof)
+                    };
+                    match plain {
+                        Some(d) => {
+                            debug_assert_eq!(d, scan::decide(&self.m.vocab(), window, eof));
+                            d
+                        }
+                        None => scan::decide(&self.m.vocab(), window, eof),
+                    }
+                }
+            };
+            self.m.run_len = match decision {
+                Decision::Text(n) if !from_hold => {
+                    self.m.run_at = window.as_ptr() as usize;
+                    // A longer run is remembered in part: its rest is decided again.
+                    floor_char_boundary(window, n.min(u16::MAX as usize)) as u16
+                }
+                _ => 0,
+            };
             if let Decision::Text(n) = decision {
                 // A call that may outgrow `max_call_bytes` does so at the same byte whatever
                 // the chunking: text is taken at most one byte past the limit at a time.
@@ -774,7 +834,13 @@ impl<'a> Sieve<'a> {
                     return None;
                 }
             }
+            let key = if self.m.run_len > 0 {
+                self.m.vocab_key()
+            } else {
+                0
+            };
             let act = self.m.act(decision, window);
+            let context_changed = self.m.run_len > 0 && self.m.vocab_key() != key;
             if act.consume > 0 {
                 if self.m.capture {
                     self.m.capture_raw(&window[..act.consume]);
@@ -798,6 +864,19 @@ impl<'a> Sieve<'a> {
                 } else {
                     *input = &input[act.consume..];
                 }
+                self.m.run_consumed(act.consume);
+            }
+            if context_changed && self.m.run_len > 0 {
+                // The rest of the run may hold a marker of the new context: it stays text up
+                // to the first of the new context's special bytes (all are ASCII, so that is
+                // a character boundary), which is what a decision would find, minus the scan.
+                let rest = &input[..(self.m.run_len as usize).min(input.len())];
+                self.m.run_len = match self.m.fast() {
+                    Some(f) if rest.as_ptr() as usize == self.m.run_at => {
+                        f.first_special(rest) as u16
+                    }
+                    _ => 0,
+                };
             }
             if let Some((meta, emit)) = act.emit {
                 return Some(Step::Direct(meta, emit, (!from_hold).then_some(base)));
@@ -885,8 +964,44 @@ impl<'a> Machine<'a> {
         dialect::vocab(self)
     }
 
+    /// The rest of the last decision's text run, when `window` (the input) continues where
+    /// it was left.
+    ///
+    /// Dialects often consume a text run piece by piece (a JSON token, an escape, a line of a
+    /// string argument: an event each); without this, every piece would scan and validate
+    /// the rest of the run again (up to [`scan::DECIDE_SPAN`] bytes) and lex again every `<`
+    /// in it that is not a tag. The remembered rest is exactly what [`scan::decide`] would
+    /// say — a suffix of a text run is text, and decisions depend on the bytes and the
+    /// vocabulary only — as long as the act left the vocabulary alone (else it is
+    /// forgotten, see `advance_slow`) and the input is the same (its address; forgotten
+    /// whenever `next` returns `None`, after which a caller may reuse its buffer). Debug
+    /// builds check every use against a fresh decision.
+    fn remembered_text(&self, window: &[u8]) -> Option<Decision> {
+        let len = self.run_len as usize;
+        let fits = len > 0
+            && window.as_ptr() as usize == self.run_at
+            && window.len() >= len
+            // Never inside a character (acts consume whole characters).
+            && (window[0] as i8) >= -0x40;
+        fits.then_some(Decision::Text(len))
+    }
+
+    /// `consumed` bytes of the remembered run were consumed.
+    fn run_consumed(&mut self, consumed: usize) {
+        if consumed >= self.run_len as usize {
+            self.run_len = 0;
+        } else {
+            self.run_at += consumed;
+            self.run_len -= consumed as u16;
+        }
+    }
+
+    /// Identifies the current context's vocabulary: equal keys, equal vocabularies.
+    fn vocab_key(&self) -> u32 {
+        dialect::vocab_key(self) | (self.prefilling as u32) << 30
+    }
+
     fn act(&mut self, d: Decision, window: &[u8]) -> Act {
-        self.fast_stale = true;
         if let Decision::Stop { index, .. } = d {
             self.close_content();
             self.push(Pending::Stop {
@@ -907,21 +1022,10 @@ impl<'a> Machine<'a> {
         if self.capture || self.finishing || !self.queue.is_empty() {
             return None;
         }
-        if self.fast_stale {
-            self.fast_stale = false;
-            self.fast = dialect::plain_block(self).and_then(|(ty, depth)| {
-                let (bytes, n) = scan::special_bytes(&self.vocab())?;
-                Some(Fast {
-                    ty,
-                    depth,
-                    bytes,
-                    n,
-                })
-            });
-        }
-        let f = self.fast?;
+        let f = self.fast()?;
+        let ty = f.ty?;
         let open = self.open?;
-        if open.ty != f.ty || open.depth != f.depth {
+        if open.ty != ty || open.depth != f.depth {
             return None;
         }
         let all: &'i [u8] = input;
@@ -935,6 +1039,40 @@ impl<'a> Machine<'a> {
         }
         *input = &all[text.len()..];
         Some(Step::Str(self.meta(None), text))
+    }
+
+    /// The current context's [`Fast`], made once per context.
+    fn fast(&mut self) -> Option<Fast> {
+        let key = self.vocab_key();
+        if key != self.fast_key {
+            self.fast_key = key;
+            self.fast = scan::special_bytes(&self.vocab()).map(|(bytes, n)| {
+                let plain = dialect::plain_block(self);
+                Fast {
+                    ty: plain.map(|p| p.0),
+                    depth: plain.map_or(0, |p| p.1),
+                    bytes,
+                    n,
+                }
+            });
+        }
+        self.fast
+    }
+
+    /// [`scan::decide`]'s answer for token-sized input (`window`) holding none of the
+    /// context's special bytes: text, its UTF-8 decided as `decide` does — without building
+    /// a vocabulary or scanning for markers.
+    fn plain_decision(&mut self, window: &[u8], eof: bool) -> Option<Decision> {
+        // Token-sized input only: a longer one (a network read) almost always holds a
+        // special byte, and then this would only add a scan to the decision.
+        if window.is_empty() || window.len() > PLAIN_DECISION_MAX {
+            return None;
+        }
+        let f = self.fast()?;
+        if f.first_special(window) < window.len() {
+            return None;
+        }
+        Some(scan::text(window, false, eof))
     }
 
     /// End of input with nothing held: the dialect closes what is open. Returns true when

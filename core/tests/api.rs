@@ -79,3 +79,36 @@ fn prefill_is_silent_and_counts_from_zero() {
     assert_eq!(events[4]["text"], "go");
     assert_eq!(events.len(), 6);
 }
+
+/// The parser remembers how far a text run reaches in the caller's input (by address) while
+/// a dialect consumes it piece by piece; a caller that reuses one buffer for every read must
+/// get exactly what a fresh, whole-input parse gives.
+#[test]
+fn a_reused_input_buffer_gives_the_same_events() {
+    let config = ConfigBuf::from_json(r#"{"dialect": "hermes"}"#).unwrap();
+    let input: &[u8] = b"Hi <tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"line\\none \
+\\\"q\\\" <tag>\", \"b\": [1, 2, {\"c\": \"</x>\"}]}}</tool_call> after <tool_call>{\"name\": \
+\"g\", \"arguments\": {\"s\": \"</tool_call> inside\"}}</tool_call> end";
+    let whole = events(&mut Sieve::from_config_buf(config.clone()).unwrap(), input);
+    for size in [7, 16, 33, 64] {
+        let mut sieve = Sieve::from_config_buf(config.clone()).unwrap();
+        let mut c = Collector::new();
+        let mut out = Vec::new();
+        let mut buf = [0u8; 64];
+        for piece in input.chunks(size) {
+            // Scribble over the buffer first: stale bytes must never be read as input.
+            buf.fill(b'<');
+            buf[..piece.len()].copy_from_slice(piece);
+            let mut rest = &buf[..piece.len()];
+            while let Some(e) = sieve.next(&mut rest) {
+                out.push(to_value(&c.push(&e)));
+            }
+        }
+        sieve.finish_with(|e| out.push(to_value(&c.push(&e))));
+        assert_eq!(
+            coalesce(out),
+            coalesce(whole.clone()),
+            "reads of {size} bytes"
+        );
+    }
+}

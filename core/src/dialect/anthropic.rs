@@ -104,6 +104,11 @@ impl State {
     }
 }
 
+/// What [`vocab`] depends on besides the configuration (see [`super::vocab_key`]).
+pub(crate) fn vocab_key(s: &State) -> u32 {
+    s.ctx as u32 | (s.thinking_element as u32) << 8 | (s.is_error as u32) << 9
+}
+
 pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
     // A plain fn, not a closure: rustc 1.95 ICEs on a closure doing struct update over
     // `Vocab`'s const-sized arrays.

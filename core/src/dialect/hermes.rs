@@ -129,6 +129,11 @@ impl State {
     }
 }
 
+/// What [`vocab`] depends on besides the configuration (see [`super::vocab_key`]).
+pub(crate) fn vocab_key(s: &State) -> u32 {
+    s.ctx as u32 | ((s.ctx == Ctx::Body && s.lexer.in_quotes()) as u32) << 8
+}
+
 pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: &State) -> Vocab<'m> {
     let (open, close) = m.tool_call_markers().unwrap_or(DEFAULT_MARKERS);
     match s.ctx {

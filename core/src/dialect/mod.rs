@@ -49,6 +49,20 @@ pub(crate) fn vocab<'m>(m: &'m Machine<'_>) -> Vocab<'m> {
     }
 }
 
+/// A key for the current context's [`vocab`] (and [`plain_block`]): two states with the same
+/// key have the same vocabulary. It lets the driver keep what it derived from a vocabulary
+/// (the fast path's special bytes, the rest of a text run) across acts that leave the
+/// context alone. Bit 30 and up are the driver's.
+pub(crate) fn vocab_key(m: &Machine<'_>) -> u32 {
+    match &m.dialect {
+        DialectState::Passthrough(s) => passthrough::vocab_key(s),
+        DialectState::Anthropic(s) => anthropic::vocab_key(s),
+        DialectState::Hermes(s) => hermes::vocab_key(s),
+        DialectState::Qwen3(s) => qwen3::vocab_key(s),
+        DialectState::Morph(s) => morph::vocab_key(s),
+    }
+}
+
 /// The content block that plain text goes to in the current context, when it goes there as
 /// is (the driver's fast path for chunks holding no special byte).
 pub(crate) fn plain_block(m: &Machine<'_>) -> Option<(crate::event::BlockType, u8)> {

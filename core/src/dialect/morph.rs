@@ -163,6 +163,12 @@ fn tool_name<'m>(m: &'m Machine<'_>, s: State) -> &'m [u8] {
         .map_or(&[][..], str::as_bytes)
 }
 
+/// What [`vocab`] depends on besides the configuration (see [`super::vocab_key`]): the
+/// context and the call's tool; the argument key of `Str` is set only on entering `Str`.
+pub(crate) fn vocab_key(s: &State) -> u32 {
+    s.ctx as u32 | (s.tool as u32) << 8
+}
+
 pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
     let (open, close) = m.thinking_tags();
     match s.ctx {

@@ -19,6 +19,11 @@ impl State {
     }
 }
 
+/// What [`vocab`] depends on (see [`super::vocab_key`]).
+pub(crate) fn vocab_key(s: &State) -> u32 {
+    s.thinking as u32
+}
+
 pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
     let (open, close) = m.thinking_tags();
     if s.thinking {

@@ -98,6 +98,11 @@ impl State {
     }
 }
 
+/// What [`vocab`] depends on besides the configuration (see [`super::vocab_key`]).
+pub(crate) fn vocab_key(s: &State) -> u32 {
+    s.ctx as u32
+}
+
 pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
     let elements = |open: u32, close: u32| Vocab {
         names: NAMES,

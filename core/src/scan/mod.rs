@@ -397,7 +397,7 @@ fn decide_within(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
 
 /// The text decision for `d`, which is text (no markers); `followed`: more bytes follow it,
 /// and they cannot continue a UTF-8 character (they start a marker or stop sequence).
-fn text(d: &[u8], followed: bool, eof: bool) -> Decision {
+pub(crate) fn text(d: &[u8], followed: bool, eof: bool) -> Decision {
     match core::str::from_utf8(d) {
         Ok(_) => Decision::Text(d.len()),
         Err(e) if e.valid_up_to() > 0 => Decision::Text(e.valid_up_to()),
