@@ -322,7 +322,8 @@ pub(crate) struct Machine<'a> {
     /// The current context's special bytes and plain text's block (`None`: more than three
     /// special bytes).
     fast: Option<Fast>,
-    /// The vocabulary key `fast` was made for ([`STALE`]: none).
+    /// The vocabulary key `fast` was made for ([`STALE`]: none; an act that changes the
+    /// key makes it stale).
     fast_key: u32,
     /// Where the rest of the last decision's text run starts in the input (see
     /// `remembered_text`).
@@ -420,11 +421,17 @@ impl Fast {
     fn first_special(&self, hay: &[u8]) -> usize {
         let b = self.bytes;
         if hay.len() < 16 {
-            // Token-sized chunks: a plain scan beats memchr's dispatch.
-            let n = self.n as usize;
+            // Token-sized chunks: a plain scan beats memchr's dispatch. Unused slots repeat
+            // the first byte, so three comparisons do for any count.
+            let (x, y, z) = match self.n {
+                0 => return hay.len(),
+                1 => (b[0], b[0], b[0]),
+                2 => (b[0], b[1], b[1]),
+                _ => (b[0], b[1], b[2]),
+            };
             return hay
                 .iter()
-                .position(|c| b[..n].contains(c))
+                .position(|&c| c == x || c == y || c == z)
                 .unwrap_or(hay.len());
         }
         match self.n {
@@ -580,6 +587,7 @@ impl<'a> Sieve<'a> {
     /// ```
     pub fn prefill(&mut self, text: &[u8]) {
         self.m.prefilling = true;
+        self.m.fast_key = STALE;
         let mut input = text;
         let mut streamed_input = false;
         while let Some(step) = self.advance(&mut input) {
@@ -596,6 +604,7 @@ impl<'a> Sieve<'a> {
         }
         let m = &mut self.m;
         m.prefilling = false;
+        m.fast_key = STALE;
         m.run_len = 0;
         m.queue.clear();
         m.next_index = 0;
@@ -707,14 +716,17 @@ impl<'a> Sieve<'a> {
                 }
             } else if let Some(step) = self.m.fast_text(input) {
                 return Some(step);
+            } else {
+                return self.advance_slow(input, true);
             }
         }
-        self.advance_slow(input)
+        self.advance_slow(input, false)
     }
 
     /// The general loop: pending events, the holdback window, decisions and acts.
     #[inline(never)]
-    fn advance_slow<'i>(&mut self, input: &mut &'i [u8]) -> Option<Step<'i>> {
+    /// `tried_fast`: the fast path just declined this input (nothing is queued or held).
+    fn advance_slow<'i>(&mut self, input: &mut &'i [u8], mut tried_fast: bool) -> Option<Step<'i>> {
         loop {
             if let Some(p) = self.m.queue.pop_front() {
                 match self.m.spool_piece(p) {
@@ -728,7 +740,7 @@ impl<'a> Sieve<'a> {
                 return None;
             }
             self.hold.settle();
-            if self.hold.old == 0 {
+            if self.hold.old == 0 && !core::mem::take(&mut tried_fast) {
                 if input.is_empty() && !self.m.finishing {
                     return None;
                 }
@@ -1010,7 +1022,13 @@ impl<'a> Machine<'a> {
             self.done = true;
             return Act::WAIT;
         }
-        dialect::act(self, d, window)
+        let act = dialect::act(self, d, window);
+        // Contexts change only here (and in `prefill`/`reset`, which mark `fast` stale too):
+        // checking once per act keeps the key off the per-chunk fast path.
+        if self.fast_key != STALE && self.vocab_key() != self.fast_key {
+            self.fast_key = STALE;
+        }
+        act
     }
 
     /// The fast path: when nothing is held or queued, the input up to the first of the
@@ -1042,21 +1060,28 @@ impl<'a> Machine<'a> {
     }
 
     /// The current context's [`Fast`], made once per context.
+    #[inline]
     fn fast(&mut self) -> Option<Fast> {
-        let key = self.vocab_key();
-        if key != self.fast_key {
-            self.fast_key = key;
-            self.fast = scan::special_bytes(&self.vocab()).map(|(bytes, n)| {
-                let plain = dialect::plain_block(self);
-                Fast {
-                    ty: plain.map(|p| p.0),
-                    depth: plain.map_or(0, |p| p.1),
-                    bytes,
-                    n,
-                }
-            });
+        if self.fast_key == STALE {
+            self.make_fast();
         }
         self.fast
+    }
+
+    #[inline(never)]
+    fn make_fast(&mut self) {
+        let key = self.vocab_key();
+        debug_assert_ne!(key, STALE);
+        self.fast_key = key;
+        self.fast = scan::special_bytes(&self.vocab()).map(|(bytes, n)| {
+            let plain = dialect::plain_block(self);
+            Fast {
+                ty: plain.map(|p| p.0),
+                depth: plain.map_or(0, |p| p.1),
+                bytes,
+                n,
+            }
+        });
     }
 
     /// [`scan::decide`]'s answer for token-sized input (`window`) holding none of the
