@@ -5,6 +5,8 @@
 #   bash fuzz/run.sh --smoke                            # CI: 30 s per target
 #   bash fuzz/run.sh --keep-going 1800                  # a campaign that goes on after a crash
 #                                                       # (libFuzzer -fork=1 -ignore_crashes=1)
+#   bash fuzz/run.sh --debug-assertions --keep-going 600   # also the core's debug checks (e.g.
+#                                                       # every remembered decision re-decided)
 #
 # Stable toolchain, no sanitizer (the core is `#![forbid(unsafe_code)]`): cargo fuzz run
 # --sanitizer none. Seeds: fuzz/seeds/<target> (committed; `python3 make_seeds.py`
@@ -16,6 +18,11 @@ cd "$(dirname "$0")"
 
 secs=600
 extra=()
+build=()
+if [ "${1:-}" = "--debug-assertions" ]; then
+  build=(--debug-assertions)
+  shift
+fi
 if [ "${1:-}" = "--keep-going" ]; then
   extra=(-fork=1 -ignore_crashes=1)
   shift
@@ -45,7 +52,7 @@ fi
 
 # The minimised findings first (tests/regressions.rs; open ones are #[ignore]d).
 cargo test --release --quiet
-cargo fuzz build --sanitizer none --release
+cargo fuzz build --sanitizer none --release "${build[@]}"
 
 mkdir -p logs
 status=0
@@ -62,7 +69,7 @@ for t in "${targets[@]}"; do
     corpus_dir="corpus/$t"
     limits=(-max_total_time="$secs")
   fi
-  cargo fuzz run --sanitizer none --release "$t" "$corpus_dir" "seeds/$t" -- \
+  cargo fuzz run --sanitizer none --release "${build[@]}" "$t" "$corpus_dir" "seeds/$t" -- \
     "${limits[@]}" -dict=dict.txt -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="artifacts/$t/" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
   rc=$?
