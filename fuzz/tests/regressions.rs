@@ -170,3 +170,34 @@ fn f9_morph_malformed_untyped_argument_never_yields_invalid_json() {
         tokensieve_fuzz::lint(&events, input);
     }
 }
+
+/// F10 (hermes, fixed memory; campaign of 2026-11-22): the arguments of a call whose name
+/// comes after them are held in the value buffer; a string longer than that buffer failed
+/// the call as too large only after its whole piece was consumed. With the string begun in
+/// the prefill, the stream's first piece (`xx…<b></tool_call> after`, decided inside the
+/// string) ran past a `</tool_call>` — content until the failure, the skip's closer after
+/// it — so the skip missed it and swallowed the rest; split inside the piece, the skip found
+/// it. Now the skip starts at the first byte that did not fit, whatever the chunking.
+#[test]
+fn f10_hermes_held_arguments_overflow_skips_from_the_same_byte() {
+    let config = ConfigBuf::from_json(r#"{"dialect": "hermes"}"#).expect("config");
+    let c = config.config();
+    let events = |prefill: &[u8], input: &[u8], sizes: &[usize]| {
+        let mut mem = vec![0u8; MIN_MEMORY];
+        let mut sieve = Sieve::with_memory(&c, &mut mem).expect("memory");
+        coalesce(&drive(&mut sieve, prefill, input, sizes))
+    };
+    let prefill = b"<tool_call>{\"arguments\": {\"a\": \"";
+    for n in 0..300 {
+        let x = "x".repeat(n);
+        let input = format!("{x}<b></tool_call> after\"}}, \"name\": \"f\"}}</tool_call> end");
+        let whole = events(prefill, input.as_bytes(), &[]);
+        for at in 1..input.len() {
+            assert_eq!(
+                whole,
+                events(prefill, input.as_bytes(), &[at]),
+                "{n} x, split at {at}"
+            );
+        }
+    }
+}

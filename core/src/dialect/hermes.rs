@@ -377,10 +377,12 @@ fn token(m: &mut Machine<'_>, s: &mut State, t: Token<'_>, window: &[u8], consum
         }
         (Member::ArgsStart, _) => fail(m, s, ErrorReason::MalformedBody),
         (Member::ArgsEncoded, Token::Text(text)) => {
+            let at = match text {
+                Text::Plain(Piece::Input(b)) => offset_in(window, b),
+                _ => None,
+            };
             let mut scratch = [0u8; 4];
-            if !m.value.push(text.decoded(&mut scratch)) {
-                fail(m, s, ErrorReason::TooLarge);
-            }
+            return hold_value(m, s, text.decoded(&mut scratch), at, consumed);
         }
         (Member::ArgsEncoded, Token::StringEnd) => {
             s.member = Member::None;
@@ -485,11 +487,38 @@ fn input_piece(
         return piece_act(m, meta, p, window, consumed);
     }
     let start = s.held_args.map_or(m.value.len() as u32, |(a, _)| a);
-    if !m.value.push(p.as_bytes()) {
-        fail(m, s, ErrorReason::TooLarge);
-    }
+    let at = match p {
+        Piece::Input(b) => offset_in(window, b),
+        _ => None,
+    };
+    let act = hold_value(m, s, p.as_bytes(), at, consumed);
     s.held_args = Some((start, m.value.len() as u32));
-    Act::skip(consumed)
+    act
+}
+
+/// Appends `bytes` to the value buffer (`at`: where they start in `window`, when they are
+/// its own bytes). When they do not all fit, the call fails as too large from the first byte
+/// that did not fit — the act consumes only the bytes before it (none, for bytes the lexer
+/// made) — so the skip to the closer starts at the same byte whatever the chunking: inside a
+/// quoted string a closer is content, and a piece borrowed from a long run may reach past
+/// one that the skip must see.
+fn hold_value(
+    m: &mut Machine<'_>,
+    s: &mut State,
+    bytes: &[u8],
+    at: Option<usize>,
+    consumed: usize,
+) -> Act {
+    let before = m.value.len();
+    if m.value.push(bytes) {
+        return Act::skip(consumed);
+    }
+    let fit = m.value.len() - before;
+    fail(m, s, ErrorReason::TooLarge);
+    match at {
+        Some(start) => Act::skip(start + fit),
+        None => Act::WAIT,
+    }
 }
 
 /// An act emitting a lexer or writer piece as chunk text.
