@@ -21,7 +21,7 @@ pub const STR_CAP: usize = TAG_CAP;
 
 /// Where [`Emit::Inline`] bytes live in the strings buffer, and how many fit.
 const INLINE_AT: usize = 3 * STR_CAP;
-const INLINE_CAP: usize = 16;
+const INLINE_CAP: usize = 32;
 /// Size of the strings buffer: name, id, key, inline bytes.
 const STRS_LEN: usize = INLINE_AT + INLINE_CAP;
 
@@ -1259,6 +1259,49 @@ impl<'a> Machine<'a> {
     }
 
     /// Returns an act emitting `bytes` (at most 12, valid UTF-8) through [`Emit::Inline`].
+    /// An act streaming the head of `bytes` (text at the window's start: valid UTF-8, whole
+    /// characters) as JSON string content. A run that needs no escape is emitted in place;
+    /// escapes and the short runs around them are packed into one inline chunk of at most
+    /// [`INLINE_CAP`] bytes — `a"b` + newline is one event, not four.
+    pub(crate) fn escaped_act(&mut self, meta: Meta, bytes: &[u8]) -> Act {
+        let run = bytes
+            .iter()
+            .position(|&b| crate::json::escape_byte(b).is_some())
+            .unwrap_or(bytes.len());
+        if run == bytes.len() || run >= INLINE_CAP {
+            return Act {
+                consume: run,
+                emit: Some((meta, Emit::Window(0, run))),
+            };
+        }
+        let mut out = [0u8; INLINE_CAP];
+        let (mut len, mut used) = (0, 0);
+        while let Some(&b) = bytes.get(used) {
+            let (piece, width): (&[u8], usize) = match crate::json::escape_byte(b) {
+                Some(e) => (e.as_bytes(), 1),
+                None => {
+                    let width = match b {
+                        0..0x80 => 1,
+                        0xF0.. => 4,
+                        0xE0.. => 3,
+                        _ => 2,
+                    };
+                    match bytes.get(used..used + width) {
+                        Some(c) => (c, width),
+                        None => break,
+                    }
+                }
+            };
+            if len + piece.len() > INLINE_CAP {
+                break;
+            }
+            out[len..len + piece.len()].copy_from_slice(piece);
+            len += piece.len();
+            used += width;
+        }
+        self.inline_act(meta, used, &out[..len])
+    }
+
     pub(crate) fn inline_act(&mut self, meta: Meta, consume: usize, bytes: &[u8]) -> Act {
         let n = bytes.len().min(INLINE_CAP);
         self.strs.write_at(INLINE_AT, &bytes[..n]);

@@ -49,7 +49,7 @@
 use crate::buf::Buf;
 use crate::config::{Config, StartIn, ValueType};
 use crate::event::{BlockType, ErrorReason, Part};
-use crate::json::{EscapePiece, compact_piece, escape_byte, escape_piece};
+use crate::json::{compact_piece, escape_byte};
 use crate::scan::tag::{self, TagLex};
 use crate::scan::{DYNAMIC, Decision, EXTRA, Names, Tag, Vocab};
 use crate::sieve::{Act, Emit, Machine, STR_CAP, Spool, SpoolMode};
@@ -272,16 +272,7 @@ fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Ac
                     emit: Some((meta, Emit::Static("\u{FFFD}"))),
                 };
             }
-            match escape_piece(bytes) {
-                EscapePiece::Run(r) => Act {
-                    consume: r,
-                    emit: Some((meta, Emit::Window(0, r))),
-                },
-                EscapePiece::Escape(e) => Act {
-                    consume: 1,
-                    emit: Some((meta, Emit::Static(e))),
-                },
-            }
+            m.escaped_act(meta, bytes)
         }
         Ctx::Held => {
             if m.value.push(bytes) {

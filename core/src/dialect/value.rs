@@ -193,16 +193,7 @@ pub(crate) fn text(
         } else {
             n
         };
-        return match crate::json::escape_piece(&bytes[..k]) {
-            crate::json::EscapePiece::Run(r) => Act {
-                consume: r,
-                emit: Some((meta, Emit::Window(0, r))),
-            },
-            crate::json::EscapePiece::Escape(e) => Act {
-                consume: 1,
-                emit: Some((meta, Emit::Static(e))),
-            },
-        };
+        return m.escaped_act(meta, &bytes[..k]);
     }
     if !in_cdata && ws_prefix(bytes) < bytes.len() {
         v.outside_text = true;
