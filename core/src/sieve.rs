@@ -21,7 +21,7 @@ pub const STR_CAP: usize = TAG_CAP;
 
 /// Where [`Emit::Inline`] bytes live in the strings buffer, and how many fit.
 const INLINE_AT: usize = 3 * STR_CAP;
-const INLINE_CAP: usize = 32;
+pub(crate) const INLINE_CAP: usize = 32;
 /// Size of the strings buffer: name, id, key, inline bytes.
 const STRS_LEN: usize = INLINE_AT + INLINE_CAP;
 
@@ -1300,6 +1300,14 @@ impl<'a> Machine<'a> {
             used += width;
         }
         self.inline_act(meta, used, &out[..len])
+    }
+
+    /// The `n` bytes of the last inline chunk.
+    pub(crate) fn inline_bytes(&self, n: u8) -> &[u8] {
+        self.strs
+            .bytes()
+            .get(INLINE_AT..INLINE_AT + n as usize)
+            .unwrap_or(&[])
     }
 
     pub(crate) fn inline_act(&mut self, meta: Meta, consume: usize, bytes: &[u8]) -> Act {

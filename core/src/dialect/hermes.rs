@@ -31,7 +31,7 @@ use crate::config::{Config, StartIn};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{ErrorKind, Lex, Lexer, Piece, Step, Text, Token, Transcoder, Writer};
 use crate::scan::{Decision, Vocab};
-use crate::sieve::{Act, BufId, Emit, Machine, Spool, SpoolMode, content_act};
+use crate::sieve::{Act, BufId, Emit, INLINE_CAP, Machine, Spool, SpoolMode, content_act};
 
 use super::DialectState;
 
@@ -268,6 +268,7 @@ fn after_body(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8], n:
 }
 
 fn body(m: &mut Machine<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
+    let decided_in_quotes = s.lexer.in_quotes();
     let mut input = &window[..n];
     let result = s.lexer.next(&mut input);
     let consumed = n - input.len();
@@ -287,8 +288,86 @@ fn body(m: &mut Machine<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
             fail(m, s, reason);
             Act::skip(consumed)
         }
-        Lex::Token(t) => token(m, s, t, window, consumed),
+        Lex::Token(t) => {
+            let act = token(m, s, t, window, consumed);
+            if s.ctx == Ctx::Body && s.member == Member::Args && s.name == Progress::Done {
+                pack_arguments(m, s, act, window, n, decided_in_quotes)
+            } else {
+                act
+            }
+        }
     }
+}
+
+/// Streaming arguments: packs the tokens that follow `act`'s piece in the decided text
+/// (`window[..n]`) into one inline chunk with it, while they fit — the small pieces of JSON
+/// arguments (`"`, `":`, `1`, `,`, an escape) become one event instead of one each. A piece
+/// borrowed from a long run stays in place (zero-copy). Stops where the next token would
+/// not fit or is incomplete (the lexer and writer are put back as they were), where the
+/// arguments end, and — for text decided inside a string, where a closer is content — where
+/// the string ends, so what follows is decided in its own context.
+fn pack_arguments(
+    m: &mut Machine<'_>,
+    s: &mut State,
+    act: Act,
+    window: &[u8],
+    n: usize,
+    decided_in_quotes: bool,
+) -> Act {
+    let Some((meta, emit)) = act.emit else {
+        return act;
+    };
+    let mut out = [0u8; INLINE_CAP];
+    let mut len = match emit {
+        Emit::Window(a, b) if b - a < INLINE_CAP / 2 => {
+            out[..b - a].copy_from_slice(&window[a..b]);
+            b - a
+        }
+        Emit::Static(text) if text.len() < INLINE_CAP / 2 => {
+            out[..text.len()].copy_from_slice(text.as_bytes());
+            text.len()
+        }
+        Emit::Inline(k) if (k as usize) < INLINE_CAP / 2 => {
+            let bytes = m.inline_bytes(k);
+            out[..bytes.len()].copy_from_slice(bytes);
+            bytes.len()
+        }
+        _ => return act,
+    };
+    let obj = member_depth(s);
+    let mut used = act.consume;
+    let mut packed = false;
+    while used < n && (!decided_in_quotes || s.lexer.in_quotes()) {
+        let (lexer, writer) = (s.lexer, s.writer);
+        let mut input = &window[used..n];
+        let Lex::Token(t) = s.lexer.next(&mut input) else {
+            (s.lexer, s.writer) = (lexer, writer);
+            break;
+        };
+        let depth = s.lexer.depth();
+        let piece = s.writer.render(t);
+        let bytes = piece.as_ref().map_or(&[][..], |p| p.as_bytes());
+        if len + bytes.len() > INLINE_CAP {
+            (s.lexer, s.writer) = (lexer, writer);
+            break;
+        }
+        out[len..len + bytes.len()].copy_from_slice(bytes);
+        len += bytes.len();
+        used = n - input.len();
+        packed = true;
+        if t.ends_value() && depth == obj {
+            s.member = Member::None;
+            s.args = Progress::Done;
+            break;
+        }
+    }
+    if !packed {
+        return Act {
+            consume: used,
+            emit: Some((meta, emit)),
+        };
+    }
+    m.inline_act(meta, used, &out[..len])
 }
 
 /// The depth of the call object's members.
