@@ -676,6 +676,11 @@ impl<'a> Sieve<'a> {
     /// The next event. Consumes bytes from the front of `*input`; returns `None` when all of
     /// `*input` is consumed and more is needed, or when the stream is done. The event
     /// borrows the input or the parser and is valid until the next call.
+    ///
+    /// Keep passing the same `input` (what this call left of it) until `next` returns
+    /// `None`; then the buffer behind it may be reused for the next read. (The parser may
+    /// remember how far the text ahead in the unconsumed input reaches, so it need not scan
+    /// it again; it recognises the continuation by its address and forgets it on `None`.)
     pub fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
         let Some(step) = self.advance(input) else {
             // The caller may reuse its buffer now: forget where the last text run was.
