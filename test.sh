@@ -59,8 +59,8 @@ if [ -f ffi-c/test.sh ]; then
 fi
 
 if [ -f fuzz/run.sh ]; then
-  step "fuzz smoke (every target, fixed seed and run count, seeds only)"
-  bash fuzz/run.sh --smoke
+  step "fuzz smoke (every target, fixed seed and run count, seeds only; debug assertions on)"
+  bash fuzz/run.sh --debug-assertions --smoke
 fi
 
 step "all tests passed"
