@@ -322,8 +322,9 @@ pub(crate) struct Machine<'a> {
     /// The current context's special bytes and plain text's block (`None`: more than three
     /// special bytes).
     fast: Option<Fast>,
-    /// The vocabulary key `fast` was made for ([`STALE`]: none; an act that changes the
-    /// key makes it stale).
+    /// The vocabulary key `fast` was made for ([`STALE`]: none). Contexts change only in
+    /// acts (and in `prefill`/`reset`, which make it stale too): `advance_slow` compares the
+    /// key around each act, which keeps it off the per-chunk fast path.
     fast_key: u32,
     /// Where the rest of the last decision's text run starts in the input (see
     /// `remembered_text`).
@@ -693,13 +694,7 @@ impl<'a> Sieve<'a> {
             Step::Direct(meta, emit, source) => {
                 let text = match emit {
                     Emit::Static(s) => s,
-                    Emit::Inline(n) => str_of(
-                        self.m
-                            .strs
-                            .bytes()
-                            .get(INLINE_AT..INLINE_AT + n as usize)
-                            .unwrap_or(&[]),
-                    ),
+                    Emit::Inline(n) => str_of(self.m.inline_bytes(n)),
                     Emit::Window(a, b) => str_of(match source {
                         Some(base) => &base[a..b],
                         None => &self.hold.buf()[a..b],
@@ -772,47 +767,7 @@ impl<'a> Sieve<'a> {
                     } else {
                         input.len()
                     };
-            let cached = if from_hold {
-                None
-            } else {
-                self.m.remembered_text(window)
-            };
-            let mut decision = match cached {
-                Some(d) => {
-                    #[cfg(debug_assertions)]
-                    {
-                        let fresh = scan::decide(&self.m.vocab(), window, eof);
-                        let Decision::Text(r) = d else { unreachable!() };
-                        debug_assert!(
-                            matches!(fresh, Decision::Text(f) if f >= r),
-                            "remembered Text({r}), decide says {fresh:?}"
-                        );
-                    }
-                    d
-                }
-                None => {
-                    let plain = if from_hold {
-                        None
-                    } else {
-                        self.m.plain_decision(window, eof)
-                    };
-                    match plain {
-                        Some(d) => {
-                            debug_assert_eq!(d, scan::decide(&self.m.vocab(), window, eof));
-                            d
-                        }
-                        None => scan::decide(&self.m.vocab(), window, eof),
-                    }
-                }
-            };
-            self.m.run_len = match decision {
-                Decision::Text(n) if !from_hold => {
-                    self.m.run_at = window.as_ptr() as usize;
-                    // A longer run is remembered in part: its rest is decided again.
-                    floor_char_boundary(window, n.min(u16::MAX as usize)) as u16
-                }
-                _ => 0,
-            };
+            let mut decision = self.m.decide(window, eof, from_hold);
             if let Decision::Text(n) = decision {
                 // A call that may outgrow `max_call_bytes` does so at the same byte whatever
                 // the chunking: text is taken at most one byte past the limit at a time.
@@ -851,13 +806,12 @@ impl<'a> Sieve<'a> {
                     return None;
                 }
             }
-            let key = if self.m.run_len > 0 {
-                self.m.vocab_key()
-            } else {
-                0
-            };
+            let key = self.m.vocab_key();
             let act = self.m.act(decision, window);
-            let context_changed = self.m.run_len > 0 && self.m.vocab_key() != key;
+            let context_changed = self.m.vocab_key() != key;
+            if context_changed {
+                self.m.fast_key = STALE;
+            }
             if act.consume > 0 {
                 if self.m.capture {
                     self.m.capture_raw(&window[..act.consume]);
@@ -884,16 +838,11 @@ impl<'a> Sieve<'a> {
                 self.m.run_consumed(act.consume);
             }
             if context_changed && self.m.run_len > 0 {
-                // The rest of the run may hold a marker of the new context: it stays text up
-                // to the first of the new context's special bytes (all are ASCII, so that is
-                // a character boundary), which is what a decision would find, minus the scan.
+                // The rest of the run (it starts where `input` now does) may hold a marker of
+                // the new context: it stays text up to the first of the new context's special
+                // bytes (all ASCII, so a character boundary) — what a decision would find.
                 let rest = &input[..(self.m.run_len as usize).min(input.len())];
-                self.m.run_len = match self.m.fast() {
-                    Some(f) if rest.as_ptr() as usize == self.m.run_at => {
-                        f.first_special(rest) as u16
-                    }
-                    _ => 0,
-                };
+                self.m.run_len = self.m.fast().map_or(0, |f| f.first_special(rest) as u16);
             }
             if let Some((meta, emit)) = act.emit {
                 return Some(Step::Direct(meta, emit, (!from_hold).then_some(base)));
@@ -981,6 +930,43 @@ impl<'a> Machine<'a> {
         dialect::vocab(self)
     }
 
+    /// What the head of `window` is: the remembered rest of a text run, a token-sized plain
+    /// input, or [`scan::decide`]'s answer (debug builds check the first two against it),
+    /// and remembers the text run it finds in the input (`from_hold`: `window` is the
+    /// holdback window instead).
+    fn decide(&mut self, window: &[u8], eof: bool, from_hold: bool) -> Decision {
+        if from_hold {
+            self.run_len = 0;
+            return scan::decide(&self.vocab(), window, eof);
+        }
+        let d = if let Some(d) = self.remembered_text(window) {
+            #[cfg(debug_assertions)]
+            {
+                let fresh = scan::decide(&self.vocab(), window, eof);
+                let Decision::Text(r) = d else { unreachable!() };
+                debug_assert!(
+                    matches!(fresh, Decision::Text(f) if f >= r),
+                    "remembered Text({r}), decide says {fresh:?}"
+                );
+            }
+            d
+        } else if let Some(d) = self.plain_decision(window, eof) {
+            debug_assert_eq!(d, scan::decide(&self.vocab(), window, eof));
+            d
+        } else {
+            scan::decide(&self.vocab(), window, eof)
+        };
+        self.run_len = match d {
+            Decision::Text(n) => {
+                self.run_at = window.as_ptr() as usize;
+                // A longer run is remembered in part: its rest is decided again.
+                floor_char_boundary(window, n.min(u16::MAX as usize)) as u16
+            }
+            _ => 0,
+        };
+        d
+    }
+
     /// The rest of the last decision's text run, when `window` (the input) continues where
     /// it was left.
     ///
@@ -1027,13 +1013,7 @@ impl<'a> Machine<'a> {
             self.done = true;
             return Act::WAIT;
         }
-        let act = dialect::act(self, d, window);
-        // Contexts change only here (and in `prefill`/`reset`, which mark `fast` stale too):
-        // checking once per act keeps the key off the per-chunk fast path.
-        if self.fast_key != STALE && self.vocab_key() != self.fast_key {
-            self.fast_key = STALE;
-        }
-        act
+        dialect::act(self, d, window)
     }
 
     /// The fast path: when nothing is held or queued, the input up to the first of the
@@ -1263,7 +1243,6 @@ impl<'a> Machine<'a> {
         n
     }
 
-    /// Returns an act emitting `bytes` (at most 12, valid UTF-8) through [`Emit::Inline`].
     /// An act streaming the head of `bytes` (text at the window's start: valid UTF-8, whole
     /// characters) as JSON string content. A run that needs no escape is emitted in place;
     /// escapes and the short runs around them are packed into one inline chunk of at most
@@ -1285,16 +1264,9 @@ impl<'a> Machine<'a> {
             let (piece, width): (&[u8], usize) = match crate::json::escape_byte(b) {
                 Some(e) => (e.as_bytes(), 1),
                 None => {
-                    let width = match b {
-                        0..0x80 => 1,
-                        0xF0.. => 4,
-                        0xE0.. => 3,
-                        _ => 2,
-                    };
-                    match bytes.get(used..used + width) {
-                        Some(c) => (c, width),
-                        None => break,
-                    }
+                    // One whole character.
+                    let c = &bytes[used..used + text_prefix(&bytes[used..], 1)];
+                    (c, c.len())
                 }
             };
             if len + piece.len() > INLINE_CAP {
@@ -1315,6 +1287,8 @@ impl<'a> Machine<'a> {
             .unwrap_or(&[])
     }
 
+    /// Returns an act emitting `bytes` (at most [`INLINE_CAP`], valid UTF-8) through
+    /// [`Emit::Inline`].
     pub(crate) fn inline_act(&mut self, meta: Meta, consume: usize, bytes: &[u8]) -> Act {
         let n = bytes.len().min(INLINE_CAP);
         self.strs.write_at(INLINE_AT, &bytes[..n]);
