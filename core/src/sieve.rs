@@ -1248,10 +1248,10 @@ impl<'a> Machine<'a> {
     /// escapes and the short runs around them are packed into one inline chunk of at most
     /// [`INLINE_CAP`] bytes — `a"b` + newline is one event, not four.
     pub(crate) fn escaped_act(&mut self, meta: Meta, bytes: &[u8]) -> Act {
-        let run = bytes
-            .iter()
-            .position(|&b| crate::json::escape_byte(b).is_some())
-            .unwrap_or(bytes.len());
+        let run = match crate::json::escape_piece(bytes) {
+            crate::json::EscapePiece::Run(r) => r,
+            crate::json::EscapePiece::Escape(_) => 0,
+        };
         if run == bytes.len() || run >= INLINE_CAP {
             return Act {
                 consume: run,

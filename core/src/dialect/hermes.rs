@@ -456,10 +456,7 @@ fn token(m: &mut Machine<'_>, s: &mut State, t: Token<'_>, window: &[u8], consum
         }
         (Member::ArgsStart, _) => fail(m, s, ErrorReason::MalformedBody),
         (Member::ArgsEncoded, Token::Text(text)) => {
-            let at = match text {
-                Text::Plain(Piece::Input(b)) => offset_in(window, b),
-                _ => None,
-            };
+            let at = text_at(window, text);
             let mut scratch = [0u8; 4];
             return hold_value(m, s, text.decoded(&mut scratch), at, consumed);
         }
@@ -511,10 +508,7 @@ fn name_piece(
     let fit = m.append_name(bytes);
     let cut = fit < bytes.len();
     let meta = m.meta(Some(Part::Name));
-    let at = match text {
-        Text::Plain(Piece::Input(b)) => offset_in(window, b),
-        _ => None,
-    };
+    let at = text_at(window, text);
     let act = match (at, cut) {
         // A name longer than the parser keeps (`STR_CAP - 1` bytes) fails the call as too
         // large: what fits streams, and the call is skipped from the first byte that did
@@ -533,6 +527,22 @@ fn name_piece(
         fail(m, s, ErrorReason::TooLarge);
     }
     act
+}
+
+/// Where a piece the lexer borrowed from `window` starts in it (`None`: bytes it made).
+fn piece_at(window: &[u8], p: Piece<'_>) -> Option<usize> {
+    match p {
+        Piece::Input(b) => offset_in(window, b),
+        _ => None,
+    }
+}
+
+/// Where string text the lexer borrowed from `window` starts in it (`None`: decoded).
+fn text_at(window: &[u8], text: Text<'_>) -> Option<usize> {
+    match text {
+        Text::Plain(p) => piece_at(window, p),
+        _ => None,
+    }
 }
 
 /// Where `piece` (borrowed from `window`) starts in it.
@@ -566,10 +576,7 @@ fn input_piece(
         return piece_act(m, meta, p, window, consumed);
     }
     let start = s.held_args.map_or(m.value.len() as u32, |(a, _)| a);
-    let at = match p {
-        Piece::Input(b) => offset_in(window, b),
-        _ => None,
-    };
+    let at = piece_at(window, p);
     let act = hold_value(m, s, p.as_bytes(), at, consumed);
     s.held_args = Some((start, m.value.len() as u32));
     act
