@@ -642,23 +642,23 @@ fn consume(ev: &Event<'_>, t: &mut Tally) {
 /// also inside characters), consuming every event; then finishes.
 pub fn tokensieve_run(config: &ConfigBuf, input: &[u8], chunk: usize) -> Tally {
     let c = config.config();
-    let mut sieve = Sieve::new(&c).expect("valid config");
-    let mut t = Tally::default();
-    for piece in input.chunks(chunk) {
-        let mut piece = piece;
-        while let Some(ev) = sieve.next(&mut piece) {
-            consume(&ev, &mut t);
-        }
-    }
-    sieve.finish_with(|ev| consume(&ev, &mut t));
-    black_box(t)
+    feed_all(&mut Sieve::new(&c).expect("valid config"), input, chunk)
 }
 
 /// As [`tokensieve_run`], with caller-provided memory (no heap at all).
 pub fn tokensieve_run_fixed(config: &ConfigBuf, input: &[u8], chunk: usize) -> Tally {
     let c = config.config();
     let mut memory = [0u8; 8192];
-    let mut sieve = Sieve::with_memory(&c, &mut memory).expect("valid config");
+    feed_all(
+        &mut Sieve::with_memory(&c, &mut memory).expect("valid config"),
+        input,
+        chunk,
+    )
+}
+
+/// Feeds `input` to `sieve` in pieces of exactly `chunk` bytes, consuming every event, then
+/// finishes; allocates nothing itself.
+pub fn feed_all(sieve: &mut Sieve<'_>, input: &[u8], chunk: usize) -> Tally {
     let mut t = Tally::default();
     for piece in input.chunks(chunk) {
         let mut piece = piece;

@@ -222,17 +222,28 @@ impl Setup {
     }
 }
 
+/// `input` cut into pieces of `sizes` (a size past the end gives what is left, possibly
+/// nothing), then the rest whole.
+pub fn pieces<'a>(input: &'a [u8], sizes: &'a [usize]) -> impl Iterator<Item = &'a [u8]> + 'a {
+    let mut at = 0usize;
+    sizes
+        .iter()
+        .chain(std::iter::once(&usize::MAX))
+        .map(move |&n| {
+            let end = at.saturating_add(n).min(input.len());
+            let piece = &input[at..end];
+            at = end;
+            piece
+        })
+}
+
 /// Runs `input` in pieces of `sizes` (then the rest whole) through `sieve`, then finishes.
 pub fn drive(sieve: &mut Sieve<'_>, prefill: &[u8], input: &[u8], sizes: &[usize]) -> Vec<Ev> {
     if !prefill.is_empty() {
         sieve.prefill(prefill);
     }
     let mut out = Vec::new();
-    let mut at = 0usize;
-    for &n in sizes.iter().chain(std::iter::once(&usize::MAX)) {
-        let end = at.saturating_add(n).min(input.len());
-        let mut piece = &input[at..end];
-        at = end;
+    for mut piece in pieces(input, sizes) {
         while let Some(ev) = sieve.next(&mut piece) {
             out.push(Ev::of(&ev));
         }
@@ -241,9 +252,6 @@ pub fn drive(sieve: &mut Sieve<'_>, prefill: &[u8], input: &[u8], sizes: &[usize
             "next() returned None with {} input bytes left",
             piece.len()
         );
-        if at == input.len() && n == usize::MAX {
-            break;
-        }
     }
     sieve.finish();
     let mut empty: &[u8] = &[];
@@ -784,11 +792,9 @@ pub fn transcode(input: &[u8], sizes: &[usize]) -> (Vec<u8>, bool) {
     use tokensieve::json::relaxed::{Step, Transcoder};
     let mut t = Transcoder::new();
     let mut out = Vec::new();
-    let mut at = 0usize;
-    for &n in sizes.iter().chain(std::iter::once(&usize::MAX)) {
-        let end = at.saturating_add(n).min(input.len());
-        let mut piece = &input[at..end];
-        at = end;
+    let mut left = input.len();
+    for mut piece in pieces(input, sizes) {
+        left -= piece.len();
         loop {
             match t.next(&mut piece) {
                 Step::Out(p) => out.extend_from_slice(p.as_bytes()),
@@ -797,7 +803,7 @@ pub fn transcode(input: &[u8], sizes: &[usize]) -> (Vec<u8>, bool) {
                 Step::Error(_) => return (out, false),
             }
         }
-        if at == input.len() {
+        if left == 0 {
             break;
         }
     }

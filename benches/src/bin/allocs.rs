@@ -7,8 +7,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tokensieve::{Event, Sieve};
-use tokensieve_benches::{CHUNKINGS, Input, chunk_count, load, throughput_inputs};
+use tokensieve::Sieve;
+use tokensieve_benches::{CHUNKINGS, Input, chunk_count, feed_all, load, throughput_inputs};
 
 /// Counts allocations (and reallocations) and the bytes they ask for; delegates to System.
 struct Counting;
@@ -65,58 +65,21 @@ fn report(input: &Input, chunking: &str, contender: &str, chunks: u64, before: (
     println!("{line}");
 }
 
-fn tokensieve_heap(input: &Input, chunking: &str, chunk: usize) {
+/// tokensieve on the heap (`memory` None) or on caller memory.
+fn tokensieve(input: &Input, chunking: &str, chunk: usize, memory: Option<&mut [u8]>) {
     let config = input.config_buf();
     let c = config.config();
-    let mut sieve = Sieve::new(&c).expect("config");
-    let mut sum = 0usize;
-    let mut see = |ev: Event<'_>| {
-        if let Event::Chunk(c) = ev {
-            sum += c.text.len();
-        }
+    let (mut sieve, contender) = match memory {
+        None => (Sieve::new(&c), "tokensieve"),
+        Some(m) => (Sieve::with_memory(&c, m), "tokensieve-fixed-8KiB"),
     };
+    let sieve = sieve.as_mut().expect("config");
     let before = snapshot();
-    for piece in input.bytes.chunks(chunk) {
-        let mut piece = piece;
-        while let Some(ev) = sieve.next(&mut piece) {
-            see(ev);
-        }
-    }
-    sieve.finish_with(&mut see);
-    std::hint::black_box(sum);
+    feed_all(sieve, &input.bytes, chunk);
     report(
         input,
         chunking,
-        "tokensieve",
-        chunk_count(input.bytes.len(), chunk),
-        before,
-    );
-}
-
-fn tokensieve_fixed(input: &Input, chunking: &str, chunk: usize) {
-    let config = input.config_buf();
-    let c = config.config();
-    let mut memory = vec![0u8; 8192];
-    let mut sieve = Sieve::with_memory(&c, &mut memory).expect("config");
-    let mut sum = 0usize;
-    let mut see = |ev: Event<'_>| {
-        if let Event::Chunk(c) = ev {
-            sum += c.text.len();
-        }
-    };
-    let before = snapshot();
-    for piece in input.bytes.chunks(chunk) {
-        let mut piece = piece;
-        while let Some(ev) = sieve.next(&mut piece) {
-            see(ev);
-        }
-    }
-    sieve.finish_with(&mut see);
-    std::hint::black_box(sum);
-    report(
-        input,
-        chunking,
-        "tokensieve-fixed-8KiB",
+        contender,
         chunk_count(input.bytes.len(), chunk),
         before,
     );
@@ -131,9 +94,9 @@ fn main() {
         }
         let input = load(&name);
         for (label, chunk) in CHUNKINGS {
-            tokensieve_heap(&input, label, chunk);
+            tokensieve(&input, label, chunk, None);
             if !name.starts_with("longarg") {
-                tokensieve_fixed(&input, label, chunk);
+                tokensieve(&input, label, chunk, Some(&mut vec![0u8; 8192]));
             }
             #[cfg(feature = "compare")]
             if name.starts_with("mixed") {
