@@ -575,23 +575,25 @@ fn check_passthrough_lossless(setup: &Setup, events: &[Ev]) {
     );
 }
 
+/// serde_json's reading of `src` as one JSON value, without its recursion limit.
+fn serde_parse(src: &[u8]) -> Result<Value, serde_json::Error> {
+    use serde::Deserialize as _;
+    let mut de = serde_json::Deserializer::from_slice(src);
+    de.disable_recursion_limit();
+    let v = Value::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
 /// The JSON target: whatever `strict::validate` accepts, serde_json parses (lone surrogate
 /// escapes excepted: the RFC grammar allows them, serde_json refuses them); `compact`
 /// output validates, means the same value and has no whitespace outside strings;
 /// `compact_piece` agrees with `compact`; and what serde_json accepts within the depth
 /// bound, `validate` accepts.
 pub fn check_json(data: &[u8]) {
-    use serde::Deserialize as _;
     use tokensieve::json::strict::{Kind, MAX_DEPTH, compact, validate};
-    let parse = |src: &[u8]| -> Result<Value, serde_json::Error> {
-        let mut de = serde_json::Deserializer::from_slice(src);
-        de.disable_recursion_limit();
-        let v = Value::deserialize(&mut de)?;
-        de.end()?;
-        Ok(v)
-    };
     let ours = validate(data);
-    let theirs = parse(data);
+    let theirs = serde_parse(data);
     match (&ours, &theirs) {
         (Ok(kind), Ok(v)) => {
             let k = match v {
@@ -608,7 +610,7 @@ pub fn check_json(data: &[u8]) {
             let cs = std::str::from_utf8(&c).expect("compact output is UTF-8");
             assert!(is_compact(cs), "compact output has whitespace: {cs:?}");
             assert_eq!(
-                parse(&c).ok().as_ref(),
+                serde_parse(&c).ok().as_ref(),
                 Some(v),
                 "compact changed the value"
             );
@@ -821,16 +823,8 @@ pub fn transcode(input: &[u8], sizes: &[usize]) -> (Vec<u8>, bool) {
 /// (`strict::validate` and serde_json accept it); the same input split at random gives the
 /// same output and outcome; and strict JSON input transcodes to the same value.
 pub fn check_relaxed(data: &[u8]) {
-    use serde::Deserialize as _;
     let Some((&seed, input)) = data.split_first() else {
         return;
-    };
-    let parse = |src: &[u8]| -> Result<Value, serde_json::Error> {
-        let mut de = serde_json::Deserializer::from_slice(src);
-        de.disable_recursion_limit();
-        let v = Value::deserialize(&mut de)?;
-        de.end()?;
-        Ok(v)
     };
     let (whole, ok) = transcode(input, &[]);
     let sizes = splits(
@@ -851,9 +845,9 @@ pub fn check_relaxed(data: &[u8]) {
             "output does not validate: {s:?}"
         );
         if !has_surrogate_escape(&whole) {
-            let v = parse(&whole).unwrap_or_else(|e| panic!("serde_json rejects {s:?}: {e}"));
+            let v = serde_parse(&whole).unwrap_or_else(|e| panic!("serde_json rejects {s:?}: {e}"));
             // Strict input (that serde_json reads) means the same after transcoding.
-            if let Ok(orig) = parse(input) {
+            if let Ok(orig) = serde_parse(input) {
                 if !has_surrogate_escape(input) {
                     assert_eq!(v, orig, "transcoding changed a strict value: {s:?}");
                 }
