@@ -682,7 +682,20 @@ impl<'a> Sieve<'a> {
     /// `None`; then the buffer behind it may be reused for the next read. (The parser may
     /// remember how far the text ahead in the unconsumed input reaches, so it need not scan
     /// it again; it recognises the continuation by its address and forgets it on `None`.)
+    #[inline]
     pub fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
+        // The input is used up and nothing is queued, held or finishing: the answer to the
+        // second call for every token-sized chunk, kept small enough to inline.
+        if input.is_empty() && self.m.queue.is_empty() && self.hold.old == 0 && !self.m.finishing {
+            self.m.run_len = 0;
+            return None;
+        }
+        self.next_event(input)
+    }
+
+    /// [`next`](Sieve::next) for everything but the idle case.
+    #[inline(never)]
+    fn next_event<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
         let Some(step) = self.advance(input) else {
             // The caller may reuse its buffer now: forget where the last text run was.
             self.m.run_len = 0;
@@ -859,6 +872,20 @@ enum Step<'i> {
     Direct(Meta, Emit, Option<&'i [u8]>),
 }
 
+/// The longest valid UTF-8 prefix of `bytes`.
+#[inline]
+fn valid_prefix(bytes: &[u8]) -> &str {
+    if bytes.len() < 16 {
+        // Token-sized: `utf8_chunks` is a plain byte loop, cheaper here than `from_utf8`'s
+        // word-at-a-time setup (and much slower than it on long input).
+        return bytes.utf8_chunks().next().map_or("", |c| c.valid());
+    }
+    match core::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => core::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or(""),
+    }
+}
+
 /// Text the scanner has validated; the fallback is unreachable in practice.
 fn str_of(bytes: &[u8]) -> &str {
     core::str::from_utf8(bytes).unwrap_or("\u{FFFD}")
@@ -1033,10 +1060,7 @@ impl<'a> Machine<'a> {
         }
         let all: &'i [u8] = input;
         let plain = &all[..f.first_special(all)];
-        let text: &'i str = match core::str::from_utf8(plain) {
-            Ok(t) => t,
-            Err(e) => core::str::from_utf8(&plain[..e.valid_up_to()]).ok()?,
-        };
+        let text = valid_prefix(plain);
         if text.is_empty() {
             return None;
         }
