@@ -1247,11 +1247,30 @@ impl<'a> Machine<'a> {
 
     // --- names, ids, keys --------------------------------------------------------------
 
+    /// Keeps a name, id or key (from a tag or attribute: bounded by TAG_CAP, any bytes) as
+    /// valid UTF-8 — invalid sequences as U+FFFD, as `from_utf8_lossy` does (rule 7) — cut to
+    /// whole characters within the slot. Everything that reads it back (name and id chunks,
+    /// chunk metadata, a key escaped into the input) then reads valid text.
     fn set_str(&mut self, slot: usize, bytes: &[u8]) -> u8 {
-        // Names come from tags (bounded by TAG_CAP); keep whole characters.
-        let n = floor_char_boundary(bytes, bytes.len().min(STR_CAP - 1));
-        self.strs.write_at(slot * STR_CAP, &bytes[..n]);
-        n as u8
+        let mut out = [0u8; STR_CAP - 1];
+        let mut len = 0;
+        'pieces: for piece in bytes.utf8_chunks() {
+            let replacement = if piece.invalid().is_empty() {
+                ""
+            } else {
+                "\u{FFFD}"
+            };
+            for part in [piece.valid(), replacement] {
+                let fit = floor_char_boundary(part.as_bytes(), part.len().min(out.len() - len));
+                out[len..len + fit].copy_from_slice(&part.as_bytes()[..fit]);
+                len += fit;
+                if fit < part.len() {
+                    break 'pieces;
+                }
+            }
+        }
+        self.strs.write_at(slot * STR_CAP, &out[..len]);
+        len as u8
     }
 
     pub(crate) fn set_name(&mut self, name: &[u8]) {

@@ -114,6 +114,43 @@ fn invalid_utf8_becomes_replacement_characters_like_from_utf8_lossy() {
 }
 
 #[test]
+fn invalid_utf8_in_names_ids_and_keys_becomes_replacement_characters() {
+    // Attribute values are raw bytes: a name, id or parameter key keeps its valid text and
+    // gets one U+FFFD per invalid sequence (rule 7), never a lost neighbour (rule 6), and
+    // the call's input stays a JSON object.
+    let cases: [(&str, &[u8], &str, &str, &str); 2] = [
+        (
+            "anthropic-xml",
+            b"<function_calls><invoke name=\"f\xe2\x82\"><parameter name=\"coun\xfft\">3</parameter></invoke></function_calls>",
+            "f\u{FFFD}",
+            "call_0",
+            "{\"coun\u{FFFD}t\":3}",
+        ),
+        (
+            "qwen3-coder",
+            b"<tool_call>\n<function=g\xff>\n<parameter=k\xc3>\n1\n</parameter>\n</function>\n</tool_call>",
+            "g\u{FFFD}",
+            "call_0",
+            "{\"k\u{FFFD}\":1}",
+        ),
+    ];
+    for (dialect, input, name, id, json) in cases {
+        let expected: Value = serde_json::from_str(json).unwrap();
+        for n in [1, 2, 3, 7, input.len()] {
+            let events = coalesce(run(&config(dialect), None, input, &[n]));
+            let done = events
+                .iter()
+                .find(|e| e["event"] == "block_complete" && e["type"] == "tool_call")
+                .unwrap_or_else(|| panic!("{dialect} at {n}: no call in {events:?}"));
+            assert_eq!(done["tool_name"], name, "{dialect} at {n}");
+            assert_eq!(done["tool_id"], id, "{dialect} at {n}");
+            assert_eq!(done["input"], expected, "{dialect} at {n}");
+            assert!(done.get("error").is_none(), "{dialect} at {n}: {done}");
+        }
+    }
+}
+
+#[test]
 fn failed_calls_keep_their_raw_text_and_the_stream_goes_on() {
     let input =
         b"<function_calls><invoke name=\"f\">junk<parameter name=\"a\">1</parameter></invoke>\
