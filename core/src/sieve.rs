@@ -1303,16 +1303,24 @@ impl<'a> Machine<'a> {
         }
         let mut out = [0u8; INLINE_CAP];
         let (mut len, mut used) = (0, 0);
-        while let Some(&b) = bytes.get(used) {
-            let (piece, width): (&[u8], usize) = match crate::json::escape_byte(b) {
-                Some(e) => (e.as_bytes(), 1),
-                None => {
-                    // One whole character.
-                    let c = &bytes[used..used + text_prefix(&bytes[used..], 1)];
-                    (c, c.len())
+        while used < bytes.len() {
+            let room = INLINE_CAP - len;
+            // Look no further than what could still fit (and the rest of a character).
+            let look = &bytes[used..bytes.len().min(used + room + 3)];
+            let (piece, width): (&[u8], usize) = match crate::json::escape_piece(look) {
+                crate::json::EscapePiece::Escape(e) if e.len() <= room => (e.as_bytes(), 1),
+                crate::json::EscapePiece::Escape(_) => break,
+                crate::json::EscapePiece::Run(r) => {
+                    // A run ends at an escape (ASCII) or is cut at a character boundary.
+                    let take = if r > room {
+                        floor_char_boundary(&bytes[used..], room)
+                    } else {
+                        r
+                    };
+                    (&bytes[used..used + take], take)
                 }
             };
-            if len + piece.len() > INLINE_CAP {
+            if width == 0 {
                 break;
             }
             out[len..len + piece.len()].copy_from_slice(piece);
