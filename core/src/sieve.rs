@@ -561,8 +561,7 @@ impl<'a> Sieve<'a> {
         m.finishing = false;
         m.eof_done = false;
         m.done = false;
-        m.fast_key = STALE;
-        m.run_len = 0;
+        m.forget_derived();
         m.dialect = DialectState::new(&m.config());
     }
 
@@ -588,7 +587,7 @@ impl<'a> Sieve<'a> {
     /// ```
     pub fn prefill(&mut self, text: &[u8]) {
         self.m.prefilling = true;
-        self.m.fast_key = STALE;
+        self.m.forget_derived();
         let mut input = text;
         let mut streamed_input = false;
         while let Some(step) = self.advance(&mut input) {
@@ -605,8 +604,7 @@ impl<'a> Sieve<'a> {
         }
         let m = &mut self.m;
         m.prefilling = false;
-        m.fast_key = STALE;
-        m.run_len = 0;
+        m.forget_derived();
         m.queue.clear();
         m.next_index = 0;
         m.calls = 0;
@@ -1024,6 +1022,14 @@ impl<'a> Machine<'a> {
             self.run_at += consumed;
             self.run_len -= consumed as u16;
         }
+    }
+
+    /// Forgets what the driver derived from the context and the input (the fast path's
+    /// special bytes, the remembered text run): for a context changed outside an act
+    /// (`reset`, `prefill`).
+    fn forget_derived(&mut self) {
+        self.fast_key = STALE;
+        self.run_len = 0;
     }
 
     /// Identifies the current context's vocabulary: equal keys, equal vocabularies.
