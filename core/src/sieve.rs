@@ -884,9 +884,12 @@ fn valid_prefix(bytes: &[u8]) -> &str {
     }
 }
 
-/// Text the scanner has validated; the fallback is unreachable in practice.
+/// Text the scanner has validated; the fallback is unreachable in practice (debug builds
+/// — tests, vectors, the fuzz smoke — say so loudly instead, as F11 showed they should).
 fn str_of(bytes: &[u8]) -> &str {
-    core::str::from_utf8(bytes).unwrap_or("\u{FFFD}")
+    let text = core::str::from_utf8(bytes);
+    debug_assert!(text.is_ok(), "handing out invalid UTF-8: {bytes:x?}");
+    text.unwrap_or("\u{FFFD}")
 }
 
 impl<'a> Machine<'a> {
