@@ -21,7 +21,7 @@ pub const STR_CAP: usize = TAG_CAP;
 
 /// Where [`Emit::Inline`] bytes live in the strings buffer, and how many fit.
 const INLINE_AT: usize = 3 * STR_CAP;
-pub(crate) const INLINE_CAP: usize = 32;
+pub(crate) const INLINE_CAP: usize = 128;
 /// Size of the strings buffer: name, id, key, inline bytes.
 const STRS_LEN: usize = INLINE_AT + INLINE_CAP;
 
@@ -385,6 +385,19 @@ impl Queue {
         Ok(())
     }
 
+    fn front(&self) -> Option<Pending> {
+        (self.len > 0).then(|| self.items[self.head as usize])
+    }
+
+    /// Replaces the text of the chunk at the front.
+    fn set_front_text(&mut self, rest: Spool) {
+        if let (true, Pending::Chunk { text, .. }) =
+            (self.len > 0, &mut self.items[self.head as usize])
+        {
+            *text = rest;
+        }
+    }
+
     fn pop_front(&mut self) -> Option<Pending> {
         if self.len == 0 {
             return None;
@@ -741,7 +754,7 @@ impl<'a> Sieve<'a> {
         loop {
             if let Some(p) = self.m.queue.pop_front() {
                 match self.m.spool_piece(p) {
-                    Some(piece) => return Some(Step::Pending(piece)),
+                    Some(piece) => return Some(Step::Pending(self.m.pack_queued(piece))),
                     None => continue,
                 }
             }
@@ -1513,12 +1526,21 @@ impl<'a> Machine<'a> {
     /// Takes one piece off a pending chunk (the rest goes back to the front of the queue).
     /// Returns `None` for an exhausted chunk.
     fn spool_piece(&mut self, p: Pending) -> Option<Pending> {
-        let Pending::Chunk {
-            meta,
-            text: Spool::Buf(span),
-        } = p
-        else {
+        let Pending::Chunk { meta, text } = p else {
             return Some(p);
+        };
+        let (piece, rest) = self.split_spool(text)?;
+        if let Some(rest) = rest {
+            let _ = self.queue.push_front(Pending::Chunk { meta, text: rest });
+        }
+        Some(Pending::Chunk { meta, text: piece })
+    }
+
+    /// The first piece of a pending chunk's text — a static string or a span of valid UTF-8
+    /// to emit as is — and what is left after it (`None`: the text is exhausted).
+    fn split_spool(&self, text: Spool) -> Option<(Spool, Option<Spool>)> {
+        let Spool::Buf(span) = text else {
+            return Some((text, None));
         };
         let bytes = self.buf(span.buf());
         let (s, e) = (
@@ -1529,21 +1551,14 @@ impl<'a> Machine<'a> {
             return None;
         }
         let mode = span.mode();
-        let rest = |from: usize| Pending::Chunk {
-            meta,
-            text: Spool::Buf(span.with(mode, from as u32)),
-        };
+        let rest = |from: usize| Some(Spool::Buf(span.with(mode, from as u32)));
         let piece = match mode {
             SpoolMode::Plain => (s, e),
             SpoolMode::Compact => crate::json::compact_piece(bytes, s, e),
             SpoolMode::Escaped => match crate::json::escape_piece(&bytes[s..e]) {
                 crate::json::EscapePiece::Run(n) => (s, s + n),
                 crate::json::EscapePiece::Escape(esc) => {
-                    let _ = self.queue.push_front(rest(s + 1));
-                    return Some(Pending::Chunk {
-                        meta,
-                        text: Spool::Static(esc),
-                    });
+                    return Some((Spool::Static(esc), rest(s + 1)));
                 }
             },
             SpoolMode::Lossy => match core::str::from_utf8(&bytes[s..e]) {
@@ -1551,24 +1566,92 @@ impl<'a> Machine<'a> {
                 Err(err) if err.valid_up_to() > 0 => (s, s + err.valid_up_to()),
                 Err(err) => {
                     let bad = err.error_len().unwrap_or(e - s);
-                    let _ = self.queue.push_front(rest(s + bad));
-                    return Some(Pending::Chunk {
-                        meta,
-                        text: Spool::Static("\u{FFFD}"),
-                    });
+                    return Some((Spool::Static("\u{FFFD}"), rest(s + bad)));
                 }
             },
         };
         if piece.0 >= piece.1 {
             return None;
         }
-        if (piece.1 as u32) < span.end() {
-            let _ = self.queue.push_front(rest(piece.1));
+        let piece_spool = Spool::buf(span.buf(), SpoolMode::Plain, piece.0 as u32, piece.1 as u32);
+        let rest = if (piece.1 as u32) < span.end() {
+            rest(piece.1)
+        } else {
+            None
+        };
+        Some((piece_spool, rest))
+    }
+
+    /// The bytes of a piece [`split_spool`](Machine::split_spool) made.
+    fn piece_bytes(&self, piece: Spool) -> &[u8] {
+        match piece {
+            Spool::Static(s) => s.as_bytes(),
+            Spool::Buf(span) => self
+                .buf(span.buf())
+                .get(span.start() as usize..span.end() as usize)
+                .unwrap_or(&[]),
         }
-        Some(Pending::Chunk {
+    }
+
+    /// Packs the pieces of the queued chunks that follow `first` (a piece just taken off
+    /// the queue) and share its metadata into one inline chunk with it, while they fit in
+    /// [`INLINE_CAP`] bytes: a member opener `{"`, key, `":"` or a held string `"`, value,
+    /// `"` is one event, not three. (Adjacent chunks with equal metadata are one text by
+    /// rule 4, so only the event count changes.) The inline bytes are free here: an act's
+    /// inline chunk is handed out before the queue it made is drained.
+    fn pack_queued(&mut self, first: Pending) -> Pending {
+        let Pending::Chunk { meta, text } = first else {
+            return first;
+        };
+        let same =
+            |q: &Queue| matches!(q.front(), Some(Pending::Chunk { meta: m, .. }) if m == meta);
+        if !same(&self.queue) {
+            return first;
+        }
+        let head = self.piece_bytes(text);
+        if head.len() >= INLINE_CAP {
+            return first;
+        }
+        let mut out = [0u8; INLINE_CAP];
+        out[..head.len()].copy_from_slice(head);
+        let mut len = head.len();
+        let mut packed = false;
+        while same(&self.queue) {
+            let Some(Pending::Chunk { text: next, .. }) = self.queue.front() else {
+                break;
+            };
+            let Some((piece, rest)) = self.split_spool(next) else {
+                // Exhausted: drop it and look at the one after.
+                self.queue.pop_front();
+                continue;
+            };
+            let bytes = self.piece_bytes(piece);
+            if len + bytes.len() > INLINE_CAP {
+                break;
+            }
+            out[len..len + bytes.len()].copy_from_slice(bytes);
+            len += bytes.len();
+            packed = true;
+            match rest {
+                Some(rest) => self.queue.set_front_text(rest),
+                None => {
+                    self.queue.pop_front();
+                }
+            }
+        }
+        if !packed {
+            return first;
+        }
+        self.strs.write_at(INLINE_AT, &out[..len]);
+        Pending::Chunk {
             meta,
-            text: Spool::buf(span.buf(), SpoolMode::Plain, piece.0 as u32, piece.1 as u32),
-        })
+            text: Spool::buf(
+                BufId::Strs,
+                SpoolMode::Plain,
+                INLINE_AT as u32,
+                (INLINE_AT + len) as u32,
+            ),
+        }
     }
 
     fn strs_at(&self, start: usize, len: u8) -> Option<&str> {

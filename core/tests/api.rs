@@ -112,3 +112,51 @@ fn a_reused_input_buffer_gives_the_same_events() {
         );
     }
 }
+
+/// The input chunks of every call in `input`, fed whole, as they come (not merged).
+fn input_chunks(config: &Config<'_>, input: &[u8]) -> Vec<String> {
+    let mut sieve = Sieve::new(config).unwrap();
+    let mut out = Vec::new();
+    let mut keep = |e: Event<'_>| {
+        if let Event::Chunk(c) = e {
+            if c.part == Some(tokensieve::Part::Input) {
+                out.push(c.text.to_owned());
+            }
+        }
+    };
+    sieve.feed_with(input, &mut keep);
+    sieve.finish_with(&mut keep);
+    out
+}
+
+#[test]
+fn queued_pieces_of_one_part_come_as_one_chunk() {
+    // A member opener (`,"` key `":`) and a held string (`"` escaped value `"`) are queued
+    // as pieces; they are handed out packed, one event each (the packing only changes the
+    // event count: merged, the chunks are the same whatever the chunking).
+    let config = Config::new(Dialect::AnthropicXml);
+    let input = br#"<function_calls><invoke name="f"><parameter name="city">Par"is</parameter><parameter name="days">3</parameter><parameter name="note">a\b</parameter></invoke></function_calls>"#;
+    assert_eq!(
+        input_chunks(&config, input),
+        [
+            r#"{"city":"#,
+            r#""Par\"is""#,
+            r#","days":"#,
+            "3",
+            r#","note":"#,
+            r#""a\\b""#,
+            "}"
+        ]
+    );
+    // Escapes inside a streamed string are packed with the text around them.
+    let config = ConfigBuf::from_json(
+        r#"{"dialect":"anthropic-xml","tools":[{"name":"f","schema":{"properties":{"s":{"type":"string"}}}}]}"#,
+    )
+    .unwrap();
+    let config = config.config();
+    let input = b"<function_calls><invoke name=\"f\"><parameter name=\"s\">a\"b\nc\\d</parameter></invoke></function_calls>";
+    assert_eq!(
+        input_chunks(&config, input),
+        [r#"{"s":""#, r#"a\"b\nc\\d"#, r#"""#, "}"]
+    );
+}
