@@ -342,7 +342,8 @@ typedef struct tokensieve_config {
   size_t max_call_bytes;
   /**
    * Caller memory: bytes for held parameter values and a failed call's raw text (default
-   * 2048, minimum 448; 0 = default). A raw text beyond ~3/4 of it is cut and flagged.
+   * 2048, minimum 1028; 0 = default; below the minimum the config is rejected with
+   * TOKENSIEVE_E_CONFIG). A raw text beyond ~3/4 of it is cut and flagged.
    */
   size_t buffer_size;
   /**

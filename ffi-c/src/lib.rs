@@ -243,7 +243,8 @@ pub struct tokensieve_config {
     /// Heap parsers: how many bytes of one call may be held (default 1 MiB; 0 = default).
     pub max_call_bytes: usize,
     /// Caller memory: bytes for held parameter values and a failed call's raw text (default
-    /// 2048, minimum 448; 0 = default). A raw text beyond ~3/4 of it is cut and flagged.
+    /// 2048, minimum 1028; 0 = default; below the minimum the config is rejected with
+    /// TOKENSIEVE_E_CONFIG). A raw text beyond ~3/4 of it is cut and flagged.
     pub buffer_size: usize,
     /// Caller memory with `accumulate`: bytes for one block's `content`/`input` (default
     /// 4096; 0 = default). Beyond it the block is flagged ACCUMULATED_TRUNCATED.
@@ -1695,6 +1696,25 @@ mod tests {
         buffer_size: 0,
         accumulate_size: 0,
     };
+
+    /// The headers state the minimum `buffer_size` as a number (C has no `MIN_MEMORY`); it
+    /// moves whenever the core's fixed buffers do (it was stale at 448 until 2026-11-22).
+    #[test]
+    fn headers_state_the_minimum_buffer_size() {
+        let stated = format!("minimum {};", sieve::MIN_MEMORY);
+        for (name, header) in [
+            ("tokensieve.h", include_str!("../../include/tokensieve.h")),
+            (
+                "tokensieve_php.h",
+                include_str!("../../include/tokensieve_php.h"),
+            ),
+        ] {
+            assert!(
+                header.contains(&stated),
+                "{name} does not say \"{stated}\": update tokensieve_config::buffer_size's doc"
+            );
+        }
+    }
 
     #[test]
     fn abi_facts() {
