@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpus fuzz/seeds/<target>/ from the conformance vectors.
 
-Stream targets read [flags, seed, (prefill length, prefill)?, input...] (see src/lib.rs):
+Stream targets read [flags, seed, (prefill length, prefill)?, input...] (see src/lib.rs), the
+ffi target the same after a dialect byte (src/ffi.rs):
 the flags are derived from each vector's config (stop sequences, tools, start_in,
 on_malformed, prefill). Also seeded: the @ai-sdk-tool/parser anchor cases (hermes h_*,
 morph-xml m_*, qwen3-coder q_*), a few realistic transcripts, JSON values for the json
@@ -112,6 +113,9 @@ def main():
         pre = v.get("prefill")
         put(TARGETS[d], header(cfg, pre.encode() if pre else None) + data)
         put("format", bytes([list(TARGETS).index(d) if d != "passthrough" else 0]) + data)
+        # ffi: [TOKENSIEVE_DIALECT_* code (the TARGETS order), flags, seed, ...]; flag bits 0-3
+        # and 6 as for the stream targets.
+        put("ffi", bytes([list(TARGETS).index(d)]) + header(cfg, pre.encode() if pre else None) + data)
         for j in json_values(v):
             put("json", j)
             put("json_relaxed", b"\x00" + j)
@@ -128,6 +132,9 @@ def main():
         for t in texts:
             for flags in (0, 1, 2, 3):
                 put(TARGETS[d], bytes([flags, 7]) + t.encode("utf-8", "surrogateescape"))
+            # ffi: plain, accumulate + caller memory, typed tools + misuse, stops + accumulate.
+            for flags in (0, 16 | 32, 2 | 128, 1 | 16 | 128):
+                put("ffi", bytes([list(TARGETS).index(d), flags, 7]) + t.encode("utf-8", "surrogateescape"))
     for j in [b'{"a": [1, 2.5e-3, -0, true, false, null, "\\u00e9\\ud83d\\ude00"]}', b"[]", b'"x"',
               b"  123  ", b'{"k":{"k":{"k":[[[]]]}}}', b'"\\uD800"', b"1e400", b"-0.0E+1"]:
         put("json", j)

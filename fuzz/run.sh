@@ -8,8 +8,10 @@
 #   bash fuzz/run.sh --debug-assertions --keep-going 600   # also the core's debug checks (e.g.
 #                                                       # every remembered decision re-decided)
 #
-# Stable toolchain, no sanitizer (the core is `#![forbid(unsafe_code)]`): cargo fuzz run
-# --sanitizer none. Seeds: fuzz/seeds/<target> (committed; `python3 make_seeds.py`
+# Stable toolchain. No sanitizer for the core's targets (the core is
+# `#![forbid(unsafe_code)]`): cargo fuzz run --sanitizer none. The `ffi` target (the C ABI,
+# the only unsafe code) runs under AddressSanitizer: RUSTC_BOOTSTRAP=1 lets the stable
+# compiler take -Zsanitizer=address; its build lives in target/asan. Seeds: fuzz/seeds/<target> (committed; `python3 make_seeds.py`
 # regenerates them from the conformance vectors); the growing corpus: fuzz/corpus/<target>
 # (not committed); crashes: fuzz/artifacts/<target>. Prints executions, coverage and
 # findings per target and exits 1 when a target found something.
@@ -42,7 +44,7 @@ elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
 fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(sieve_passthrough sieve_anthropic_xml sieve_hermes sieve_morph_xml sieve_qwen3_coder json json_relaxed format)
+  targets=(sieve_passthrough sieve_anthropic_xml sieve_hermes sieve_morph_xml sieve_qwen3_coder json json_relaxed format ffi)
 fi
 
 if ! command -v cargo-fuzz >/dev/null; then
@@ -53,6 +55,10 @@ fi
 # The minimised findings first (tests/regressions.rs; open ones are #[ignore]d).
 cargo test --release --quiet
 cargo fuzz build --sanitizer none --release "${build[@]}"
+asan=(--sanitizer address --target-dir target/asan)
+if [[ " ${targets[*]} " == *" ffi "* ]]; then
+  RUSTC_BOOTSTRAP=1 cargo fuzz build "${asan[@]}" --release "${build[@]}" ffi
+fi
 
 mkdir -p logs
 status=0
@@ -65,11 +71,19 @@ for t in "${targets[@]}"; do
   if [ "$smoke" = 1 ]; then
     corpus_dir=$(mktemp -d)
     limits=(-runs=150000 -seed=1)
+    # Two or three streams through the ABI per run, under the sanitizer: ~90 s for 50 000.
+    [ "$t" = ffi ] && limits=(-runs=50000 -seed=1)
   else
     corpus_dir="corpus/$t"
     limits=(-max_total_time="$secs")
   fi
-  cargo fuzz run --sanitizer none --release "${build[@]}" "$t" "$corpus_dir" "seeds/$t" -- \
+  san=(--sanitizer none)
+  boot=()
+  if [ "$t" = ffi ]; then
+    san=("${asan[@]}")
+    boot=(RUSTC_BOOTSTRAP=1)
+  fi
+  env "${boot[@]}" cargo fuzz run "${san[@]}" --release "${build[@]}" "$t" "$corpus_dir" "seeds/$t" -- \
     "${limits[@]}" -dict=dict.txt -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="artifacts/$t/" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
   rc=$?

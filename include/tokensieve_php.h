@@ -348,7 +348,8 @@ typedef struct tokensieve_config {
   size_t buffer_size;
   /**
    * Caller memory with `accumulate`: bytes for one block's `content`/`input` (default
-   * 4096; 0 = default). Beyond it the block is flagged ACCUMULATED_TRUNCATED.
+   * 4096; 0 = default). Beyond it the block is flagged ACCUMULATED_TRUNCATED and carries
+   * the longest prefix of its text (whole characters) that fits, whatever the chunking.
    */
   size_t accumulate_size;
 } tokensieve_config;

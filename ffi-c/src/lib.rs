@@ -247,7 +247,8 @@ pub struct tokensieve_config {
     /// TOKENSIEVE_E_CONFIG). A raw text beyond ~3/4 of it is cut and flagged.
     pub buffer_size: usize,
     /// Caller memory with `accumulate`: bytes for one block's `content`/`input` (default
-    /// 4096; 0 = default). Beyond it the block is flagged ACCUMULATED_TRUNCATED.
+    /// 4096; 0 = default). Beyond it the block is flagged ACCUMULATED_TRUNCATED and carries
+    /// the longest prefix of its text (whole characters) that fits, whatever the chunking.
     pub accumulate_size: usize,
 }
 
@@ -445,16 +446,23 @@ impl Acc {
             Acc::Off => {}
             Acc::Heap(v) => v.extend_from_slice(s.as_bytes()),
             Acc::Fixed { ptr, cap, len, cut } => {
-                if *cut || s.len() > *cap - *len {
-                    // Keep whole chunks (whole characters) only, and nothing after a gap.
-                    *cut = true;
+                if *cut {
                     return;
+                }
+                // What fits, cut at a character boundary: the kept text is the longest
+                // prefix of the block's text (whole characters) within `cap`, whatever the
+                // chunking (rule 4; keeping whole chunks only made it depend on where the
+                // chunks happened to end).
+                let mut n = s.len().min(*cap - *len);
+                while !s.is_char_boundary(n) {
+                    n -= 1;
                 }
                 // SAFETY: `ptr..ptr+cap` is the accumulation region of the parser's block,
                 // owned by this parser and disjoint from `s` (input or parser buffers);
-                // `len + s.len() <= cap` was checked above.
-                unsafe { ptr::copy_nonoverlapping(s.as_ptr(), ptr.add(*len), s.len()) };
-                *len += s.len();
+                // `len + n <= cap` by the `min` above.
+                unsafe { ptr::copy_nonoverlapping(s.as_ptr(), ptr.add(*len), n) };
+                *len += n;
+                *cut = n < s.len();
             }
         }
     }
@@ -1713,6 +1721,70 @@ mod tests {
                 header.contains(&stated),
                 "{name} does not say \"{stated}\": update tokensieve_config::buffer_size's doc"
             );
+        }
+    }
+
+    /// Caller memory with `accumulate`: the `content` of a block cut at `accumulate_size`
+    /// is the longest prefix (whole characters) of its text that fits, fed whole or a byte
+    /// at a time. (Found by the `ffi` fuzz target: whole chunks only were kept, so the cut
+    /// moved with the chunking.)
+    #[test]
+    fn a_cut_accumulation_does_not_depend_on_the_chunking() {
+        let text = "ab\u{e9}cdefgh\u{1F600}ijklmnopqrstuvwxyz";
+        let content = |piece: usize| -> (Vec<u8>, bool) {
+            let mut c = EMPTY_CONFIG;
+            // SAFETY: test: valid config pointer.
+            unsafe { tokensieve_config_default(&mut c) };
+            c.dialect = tokensieve_dialect::TOKENSIEVE_DIALECT_PASSTHROUGH as u32;
+            c.accumulate = 1;
+            c.accumulate_size = 13;
+            // SAFETY: as above.
+            let size = unsafe { tokensieve_state_size(&c) };
+            let layout = Layout::from_size_align(size, STATE_ALIGN).expect("layout");
+            // SAFETY: non-zero size.
+            let mem = unsafe { std::alloc::alloc_zeroed(layout) };
+            // SAFETY: `mem` is aligned and writable for `size` bytes.
+            let p = unsafe { tokensieve_init(mem.cast(), size, &c) };
+            assert!(!p.is_null());
+            let mut ev = EMPTY_EVENT;
+            let mut got = None;
+            let mut feed = |bytes: &[u8]| {
+                // SAFETY: live parser; `bytes` outlives the draining below.
+                let rc = unsafe { tokensieve_feed(p, bytes.as_ptr().cast(), bytes.len()) };
+                assert_eq!(rc, OK);
+                // SAFETY: live parser, writable event.
+                while unsafe { tokensieve_next(p, &mut ev) } == EVENT {}
+            };
+            for chunk in text.as_bytes().chunks(piece) {
+                feed(chunk);
+            }
+            // SAFETY: live parser.
+            assert_eq!(unsafe { tokensieve_finish(p) }, OK);
+            // SAFETY: live parser, writable event.
+            while unsafe { tokensieve_next(p, &mut ev) } == EVENT {
+                if ev.kind == tokensieve_kind::TOKENSIEVE_KIND_BLOCK_COMPLETE as u32 {
+                    // SAFETY: the ABI's slice, valid until the next call.
+                    let bytes = unsafe {
+                        std::slice::from_raw_parts(ev.content.ptr.cast::<u8>(), ev.content.len)
+                    };
+                    got = Some((
+                        bytes.to_vec(),
+                        ev.flags & tokensieve_flag::TOKENSIEVE_FLAG_ACCUMULATED_TRUNCATED as u32
+                            != 0,
+                    ));
+                }
+            }
+            // SAFETY: caller-memory parser: only invalidated; then the memory is freed.
+            unsafe {
+                tokensieve_free(p);
+                std::alloc::dealloc(mem, layout);
+            }
+            got.expect("a block_complete")
+        };
+        // 13 bytes: "ab", "é" (2), "cdefgh", then the 4-byte emoji does not fit (12 + 4).
+        let want = ("ab\u{e9}cdefgh".as_bytes().to_vec(), true);
+        for piece in [1, 2, 3, 5, 7, text.len()] {
+            assert_eq!(content(piece), want, "fed in pieces of {piece}");
         }
     }
 

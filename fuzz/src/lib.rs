@@ -7,6 +7,8 @@
 //! (empty pieces included); the coalesced events must be equal (rule 4), and both runs must
 //! obey rules 1, 3, 6 (where checkable), 7, 8, 9 and 10.
 
+pub mod ffi;
+
 use std::borrow::Cow;
 
 use serde_json::{Value, json};
@@ -154,7 +156,7 @@ pub const CUSTOM_THINKING: (&str, &str) = ("<reasoning>", "</reasoning>");
 /// Stop sequences used when flag bit 0 is set.
 pub const STOPS: [&str; 2] = ["\nHuman:", "<|eot|>"];
 
-fn tools(typed: bool) -> Value {
+pub(crate) fn tools(typed: bool) -> Value {
     let t = |ty: &str| {
         if typed {
             json!({"type": ty})

@@ -46,6 +46,11 @@ fn replay_json_and_format() {
     replay("format", tokensieve_fuzz::check_format);
 }
 
+#[test]
+fn replay_ffi() {
+    replay("ffi", tokensieve_fuzz::ffi::check_ffi);
+}
+
 /// Events of `input` (coalesced) through a parser on `memory` bytes of caller memory, fed
 /// whole (`split` = None) or in two pieces.
 fn fixed(config: &str, memory: usize, input: &[u8], split: Option<usize>) -> Vec<Ev> {

@@ -1,0 +1,755 @@
+//! The `ffi` target: the C ABI (`ffi-c/src/lib.rs`, the only crate with `unsafe` code),
+//! called as C would call it, under AddressSanitizer.
+//!
+//! Input: `[dialect, flags, seed, (prefill length)?, input…]`. `dialect` (mod 5) is a
+//! `TOKENSIEVE_DIALECT_*` code; `flags`: bit 0 stop sequences, 1 typed tools (morph-xml
+//! always gets tools), 2 start in thinking, 3 drop malformed calls, 4 accumulate, 5 caller
+//! memory (`tokensieve_state_size` + `tokensieve_init`, `buffer_size` `MIN_MEMORY` +
+//! 13·seed) instead of the heap, 6 a prefill (the next byte mod 48 is its length), 7 the
+//! misuse schedule (below). Bits 0–3 and 6 mean what they mean for the stream targets, so
+//! their seeds carry over.
+//!
+//! What it checks:
+//! - memory: every fed piece lives in its own exact-size heap allocation, freed as soon as
+//!   `tokensieve_next` said NEED_MORE; caller memory is an exact-size allocation; every
+//!   slice of every event is copied out. A slice into freed or foreign memory, or a parser
+//!   that writes past its memory, is a sanitizer report (or a crash without one).
+//! - rule 4 through the ABI: whole and in random pieces (empty ones included), the
+//!   coalesced events are equal; with the misuse schedule the next piece is fed as soon as
+//!   `tokensieve_feed` accepts it (after the input is drained, before NEED_MORE), which
+//!   must not change them either.
+//! - the ABI says what the core says: heap parsers give the core's events (same config
+//!   through the JSON form), field by field.
+//! - events are well formed: chunk texts non-empty UTF-8, `tool_name`/`tool_id`/`content`/
+//!   `input` UTF-8, `error_reason` on failed calls only; with `accumulate`, a block's
+//!   `content`/`input` is its chunks' text (a prefix of it when flagged truncated).
+//! - misuse gets its documented status and changes nothing: NULL parser/out/data
+//!   (E_NULL), `next` before any feed (E_STATE), a second feed before the input is drained
+//!   (E_STATE), prefill after feeding (E_STATE), feed after finish (E_STATE), `next` after
+//!   DONE (DONE), memory one byte short or misaligned (NULL); `tokensieve_last_error` is
+//!   always a NUL-terminated UTF-8 string, non-empty after a failure; a freed caller-memory
+//!   parser answers E_INVALID; `reset` gives a fresh stream (the same events again).
+
+use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::ffi::{CStr, CString, c_char};
+use std::ptr;
+
+use serde_json::{Value, json};
+use tokensieve::{BlockType, Dialect, MIN_MEMORY, Part};
+use tokensieve_ffi as c;
+
+use crate::{Ev, STOPS, Setup, coalesce, splits};
+
+const EVENT: i32 = 0;
+const NEED_MORE: i32 = 1;
+const DONE: i32 = 2;
+const OK: i32 = 0;
+const E_NULL: i32 = -1;
+const E_STATE: i32 = -2;
+const E_INVALID: i32 = -5;
+
+const DIALECTS: [Dialect; 5] = [
+    Dialect::Passthrough,
+    Dialect::AnthropicXml,
+    Dialect::Hermes,
+    Dialect::MorphXml,
+    Dialect::Qwen3Coder,
+];
+
+/// One C event, copied out of the parser's and the caller's memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CEvent {
+    /// `kind`.
+    pub kind: u32,
+    /// `block_type`.
+    pub block_type: u32,
+    /// `flags`.
+    pub flags: u32,
+    /// `index`.
+    pub index: u32,
+    /// `depth`.
+    pub depth: u32,
+    /// `part`.
+    pub part: u32,
+    /// `error_code`.
+    pub error_code: u32,
+    /// `text`.
+    pub text: Option<Vec<u8>>,
+    /// `tool_name`.
+    pub tool_name: Option<Vec<u8>>,
+    /// `tool_id`.
+    pub tool_id: Option<Vec<u8>>,
+    /// `content`.
+    pub content: Option<Vec<u8>>,
+    /// `input`.
+    pub input: Option<Vec<u8>>,
+    /// `error_reason`.
+    pub error_reason: Option<Vec<u8>>,
+    /// `error_raw`.
+    pub error_raw: Option<Vec<u8>>,
+}
+
+/// Copies a slice out (the read the sanitizer checks).
+fn copy(s: c::tokensieve_str) -> Option<Vec<u8>> {
+    if s.ptr.is_null() {
+        assert_eq!(s.len, 0, "a NULL slice with a length");
+        return None;
+    }
+    // SAFETY: the ABI promises `len` readable bytes at a non-NULL `ptr` until the next call
+    // on the parser; this is the claim under test (AddressSanitizer checks the read).
+    Some(unsafe { std::slice::from_raw_parts(s.ptr.cast::<u8>(), s.len) }.to_vec())
+}
+
+impl CEvent {
+    fn of(e: &c::tokensieve_event) -> CEvent {
+        assert_eq!(e.reserved, 0, "reserved is not 0");
+        CEvent {
+            kind: e.kind,
+            block_type: e.block_type,
+            flags: e.flags,
+            index: e.index,
+            depth: e.depth,
+            part: e.part,
+            error_code: e.error_code,
+            text: copy(e.text),
+            tool_name: copy(e.tool_name),
+            tool_id: copy(e.tool_id),
+            content: copy(e.content),
+            input: copy(e.input),
+            error_reason: copy(e.error_reason),
+            error_raw: copy(e.error_raw),
+        }
+    }
+
+    /// The fields that rule 4 allows to differ between chunkings of the same stream: none
+    /// but a chunk's text, which coalescing joins.
+    fn chunk_key(&self) -> Option<ChunkKey<'_>> {
+        (self.kind == 2).then_some((
+            self.block_type,
+            self.index,
+            self.depth,
+            self.part,
+            &self.tool_name,
+            &self.tool_id,
+        ))
+    }
+}
+
+/// Block type, index, depth, part, tool name, tool id.
+type ChunkKey<'a> = (u32, u32, u32, u32, &'a Option<Vec<u8>>, &'a Option<Vec<u8>>);
+
+/// Merges adjacent chunks whose fields other than the text are equal.
+fn coalesce_c(events: &[CEvent]) -> Vec<CEvent> {
+    let mut out: Vec<CEvent> = Vec::new();
+    for ev in events {
+        if let Some(last) = out.last_mut() {
+            if last.chunk_key().is_some() && last.chunk_key() == ev.chunk_key() {
+                let more = ev.text.clone().unwrap_or_default();
+                last.text.get_or_insert_with(Vec::new).extend(more);
+                continue;
+            }
+        }
+        out.push(ev.clone());
+    }
+    out
+}
+
+/// The decoded input.
+struct FfiSetup {
+    dialect: usize,
+    flags: u8,
+    seed: u8,
+    prefill: Vec<u8>,
+    input: Vec<u8>,
+}
+
+impl FfiSetup {
+    fn decode(data: &[u8]) -> Option<FfiSetup> {
+        let (&d, rest) = data.split_first()?;
+        let (&flags, rest) = rest.split_first()?;
+        let flags = flags & !crate::flag_mask();
+        let (&seed, mut rest) = rest.split_first()?;
+        let mut prefill = Vec::new();
+        if flags & 64 != 0 {
+            let (&n, r) = rest.split_first()?;
+            let n = (n as usize % 48).min(r.len());
+            prefill = r[..n].to_vec();
+            rest = &r[n..];
+        }
+        Some(FfiSetup {
+            dialect: d as usize % DIALECTS.len(),
+            flags,
+            seed,
+            prefill,
+            input: rest.to_vec(),
+        })
+    }
+
+    fn has(&self, bit: u8) -> bool {
+        self.flags & bit != 0
+    }
+
+    fn tools(&self) -> Option<Value> {
+        if self.has(2) {
+            Some(crate::tools(true))
+        } else if DIALECTS[self.dialect] == Dialect::MorphXml {
+            Some(crate::tools(false))
+        } else {
+            None
+        }
+    }
+
+    fn caller_memory(&self) -> bool {
+        self.has(32)
+    }
+
+    fn misuse(&self) -> bool {
+        self.has(128)
+    }
+
+    /// The same configuration in the JSON form, for the core.
+    fn core_setup(&self) -> Setup {
+        let mut config = json!({"dialect": DIALECTS[self.dialect].name()});
+        if self.has(1) {
+            config["stop_sequences"] = json!(STOPS);
+        }
+        if let Some(t) = self.tools() {
+            config["tools"] = t;
+        }
+        if self.has(4) {
+            config["start_in"] = json!("thinking");
+        }
+        if self.has(8) {
+            config["on_malformed"] = json!("drop");
+        }
+        Setup {
+            config,
+            fixed_memory: None,
+            prefill: self.prefill.clone(),
+            input: self.input.clone(),
+            seed: 0,
+        }
+    }
+}
+
+/// The C strings a `tokensieve_config` points to, kept alive while it is used.
+struct CConfig {
+    config: c::tokensieve_config,
+    _strings: Vec<CString>,
+    _stops: Vec<*const c_char>,
+    _tools: Vec<c::tokensieve_tool>,
+}
+
+impl CConfig {
+    fn new(s: &FfiSetup) -> CConfig {
+        let mut config = std::mem::MaybeUninit::<c::tokensieve_config>::uninit();
+        // SAFETY: a valid pointer to writable memory for one config.
+        assert_eq!(
+            unsafe { c::tokensieve_config_default(config.as_mut_ptr()) },
+            OK
+        );
+        // SAFETY: tokensieve_config_default returned OK: it wrote the whole struct.
+        let mut config = unsafe { config.assume_init() };
+        let mut strings = Vec::new();
+        let mut stops = Vec::new();
+        let mut tools = Vec::new();
+        config.dialect = s.dialect as u32;
+        if s.has(1) {
+            for stop in STOPS {
+                let cs = CString::new(stop).expect("no NUL");
+                stops.push(cs.as_ptr());
+                strings.push(cs);
+            }
+            config.stop_sequences = stops.as_ptr();
+            config.stop_sequences_len = stops.len();
+        }
+        if let Some(Value::Array(list)) = s.tools() {
+            for t in &list {
+                let name = CString::new(t["name"].as_str().expect("name")).expect("no NUL");
+                let schema = CString::new(t["schema"].to_string()).expect("no NUL");
+                tools.push(c::tokensieve_tool {
+                    name: name.as_ptr(),
+                    schema: schema.as_ptr(),
+                });
+                strings.push(name);
+                strings.push(schema);
+            }
+            config.tools = tools.as_ptr();
+            config.tools_len = tools.len();
+        }
+        if s.has(4) {
+            config.start_in = 1;
+        }
+        if s.has(8) {
+            config.on_malformed = 1;
+        }
+        if s.has(16) {
+            config.accumulate = 1;
+            // Small enough for long inputs to hit ACCUMULATED_TRUNCATED with caller memory.
+            config.accumulate_size = 64 + s.seed as usize * 7;
+        }
+        if s.caller_memory() {
+            config.buffer_size = MIN_MEMORY + s.seed as usize * 13;
+        }
+        CConfig {
+            config,
+            _strings: strings,
+            _stops: stops,
+            _tools: tools,
+        }
+    }
+}
+
+/// Caller memory: an exact-size, `tokensieve_state_align()`-aligned allocation.
+struct Memory {
+    ptr: *mut u8,
+    layout: Layout,
+}
+
+impl Memory {
+    fn new(size: usize) -> Memory {
+        let layout =
+            Layout::from_size_align(size, c::tokensieve_state_align()).expect("valid layout");
+        // SAFETY: `size` > 0 (tokensieve_state_size never says 0 for a valid config).
+        let ptr = unsafe { alloc_zeroed(layout) };
+        assert!(!ptr.is_null(), "out of memory");
+        Memory { ptr, layout }
+    }
+}
+
+impl Drop for Memory {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout, freed once.
+        unsafe { dealloc(self.ptr, self.layout) }
+    }
+}
+
+/// The last error message: always a NUL-terminated UTF-8 string.
+fn last_error(p: *const c::tokensieve_parser) -> String {
+    // SAFETY: `p` is NULL or a parser that is live (or caller-memory and freed, which the
+    // ABI allows).
+    let msg = unsafe { c::tokensieve_last_error(p) };
+    assert!(!msg.is_null(), "tokensieve_last_error returned NULL");
+    // SAFETY: the ABI promises a NUL-terminated string valid until the next call.
+    let msg = unsafe { CStr::from_ptr(msg) };
+    msg.to_str()
+        .expect("tokensieve_last_error is not UTF-8")
+        .to_owned()
+}
+
+/// A status that must be a failure with a message.
+fn expect_failure(p: *const c::tokensieve_parser, rc: i32, want: i32, what: &str) {
+    assert_eq!(rc, want, "{what}: status");
+    assert!(!last_error(p).is_empty(), "{what}: no message");
+}
+
+/// An empty event to write into.
+fn blank() -> c::tokensieve_event {
+    // SAFETY: tokensieve_event is plain old data (integers and raw pointers): all zeroes is
+    // a valid value.
+    unsafe { std::mem::zeroed() }
+}
+
+/// One stream through the ABI: creates the parser, prefill, the input in pieces of `sizes`
+/// (then the rest whole), finish; returns the events. With caller memory, also `reset` and
+/// the same stream again (same events), then free (E_INVALID after it).
+fn run_c(s: &FfiSetup, sizes: &[usize], misuse: bool) -> Option<Vec<CEvent>> {
+    let cfg = CConfig::new(s);
+    if c::tokensieve_dialect_supported(cfg.config.dialect) == 0 {
+        // SAFETY: `cfg.config` and everything it points to are alive for the call.
+        let p = unsafe { c::tokensieve_new(&cfg.config) };
+        assert!(p.is_null(), "a parser for an unsupported dialect");
+        assert!(!last_error(ptr::null()).is_empty());
+        return None;
+    }
+    if !s.caller_memory() {
+        // SAFETY: as above.
+        let p = unsafe { c::tokensieve_new(&cfg.config) };
+        assert!(!p.is_null(), "tokensieve_new: {}", last_error(ptr::null()));
+        let events = stream(p, s, sizes, misuse);
+        // SAFETY: a live heap parser, freed once.
+        unsafe { c::tokensieve_free(p) };
+        return Some(events);
+    }
+    // SAFETY: as above.
+    let size = unsafe { c::tokensieve_state_size(&cfg.config) };
+    assert!(
+        size > 0,
+        "tokensieve_state_size: {}",
+        last_error(ptr::null())
+    );
+    let mem = Memory::new(size + 1);
+    if misuse {
+        // SAFETY: `mem` is writable for `size + 1` bytes; the calls must refuse it.
+        let short = unsafe { c::tokensieve_init(mem.ptr.cast(), size - 1, &cfg.config) };
+        assert!(short.is_null(), "init accepted memory one byte short");
+        assert!(!last_error(ptr::null()).is_empty());
+        // SAFETY: as above (`mem + 1` is writable for `size` bytes).
+        let skew = unsafe { c::tokensieve_init(mem.ptr.add(1).cast(), size, &cfg.config) };
+        assert!(skew.is_null(), "init accepted misaligned memory");
+        assert!(!last_error(ptr::null()).is_empty());
+    }
+    // SAFETY: `mem` is aligned and writable for `size` bytes (one more is spare: the
+    // sanitizer sees the exact allocation, and the parser must not need it).
+    let p = unsafe { c::tokensieve_init(mem.ptr.cast(), size, &cfg.config) };
+    assert!(!p.is_null(), "tokensieve_init: {}", last_error(ptr::null()));
+    assert_eq!(
+        p.cast::<u8>(),
+        mem.ptr,
+        "the parser lives at the start of its memory"
+    );
+    let events = stream(p, s, sizes, misuse);
+    // SAFETY: a live parser.
+    assert_eq!(unsafe { c::tokensieve_reset(p) }, OK);
+    let again = stream(p, s, sizes, misuse);
+    assert_eq!(
+        coalesce_c(&events),
+        coalesce_c(&again),
+        "tokensieve_reset did not give a fresh stream"
+    );
+    // SAFETY: a live caller-memory parser: only invalidated.
+    unsafe { c::tokensieve_free(p) };
+    let mut out = blank();
+    // SAFETY: the memory is unchanged since the free, which the ABI allows calling on.
+    let rc = unsafe { c::tokensieve_next(p, &mut out) };
+    expect_failure(p, rc, E_INVALID, "next after free");
+    drop(mem);
+    Some(events)
+}
+
+/// Drives one stream on a fresh (or reset) parser.
+fn stream(
+    p: *mut c::tokensieve_parser,
+    s: &FfiSetup,
+    sizes: &[usize],
+    misuse: bool,
+) -> Vec<CEvent> {
+    let mut out = blank();
+    let mut events = Vec::new();
+    if misuse {
+        // SAFETY: `p` is live; `out` is writable.
+        let rc = unsafe { c::tokensieve_next(p, &mut out) };
+        expect_failure(p, rc, E_STATE, "next before feed");
+        // SAFETY: `p` is live; NULL out is the misuse under test.
+        let rc = unsafe { c::tokensieve_next(p, ptr::null_mut()) };
+        expect_failure(p, rc, E_NULL, "next with out NULL");
+        // SAFETY: NULL parser is the misuse under test.
+        let rc = unsafe { c::tokensieve_feed(ptr::null_mut(), c"x".as_ptr(), 1) };
+        expect_failure(ptr::null(), rc, E_NULL, "feed with p NULL");
+        // SAFETY: `p` is live; NULL data with a length is the misuse under test.
+        let rc = unsafe { c::tokensieve_feed(p, ptr::null(), 3) };
+        expect_failure(p, rc, E_NULL, "feed with data NULL");
+    }
+    if !s.prefill.is_empty() {
+        let pre = s.prefill.clone().into_boxed_slice();
+        // SAFETY: `p` is live; `pre` is readable for its length during the call.
+        assert_eq!(
+            unsafe { c::tokensieve_prefill(p, pre.as_ptr().cast(), pre.len()) },
+            OK,
+            "prefill: {}",
+            last_error(p)
+        );
+    }
+    // Each piece in its own exact-size allocation, freed once the parser is done with it:
+    // a slice that outlives it is a use after free.
+    let mut pieces: std::collections::VecDeque<Box<[u8]>> =
+        crate::pieces(&s.input, sizes).map(Into::into).collect();
+    let mut current: Box<[u8]> = pieces.pop_front().unwrap_or_default();
+    // SAFETY: `p` is live; `current` stays alive and unchanged until replaced below, which
+    // happens only once the parser said NEED_MORE or accepted the next feed (drained).
+    let rc = unsafe { c::tokensieve_feed(p, current.as_ptr().cast(), current.len()) };
+    assert_eq!(rc, OK, "feed: {}", last_error(p));
+    if misuse {
+        let pre = b"<thinking>";
+        // SAFETY: `p` is live; `pre` is readable.
+        let rc = unsafe { c::tokensieve_prefill(p, pre.as_ptr().cast(), pre.len()) };
+        expect_failure(p, rc, E_STATE, "prefill after feed");
+        if !current.is_empty() {
+            // Nothing pulled yet, so not drained: a second feed is refused.
+            // SAFETY: `p` is live; the data is readable.
+            let rc = unsafe { c::tokensieve_feed(p, c"y".as_ptr(), 1) };
+            expect_failure(p, rc, E_STATE, "feed before drained");
+        }
+    }
+    loop {
+        // SAFETY: `p` is live; `out` is writable; `current` is alive.
+        let rc = unsafe { c::tokensieve_next(p, &mut out) };
+        let early = match rc {
+            EVENT => {
+                events.push(CEvent::of(&out));
+                // The misuse schedule feeds the next piece as soon as it is accepted.
+                misuse
+            }
+            NEED_MORE => true,
+            DONE => break,
+            other => panic!("tokensieve_next: {other}: {}", last_error(p)),
+        };
+        if !early {
+            continue;
+        }
+        let Some(next) = pieces.front() else {
+            if rc == NEED_MORE {
+                break;
+            }
+            continue;
+        };
+        // SAFETY: `p` is live; `next` is alive and unchanged until replaced in turn.
+        let fed = unsafe { c::tokensieve_feed(p, next.as_ptr().cast(), next.len()) };
+        match fed {
+            OK => current = pieces.pop_front().unwrap_or_default(),
+            E_STATE if rc == EVENT => {}
+            other => panic!("feed: {other}: {}", last_error(p)),
+        }
+    }
+    drop(current);
+    // SAFETY: `p` is live.
+    assert_eq!(
+        unsafe { c::tokensieve_finish(p) },
+        OK,
+        "finish: {}",
+        last_error(p)
+    );
+    if misuse {
+        // SAFETY: `p` is live.
+        let rc = unsafe { c::tokensieve_feed(p, c"z".as_ptr(), 1) };
+        let done = events.last().is_some_and(|e: &CEvent| e.kind == 4);
+        if !done {
+            expect_failure(p, rc, E_STATE, "feed after finish");
+        }
+    }
+    loop {
+        // SAFETY: `p` is live; `out` is writable; no input is pending.
+        match unsafe { c::tokensieve_next(p, &mut out) } {
+            EVENT => events.push(CEvent::of(&out)),
+            DONE => break,
+            other => panic!("tokensieve_next after finish: {other}: {}", last_error(p)),
+        }
+    }
+    // SAFETY: `p` is live; `out` is writable.
+    assert_eq!(
+        unsafe { c::tokensieve_next(p, &mut out) },
+        DONE,
+        "next after DONE"
+    );
+    events
+}
+
+/// Checks one event list on its own.
+fn lint_c(events: &[CEvent], accumulate: bool) {
+    let mut open: Option<(u32, u32, Vec<u8>)> = None;
+    for (i, e) in events.iter().enumerate() {
+        for b in [
+            &e.tool_name,
+            &e.tool_id,
+            &e.content,
+            &e.input,
+            &e.error_reason,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert!(
+                std::str::from_utf8(b).is_ok(),
+                "#{i}: a string is not UTF-8"
+            );
+        }
+        match e.kind {
+            1 => open = Some((e.index, e.block_type, Vec::new())),
+            2 => {
+                let text = e.text.as_deref().expect("a chunk without text");
+                assert!(!text.is_empty(), "#{i}: empty chunk");
+                assert!(std::str::from_utf8(text).is_ok(), "#{i}: chunk not UTF-8");
+                let (index, ty, acc) = open.as_mut().expect("chunk outside a block");
+                assert_eq!(
+                    (e.index, e.block_type),
+                    (*index, *ty),
+                    "#{i}: another block's chunk"
+                );
+                // What accumulation collects: text, thinking and result chunks, and the input
+                // part of a call.
+                if e.part == 0 || e.part == 3 {
+                    acc.extend_from_slice(text);
+                }
+            }
+            3 => {
+                let (index, ty, acc) = open.take().expect("completes an unopened block");
+                assert_eq!(
+                    (e.index, e.block_type),
+                    (index, ty),
+                    "#{i}: completes another block"
+                );
+                let failed = e.error_code != 0;
+                assert_eq!(
+                    failed,
+                    e.error_reason.is_some(),
+                    "#{i}: error_reason iff error_code"
+                );
+                assert!(
+                    failed || e.error_raw.is_none(),
+                    "#{i}: error_raw on a good block"
+                );
+                let collected = if ty == 2 { &e.input } else { &e.content };
+                let other = if ty == 2 { &e.content } else { &e.input };
+                assert!(
+                    other.is_none(),
+                    "#{i}: content/input on the wrong block type"
+                );
+                if !accumulate || (ty == 2 && failed) {
+                    assert!(collected.is_none(), "#{i}: accumulated without accumulate");
+                    continue;
+                }
+                let got = collected
+                    .as_deref()
+                    .expect("accumulate: content/input missing");
+                if e.flags & 8 != 0 {
+                    assert!(
+                        acc.starts_with(got),
+                        "#{i}: truncated content is not a prefix"
+                    );
+                } else {
+                    assert_eq!(got, &acc[..], "#{i}: content/input differs from the chunks");
+                }
+            }
+            4 => assert!(open.is_none(), "#{i}: stop inside a block"),
+            k => panic!("#{i}: unknown kind {k}"),
+        }
+    }
+}
+
+fn part_code(p: Option<Part>) -> u32 {
+    match p {
+        None => 0,
+        Some(Part::Name) => 1,
+        Some(Part::Id) => 2,
+        Some(Part::Input) => 3,
+    }
+}
+
+fn block_code(t: BlockType) -> u32 {
+    match t {
+        BlockType::Text => 0,
+        BlockType::Thinking => 1,
+        BlockType::ToolCall => 2,
+        BlockType::ToolResult => 3,
+    }
+}
+
+/// The core's events in the ABI's terms (the fields both have).
+fn core_view(events: &[Ev]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| match e {
+            Ev::Start(i, t) => format!("start {i} {}", block_code(*t)),
+            Ev::Chunk {
+                text,
+                ty,
+                block,
+                depth,
+                part,
+                name,
+                id,
+            } => format!(
+                "chunk {block} {} {depth} {} {name:?} {id:?} {text:?}",
+                block_code(*ty),
+                part_code(*part)
+            ),
+            Ev::Complete {
+                index,
+                ty,
+                name,
+                id,
+                error,
+                is_error,
+            } => format!(
+                "complete {index} {} {name:?} {id:?} {:?} {is_error}",
+                block_code(*ty),
+                error
+                    .as_ref()
+                    .map(|(r, raw, cut)| (r.as_str(), raw.clone(), *cut))
+            ),
+            Ev::Stop(s) => format!("stop {s:?}"),
+        })
+        .collect()
+}
+
+fn c_view(events: &[CEvent]) -> Vec<String> {
+    let s = |b: &Option<Vec<u8>>| b.as_ref().map(|b| String::from_utf8_lossy(b).into_owned());
+    events
+        .iter()
+        .map(|e| match e.kind {
+            1 => format!("start {} {}", e.index, e.block_type),
+            2 => format!(
+                "chunk {} {} {} {} {:?} {:?} {:?}",
+                e.index,
+                e.block_type,
+                e.depth,
+                e.part,
+                s(&e.tool_name),
+                s(&e.tool_id),
+                s(&e.text).unwrap_or_default()
+            ),
+            3 => format!(
+                "complete {} {} {:?} {:?} {:?} {}",
+                e.index,
+                e.block_type,
+                s(&e.tool_name),
+                s(&e.tool_id),
+                (e.error_code != 0).then(|| (
+                    s(&e.error_reason).unwrap_or_default(),
+                    e.error_raw.clone().unwrap_or_default(),
+                    e.flags & 4 != 0
+                )),
+                e.flags & 2 != 0
+            ),
+            _ => format!("stop {:?}", s(&e.text).unwrap_or_default()),
+        })
+        .collect()
+}
+
+/// The whole check of one `ffi` input.
+pub fn check_ffi(data: &[u8]) {
+    let Some(s) = FfiSetup::decode(data) else {
+        return;
+    };
+    // Whole, plainly.
+    let Some(whole) = run_c(&s, &[], false) else {
+        return;
+    };
+    let sizes = splits(
+        s.input.len(),
+        u64::from(s.seed) ^ (data.len() as u64).rotate_left(17),
+    );
+    let split = run_c(&s, &sizes, s.misuse()).expect("the same config");
+    let accumulate = s.has(16);
+    lint_c(&whole, accumulate);
+    lint_c(&split, accumulate);
+    let (a, b) = (coalesce_c(&whole), coalesce_c(&split));
+    if a != b {
+        let at = a
+            .iter()
+            .zip(&b)
+            .position(|(x, y)| x != y)
+            .unwrap_or(a.len().min(b.len()));
+        panic!(
+            "chunking changed the ABI's events (rule 4) at coalesced #{at}; sizes {sizes:?}\n  whole: {:?}\n  split: {:?}",
+            a.get(at),
+            b.get(at)
+        );
+    }
+    if !s.caller_memory() {
+        let core = crate::run(&s.core_setup(), &[]).expect("the core takes the same config");
+        let (want, got) = (core_view(&coalesce(&core)), c_view(&a));
+        if want != got {
+            let at = want
+                .iter()
+                .zip(&got)
+                .position(|(x, y)| x != y)
+                .unwrap_or(want.len().min(got.len()));
+            panic!(
+                "the ABI differs from the core at coalesced #{at}:\n  core: {:?}\n  abi:  {:?}",
+                want.get(at),
+                got.get(at)
+            );
+        }
+    }
+}
