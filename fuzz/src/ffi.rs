@@ -34,7 +34,7 @@ use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ffi::{CStr, CString, c_char};
 use std::ptr;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokensieve::{BlockType, Dialect, MIN_MEMORY, Part};
 use tokensieve_ffi as c;
 
@@ -154,49 +154,37 @@ fn coalesce_c(events: &[CEvent]) -> Vec<CEvent> {
     out
 }
 
-/// The decoded input.
+/// The decoded input: the dialect, the flags, and (bits 0–3 and 6, read as the stream
+/// targets read them) the core's setup — config in the JSON form, prefill, input, seed.
 struct FfiSetup {
-    dialect: usize,
     flags: u8,
     seed: u8,
-    prefill: Vec<u8>,
-    input: Vec<u8>,
+    core: Setup,
 }
 
 impl FfiSetup {
     fn decode(data: &[u8]) -> Option<FfiSetup> {
         let (&d, rest) = data.split_first()?;
-        let (&flags, rest) = rest.split_first()?;
+        let (&flags, tail) = rest.split_first()?;
         let flags = flags & !crate::flag_mask();
-        let (&seed, mut rest) = rest.split_first()?;
-        let mut prefill = Vec::new();
-        if flags & 64 != 0 {
-            let (&n, r) = rest.split_first()?;
-            let n = (n as usize % 48).min(r.len());
-            prefill = r[..n].to_vec();
-            rest = &r[n..];
-        }
-        Some(FfiSetup {
-            dialect: d as usize % DIALECTS.len(),
-            flags,
-            seed,
-            prefill,
-            input: rest.to_vec(),
-        })
+        let &seed = tail.first()?;
+        // The bits that mean something else here (4, 5, 7) are cleared for Setup.
+        let mut shared = rest.to_vec();
+        shared[0] = flags & 0b0100_1111;
+        let core = Setup::decode(DIALECTS[d as usize % DIALECTS.len()], &shared)?;
+        Some(FfiSetup { flags, seed, core })
     }
 
     fn has(&self, bit: u8) -> bool {
         self.flags & bit != 0
     }
 
-    fn tools(&self) -> Option<Value> {
-        if self.has(2) {
-            Some(crate::tools(true))
-        } else if DIALECTS[self.dialect] == Dialect::MorphXml {
-            Some(crate::tools(false))
-        } else {
-            None
-        }
+    fn dialect_code(&self) -> u32 {
+        let name = self.core.config["dialect"].as_str();
+        DIALECTS
+            .iter()
+            .position(|d| Some(d.name()) == name)
+            .unwrap_or(0) as u32
     }
 
     fn caller_memory(&self) -> bool {
@@ -205,30 +193,6 @@ impl FfiSetup {
 
     fn misuse(&self) -> bool {
         self.has(128)
-    }
-
-    /// The same configuration in the JSON form, for the core.
-    fn core_setup(&self) -> Setup {
-        let mut config = json!({"dialect": DIALECTS[self.dialect].name()});
-        if self.has(1) {
-            config["stop_sequences"] = json!(STOPS);
-        }
-        if let Some(t) = self.tools() {
-            config["tools"] = t;
-        }
-        if self.has(4) {
-            config["start_in"] = json!("thinking");
-        }
-        if self.has(8) {
-            config["on_malformed"] = json!("drop");
-        }
-        Setup {
-            config,
-            fixed_memory: None,
-            prefill: self.prefill.clone(),
-            input: self.input.clone(),
-            seed: 0,
-        }
     }
 }
 
@@ -253,8 +217,8 @@ impl CConfig {
         let mut strings = Vec::new();
         let mut stops = Vec::new();
         let mut tools = Vec::new();
-        config.dialect = s.dialect as u32;
-        if s.has(1) {
+        config.dialect = s.dialect_code();
+        if s.core.config.get("stop_sequences").is_some() {
             for stop in STOPS {
                 let cs = CString::new(stop).expect("no NUL");
                 stops.push(cs.as_ptr());
@@ -263,8 +227,8 @@ impl CConfig {
             config.stop_sequences = stops.as_ptr();
             config.stop_sequences_len = stops.len();
         }
-        if let Some(Value::Array(list)) = s.tools() {
-            for t in &list {
+        if let Some(Value::Array(list)) = s.core.config.get("tools") {
+            for t in list {
                 let name = CString::new(t["name"].as_str().expect("name")).expect("no NUL");
                 let schema = CString::new(t["schema"].to_string()).expect("no NUL");
                 tools.push(c::tokensieve_tool {
@@ -277,10 +241,10 @@ impl CConfig {
             config.tools = tools.as_ptr();
             config.tools_len = tools.len();
         }
-        if s.has(4) {
+        if s.core.config.get("start_in").is_some() {
             config.start_in = 1;
         }
-        if s.has(8) {
+        if s.core.config.get("on_malformed").is_some() {
             config.on_malformed = 1;
         }
         if s.has(16) {
@@ -440,8 +404,8 @@ fn stream(
         let rc = unsafe { c::tokensieve_feed(p, ptr::null(), 3) };
         expect_failure(p, rc, E_NULL, "feed with data NULL");
     }
-    if !s.prefill.is_empty() {
-        let pre = s.prefill.clone().into_boxed_slice();
+    if !s.core.prefill.is_empty() {
+        let pre = s.core.prefill.clone().into_boxed_slice();
         // SAFETY: `p` is live; `pre` is readable for its length during the call.
         assert_eq!(
             unsafe { c::tokensieve_prefill(p, pre.as_ptr().cast(), pre.len()) },
@@ -452,8 +416,9 @@ fn stream(
     }
     // Each piece in its own exact-size allocation, freed once the parser is done with it:
     // a slice that outlives it is a use after free.
-    let mut pieces: std::collections::VecDeque<Box<[u8]>> =
-        crate::pieces(&s.input, sizes).map(Into::into).collect();
+    let mut pieces: std::collections::VecDeque<Box<[u8]>> = crate::pieces(&s.core.input, sizes)
+        .map(Into::into)
+        .collect();
     let mut current: Box<[u8]> = pieces.pop_front().unwrap_or_default();
     // SAFETY: `p` is live; `current` stays alive and unchanged until replaced below, which
     // happens only once the parser said NEED_MORE or accepted the next feed (drained).
@@ -715,10 +680,7 @@ pub fn check_ffi(data: &[u8]) {
     let Some(whole) = run_c(&s, &[], false) else {
         return;
     };
-    let sizes = splits(
-        s.input.len(),
-        u64::from(s.seed) ^ (data.len() as u64).rotate_left(17),
-    );
+    let sizes = splits(s.core.input.len(), s.core.seed);
     let split = run_c(&s, &sizes, s.misuse()).expect("the same config");
     let accumulate = s.has(16);
     lint_c(&whole, accumulate);
@@ -737,7 +699,7 @@ pub fn check_ffi(data: &[u8]) {
         );
     }
     if !s.caller_memory() {
-        let core = crate::run(&s.core_setup(), &[]).expect("the core takes the same config");
+        let core = crate::run(&s.core, &[]).expect("the core takes the same config");
         let (want, got) = (core_view(&coalesce(&core)), c_view(&a));
         if want != got {
             let at = want

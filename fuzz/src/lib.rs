@@ -156,7 +156,7 @@ pub const CUSTOM_THINKING: (&str, &str) = ("<reasoning>", "</reasoning>");
 /// Stop sequences used when flag bit 0 is set.
 pub const STOPS: [&str; 2] = ["\nHuman:", "<|eot|>"];
 
-pub(crate) fn tools(typed: bool) -> Value {
+fn tools(typed: bool) -> Value {
     let t = |ty: &str| {
         if typed {
             json!({"type": ty})
