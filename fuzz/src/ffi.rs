@@ -38,7 +38,7 @@ use serde_json::Value;
 use tokensieve::{BlockType, Dialect, MIN_MEMORY, Part};
 use tokensieve_ffi as c;
 
-use crate::{Ev, STOPS, Setup, coalesce, splits};
+use crate::{Ev, STOPS, Setup, assert_same, coalesce, splits};
 
 const EVENT: i32 = 0;
 const NEED_MORE: i32 = 1;
@@ -686,32 +686,18 @@ pub fn check_ffi(data: &[u8]) {
     lint_c(&whole, accumulate);
     lint_c(&split, accumulate);
     let (a, b) = (coalesce_c(&whole), coalesce_c(&split));
-    if a != b {
-        let at = a
-            .iter()
-            .zip(&b)
-            .position(|(x, y)| x != y)
-            .unwrap_or(a.len().min(b.len()));
-        panic!(
-            "chunking changed the ABI's events (rule 4) at coalesced #{at}; sizes {sizes:?}\n  whole: {:?}\n  split: {:?}",
-            a.get(at),
-            b.get(at)
-        );
-    }
+    assert_same(
+        &a,
+        &b,
+        &format!("chunking changed the ABI's events (rule 4); sizes {sizes:?}"),
+    );
     if !s.caller_memory() {
         let core = crate::run(&s.core, &[]).expect("the core takes the same config");
         let (want, got) = (core_view(&coalesce(&core)), c_view(&a));
-        if want != got {
-            let at = want
-                .iter()
-                .zip(&got)
-                .position(|(x, y)| x != y)
-                .unwrap_or(want.len().min(got.len()));
-            panic!(
-                "the ABI differs from the core at coalesced #{at}:\n  core: {:?}\n  abi:  {:?}",
-                want.get(at),
-                got.get(at)
-            );
-        }
+        assert_same(
+            &want,
+            &got,
+            "the ABI differs from the core (first: core, second: ABI)",
+        );
     }
 }

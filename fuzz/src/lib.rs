@@ -482,7 +482,7 @@ pub fn run(setup: &Setup, sizes: &[usize]) -> Option<Vec<Ev>> {
 }
 
 /// Panics with the first difference when two coalesced event lists differ.
-fn assert_same(a: &[Ev], b: &[Ev], what: &str) {
+pub(crate) fn assert_same<T: PartialEq + std::fmt::Debug>(a: &[T], b: &[T], what: &str) {
     if a != b {
         let at = a
             .iter()
