@@ -116,6 +116,7 @@ def main():
         # ffi: [TOKENSIEVE_DIALECT_* code (the TARGETS order), flags, seed, ...]; flag bits 0-3
         # and 6 as for the stream targets.
         put("ffi", bytes([list(TARGETS).index(d)]) + header(cfg, pre.encode() if pre else None) + data)
+        put("ffi", b"\xf0" + json.dumps(cfg, ensure_ascii=False).encode())  # a config text
         for j in json_values(v):
             put("json", j)
             put("json_relaxed", b"\x00" + j)

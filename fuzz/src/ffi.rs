@@ -1,7 +1,8 @@
 //! The `ffi` target: the C ABI (`ffi-c/src/lib.rs`, the only crate with `unsafe` code),
 //! called as C would call it, under AddressSanitizer.
 //!
-//! Input: `[dialect, flags, seed, (prefill length)?, input…]`. `dialect` (mod 5) is a
+//! Input: `[dialect, flags, seed, (prefill length)?, input…]`, or `[0xF0..=0xFF, config
+//! text…]` (below). `dialect` (mod 5) is a
 //! `TOKENSIEVE_DIALECT_*` code; `flags`: bit 0 stop sequences, 1 typed tools (morph-xml
 //! always gets tools), 2 start in thinking, 3 drop malformed calls, 4 accumulate, 5 caller
 //! memory (`tokensieve_state_size` + `tokensieve_init`, `buffer_size` `MIN_MEMORY` +
@@ -19,7 +20,11 @@
 //!   `tokensieve_feed` accepts it (after the input is drained, before NEED_MORE), which
 //!   must not change them either.
 //! - the ABI says what the core says: heap parsers give the core's events (same config
-//!   through the JSON form), field by field.
+//!   through the JSON form), field by field; with an odd seed the heap parser is made by
+//!   `tokensieve_new_json` from that JSON (as the PHP binding makes it).
+//! - a first byte from 0xF0 on: the rest, up to a NUL, is a config text for
+//!   `tokensieve_new_json` (bit 0: accumulate) — a parser exactly when the core takes the
+//!   config, else NULL with a message; a parser it makes reads a transcript to the end.
 //! - events are well formed: chunk texts non-empty UTF-8, `tool_name`/`tool_id`/`content`/
 //!   `input` UTF-8, `error_reason` on failed calls only; with `accumulate`, a block's
 //!   `content`/`input` is its chunks' text (a prefix of it when flagged truncated).
@@ -327,8 +332,15 @@ fn run_c(s: &FfiSetup, sizes: &[usize], misuse: bool) -> Option<Vec<CEvent>> {
         return None;
     }
     if !s.caller_memory() {
-        // SAFETY: as above.
-        let p = unsafe { c::tokensieve_new(&cfg.config) };
+        // Odd seeds: the same config as JSON text, the way the PHP binding creates parsers.
+        let p = if s.seed & 1 == 1 {
+            let text = CString::new(s.core.config.to_string()).expect("JSON has no NUL");
+            // SAFETY: a NUL-terminated string, alive for the call.
+            unsafe { c::tokensieve_new_json(text.as_ptr(), u32::from(s.has(16))) }
+        } else {
+            // SAFETY: as above.
+            unsafe { c::tokensieve_new(&cfg.config) }
+        };
         assert!(!p.is_null(), "tokensieve_new: {}", last_error(ptr::null()));
         let events = stream(p, s, sizes, misuse);
         // SAFETY: a live heap parser, freed once.
@@ -673,6 +685,11 @@ fn c_view(events: &[CEvent]) -> Vec<String> {
 
 /// The whole check of one `ffi` input.
 pub fn check_ffi(data: &[u8]) {
+    if let Some((&mode, text)) = data.split_first() {
+        if mode >= CONFIG_TEXT {
+            return check_config_text(mode, text);
+        }
+    }
     let Some(s) = FfiSetup::decode(data) else {
         return;
     };
@@ -700,4 +717,68 @@ pub fn check_ffi(data: &[u8]) {
             "the ABI differs from the core (first: core, second: ABI)",
         );
     }
+}
+
+/// A first byte from here on: the rest is a JSON config text for `tokensieve_new_json`.
+pub const CONFIG_TEXT: u8 = 0xF0;
+
+/// `tokensieve_new_json` on arbitrary text (up to its first NUL, as C sees it): a parser
+/// exactly when the core takes the config, else NULL with a message; a parser it makes
+/// parses a transcript to the end.
+fn check_config_text(mode: u8, text: &[u8]) {
+    let text = &text[..text.iter().position(|&b| b == 0).unwrap_or(text.len())];
+    let cs = CString::new(text).expect("cut at the first NUL");
+    let accumulate = u32::from(mode & 1);
+    // SAFETY: a NUL-terminated string, alive for the call.
+    let p = unsafe { c::tokensieve_new_json(cs.as_ptr(), accumulate) };
+    let core = std::str::from_utf8(text)
+        .ok()
+        .map(|t| tokensieve::ConfigBuf::from_json(t).and_then(tokensieve::Sieve::from_config_buf));
+    if p.is_null() {
+        assert!(
+            !last_error(ptr::null()).is_empty(),
+            "refused without a message"
+        );
+        assert!(
+            !matches!(core, Some(Ok(_))),
+            "the ABI refused a config the core takes: {:?}",
+            String::from_utf8_lossy(text)
+        );
+        return;
+    }
+    assert!(
+        matches!(core, Some(Ok(_))),
+        "the ABI took a config the core refuses: {:?}",
+        String::from_utf8_lossy(text)
+    );
+    let transcript = b"Hi <think>hmm</think><thinking>a</thinking>\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}\n</tool_call>\n<function_calls><invoke name=\"f\"><parameter name=\"s\">x</parameter></invoke></function_calls><f><s>x</s></f>\n<tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n</function>\n</tool_call> end";
+    let mut out = blank();
+    let mut events = Vec::new();
+    for piece in transcript.chunks(7) {
+        let piece: Box<[u8]> = piece.into();
+        // SAFETY: a live parser; `piece` is alive until drained.
+        let rc = unsafe { c::tokensieve_feed(p, piece.as_ptr().cast(), piece.len()) };
+        assert_eq!(rc, OK, "feed: {}", last_error(p));
+        loop {
+            // SAFETY: a live parser; `out` is writable; `piece` is alive.
+            match unsafe { c::tokensieve_next(p, &mut out) } {
+                EVENT => events.push(CEvent::of(&out)),
+                NEED_MORE | DONE => break,
+                other => panic!("tokensieve_next: {other}: {}", last_error(p)),
+            }
+        }
+    }
+    // SAFETY: a live parser.
+    assert_eq!(unsafe { c::tokensieve_finish(p) }, OK);
+    loop {
+        // SAFETY: a live parser; `out` is writable.
+        match unsafe { c::tokensieve_next(p, &mut out) } {
+            EVENT => events.push(CEvent::of(&out)),
+            DONE => break,
+            other => panic!("tokensieve_next after finish: {other}: {}", last_error(p)),
+        }
+    }
+    lint_c(&events, accumulate == 1);
+    // SAFETY: a live heap parser, freed once.
+    unsafe { c::tokensieve_free(p) };
 }
