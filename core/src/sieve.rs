@@ -1603,9 +1603,7 @@ impl<'a> Machine<'a> {
         let Pending::Chunk { meta, text } = first else {
             return first;
         };
-        let same =
-            |q: &Queue| matches!(q.front(), Some(Pending::Chunk { meta: m, .. }) if m == meta);
-        if !same(&self.queue) {
+        if !matches!(self.queue.front(), Some(Pending::Chunk { meta: m, .. }) if m == meta) {
             return first;
         }
         let head = self.piece_bytes(text);
@@ -1616,10 +1614,14 @@ impl<'a> Machine<'a> {
         out[..head.len()].copy_from_slice(head);
         let mut len = head.len();
         let mut packed = false;
-        while same(&self.queue) {
-            let Some(Pending::Chunk { text: next, .. }) = self.queue.front() else {
+        while let Some(Pending::Chunk {
+            meta: m,
+            text: next,
+        }) = self.queue.front()
+        {
+            if m != meta {
                 break;
-            };
+            }
             let Some((piece, rest)) = self.split_spool(next) else {
                 // Exhausted: drop it and look at the one after.
                 self.queue.pop_front();
