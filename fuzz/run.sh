@@ -11,8 +11,9 @@
 # Stable toolchain. No sanitizer for the core's targets (the core is
 # `#![forbid(unsafe_code)]`): cargo fuzz run --sanitizer none. The `ffi` target (the C ABI,
 # the only unsafe code) runs under AddressSanitizer: RUSTC_BOOTSTRAP=1 lets the stable
-# compiler take -Zsanitizer=address; its build lives in target/asan. Seeds: fuzz/seeds/<target> (committed; `python3 make_seeds.py`
-# regenerates them from the conformance vectors); the growing corpus: fuzz/corpus/<target>
+# compiler take -Zsanitizer=address; its build lives in target/asan. Seeds:
+# fuzz/seeds/<target> (committed; `python3 make_seeds.py` regenerates them from the
+# conformance vectors); the growing corpus: fuzz/corpus/<target>
 # (not committed); crashes: fuzz/artifacts/<target>. Prints executions, coverage and
 # findings per target and exits 1 when a target found something.
 set -euo pipefail

@@ -162,6 +162,8 @@ fn coalesce_c(events: &[CEvent]) -> Vec<CEvent> {
 /// The decoded input: the dialect, the flags, and (bits 0–3 and 6, read as the stream
 /// targets read them) the core's setup — config in the JSON form, prefill, input, seed.
 struct FfiSetup {
+    /// The `TOKENSIEVE_DIALECT_*` code.
+    dialect: u32,
     flags: u8,
     seed: u8,
     core: Setup,
@@ -176,20 +178,18 @@ impl FfiSetup {
         // The bits that mean something else here (4, 5, 7) are cleared for Setup.
         let mut shared = rest.to_vec();
         shared[0] = flags & 0b0100_1111;
-        let core = Setup::decode(DIALECTS[d as usize % DIALECTS.len()], &shared)?;
-        Some(FfiSetup { flags, seed, core })
+        let dialect = d as usize % DIALECTS.len();
+        let core = Setup::decode(DIALECTS[dialect], &shared)?;
+        Some(FfiSetup {
+            dialect: dialect as u32,
+            flags,
+            seed,
+            core,
+        })
     }
 
     fn has(&self, bit: u8) -> bool {
         self.flags & bit != 0
-    }
-
-    fn dialect_code(&self) -> u32 {
-        let name = self.core.config["dialect"].as_str();
-        DIALECTS
-            .iter()
-            .position(|d| Some(d.name()) == name)
-            .unwrap_or(0) as u32
     }
 
     fn caller_memory(&self) -> bool {
@@ -222,7 +222,7 @@ impl CConfig {
         let mut strings = Vec::new();
         let mut stops = Vec::new();
         let mut tools = Vec::new();
-        config.dialect = s.dialect_code();
+        config.dialect = s.dialect;
         if s.core.config.get("stop_sequences").is_some() {
             for stop in STOPS {
                 let cs = CString::new(stop).expect("no NUL");
@@ -342,7 +342,7 @@ fn run_c(s: &FfiSetup, sizes: &[usize], misuse: bool) -> Option<Vec<CEvent>> {
             unsafe { c::tokensieve_new(&cfg.config) }
         };
         assert!(!p.is_null(), "tokensieve_new: {}", last_error(ptr::null()));
-        let events = stream(p, s, sizes, misuse);
+        let events = stream(p, &s.core.prefill, &s.core.input, sizes, misuse);
         // SAFETY: a live heap parser, freed once.
         unsafe { c::tokensieve_free(p) };
         return Some(events);
@@ -354,19 +354,22 @@ fn run_c(s: &FfiSetup, sizes: &[usize], misuse: bool) -> Option<Vec<CEvent>> {
         "tokensieve_state_size: {}",
         last_error(ptr::null())
     );
-    let mem = Memory::new(size + 1);
     if misuse {
-        // SAFETY: `mem` is writable for `size + 1` bytes; the calls must refuse it.
-        let short = unsafe { c::tokensieve_init(mem.ptr.cast(), size - 1, &cfg.config) };
+        // A block one byte larger, so that both refused calls stay inside it.
+        let spare = Memory::new(size + 1);
+        // SAFETY: `spare` is writable for `size + 1` bytes; the calls must refuse it.
+        let short = unsafe { c::tokensieve_init(spare.ptr.cast(), size - 1, &cfg.config) };
         assert!(short.is_null(), "init accepted memory one byte short");
         assert!(!last_error(ptr::null()).is_empty());
-        // SAFETY: as above (`mem + 1` is writable for `size` bytes).
-        let skew = unsafe { c::tokensieve_init(mem.ptr.add(1).cast(), size, &cfg.config) };
+        // SAFETY: as above (`spare + 1` is writable for `size` bytes).
+        let skew = unsafe { c::tokensieve_init(spare.ptr.add(1).cast(), size, &cfg.config) };
         assert!(skew.is_null(), "init accepted misaligned memory");
         assert!(!last_error(ptr::null()).is_empty());
     }
-    // SAFETY: `mem` is aligned and writable for `size` bytes (one more is spare: the
-    // sanitizer sees the exact allocation, and the parser must not need it).
+    // Exactly `size` bytes: a parser that writes past what it asked for is a sanitizer
+    // report.
+    let mem = Memory::new(size);
+    // SAFETY: `mem` is aligned and writable for `size` bytes.
     let p = unsafe { c::tokensieve_init(mem.ptr.cast(), size, &cfg.config) };
     assert!(!p.is_null(), "tokensieve_init: {}", last_error(ptr::null()));
     assert_eq!(
@@ -374,10 +377,10 @@ fn run_c(s: &FfiSetup, sizes: &[usize], misuse: bool) -> Option<Vec<CEvent>> {
         mem.ptr,
         "the parser lives at the start of its memory"
     );
-    let events = stream(p, s, sizes, misuse);
+    let events = stream(p, &s.core.prefill, &s.core.input, sizes, misuse);
     // SAFETY: a live parser.
     assert_eq!(unsafe { c::tokensieve_reset(p) }, OK);
-    let again = stream(p, s, sizes, misuse);
+    let again = stream(p, &s.core.prefill, &s.core.input, sizes, misuse);
     assert_eq!(
         coalesce_c(&events),
         coalesce_c(&again),
@@ -396,7 +399,8 @@ fn run_c(s: &FfiSetup, sizes: &[usize], misuse: bool) -> Option<Vec<CEvent>> {
 /// Drives one stream on a fresh (or reset) parser.
 fn stream(
     p: *mut c::tokensieve_parser,
-    s: &FfiSetup,
+    prefill: &[u8],
+    input: &[u8],
     sizes: &[usize],
     misuse: bool,
 ) -> Vec<CEvent> {
@@ -416,8 +420,8 @@ fn stream(
         let rc = unsafe { c::tokensieve_feed(p, ptr::null(), 3) };
         expect_failure(p, rc, E_NULL, "feed with data NULL");
     }
-    if !s.core.prefill.is_empty() {
-        let pre = s.core.prefill.clone().into_boxed_slice();
+    if !prefill.is_empty() {
+        let pre: Box<[u8]> = prefill.into();
         // SAFETY: `p` is live; `pre` is readable for its length during the call.
         assert_eq!(
             unsafe { c::tokensieve_prefill(p, pre.as_ptr().cast(), pre.len()) },
@@ -428,9 +432,8 @@ fn stream(
     }
     // Each piece in its own exact-size allocation, freed once the parser is done with it:
     // a slice that outlives it is a use after free.
-    let mut pieces: std::collections::VecDeque<Box<[u8]>> = crate::pieces(&s.core.input, sizes)
-        .map(Into::into)
-        .collect();
+    let mut pieces: std::collections::VecDeque<Box<[u8]>> =
+        crate::pieces(input, sizes).map(Into::into).collect();
     let mut current: Box<[u8]> = pieces.pop_front().unwrap_or_default();
     // SAFETY: `p` is live; `current` stays alive and unchanged until replaced below, which
     // happens only once the parser said NEED_MORE or accepted the next feed (drained).
@@ -752,32 +755,9 @@ fn check_config_text(mode: u8, text: &[u8]) {
         String::from_utf8_lossy(text)
     );
     let transcript = b"Hi <think>hmm</think><thinking>a</thinking>\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}\n</tool_call>\n<function_calls><invoke name=\"f\"><parameter name=\"s\">x</parameter></invoke></function_calls><f><s>x</s></f>\n<tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n</function>\n</tool_call> end";
-    let mut out = blank();
-    let mut events = Vec::new();
-    for piece in transcript.chunks(7) {
-        let piece: Box<[u8]> = piece.into();
-        // SAFETY: a live parser; `piece` is alive until drained.
-        let rc = unsafe { c::tokensieve_feed(p, piece.as_ptr().cast(), piece.len()) };
-        assert_eq!(rc, OK, "feed: {}", last_error(p));
-        loop {
-            // SAFETY: a live parser; `out` is writable; `piece` is alive.
-            match unsafe { c::tokensieve_next(p, &mut out) } {
-                EVENT => events.push(CEvent::of(&out)),
-                NEED_MORE | DONE => break,
-                other => panic!("tokensieve_next: {other}: {}", last_error(p)),
-            }
-        }
-    }
-    // SAFETY: a live parser.
-    assert_eq!(unsafe { c::tokensieve_finish(p) }, OK);
-    loop {
-        // SAFETY: a live parser; `out` is writable.
-        match unsafe { c::tokensieve_next(p, &mut out) } {
-            EVENT => events.push(CEvent::of(&out)),
-            DONE => break,
-            other => panic!("tokensieve_next after finish: {other}: {}", last_error(p)),
-        }
-    }
+    // Pieces of 7 bytes, each in its own allocation (see `stream`).
+    let sizes = vec![7; transcript.len().div_ceil(7)];
+    let events = stream(p, &[], transcript, &sizes, false);
     lint_c(&events, accumulate == 1);
     // SAFETY: a live heap parser, freed once.
     unsafe { c::tokensieve_free(p) };
