@@ -6,69 +6,7 @@
 
 use core::fmt;
 
-/// The wire format the model writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Dialect {
-    /// All text, plus thinking markers and stop sequences.
-    Passthrough = 0,
-    /// `<thinking>`, `<function_calls><invoke name=…>`, `<function_results>`.
-    AnthropicXml = 1,
-    /// `<tool_call>{json}</tool_call>` (JSON-mix).
-    Hermes = 2,
-    /// `<tool_name><arg>…</arg></tool_name>`.
-    MorphXml = 3,
-    /// `<tool_call><function=N><parameter=K>…`.
-    Qwen3Coder = 4,
-}
-
-impl Dialect {
-    /// Every dialect, in declaration order.
-    pub const ALL: [Dialect; 5] = [
-        Dialect::Passthrough,
-        Dialect::AnthropicXml,
-        Dialect::Hermes,
-        Dialect::MorphXml,
-        Dialect::Qwen3Coder,
-    ];
-
-    /// The dialect's name in configs (`anthropic-xml`, …).
-    ///
-    /// ```
-    /// use tokensieve::Dialect;
-    /// assert_eq!(Dialect::from_name("anthropic-xml"), Some(Dialect::AnthropicXml));
-    /// assert_eq!(Dialect::AnthropicXml.name(), "anthropic-xml");
-    /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            Dialect::Passthrough => "passthrough",
-            Dialect::AnthropicXml => "anthropic-xml",
-            Dialect::Hermes => "hermes",
-            Dialect::MorphXml => "morph-xml",
-            Dialect::Qwen3Coder => "qwen3-coder",
-        }
-    }
-
-    /// Looks a dialect up by its config name.
-    pub fn from_name(name: &str) -> Option<Dialect> {
-        Dialect::ALL.into_iter().find(|d| d.name() == name)
-    }
-
-    /// Whether this build can parse the dialect.
-    pub const fn is_supported(self) -> bool {
-        // Every dialect; kept as a function so bindings can ask.
-        let _ = self;
-        true
-    }
-
-    /// The default `[open, close]` thinking markers.
-    pub const fn default_thinking_tags(self) -> (&'static str, &'static str) {
-        match self {
-            Dialect::Passthrough | Dialect::AnthropicXml => ("<thinking>", "</thinking>"),
-            _ => ("<think>", "</think>"),
-        }
-    }
-}
+pub use crate::dialect::Dialect;
 
 /// Where the stream starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

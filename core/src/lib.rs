@@ -4,8 +4,14 @@
 //!
 //! * `#![no_std]`, no heap on the feed path: events borrow the input or a small holdback.
 //! * One pull API, [`Sieve::next`], that the C ABI exposes one to one.
-//! * Dialects: `anthropic-xml` and `passthrough` (more to come: hermes, morph-xml,
-//!   qwen3-coder).
+//! * Dialects ([`Dialect::ALL`]): `passthrough`, `anthropic-xml`, `hermes`, `morph-xml`,
+//!   `qwen3-coder`.
+//! * The rules every event stream keeps (interleaving, chunk invariance, nothing lost, …)
+//!   are numbered in `docs/design.md`; comments cite them as "rule N".
+//!
+//! Data flows one way: bytes → `scan` (marker matching with partial-prefix holdback, UTF-8,
+//! stop sequences; crate-private) → a dialect's state machine → the emitter (block
+//! bookkeeping, the pending-event queue) → [`Event`]s → `accumulate` (feature `alloc`) and the bindings.
 //!
 //! ```
 //! use tokensieve::{Config, Dialect, Event, Part, Sieve};
@@ -40,11 +46,12 @@ pub mod accumulate;
 mod buf;
 pub mod config;
 mod dialect;
+mod emit;
 pub mod event;
 #[cfg(feature = "alloc")]
 pub mod format;
 pub mod json;
-pub mod scan;
+mod scan;
 mod sieve;
 
 pub use config::{

@@ -8,12 +8,12 @@
 //! 16+ digits), else as a string. A value that is only CDATA is its payload, verbatim.
 
 use crate::config::{Config, ValueType};
+use crate::emit::{Act, Emit, Emitter, content_act};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::tag::attr;
 use crate::scan::{Decision, EXTRA, Tag, Vocab};
-use crate::sieve::{Act, Emit, Machine, content_act};
 
-use super::DialectState;
+use super::Machine;
 use super::value::{self, NO_CDATA, Value, trim, ws_prefix};
 
 const NAMES: &[&[u8]] = &[
@@ -85,8 +85,11 @@ pub(crate) struct State {
     value: Value,
 }
 
-impl State {
-    pub(crate) fn new(cfg: &Config<'_>) -> State {
+impl Machine for State {
+    const THINKING_TAGS: (&'static str, &'static str) = ("<thinking>", "</thinking>");
+    const CALL_DEPTH: u8 = 1;
+
+    fn new(cfg: &Config<'_>) -> State {
         let (open, close) = cfg.thinking_tags();
         State {
             ctx: match cfg.start_in {
@@ -102,14 +105,45 @@ impl State {
             value: Value::new(ValueType::Any),
         }
     }
+
+    fn vocab_key(&self) -> u32 {
+        self.ctx as u32 | (self.thinking_element as u32) << 8 | (self.is_error as u32) << 9
+    }
+
+    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+        vocab(out, self)
+    }
+
+    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+        step(out, self, d, window)
+    }
+
+    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+        match self.ctx {
+            Ctx::Invoke => finish_invoke(out, self, Ctx::Calls),
+            Ctx::Param | Ctx::Cdata => out.fail_call(ErrorReason::Unfinished, false),
+            Ctx::Skip => out.fail_call(self.reason, false),
+            Ctx::ResultName => {
+                set_result_name(out);
+                out.complete_tool(None, self.is_error);
+            }
+            Ctx::Result | Ctx::ResultBody => out.complete_tool(None, self.is_error),
+            Ctx::Text | Ctx::Thinking | Ctx::Calls | Ctx::Results => {}
+        }
+        self.ctx = Ctx::Text;
+    }
+
+    fn plain_block(&self) -> Option<(BlockType, u8)> {
+        match self.ctx {
+            Ctx::Text => Some((BlockType::Text, 0)),
+            Ctx::Thinking => Some((BlockType::Thinking, 0)),
+            Ctx::ResultBody => Some((BlockType::ToolResult, 1)),
+            _ => None,
+        }
+    }
 }
 
-/// What [`vocab`] depends on besides the configuration (see [`super::vocab_key`]).
-pub(crate) fn vocab_key(s: &State) -> u32 {
-    s.ctx as u32 | (s.thinking_element as u32) << 8 | (s.is_error as u32) << 9
-}
-
-pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
+fn vocab<'m>(out: &'m Emitter<'_>, s: &State) -> Vocab<'m> {
     // A plain fn, not a closure: rustc 1.95 ICEs on a closure doing struct update over
     // `Vocab`'s const-sized arrays.
     fn elements(open: u32, close: u32) -> Vocab<'static> {
@@ -124,13 +158,13 @@ pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
     }
     match s.ctx {
         Ctx::Text | Ctx::Thinking => {
-            let (open, close) = m.thinking_tags();
+            let (open, close) = out.thinking_tags();
             let thinking = s.ctx == Ctx::Thinking;
             let mut v = if thinking {
                 Vocab::EMPTY
             } else {
                 Vocab {
-                    stops: m.stops(),
+                    stops: out.stops(),
                     ..elements(bit(FC) | bit(FR), 0)
                 }
             };
@@ -167,28 +201,22 @@ pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
     }
 }
 
-pub(crate) fn act(m: &mut Machine<'_>, mut s: State, d: Decision, window: &[u8]) -> Act {
-    let a = step(m, &mut s, d, window);
-    m.dialect = DialectState::Anthropic(s);
-    a
-}
-
-fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
-    if m.call_too_large() && !matches!(s.ctx, Ctx::Skip) {
+fn step(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+    if out.call_too_large() && !matches!(s.ctx, Ctx::Skip) {
         // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
         s.ctx = Ctx::Skip;
         s.reason = ErrorReason::TooLarge;
         return Act::WAIT;
     }
     match d {
-        Decision::Element(tag) => on_tag(m, s, tag, &window[..tag.len]),
-        Decision::Literal { len, .. } => on_literal(m, s, len),
-        Decision::Text(_) | Decision::Invalid(_) => on_text(m, s, d, window),
+        Decision::Element(tag) => on_tag(out, s, tag, &window[..tag.len]),
+        Decision::Literal { len, .. } => on_literal(out, s, len),
+        Decision::Text(_) | Decision::Invalid(_) => on_text(out, s, d, window),
         Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
     }
 }
 
-fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
     let n = match d {
         Decision::Text(n) => n,
         Decision::Invalid(n) => n,
@@ -197,15 +225,15 @@ fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Ac
     let is_text = matches!(d, Decision::Text(_));
     let ws = if is_text { ws_prefix(&window[..n]) } else { 0 };
     match s.ctx {
-        Ctx::Text => m.content(BlockType::Text, 0, d),
-        Ctx::Thinking => m.content(BlockType::Thinking, 0, d),
+        Ctx::Text => out.content(BlockType::Text, 0, d),
+        Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
         Ctx::Calls | Ctx::Results => {
             // Whitespace between elements is wire formatting; stray text is a depth-1 block.
-            let stray_open = matches!(m.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
+            let stray_open = matches!(out.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
             if !stray_open && ws > 0 {
                 Act::skip(ws)
             } else {
-                m.content(BlockType::Text, 1, d)
+                out.content(BlockType::Text, 1, d)
             }
         }
         Ctx::Invoke => {
@@ -218,43 +246,43 @@ fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Ac
             }
         }
         Ctx::Skip => Act::skip(n),
-        Ctx::Param | Ctx::Cdata => value::text(m, &mut s.value, s.ctx == Ctx::Cdata, d, window),
+        Ctx::Param | Ctx::Cdata => value::text(out, &mut s.value, s.ctx == Ctx::Cdata, d, window),
         Ctx::Result => {
             if ws > 0 && !s.stray {
                 Act::skip(ws)
             } else {
                 s.stray = true;
-                content_act(m.meta(None), d)
+                content_act(out.meta(None), d)
             }
         }
-        Ctx::ResultBody => content_act(m.meta(None), d),
+        Ctx::ResultBody => content_act(out.meta(None), d),
         Ctx::ResultName => {
             let bytes: &[u8] = if is_text {
                 &window[..n]
             } else {
                 "\u{FFFD}".as_bytes()
             };
-            m.value.push(bytes);
+            out.value.push(bytes);
             Act::skip(n)
         }
     }
 }
 
-fn on_literal(m: &mut Machine<'_>, s: &mut State, len: usize) -> Act {
+fn on_literal(out: &mut Emitter<'_>, s: &mut State, len: usize) -> Act {
     match s.ctx {
         Ctx::Text => {
-            m.close_content();
+            out.close_content();
             s.ctx = Ctx::Thinking;
         }
         Ctx::Thinking => {
-            m.close_content();
+            out.close_content();
             s.ctx = Ctx::Text;
         }
         Ctx::Param => {
             let v = &mut s.value;
             if v.streaming && v.pending_nl {
                 v.pending_nl = false;
-                let meta = m.meta(Some(Part::Input));
+                let meta = out.meta(Some(Part::Input));
                 return Act {
                     consume: 0,
                     emit: Some((meta, Emit::Static("\\n"))),
@@ -262,12 +290,12 @@ fn on_literal(m: &mut Machine<'_>, s: &mut State, len: usize) -> Act {
             }
             v.at_start = false;
             if v.cdata_start == NO_CDATA {
-                v.cdata_start = m.value.len() as u32;
+                v.cdata_start = out.value.len() as u32;
             }
             s.ctx = Ctx::Cdata;
         }
         Ctx::Cdata => {
-            s.value.cdata_end = m.value.len() as u32;
+            s.value.cdata_end = out.value.len() as u32;
             s.ctx = Ctx::Param;
         }
         _ => {}
@@ -275,66 +303,66 @@ fn on_literal(m: &mut Machine<'_>, s: &mut State, len: usize) -> Act {
     Act::skip(len)
 }
 
-fn on_tag(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     let len = tag.len;
     s.stray = false;
     let opening = !tag.closing;
     match (s.ctx, tag.element, opening) {
         (Ctx::Text, THINK, true) => {
-            m.close_content();
+            out.close_content();
             if !tag.self_closing {
                 s.ctx = Ctx::Thinking;
             }
         }
         (Ctx::Thinking, THINK, false) => {
-            m.close_content();
+            out.close_content();
             s.ctx = Ctx::Text;
         }
         (Ctx::Text, FC, true) => {
-            m.close_content();
+            out.close_content();
             if !tag.self_closing {
                 s.ctx = Ctx::Calls;
             }
         }
         (Ctx::Text, FR, true) => {
-            m.close_content();
+            out.close_content();
             if !tag.self_closing {
                 s.ctx = Ctx::Results;
             }
         }
         (Ctx::Calls, FC, false) | (Ctx::Results, FR, false) => {
-            m.close_content();
+            out.close_content();
             s.ctx = Ctx::Text;
         }
-        (Ctx::Calls, INVOKE, true) => open_invoke(m, s, tag, bytes),
-        (Ctx::Invoke, PARAM, true) => return open_param(m, s, tag, bytes),
-        (Ctx::Invoke, INVOKE, false) => finish_invoke(m, s, Ctx::Calls),
-        (Ctx::Invoke, FC, false) => finish_invoke(m, s, Ctx::Text),
-        (Ctx::Param, PARAM, false) => close_param(m, s),
+        (Ctx::Calls, INVOKE, true) => open_invoke(out, s, tag, bytes),
+        (Ctx::Invoke, PARAM, true) => return open_param(out, s, tag, bytes),
+        (Ctx::Invoke, INVOKE, false) => finish_invoke(out, s, Ctx::Calls),
+        (Ctx::Invoke, FC, false) => finish_invoke(out, s, Ctx::Text),
+        (Ctx::Param, PARAM, false) => close_param(out, s),
         (Ctx::Skip, INVOKE, false) => {
-            m.fail_call(s.reason, 1, true);
+            out.fail_call(s.reason, true);
             s.ctx = Ctx::Calls;
         }
         (Ctx::Skip, FC, false) => {
-            m.fail_call(s.reason, 1, false);
+            out.fail_call(s.reason, false);
             s.ctx = Ctx::Text;
         }
         (Ctx::Results, RESULT, true) => {
-            m.close_content();
-            m.start_block(BlockType::ToolResult, 1);
-            m.clear_tool_strs();
+            out.close_content();
+            out.start_block(BlockType::ToolResult, 1);
+            out.clear_tool_strs();
             if let Some(id) = attr(bytes, tag.name_end, b"tool_use_id").filter(|i| !i.is_empty()) {
-                m.set_id(id);
+                out.set_id(id);
             }
             s.is_error = false;
             if tag.self_closing {
-                m.complete_tool(None, false);
+                out.complete_tool(None, false);
             } else {
                 s.ctx = Ctx::Result;
             }
         }
         (Ctx::Result, TOOL_NAME, true) => {
-            m.value.clear();
+            out.value.clear();
             if !tag.self_closing {
                 s.ctx = Ctx::ResultName;
             }
@@ -346,15 +374,15 @@ fn on_tag(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
             }
         }
         (Ctx::Result, RESULT, false) => {
-            m.complete_tool(None, s.is_error);
+            out.complete_tool(None, s.is_error);
             s.ctx = Ctx::Results;
         }
         (Ctx::Result, FR, false) => {
-            m.complete_tool(None, s.is_error);
+            out.complete_tool(None, s.is_error);
             s.ctx = Ctx::Text;
         }
         (Ctx::ResultName, TOOL_NAME, false) => {
-            set_result_name(m);
+            set_result_name(out);
             s.ctx = Ctx::Result;
         }
         (Ctx::ResultBody, STDOUT | ERROR, false) => s.ctx = Ctx::Result,
@@ -364,89 +392,63 @@ fn on_tag(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     Act::skip(len)
 }
 
-fn set_result_name(m: &mut Machine<'_>) {
-    let mut name = [0u8; crate::sieve::STR_CAP];
-    let value = m.value.bytes();
+fn set_result_name(out: &mut Emitter<'_>) {
+    let mut name = [0u8; crate::emit::STR_CAP];
+    let value = out.value.bytes();
     let (a, b) = trim(value);
     let n = (b - a).min(name.len());
     name[..n].copy_from_slice(&value[a..a + n]);
-    m.set_name(&name[..n]);
+    out.set_name(&name[..n]);
 }
 
-fn open_invoke(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
-    m.close_content();
-    m.open_call(1);
+fn open_invoke(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
+    out.close_content();
+    out.open_call(1);
     s.params = 0;
     let name = attr(bytes, tag.name_end, b"name").filter(|n| !n.is_empty());
     let Some(name) = name else {
         // Counted like every call, but it has no name to stream.
-        m.calls += 1;
+        out.calls += 1;
         s.reason = ErrorReason::MissingName;
         if tag.self_closing {
-            m.fail_call(s.reason, 1, true);
+            out.fail_call(s.reason, true);
         } else {
             s.ctx = Ctx::Skip;
         }
         return;
     };
-    m.announce_call(name);
-    s.tool = m.tools().find(name).map(|i| i as u16);
+    out.announce_call(name);
+    s.tool = out.tools().find(name).map(|i| i as u16);
     if tag.self_closing {
-        finish_invoke(m, s, Ctx::Calls);
+        finish_invoke(out, s, Ctx::Calls);
     } else {
         s.ctx = Ctx::Invoke;
     }
 }
 
-fn open_param(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+fn open_param(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     let Some(key) = attr(bytes, tag.name_end, b"name").filter(|k| !k.is_empty()) else {
         // Skipped with the rest of the call (the tag is read again as skipped text).
         s.ctx = Ctx::Skip;
         s.reason = ErrorReason::MalformedParameter;
         return Act::WAIT;
     };
-    let ty = value::param_type(m, s.tool, key);
-    s.value = value::open(m, s.params == 0, key, ty);
+    let ty = value::param_type(out, s.tool, key);
+    s.value = value::open(out, s.params == 0, key, ty);
     s.params += 1;
     s.ctx = Ctx::Param;
     if tag.self_closing {
-        close_param(m, s);
+        close_param(out, s);
     }
     Act::skip(tag.len)
 }
 
-fn close_param(m: &mut Machine<'_>, s: &mut State) {
+fn close_param(out: &mut Emitter<'_>, s: &mut State) {
     s.ctx = Ctx::Invoke;
-    value::close(m, s.value);
+    value::close(out, s.value);
 }
 
-fn finish_invoke(m: &mut Machine<'_>, s: &mut State, next: Ctx) {
-    m.finish_call(s.params > 0);
+fn finish_invoke(out: &mut Emitter<'_>, s: &mut State, next: Ctx) {
+    out.finish_call(s.params > 0);
     s.ctx = next;
-}
-
-pub(crate) fn end_of_input(m: &mut Machine<'_>, mut s: State) {
-    match s.ctx {
-        Ctx::Invoke => finish_invoke(m, &mut s, Ctx::Calls),
-        Ctx::Param | Ctx::Cdata => m.fail_call(ErrorReason::Unfinished, 1, false),
-        Ctx::Skip => m.fail_call(s.reason, 1, false),
-        Ctx::ResultName => {
-            set_result_name(m);
-            m.complete_tool(None, s.is_error);
-        }
-        Ctx::Result | Ctx::ResultBody => m.complete_tool(None, s.is_error),
-        Ctx::Text | Ctx::Thinking | Ctx::Calls | Ctx::Results => {}
-    }
-    s.ctx = Ctx::Text;
-    m.dialect = DialectState::Anthropic(s);
-}
-
-/// The content block plain text goes to in the current context, if it goes to one as is.
-pub(crate) fn plain_block(s: &State) -> Option<(BlockType, u8)> {
-    match s.ctx {
-        Ctx::Text => Some((BlockType::Text, 0)),
-        Ctx::Thinking => Some((BlockType::Thinking, 0)),
-        Ctx::ResultBody => Some((BlockType::ToolResult, 1)),
-        _ => None,
-    }
 }

@@ -28,12 +28,12 @@
 //! - `tools` neither restricts nor coerces hermes calls.
 
 use crate::config::{Config, StartIn};
+use crate::emit::{Act, BufId, Emit, Emitter, INLINE_CAP, Spool, SpoolMode, content_act};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{ErrorKind, Lex, Lexer, Piece, Step, Text, Token, Transcoder, Writer};
 use crate::scan::{Decision, Vocab};
-use crate::sieve::{Act, BufId, Emit, INLINE_CAP, Machine, Spool, SpoolMode, content_act};
 
-use super::DialectState;
+use super::Machine;
 
 /// What may follow `<tool_call>` (after whitespace) for it to open a call.
 const CALL_FOLLOWS: &[&[u8]] = &[b"{", b"["];
@@ -106,8 +106,11 @@ pub(crate) struct State {
     reason: ErrorReason,
 }
 
-impl State {
-    pub(crate) fn new(cfg: &Config<'_>) -> State {
+impl Machine for State {
+    const THINKING_TAGS: (&'static str, &'static str) = ("<think>", "</think>");
+    const CALL_DEPTH: u8 = 0;
+
+    fn new(cfg: &Config<'_>) -> State {
         State {
             ctx: match cfg.start_in {
                 StartIn::Text => Ctx::Text,
@@ -127,27 +130,60 @@ impl State {
             reason: ErrorReason::MalformedBody,
         }
     }
+
+    fn vocab_key(&self) -> u32 {
+        self.ctx as u32 | ((self.ctx == Ctx::Body && self.lexer.in_quotes()) as u32) << 8
+    }
+
+    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+        vocab(out, self)
+    }
+
+    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+        step(out, self, d, window)
+    }
+
+    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+        match self.ctx {
+            Ctx::Body if self.array && !self.call_open => {}
+            Ctx::Body => {
+                fail(out, self, ErrorReason::Unfinished);
+                out.fail_call(self.reason, false);
+            }
+            Ctx::Skip => out.fail_call(self.reason, false),
+            Ctx::After if self.call_open => out.complete_tool(None, false),
+            Ctx::Response => out.complete_tool(None, false),
+            _ => {}
+        }
+        self.call_open = false;
+        self.ctx = Ctx::Text;
+        out.stop_capture();
+    }
+
+    fn plain_block(&self) -> Option<(BlockType, u8)> {
+        match self.ctx {
+            Ctx::Text => Some((BlockType::Text, 0)),
+            Ctx::Thinking => Some((BlockType::Thinking, 0)),
+            Ctx::Response => Some((BlockType::ToolResult, 1)),
+            _ => None,
+        }
+    }
 }
 
-/// What [`vocab`] depends on besides the configuration (see [`super::vocab_key`]).
-pub(crate) fn vocab_key(s: &State) -> u32 {
-    s.ctx as u32 | ((s.ctx == Ctx::Body && s.lexer.in_quotes()) as u32) << 8
-}
-
-pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: &State) -> Vocab<'m> {
-    let (open, close) = m.tool_call_markers().unwrap_or(DEFAULT_MARKERS);
+fn vocab<'m>(out: &'m Emitter<'_>, s: &State) -> Vocab<'m> {
+    let (open, close) = out.tool_call_markers().unwrap_or(DEFAULT_MARKERS);
     match s.ctx {
         Ctx::Text => {
-            let (think_open, _) = m.thinking_tags();
+            let (think_open, _) = out.thinking_tags();
             Vocab {
-                stops: m.stops(),
+                stops: out.stops(),
                 ..Vocab::EMPTY
             }
             .with_literal(think_open.as_bytes())
             .with_literal_before(open.as_bytes(), CALL_FOLLOWS)
             .with_literal(RESPONSE_OPEN)
         }
-        Ctx::Thinking => Vocab::EMPTY.with_literal(m.thinking_tags().1.as_bytes()),
+        Ctx::Thinking => Vocab::EMPTY.with_literal(out.thinking_tags().1.as_bytes()),
         Ctx::Response => Vocab::EMPTY.with_literal(RESPONSE_CLOSE),
         // Inside a quoted string the closer is content.
         Ctx::Body if s.lexer.in_quotes() => Vocab::EMPTY,
@@ -155,27 +191,18 @@ pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: &State) -> Vocab<'m> {
     }
 }
 
-pub(crate) fn act(m: &mut Machine<'_>, d: Decision, window: &[u8]) -> Act {
-    let DialectState::Hermes(mut s) = m.dialect else {
-        return Act::WAIT;
-    };
-    let a = step(m, &mut s, d, window);
-    m.dialect = DialectState::Hermes(s);
-    a
-}
-
-fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
-    if m.call_too_large() && !matches!(s.ctx, Ctx::Skip) {
-        fail(m, s, ErrorReason::TooLarge);
+fn step(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+    if out.call_too_large() && !matches!(s.ctx, Ctx::Skip) {
+        fail(out, s, ErrorReason::TooLarge);
         return Act::WAIT;
     }
     match (s.ctx, d) {
         (Ctx::Text, Decision::Literal { index, len }) => {
-            m.close_content();
+            out.close_content();
             match index {
                 LIT_THINK => s.ctx = Ctx::Thinking,
                 LIT_CALL => {
-                    m.begin_capture();
+                    out.begin_capture();
                     let after = window.get(len..).unwrap_or(&[]);
                     s.array = after
                         .iter()
@@ -186,44 +213,44 @@ fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
                     s.ctx = Ctx::Body;
                 }
                 _ => {
-                    m.start_block(BlockType::ToolResult, 1);
-                    m.clear_tool_strs();
+                    out.start_block(BlockType::ToolResult, 1);
+                    out.clear_tool_strs();
                     s.ctx = Ctx::Response;
                 }
             }
             Act::skip(len)
         }
         (Ctx::Thinking, Decision::Literal { len, .. }) => {
-            m.close_content();
+            out.close_content();
             s.ctx = Ctx::Text;
             Act::skip(len)
         }
         (Ctx::Response, Decision::Literal { len, .. }) => {
-            m.complete_tool(None, false);
+            out.complete_tool(None, false);
             s.ctx = Ctx::Text;
             Act::skip(len)
         }
         (Ctx::Body, Decision::Literal { len, .. }) => {
             if s.array && !s.call_open {
                 // A closer between elements just ends the array.
-                m.stop_capture();
+                out.stop_capture();
             } else {
-                fail(m, s, ErrorReason::MalformedBody);
-                m.fail_call(s.reason, 0, true);
+                fail(out, s, ErrorReason::MalformedBody);
+                out.fail_call(s.reason, true);
             }
             s.ctx = Ctx::Text;
             Act::skip(len)
         }
         (Ctx::After | Ctx::Skip, Decision::Literal { len, .. }) => {
             match s.ctx {
-                Ctx::Skip => m.fail_call(s.reason, 0, true),
+                Ctx::Skip => out.fail_call(s.reason, true),
                 _ if s.call_open => {
-                    m.complete_tool(None, false);
-                    m.stop_capture();
+                    out.complete_tool(None, false);
+                    out.stop_capture();
                 }
                 _ => {
-                    m.close_content();
-                    m.stop_capture();
+                    out.close_content();
+                    out.stop_capture();
                 }
             }
             s.call_open = false;
@@ -231,19 +258,19 @@ fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
             Act::skip(len)
         }
         (ctx, Decision::Text(n) | Decision::Invalid(n)) => match ctx {
-            Ctx::Text => m.content(BlockType::Text, 0, d),
-            Ctx::Thinking => m.content(BlockType::Thinking, 0, d),
-            Ctx::Response => content_act(m.meta(None), d),
+            Ctx::Text => out.content(BlockType::Text, 0, d),
+            Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
+            Ctx::Response => content_act(out.meta(None), d),
             Ctx::Skip => Act::skip(n),
-            Ctx::After => after_body(m, s, d, window, n),
+            Ctx::After => after_body(out, s, d, window, n),
             // Invalid bytes go to the lexer as they are: it decodes strings lossily.
-            Ctx::Body => body(m, s, window, n),
+            Ctx::Body => body(out, s, window, n),
         },
         _ => Act::WAIT,
     }
 }
 
-fn after_body(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8], n: usize) -> Act {
+fn after_body(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8], n: usize) -> Act {
     let is_text = matches!(d, Decision::Text(_));
     let ws = if is_text {
         window[..n]
@@ -253,7 +280,7 @@ fn after_body(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8], n:
     } else {
         0
     };
-    let stray = matches!(m.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
+    let stray = matches!(out.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
     if ws > 0 && !stray {
         return Act::skip(ws);
     }
@@ -263,11 +290,11 @@ fn after_body(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8], n:
         return Act::WAIT;
     }
     // Text after an array of calls, inside the wrapper.
-    m.stop_capture();
-    m.content(BlockType::Text, 1, d)
+    out.stop_capture();
+    out.content(BlockType::Text, 1, d)
 }
 
-fn body(m: &mut Machine<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
+fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
     let decided_in_quotes = s.lexer.in_quotes();
     let mut input = &window[..n];
     let result = s.lexer.next(&mut input);
@@ -285,13 +312,13 @@ fn body(m: &mut Machine<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
             } else {
                 ErrorReason::MalformedBody
             };
-            fail(m, s, reason);
+            fail(out, s, reason);
             Act::skip(consumed)
         }
         Lex::Token(t) => {
-            let act = token(m, s, t, window, consumed);
+            let act = token(out, s, t, window, consumed);
             if s.ctx == Ctx::Body && s.member == Member::Args && s.name == Progress::Done {
-                pack_arguments(m, s, act, window, n, decided_in_quotes)
+                pack_arguments(out, s, act, window, n, decided_in_quotes)
             } else {
                 act
             }
@@ -307,7 +334,7 @@ fn body(m: &mut Machine<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
 /// arguments end, and — for text decided inside a string, where a closer is content — where
 /// the string ends, so what follows is decided in its own context.
 fn pack_arguments(
-    m: &mut Machine<'_>,
+    out: &mut Emitter<'_>,
     s: &mut State,
     act: Act,
     window: &[u8],
@@ -317,19 +344,19 @@ fn pack_arguments(
     let Some((meta, emit)) = act.emit else {
         return act;
     };
-    let mut out = [0u8; INLINE_CAP];
+    let mut buf = [0u8; INLINE_CAP];
     let mut len = match emit {
         Emit::Window(a, b) if b - a < INLINE_CAP / 2 => {
-            out[..b - a].copy_from_slice(&window[a..b]);
+            buf[..b - a].copy_from_slice(&window[a..b]);
             b - a
         }
         Emit::Static(text) if text.len() < INLINE_CAP / 2 => {
-            out[..text.len()].copy_from_slice(text.as_bytes());
+            buf[..text.len()].copy_from_slice(text.as_bytes());
             text.len()
         }
         Emit::Inline(k) if (k as usize) < INLINE_CAP / 2 => {
-            let bytes = m.inline_bytes(k);
-            out[..bytes.len()].copy_from_slice(bytes);
+            let bytes = out.inline_bytes(k);
+            buf[..bytes.len()].copy_from_slice(bytes);
             bytes.len()
         }
         _ => return act,
@@ -351,7 +378,7 @@ fn pack_arguments(
             (s.lexer, s.writer) = (lexer, writer);
             break;
         }
-        out[len..len + bytes.len()].copy_from_slice(bytes);
+        buf[len..len + bytes.len()].copy_from_slice(bytes);
         len += bytes.len();
         used = n - input.len();
         packed = true;
@@ -367,7 +394,7 @@ fn pack_arguments(
             emit: Some((meta, emit)),
         };
     }
-    m.inline_act(meta, used, &out[..len])
+    out.inline_act(meta, used, &buf[..len])
 }
 
 /// The depth of the call object's members.
@@ -375,19 +402,25 @@ fn member_depth(s: &State) -> usize {
     if s.array { 2 } else { 1 }
 }
 
-fn token(m: &mut Machine<'_>, s: &mut State, t: Token<'_>, window: &[u8], consumed: usize) -> Act {
+fn token(
+    out: &mut Emitter<'_>,
+    s: &mut State,
+    t: Token<'_>,
+    window: &[u8],
+    consumed: usize,
+) -> Act {
     let depth = s.lexer.depth();
     let obj = member_depth(s);
     if !s.call_open {
         match t {
             Token::ArrayStart if s.array && depth == 1 => {}
-            Token::ObjectStart if depth == obj => start_call(m, s),
+            Token::ObjectStart if depth == obj => start_call(out, s),
             // The end of the wrapper array: what follows is checked in `After`.
             Token::ArrayEnd if s.array && depth == 0 => s.ctx = Ctx::After,
             _ => {
                 // An element that is not an object.
-                start_call(m, s);
-                fail(m, s, ErrorReason::MalformedBody);
+                start_call(out, s);
+                fail(out, s, ErrorReason::MalformedBody);
             }
         }
         return Act::skip(consumed);
@@ -399,12 +432,12 @@ fn token(m: &mut Machine<'_>, s: &mut State, t: Token<'_>, window: &[u8], consum
             s.args = Progress::Done;
         }
         return match piece {
-            Some(p) => input_piece(m, s, p, window, consumed),
+            Some(p) => input_piece(out, s, p, window, consumed),
             None => Act::skip(consumed),
         };
     }
     match (s.member, t) {
-        (_, Token::ObjectEnd) if depth + 1 == obj => object_closed(m, s),
+        (_, Token::ObjectEnd) if depth + 1 == obj => object_closed(out, s),
         (Member::None, Token::KeyStart) if depth == obj => {
             s.member = Member::Key;
             s.key_len = 0;
@@ -430,40 +463,40 @@ fn token(m: &mut Machine<'_>, s: &mut State, t: Token<'_>, window: &[u8], consum
             };
         }
         (Member::Name, Token::StringStart) => s.name = Progress::Reading,
-        (Member::Name, Token::Text(text)) => return name_piece(m, s, text, window, consumed),
+        (Member::Name, Token::Text(text)) => return name_piece(out, s, text, window, consumed),
         (Member::Name, Token::StringEnd) => {
             s.member = Member::None;
             s.name = Progress::Done;
-            if m.name_len == 0 {
-                fail(m, s, ErrorReason::MissingName);
+            if out.name_len == 0 {
+                fail(out, s, ErrorReason::MissingName);
             } else {
-                name_done(m, s);
+                name_done(out, s);
             }
         }
-        (Member::Name, _) => fail(m, s, ErrorReason::MissingName),
+        (Member::Name, _) => fail(out, s, ErrorReason::MissingName),
         (Member::ArgsStart, Token::ObjectStart) => {
             s.member = Member::Args;
             s.args = Progress::Reading;
             s.writer = Writer::new();
             if let Some(p) = s.writer.render(t) {
-                return input_piece(m, s, p, window, consumed);
+                return input_piece(out, s, p, window, consumed);
             }
         }
         (Member::ArgsStart, Token::StringStart) => {
             s.member = Member::ArgsEncoded;
             s.args = Progress::Reading;
-            s.encoded_from = m.value.len() as u32;
+            s.encoded_from = out.value.len() as u32;
         }
-        (Member::ArgsStart, _) => fail(m, s, ErrorReason::MalformedBody),
+        (Member::ArgsStart, _) => fail(out, s, ErrorReason::MalformedBody),
         (Member::ArgsEncoded, Token::Text(text)) => {
             let at = text_at(window, text);
             let mut scratch = [0u8; 4];
-            return hold_value(m, s, text.decoded(&mut scratch), at, consumed);
+            return hold_value(out, s, text.decoded(&mut scratch), at, consumed);
         }
         (Member::ArgsEncoded, Token::StringEnd) => {
             s.member = Member::None;
             s.args = Progress::Done;
-            transcode_encoded(m, s);
+            transcode_encoded(out, s);
         }
         (Member::Other, _) if t.ends_value() && depth == obj => s.member = Member::None,
         _ => {}
@@ -472,10 +505,10 @@ fn token(m: &mut Machine<'_>, s: &mut State, t: Token<'_>, window: &[u8], consum
 }
 
 /// Opens a tool_call block for the call object that starts here.
-fn start_call(m: &mut Machine<'_>, s: &mut State) {
-    m.start_block(BlockType::ToolCall, 1);
-    m.clear_tool_strs();
-    m.value.clear();
+fn start_call(out: &mut Emitter<'_>, s: &mut State) {
+    out.start_block(BlockType::ToolCall, 1);
+    out.clear_tool_strs();
+    out.value.clear();
     s.call_open = true;
     s.member = Member::None;
     s.name = Progress::Absent;
@@ -484,20 +517,20 @@ fn start_call(m: &mut Machine<'_>, s: &mut State) {
 }
 
 /// Fails the open call (opening one if needed); the rest is skipped to the closer.
-fn fail(m: &mut Machine<'_>, s: &mut State, reason: ErrorReason) {
+fn fail(out: &mut Emitter<'_>, s: &mut State, reason: ErrorReason) {
     if !s.call_open {
-        start_call(m, s);
+        start_call(out, s);
     }
-    if m.id_len == 0 {
+    if out.id_len == 0 {
         // Failed calls are counted too, also when they never got an id.
-        m.calls += 1;
+        out.calls += 1;
     }
     s.reason = reason;
     s.ctx = Ctx::Skip;
 }
 
 fn name_piece(
-    m: &mut Machine<'_>,
+    out: &mut Emitter<'_>,
     s: &mut State,
     text: Text<'_>,
     window: &[u8],
@@ -505,9 +538,9 @@ fn name_piece(
 ) -> Act {
     let mut scratch = [0u8; 4];
     let bytes = text.decoded(&mut scratch);
-    let fit = m.append_name(bytes);
+    let fit = out.append_name(bytes);
     let cut = fit < bytes.len();
-    let meta = m.meta(Some(Part::Name));
+    let meta = out.meta(Some(Part::Name));
     let at = text_at(window, text);
     let act = match (at, cut) {
         // A name longer than the parser keeps (`STR_CAP - 1` bytes) fails the call as too
@@ -519,12 +552,12 @@ fn name_piece(
             emit: (fit > 0).then_some((meta, Emit::Window(start, start + fit))),
         },
         // Decoded characters and the lexer's inline pieces are at most 12 bytes.
-        (None, false) => m.inline_act(meta, consumed, bytes),
+        (None, false) => out.inline_act(meta, consumed, bytes),
         // A decoded character that does not fit: its bytes are read again while skipping.
         (None, true) => Act::WAIT,
     };
     if cut {
-        fail(m, s, ErrorReason::TooLarge);
+        fail(out, s, ErrorReason::TooLarge);
     }
     act
 }
@@ -552,11 +585,11 @@ fn offset_in(window: &[u8], piece: &[u8]) -> Option<usize> {
 }
 
 /// The name string closed: the id follows, then any arguments held until now.
-fn name_done(m: &mut Machine<'_>, s: &mut State) {
-    m.next_call_id();
-    m.queue_chunk(Some(Part::Id), m.id_spool());
+fn name_done(out: &mut Emitter<'_>, s: &mut State) {
+    out.next_call_id();
+    out.queue_chunk(Some(Part::Id), out.id_spool());
     if let Some((a, b)) = s.held_args.take() {
-        m.queue_chunk(
+        out.queue_chunk(
             Some(Part::Input),
             Spool::buf(BufId::Value, SpoolMode::Plain, a, b),
         );
@@ -565,20 +598,20 @@ fn name_done(m: &mut Machine<'_>, s: &mut State) {
 
 /// A piece of the arguments' strict JSON: streamed when the name is known, else held.
 fn input_piece(
-    m: &mut Machine<'_>,
+    out: &mut Emitter<'_>,
     s: &mut State,
     p: Piece<'_>,
     window: &[u8],
     consumed: usize,
 ) -> Act {
     if s.name == Progress::Done {
-        let meta = m.meta(Some(Part::Input));
-        return piece_act(m, meta, p, window, consumed);
+        let meta = out.meta(Some(Part::Input));
+        return piece_act(out, meta, p, window, consumed);
     }
-    let start = s.held_args.map_or(m.value.len() as u32, |(a, _)| a);
+    let start = s.held_args.map_or(out.value.len() as u32, |(a, _)| a);
     let at = piece_at(window, p);
-    let act = hold_value(m, s, p.as_bytes(), at, consumed);
-    s.held_args = Some((start, m.value.len() as u32));
+    let act = hold_value(out, s, p.as_bytes(), at, consumed);
+    s.held_args = Some((start, out.value.len() as u32));
     act
 }
 
@@ -589,18 +622,18 @@ fn input_piece(
 /// quoted string a closer is content, and a piece borrowed from a long run may reach past
 /// one that the skip must see.
 fn hold_value(
-    m: &mut Machine<'_>,
+    out: &mut Emitter<'_>,
     s: &mut State,
     bytes: &[u8],
     at: Option<usize>,
     consumed: usize,
 ) -> Act {
-    let before = m.value.len();
-    if m.value.push(bytes) {
+    let before = out.value.len();
+    if out.value.push(bytes) {
         return Act::skip(consumed);
     }
-    let fit = m.value.len() - before;
-    fail(m, s, ErrorReason::TooLarge);
+    let fit = out.value.len() - before;
+    fail(out, s, ErrorReason::TooLarge);
     match at {
         Some(start) => Act::skip(start + fit),
         None => Act::WAIT,
@@ -609,8 +642,8 @@ fn hold_value(
 
 /// An act emitting a lexer or writer piece as chunk text.
 fn piece_act(
-    m: &mut Machine<'_>,
-    meta: crate::sieve::Meta,
+    out: &mut Emitter<'_>,
+    meta: crate::emit::Meta,
     p: Piece<'_>,
     window: &[u8],
     consumed: usize,
@@ -628,14 +661,14 @@ fn piece_act(
             consume: consumed,
             emit: Some((meta, Emit::Static(text))),
         },
-        Piece::Inline(buf) => m.inline_act(meta, consumed, buf.as_bytes()),
+        Piece::Inline(buf) => out.inline_act(meta, consumed, buf.as_bytes()),
     }
 }
 
 /// `arguments` was a JSON-encoded string, now decoded in the value buffer: transcode it
 /// (relaxed JSON, like any body) into the buffer after it, and stream or hold the result.
-fn transcode_encoded(m: &mut Machine<'_>, s: &mut State) {
-    let (from, to) = (s.encoded_from as usize, m.value.len());
+fn transcode_encoded(out: &mut Emitter<'_>, s: &mut State) {
+    let (from, to) = (s.encoded_from as usize, out.value.len());
     let mut t = Transcoder::new();
     let mut pos = from;
     let mut first = true;
@@ -644,7 +677,7 @@ fn transcode_encoded(m: &mut Machine<'_>, s: &mut State) {
     let mut chunk = [0u8; 64];
     'outer: loop {
         let n = (to - pos).min(chunk.len());
-        chunk[..n].copy_from_slice(&m.value.bytes()[pos..pos + n]);
+        chunk[..n].copy_from_slice(&out.value.bytes()[pos..pos + n]);
         let mut input = &chunk[..n];
         loop {
             let step = if n == 0 {
@@ -659,8 +692,8 @@ fn transcode_encoded(m: &mut Machine<'_>, s: &mut State) {
                         break 'outer;
                     }
                     first = false;
-                    if !m.value.push(p.as_bytes()) {
-                        fail(m, s, ErrorReason::TooLarge);
+                    if !out.value.push(p.as_bytes()) {
+                        fail(out, s, ErrorReason::TooLarge);
                         return;
                     }
                 }
@@ -668,7 +701,7 @@ fn transcode_encoded(m: &mut Machine<'_>, s: &mut State) {
                 Step::Done => {
                     // Only whitespace may follow the value.
                     let rest = &chunk[n - input.len()..n];
-                    let tail = &m.value.bytes()[pos + n..to];
+                    let tail = &out.value.bytes()[pos + n..to];
                     ok = rest.iter().chain(tail).all(u8::is_ascii_whitespace);
                     break 'outer;
                 }
@@ -684,67 +717,36 @@ fn transcode_encoded(m: &mut Machine<'_>, s: &mut State) {
         }
     }
     if !ok || first {
-        fail(m, s, ErrorReason::MalformedBody);
+        fail(out, s, ErrorReason::MalformedBody);
         return;
     }
-    let out = (to as u32, m.value.len() as u32);
+    let held = (to as u32, out.value.len() as u32);
     if s.name == Progress::Done {
-        m.queue_chunk(
+        out.queue_chunk(
             Some(Part::Input),
-            Spool::buf(BufId::Value, SpoolMode::Plain, out.0, out.1),
+            Spool::buf(BufId::Value, SpoolMode::Plain, held.0, held.1),
         );
     } else {
-        s.held_args = Some(out);
+        s.held_args = Some(held);
     }
 }
 
 /// The call object closed.
-fn object_closed(m: &mut Machine<'_>, s: &mut State) {
+fn object_closed(out: &mut Emitter<'_>, s: &mut State) {
     if s.name != Progress::Done {
-        fail(m, s, ErrorReason::MissingName);
+        fail(out, s, ErrorReason::MissingName);
         return;
     }
     if s.args == Progress::Absent {
-        m.queue_chunk(Some(Part::Input), Spool::Static("{}"));
+        out.queue_chunk(Some(Part::Input), Spool::Static("{}"));
     }
     if s.array {
         // Complete now: more elements may follow. The next failure's raw starts here.
-        m.complete_tool(None, false);
-        m.restart_capture();
+        out.complete_tool(None, false);
+        out.restart_capture();
         s.call_open = false;
     } else {
         // Complete at the closer (or the end of input): text may still fail it.
         s.ctx = Ctx::After;
-    }
-}
-
-pub(crate) fn end_of_input(m: &mut Machine<'_>) {
-    let DialectState::Hermes(mut s) = m.dialect else {
-        return;
-    };
-    match s.ctx {
-        Ctx::Body if s.array && !s.call_open => {}
-        Ctx::Body => {
-            fail(m, &mut s, ErrorReason::Unfinished);
-            m.fail_call(s.reason, 0, false);
-        }
-        Ctx::Skip => m.fail_call(s.reason, 0, false),
-        Ctx::After if s.call_open => m.complete_tool(None, false),
-        Ctx::Response => m.complete_tool(None, false),
-        _ => {}
-    }
-    s.call_open = false;
-    s.ctx = Ctx::Text;
-    m.stop_capture();
-    m.dialect = DialectState::Hermes(s);
-}
-
-/// The content block plain text goes to in the current context, if it goes to one as is.
-pub(crate) fn plain_block(s: &State) -> Option<(BlockType, u8)> {
-    match s.ctx {
-        Ctx::Text => Some((BlockType::Text, 0)),
-        Ctx::Thinking => Some((BlockType::Thinking, 0)),
-        Ctx::Response => Some((BlockType::ToolResult, 1)),
-        _ => None,
     }
 }

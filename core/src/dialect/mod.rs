@@ -1,9 +1,34 @@
 //! One small state machine per wire format, each over the shared scanning layer.
 //!
-//! A dialect answers three questions for the driver: what may appear in the current context
-//! ([`vocab`]), what to do with the scanner's decision there ([`act`]), and what to close at
-//! end of input ([`end_of_input`]). Holdback, UTF-8, stop sequences, block bookkeeping and
-//! JSON escaping live in the shared layers; dialects only choose.
+//! A dialect is one file implementing [`Machine`]: it owns its state and answers the
+//! driver's questions — what may appear in the current context ([`Machine::vocab`]), what to
+//! do with the scanner's decision there ([`Machine::act`]), what to close at the end of input
+//! ([`Machine::end_of_input`]) — and states its facts (default thinking tags, where its
+//! calls sit). It writes events through the [`Emitter`]; holdback, UTF-8, stop sequences,
+//! block bookkeeping and JSON escaping live in the shared layers, so dialects only choose.
+//! The driver (`sieve.rs`) never names a dialect: it holds an [`Active`], which the
+//! [`registry!`] below generates together with the public [`Dialect`] enum.
+//!
+//! # Adding a dialect
+//!
+//! 1. Write `core/src/dialect/<name>.rs`: a `State` (`Copy`, small: it lives in the
+//!    512-byte parser) implementing [`Machine`], over [`Vocab`] (tags, literals, stops) and
+//!    the emitter's helpers (`content`, `open_call`, `announce_call`, `queue_chunk`,
+//!    `finish_call`, `fail_call`, …); JSON bodies go through [`crate::json::relaxed`], typed
+//!    parameter values through [`value`]. Document its choices in the module docs.
+//! 2. Add `mod <name>;` and one line to the `registry!` invocation below (variant, C code,
+//!    config name, state type). `Dialect::ALL`, `name`, `from_name`,
+//!    `default_thinking_tags` and the dispatch follow from it.
+//! 3. The C enum `tokensieve_dialect` in `ffi-c` gets the same variant and code (a
+//!    compile-time assertion there fails until it does); regenerate the headers with
+//!    `bash ffi-c/gen-headers.sh`.
+//! 4. Vectors in `conformance/cases/<name>/` (text only, thinking, one call, parallel
+//!    calls, escapes and unicode, a malformed call, truncation, markers split across
+//!    chunks); the chunk-invariance proptests, zero-allocation and size tests iterate
+//!    `Dialect::ALL`, so they cover it once vectors exist.
+//! 5. The dialect's markers in the fuzz dictionary (`fuzz/`), a `mixed-<name>` bench input
+//!    (`benches/src/lib.rs`), its line in the README's dialect table and in
+//!    `docs/design.md`.
 
 pub(crate) mod anthropic;
 pub(crate) mod hermes;
@@ -11,87 +36,174 @@ pub(crate) mod morph;
 pub(crate) mod passthrough;
 pub(crate) mod qwen3;
 pub(crate) mod value;
+pub(crate) mod xml_value;
 
-use crate::config::{Config, Dialect};
+use crate::config::Config;
+use crate::emit::{Act, Emitter};
+use crate::event::BlockType;
 use crate::scan::{Decision, Vocab};
-use crate::sieve::{Act, Machine};
 
-/// The state of the dialect in use.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum DialectState {
-    Passthrough(passthrough::State),
-    Anthropic(anthropic::State),
-    Hermes(hermes::State),
-    Qwen3(qwen3::State),
-    Morph(morph::State),
+/// A dialect's state machine: what the driver asks of every wire format.
+pub(crate) trait Machine: Sized {
+    /// The default `[open, close]` thinking markers.
+    const THINKING_TAGS: (&'static str, &'static str);
+    /// The depth of the text the dialect's calls sit in: where a failed call's raw text is
+    /// re-emitted (0 for calls at top level, 1 for calls inside a region).
+    const CALL_DEPTH: u8;
+
+    /// The state at the start of a stream.
+    fn new(cfg: &Config<'_>) -> Self;
+
+    /// What may appear in the current context (borrowing the configuration's markers).
+    fn vocab<'m>(&self, emit: &'m Emitter<'_>) -> Vocab<'m>;
+
+    /// A key for the current context's [`vocab`](Machine::vocab) and
+    /// [`plain_block`](Machine::plain_block): two states with the same key have the same
+    /// vocabulary. It lets the driver keep what it derived from a vocabulary (the fast
+    /// path's special bytes, the rest of a text run) across acts that leave the context
+    /// alone. Bit 30 and up are the driver's.
+    fn vocab_key(&self) -> u32;
+
+    /// The content block that plain text goes to in the current context, when it goes there
+    /// as is (the driver's fast path for input holding no special byte).
+    fn plain_block(&self) -> Option<(BlockType, u8)>;
+
+    /// What to do with the scanner's decision `d` about the head of `window`.
+    fn act(&mut self, emit: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act;
+
+    /// End of input: close what is open (the driver then completes any open block).
+    fn end_of_input(&mut self, emit: &mut Emitter<'_>);
 }
 
-impl DialectState {
-    pub(crate) fn new(cfg: &Config<'_>) -> DialectState {
-        match cfg.dialect {
-            Dialect::AnthropicXml => DialectState::Anthropic(anthropic::State::new(cfg)),
-            Dialect::Hermes => DialectState::Hermes(hermes::State::new(cfg)),
-            Dialect::Qwen3Coder => DialectState::Qwen3(qwen3::State::new(cfg)),
-            Dialect::MorphXml => DialectState::Morph(morph::State::new(cfg)),
-            // Config::validate rejects the dialects this build does not parse.
-            _ => DialectState::Passthrough(passthrough::State::new(cfg)),
+/// Generates the public [`Dialect`] enum and the driver's [`Active`] dispatch from one list:
+/// `Variant = C code, "config-name", state type;`, each with its doc comment.
+macro_rules! registry {
+    ($($(#[doc = $doc:literal])* $variant:ident = $code:literal, $name:literal, $state:ty;)*) => {
+        /// The wire format the model writes.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        pub enum Dialect {
+            $($(#[doc = $doc])* $variant = $code,)*
         }
-    }
+
+        const DIALECTS: usize = [$($code),*].len();
+
+        impl Dialect {
+            /// Every dialect, in declaration order (their codes are 0, 1, 2, …).
+            pub const ALL: [Dialect; DIALECTS] = [$(Dialect::$variant),*];
+
+            /// The dialect's name in configs (`anthropic-xml`, …).
+            ///
+            /// ```
+            /// use tokensieve::Dialect;
+            /// assert_eq!(Dialect::from_name("anthropic-xml"), Some(Dialect::AnthropicXml));
+            /// assert_eq!(Dialect::AnthropicXml.name(), "anthropic-xml");
+            /// ```
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Dialect::$variant => $name,)*
+                }
+            }
+
+            /// The default `[open, close]` thinking markers.
+            ///
+            /// ```
+            /// use tokensieve::Dialect;
+            /// assert_eq!(Dialect::Hermes.default_thinking_tags(), ("<think>", "</think>"));
+            /// ```
+            pub const fn default_thinking_tags(self) -> (&'static str, &'static str) {
+                match self {
+                    $(Dialect::$variant => <$state as Machine>::THINKING_TAGS,)*
+                }
+            }
+        }
+
+        /// The dialect in use, with its state.
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) enum Active {
+            $($variant($state),)*
+        }
+
+        impl Active {
+            pub(crate) fn new(cfg: &Config<'_>) -> Active {
+                match cfg.dialect {
+                    $(Dialect::$variant => Active::$variant(<$state as Machine>::new(cfg)),)*
+                }
+            }
+
+            pub(crate) fn call_depth(&self) -> u8 {
+                match self {
+                    $(Active::$variant(_) => <$state as Machine>::CALL_DEPTH,)*
+                }
+            }
+
+            #[inline]
+            pub(crate) fn vocab<'m>(&self, emit: &'m Emitter<'_>) -> Vocab<'m> {
+                match self {
+                    $(Active::$variant(s) => s.vocab(emit),)*
+                }
+            }
+
+            #[inline]
+            pub(crate) fn vocab_key(&self) -> u32 {
+                match self {
+                    $(Active::$variant(s) => s.vocab_key(),)*
+                }
+            }
+
+            #[inline]
+            pub(crate) fn plain_block(&self) -> Option<(BlockType, u8)> {
+                match self {
+                    $(Active::$variant(s) => s.plain_block(),)*
+                }
+            }
+
+            #[inline]
+            pub(crate) fn act(&mut self, emit: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+                match self {
+                    $(Active::$variant(s) => s.act(emit, d, window),)*
+                }
+            }
+
+            pub(crate) fn end_of_input(&mut self, emit: &mut Emitter<'_>) {
+                match self {
+                    $(Active::$variant(s) => s.end_of_input(emit),)*
+                }
+            }
+        }
+    };
 }
 
-pub(crate) fn vocab<'m>(m: &'m Machine<'_>) -> Vocab<'m> {
-    match m.dialect {
-        DialectState::Passthrough(s) => passthrough::vocab(m, s),
-        DialectState::Anthropic(s) => anthropic::vocab(m, s),
-        DialectState::Hermes(ref s) => hermes::vocab(m, s),
-        DialectState::Qwen3(s) => qwen3::vocab(m, s),
-        DialectState::Morph(s) => morph::vocab(m, s),
-    }
+registry! {
+    /// All text, plus thinking markers and stop sequences.
+    Passthrough = 0, "passthrough", passthrough::State;
+    /// `<thinking>`, `<function_calls><invoke name=…>`, `<function_results>`.
+    AnthropicXml = 1, "anthropic-xml", anthropic::State;
+    /// `<tool_call>{json}</tool_call>` (JSON-mix).
+    Hermes = 2, "hermes", hermes::State;
+    /// `<tool_name><arg>…</arg></tool_name>`.
+    MorphXml = 3, "morph-xml", morph::State;
+    /// `<tool_call><function=N><parameter=K>…`.
+    Qwen3Coder = 4, "qwen3-coder", qwen3::State;
 }
 
-/// A key for the current context's [`vocab`] (and [`plain_block`]): two states with the same
-/// key have the same vocabulary. It lets the driver keep what it derived from a vocabulary
-/// (the fast path's special bytes, the rest of a text run) across acts that leave the
-/// context alone. Bit 30 and up are the driver's.
-pub(crate) fn vocab_key(m: &Machine<'_>) -> u32 {
-    match &m.dialect {
-        DialectState::Passthrough(s) => passthrough::vocab_key(s),
-        DialectState::Anthropic(s) => anthropic::vocab_key(s),
-        DialectState::Hermes(s) => hermes::vocab_key(s),
-        DialectState::Qwen3(s) => qwen3::vocab_key(s),
-        DialectState::Morph(s) => morph::vocab_key(s),
+impl Dialect {
+    /// Looks a dialect up by its config name.
+    ///
+    /// ```
+    /// use tokensieve::Dialect;
+    /// assert_eq!(Dialect::from_name("hermes"), Some(Dialect::Hermes));
+    /// assert_eq!(Dialect::from_name("Hermes"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        Dialect::ALL.into_iter().find(|d| d.name() == name)
     }
-}
 
-/// The content block that plain text goes to in the current context, when it goes there as
-/// is (the driver's fast path for chunks holding no special byte).
-pub(crate) fn plain_block(m: &Machine<'_>) -> Option<(crate::event::BlockType, u8)> {
-    match &m.dialect {
-        DialectState::Passthrough(s) => passthrough::plain_block(s),
-        DialectState::Anthropic(s) => anthropic::plain_block(s),
-        DialectState::Hermes(s) => hermes::plain_block(s),
-        DialectState::Qwen3(s) => qwen3::plain_block(s),
-        DialectState::Morph(s) => morph::plain_block(s),
-    }
-}
-
-pub(crate) fn act(m: &mut Machine<'_>, d: Decision, window: &[u8]) -> Act {
-    match m.dialect {
-        DialectState::Passthrough(s) => passthrough::act(m, s, d),
-        DialectState::Anthropic(s) => anthropic::act(m, s, d, window),
-        DialectState::Hermes(_) => hermes::act(m, d, window),
-        DialectState::Qwen3(s) => qwen3::act(m, s, d, window),
-        DialectState::Morph(s) => morph::act(m, s, d, window),
-    }
-}
-
-pub(crate) fn end_of_input(m: &mut Machine<'_>) {
-    match m.dialect {
-        DialectState::Passthrough(_) => {}
-        DialectState::Anthropic(s) => anthropic::end_of_input(m, s),
-        DialectState::Hermes(_) => hermes::end_of_input(m),
-        DialectState::Qwen3(s) => qwen3::end_of_input(m, s),
-        DialectState::Morph(s) => morph::end_of_input(m, s),
+    /// Whether this build can parse the dialect (every dialect it names; kept so bindings can
+    /// ask).
+    pub const fn is_supported(self) -> bool {
+        let _ = self;
+        true
     }
 }
 

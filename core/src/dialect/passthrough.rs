@@ -2,67 +2,71 @@
 //! the thinking markers (matched exactly); stop sequences end the stream.
 
 use crate::config::{Config, StartIn};
+use crate::emit::{Act, Emitter};
 use crate::event::BlockType;
 use crate::scan::{Decision, Vocab};
-use crate::sieve::{Act, Machine};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+use super::Machine;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct State {
     thinking: bool,
 }
 
-impl State {
-    pub(crate) fn new(cfg: &Config<'_>) -> State {
+impl Machine for State {
+    const THINKING_TAGS: (&'static str, &'static str) = ("<thinking>", "</thinking>");
+    const CALL_DEPTH: u8 = 0;
+
+    fn new(cfg: &Config<'_>) -> State {
         State {
             thinking: cfg.start_in == StartIn::Thinking,
         }
     }
-}
 
-/// What [`vocab`] depends on (see [`super::vocab_key`]).
-pub(crate) fn vocab_key(s: &State) -> u32 {
-    s.thinking as u32
-}
-
-pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
-    let (open, close) = m.thinking_tags();
-    if s.thinking {
-        Vocab::EMPTY.with_literal(close.as_bytes())
-    } else {
-        Vocab {
-            stops: m.stops(),
-            ..Vocab::EMPTY
-        }
-        .with_literal(open.as_bytes())
+    fn vocab_key(&self) -> u32 {
+        self.thinking as u32
     }
-}
 
-pub(crate) fn act(m: &mut Machine<'_>, s: State, d: Decision) -> Act {
-    match d {
-        Decision::Text(_) | Decision::Invalid(_) => {
-            let ty = if s.thinking {
-                BlockType::Thinking
-            } else {
-                BlockType::Text
-            };
-            m.content(ty, 0, d)
+    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+        let (open, close) = out.thinking_tags();
+        if self.thinking {
+            Vocab::EMPTY.with_literal(close.as_bytes())
+        } else {
+            Vocab {
+                stops: out.stops(),
+                ..Vocab::EMPTY
+            }
+            .with_literal(open.as_bytes())
         }
-        Decision::Literal { len, .. } => {
-            m.close_content();
-            m.dialect = super::DialectState::Passthrough(State {
-                thinking: !s.thinking,
-            });
-            Act::skip(len)
-        }
-        _ => Act::WAIT,
     }
-}
 
-/// The content block plain text goes to here (always: passthrough has only text and thinking).
-pub(crate) fn plain_block(s: &State) -> Option<(BlockType, u8)> {
-    Some(if s.thinking {
-        (BlockType::Thinking, 0)
-    } else {
-        (BlockType::Text, 0)
-    })
+    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, _window: &[u8]) -> Act {
+        match d {
+            Decision::Text(_) | Decision::Invalid(_) => {
+                let ty = if self.thinking {
+                    BlockType::Thinking
+                } else {
+                    BlockType::Text
+                };
+                out.content(ty, 0, d)
+            }
+            Decision::Literal { len, .. } => {
+                out.close_content();
+                self.thinking = !self.thinking;
+                Act::skip(len)
+            }
+            _ => Act::WAIT,
+        }
+    }
+
+    fn end_of_input(&mut self, _out: &mut Emitter<'_>) {}
+
+    /// Always a content block: passthrough has only text and thinking.
+    fn plain_block(&self) -> Option<(BlockType, u8)> {
+        Some(if self.thinking {
+            (BlockType::Thinking, 0)
+        } else {
+            (BlockType::Text, 0)
+        })
+    }
 }

@@ -32,11 +32,11 @@
 //!   wrapper (as in anthropic-xml regions).
 
 use crate::config::{Config, StartIn, ValueType};
+use crate::emit::{Act, Emitter, SpoolMode};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Tag, Vocab};
-use crate::sieve::{Act, Machine, SpoolMode};
 
-use super::DialectState;
+use super::Machine;
 use super::value::{self, Value, trim, ws_prefix};
 
 const NAMES: &[&[u8]] = &[b"tool_call", b"function", b"parameter"];
@@ -82,8 +82,11 @@ pub(crate) struct State {
     value: Value,
 }
 
-impl State {
-    pub(crate) fn new(cfg: &Config<'_>) -> State {
+impl Machine for State {
+    const THINKING_TAGS: (&'static str, &'static str) = ("<think>", "</think>");
+    const CALL_DEPTH: u8 = 1;
+
+    fn new(cfg: &Config<'_>) -> State {
         State {
             ctx: match cfg.start_in {
                 StartIn::Text => Ctx::Text,
@@ -96,14 +99,40 @@ impl State {
             value: Value::new(ValueType::Any),
         }
     }
+
+    fn vocab_key(&self) -> u32 {
+        self.ctx as u32
+    }
+
+    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+        vocab(out, self)
+    }
+
+    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+        step(out, self, d, window)
+    }
+
+    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+        match self.ctx {
+            Ctx::Func => finish_function(out, self, Ctx::Region),
+            Ctx::Param => out.fail_call(ErrorReason::Unfinished, false),
+            Ctx::Skip => out.fail_call(self.reason, false),
+            Ctx::Text | Ctx::Thinking | Ctx::Region => {}
+        }
+        self.ctx = Ctx::Text;
+        self.held_ws = 0;
+    }
+
+    fn plain_block(&self) -> Option<(BlockType, u8)> {
+        match self.ctx {
+            Ctx::Text => Some((BlockType::Text, 0)),
+            Ctx::Thinking => Some((BlockType::Thinking, 0)),
+            _ => None,
+        }
+    }
 }
 
-/// What [`vocab`] depends on besides the configuration (see [`super::vocab_key`]).
-pub(crate) fn vocab_key(s: &State) -> u32 {
-    s.ctx as u32
-}
-
-pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
+fn vocab<'m>(out: &'m Emitter<'_>, s: &State) -> Vocab<'m> {
     let elements = |open: u32, close: u32| Vocab {
         names: NAMES,
         open,
@@ -111,10 +140,10 @@ pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
         eq_form: bit(FUNC) | bit(PARAM),
         ..Vocab::EMPTY
     };
-    let (open, close) = m.thinking_tags();
+    let (open, close) = out.thinking_tags();
     match s.ctx {
         Ctx::Text => Vocab {
-            stops: m.stops(),
+            stops: out.stops(),
             ..Vocab::EMPTY
         }
         .with_literal(open.as_bytes())
@@ -127,21 +156,15 @@ pub(crate) fn vocab<'m>(m: &'m Machine<'_>, s: State) -> Vocab<'m> {
     }
 }
 
-pub(crate) fn act(m: &mut Machine<'_>, mut s: State, d: Decision, window: &[u8]) -> Act {
-    let a = step(m, &mut s, d, window);
-    m.dialect = DialectState::Qwen3(s);
-    a
-}
-
-fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
-    if m.call_too_large() && s.ctx != Ctx::Skip {
+fn step(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+    if out.call_too_large() && s.ctx != Ctx::Skip {
         // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
         s.ctx = Ctx::Skip;
         s.reason = ErrorReason::TooLarge;
         return Act::WAIT;
     }
     match d {
-        Decision::Element(tag) => on_tag(m, s, tag, &window[..tag.len]),
+        Decision::Element(tag) => on_tag(out, s, tag, &window[..tag.len]),
         Decision::Literal { index, len } => {
             match (s.ctx, index) {
                 (Ctx::Text, LIT_THINK) => s.ctx = Ctx::Thinking,
@@ -152,41 +175,41 @@ fn step(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
                 (Ctx::Thinking, _) => s.ctx = Ctx::Text,
                 _ => {}
             }
-            m.close_content();
+            out.close_content();
             Act::skip(len)
         }
-        Decision::Text(_) | Decision::Invalid(_) => on_text(m, s, d, window),
+        Decision::Text(_) | Decision::Invalid(_) => on_text(out, s, d, window),
         Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
     }
 }
 
-fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
     let n = match d {
         Decision::Text(n) | Decision::Invalid(n) => n,
         _ => return Act::WAIT,
     };
     let blank = matches!(d, Decision::Text(_)) && ws_prefix(&window[..n]) == n;
     match s.ctx {
-        Ctx::Text => m.content(BlockType::Text, 0, d),
-        Ctx::Thinking => m.content(BlockType::Thinking, 0, d),
+        Ctx::Text => out.content(BlockType::Text, 0, d),
+        Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
         Ctx::Region => {
-            let stray_open = matches!(m.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
+            let stray_open = matches!(out.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
             if !stray_open && blank {
                 // Wire formatting unless non-whitespace text follows before the next tag.
                 if s.held_ws == 0 {
-                    m.value.clear();
+                    out.value.clear();
                 }
-                m.value.push(&window[..n]);
-                s.held_ws = m.value.len() as u32;
+                out.value.push(&window[..n]);
+                s.held_ws = out.value.len() as u32;
                 return Act::skip(n);
             }
             if stray_open && s.held_ws > 0 {
                 let held = s.held_ws as usize;
                 s.held_ws = 0;
-                m.queue_chunk(None, value::spool(SpoolMode::Plain, 0, held));
+                out.queue_chunk(None, value::spool(SpoolMode::Plain, 0, held));
                 return Act::WAIT;
             }
-            m.content(BlockType::Text, 1, d)
+            out.content(BlockType::Text, 1, d)
         }
         Ctx::Func => {
             if blank {
@@ -197,7 +220,7 @@ fn on_text(m: &mut Machine<'_>, s: &mut State, d: Decision, window: &[u8]) -> Ac
                 Act::WAIT
             }
         }
-        Ctx::Param => value::text(m, &mut s.value, false, d, window),
+        Ctx::Param => value::text(out, &mut s.value, false, d, window),
         Ctx::Skip => Act::skip(n),
     }
 }
@@ -210,32 +233,32 @@ fn eq_value(tag: Tag, bytes: &[u8]) -> Option<&[u8]> {
     (y > x).then(|| &v[x..y])
 }
 
-fn on_tag(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     let opening = !tag.closing;
     match (s.ctx, tag.element, opening) {
         (Ctx::Region, FUNC, true) => {
             s.held_ws = 0;
-            m.close_content();
-            open_function(m, s, tag, bytes);
+            out.close_content();
+            open_function(out, s, tag, bytes);
         }
         (Ctx::Region, WRAP, false) => {
             s.held_ws = 0;
-            m.close_content();
+            out.close_content();
             s.ctx = Ctx::Text;
         }
-        (Ctx::Func, PARAM, true) => return open_param(m, s, tag, bytes),
-        (Ctx::Func, FUNC, false) => finish_function(m, s, Ctx::Region),
-        (Ctx::Func, WRAP, false) => finish_function(m, s, Ctx::Text),
+        (Ctx::Func, PARAM, true) => return open_param(out, s, tag, bytes),
+        (Ctx::Func, FUNC, false) => finish_function(out, s, Ctx::Region),
+        (Ctx::Func, WRAP, false) => finish_function(out, s, Ctx::Text),
         (Ctx::Param, PARAM, false) => {
             s.ctx = Ctx::Func;
-            value::close(m, s.value);
+            value::close(out, s.value);
         }
         (Ctx::Skip, FUNC, false) => {
-            m.fail_call(s.reason, 1, true);
+            out.fail_call(s.reason, true);
             s.ctx = Ctx::Region;
         }
         (Ctx::Skip, WRAP, false) => {
-            m.fail_call(s.reason, 1, false);
+            out.fail_call(s.reason, false);
             s.ctx = Ctx::Text;
         }
         // The vocabulary admits no other tag in each context.
@@ -244,66 +267,45 @@ fn on_tag(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     Act::skip(tag.len)
 }
 
-fn open_function(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
-    m.open_call(1);
+fn open_function(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
+    out.open_call(1);
     s.params = 0;
     let Some(name) = eq_value(tag, bytes) else {
         // Counted like every call, but it has no name to stream.
-        m.calls += 1;
+        out.calls += 1;
         s.reason = ErrorReason::MissingName;
         if tag.self_closing {
-            m.fail_call(s.reason, 1, true);
+            out.fail_call(s.reason, true);
             s.ctx = Ctx::Region;
         } else {
             s.ctx = Ctx::Skip;
         }
         return;
     };
-    m.announce_call(name);
-    s.tool = m.tools().find(name).map(|i| i as u16);
+    out.announce_call(name);
+    s.tool = out.tools().find(name).map(|i| i as u16);
     s.ctx = Ctx::Func;
 }
 
-fn open_param(m: &mut Machine<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+fn open_param(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     let Some(key) = eq_value(tag, bytes) else {
         // Skipped with the rest of the call (the tag is read again as skipped text).
         s.ctx = Ctx::Skip;
         s.reason = ErrorReason::MalformedParameter;
         return Act::WAIT;
     };
-    let ty = value::param_type(m, s.tool, key);
-    s.value = value::open(m, s.params == 0, key, ty);
+    let ty = value::param_type(out, s.tool, key);
+    s.value = value::open(out, s.params == 0, key, ty);
     s.params = s.params.saturating_add(1);
     s.ctx = Ctx::Param;
     if tag.self_closing {
         s.ctx = Ctx::Func;
-        value::close(m, s.value);
+        value::close(out, s.value);
     }
     Act::skip(tag.len)
 }
 
-fn finish_function(m: &mut Machine<'_>, s: &mut State, next: Ctx) {
-    m.finish_call(s.params > 0);
+fn finish_function(out: &mut Emitter<'_>, s: &mut State, next: Ctx) {
+    out.finish_call(s.params > 0);
     s.ctx = next;
-}
-
-pub(crate) fn end_of_input(m: &mut Machine<'_>, mut s: State) {
-    match s.ctx {
-        Ctx::Func => finish_function(m, &mut s, Ctx::Region),
-        Ctx::Param => m.fail_call(ErrorReason::Unfinished, 1, false),
-        Ctx::Skip => m.fail_call(s.reason, 1, false),
-        Ctx::Text | Ctx::Thinking | Ctx::Region => {}
-    }
-    s.ctx = Ctx::Text;
-    s.held_ws = 0;
-    m.dialect = DialectState::Qwen3(s);
-}
-
-/// The content block plain text goes to in the current context, if it goes to one as is.
-pub(crate) fn plain_block(s: &State) -> Option<(BlockType, u8)> {
-    match s.ctx {
-        Ctx::Text => Some((BlockType::Text, 0)),
-        Ctx::Thinking => Some((BlockType::Thinking, 0)),
-        _ => None,
-    }
 }

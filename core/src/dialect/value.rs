@@ -18,10 +18,10 @@
 //! recognising the markers is the dialect's business.
 
 use crate::config::ValueType;
+use crate::emit::{Act, BufId, Emit, Emitter, Spool, SpoolMode};
 use crate::event::Part;
 use crate::json::strict::{self, Kind};
 use crate::scan::Decision;
-use crate::sieve::{Act, BufId, Emit, Machine, Spool, SpoolMode};
 
 /// No CDATA section seen in the value.
 pub(crate) const NO_CDATA: u32 = u32::MAX;
@@ -115,33 +115,33 @@ pub(crate) fn typed(ty: ValueType, t: &[u8]) -> Typed {
 }
 
 /// The declared type of parameter `key` of configured tool `tool` (`Any` when undeclared).
-pub(crate) fn param_type(m: &Machine<'_>, tool: Option<u16>, key: &[u8]) -> ValueType {
-    tool.and_then(|t| m.tools().param_type(t as usize, key))
+pub(crate) fn param_type(out: &Emitter<'_>, tool: Option<u16>, key: &[u8]) -> ValueType {
+    tool.and_then(|t| out.tools().param_type(t as usize, key))
         .map_or(ValueType::Any, |(t, _)| t)
 }
 
 /// Opens parameter `key` of type `ty`: queues `{"key":` (or `,"key":` when not `first`, and
 /// `"` after it for a streamed string) and empties the value buffer.
-pub(crate) fn open(m: &mut Machine<'_>, first: bool, key: &[u8], ty: ValueType) -> Value {
-    m.set_key(key);
-    m.queue_chunk(
+pub(crate) fn open(out: &mut Emitter<'_>, first: bool, key: &[u8], ty: ValueType) -> Value {
+    out.set_key(key);
+    out.queue_chunk(
         Some(Part::Input),
         Spool::Static(if first { "{\"" } else { ",\"" }),
     );
-    m.queue_chunk(Some(Part::Input), m.key_spool());
+    out.queue_chunk(Some(Part::Input), out.key_spool());
     let v = Value::new(ty);
-    m.queue_chunk(
+    out.queue_chunk(
         Some(Part::Input),
         Spool::Static(if v.streaming { "\":\"" } else { "\":" }),
     );
-    m.value.clear();
+    out.value.clear();
     v
 }
 
 /// A text or invalid decision inside a value (`in_cdata`: inside a CDATA section, where
 /// newlines are never framing).
 pub(crate) fn text(
-    m: &mut Machine<'_>,
+    out: &mut Emitter<'_>,
     v: &mut Value,
     in_cdata: bool,
     d: Decision,
@@ -164,7 +164,7 @@ pub(crate) fn text(
         v.trim_start = false;
     }
     if v.streaming {
-        let meta = m.meta(Some(Part::Input));
+        let meta = out.meta(Some(Part::Input));
         let first = v.at_start;
         v.at_start = false;
         if first && !in_cdata && bytes[0] == b'\n' {
@@ -193,23 +193,23 @@ pub(crate) fn text(
         } else {
             n
         };
-        return m.escaped_act(meta, &bytes[..k]);
+        return out.escaped_act(meta, &bytes[..k]);
     }
     if !in_cdata && ws_prefix(bytes) < bytes.len() {
         v.outside_text = true;
     }
-    let before = m.value.len();
-    if !m.value.push(bytes) {
+    let before = out.value.len();
+    if !out.value.push(bytes) {
         // The value outgrew its buffer (fixed memory): from here it is a string. Its start
         // is trimmed (what is held, and what streams next while it is all whitespace); its
         // end is not (the closer is not in sight), whatever the chunking.
-        m.value.truncate(before);
+        out.value.truncate(before);
         v.streaming = true;
         v.at_start = false;
-        let (a, len) = (ws_prefix(m.value.bytes()), m.value.len());
+        let (a, len) = (ws_prefix(out.value.bytes()), out.value.len());
         v.trim_start = a == len;
-        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
-        m.queue_chunk(Some(Part::Input), spool(SpoolMode::Escaped, a, len));
+        out.queue_chunk(Some(Part::Input), Spool::Static("\""));
+        out.queue_chunk(Some(Part::Input), spool(SpoolMode::Escaped, a, len));
         return Act::WAIT;
     }
     Act::skip(n)
@@ -217,27 +217,27 @@ pub(crate) fn text(
 
 /// The value's closer: a streamed string gets its closing quote (a held last newline was
 /// framing); a held value is typed and queued.
-pub(crate) fn close(m: &mut Machine<'_>, v: Value) {
+pub(crate) fn close(out: &mut Emitter<'_>, v: Value) {
     if v.streaming {
-        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
+        out.queue_chunk(Some(Part::Input), Spool::Static("\""));
         return;
     }
-    let value = m.value.bytes();
-    let string = |m: &mut Machine<'_>, a: usize, b: usize| {
-        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
-        m.queue_chunk(Some(Part::Input), spool(SpoolMode::Escaped, a, b));
-        m.queue_chunk(Some(Part::Input), Spool::Static("\""));
+    let value = out.value.bytes();
+    let string = |out: &mut Emitter<'_>, a: usize, b: usize| {
+        out.queue_chunk(Some(Part::Input), Spool::Static("\""));
+        out.queue_chunk(Some(Part::Input), spool(SpoolMode::Escaped, a, b));
+        out.queue_chunk(Some(Part::Input), Spool::Static("\""));
     };
     if v.cdata_start != NO_CDATA && !v.outside_text {
         let (a, b) = (v.cdata_start as usize, v.cdata_end as usize);
-        string(m, a, b.max(a));
+        string(out, a, b.max(a));
         return;
     }
     let (a, b) = trim(value);
     match typed(v.ty, &value[a..b]) {
-        Typed::Json => m.queue_chunk(Some(Part::Input), spool(SpoolMode::Compact, a, b)),
-        Typed::Literal(lit) => m.queue_chunk(Some(Part::Input), Spool::Static(lit)),
-        Typed::Str => string(m, a, b),
+        Typed::Json => out.queue_chunk(Some(Part::Input), spool(SpoolMode::Compact, a, b)),
+        Typed::Literal(lit) => out.queue_chunk(Some(Part::Input), Spool::Static(lit)),
+        Typed::Str => string(out, a, b),
     }
 }
 

@@ -111,15 +111,6 @@ impl<'v> Vocab<'v> {
     /// input). The literal, the whitespace and the followed text must fit in [`TAG_CAP`]
     /// bytes, else the literal is text. [`Decision::Literal`] covers the literal only.
     ///
-    /// ```
-    /// use tokensieve::scan::{decide, Decision, Vocab};
-    /// let v = Vocab::EMPTY.with_literal_before(b"<tool_call>", &[b"<function="]);
-    /// let lit = Decision::Literal { index: 0, len: 11 };
-    /// assert_eq!(decide(&v, b"<tool_call>\n<function=f>", false), lit);
-    /// assert_eq!(decide(&v, b"<tool_call>\n<func", false), Decision::NeedMore);
-    /// assert_eq!(decide(&v, b"<tool_call>\n<func", true), Decision::Text(17));
-    /// assert_eq!(decide(&v, b"<tool_call> tags", false), Decision::Text(16));
-    /// ```
     pub fn with_literal_before(mut self, lit: &'v [u8], follows: &'v [&'v [u8]]) -> Vocab<'v> {
         if self.n_literals < MAX_LITERALS {
             self.literals[self.n_literals] = lit;
@@ -306,14 +297,6 @@ pub fn special_bytes(v: &Vocab<'_>) -> Option<([u8; 3], u8)> {
 
 /// Decides what the head of `data` is in context `v`. `eof`: no more bytes will come.
 ///
-/// ```
-/// use tokensieve::scan::{decide, Decision, Vocab};
-/// let v = Vocab { names: &[b"thinking"], open: 1, close: 1, ..Vocab::EMPTY };
-/// assert_eq!(decide(&v, b"Hello <t", false), Decision::Text(6));
-/// assert_eq!(decide(&v, b"<t", false), Decision::NeedMore);
-/// assert_eq!(decide(&v, b"<t", true), Decision::Text(2));
-/// assert!(matches!(decide(&v, b"<thinking>x", false), Decision::Element(_)));
-/// ```
 pub fn decide(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
     // Look at most DECIDE_SPAN bytes ahead: a dialect may consume a small part of a long
     // text run per decision (one JSON token), so scanning the whole rest every time would
@@ -553,5 +536,72 @@ mod tests {
             decide(&v, b"bcd", false),
             Decision::Stop { index: 1, len: 2 }
         );
+    }
+}
+
+/// The scanning layer's contract, by example (crate-private, so unit tests rather than
+/// doctests).
+#[cfg(test)]
+mod examples {
+    use super::stop::{earliest, held_suffix};
+    use super::tag::attr;
+    use super::*;
+
+    #[test]
+    fn decide_holds_back_only_what_may_still_be_a_marker() {
+        let v = Vocab {
+            names: &[b"thinking"],
+            open: 1,
+            close: 1,
+            ..Vocab::EMPTY
+        };
+        assert_eq!(decide(&v, b"Hello <t", false), Decision::Text(6));
+        assert_eq!(decide(&v, b"<t", false), Decision::NeedMore);
+        assert_eq!(decide(&v, b"<t", true), Decision::Text(2));
+        assert!(matches!(
+            decide(&v, b"<thinking>x", false),
+            Decision::Element(_)
+        ));
+    }
+
+    #[test]
+    fn a_literal_with_look_ahead_waits_for_what_follows() {
+        let v = Vocab::EMPTY.with_literal_before(b"<tool_call>", &[b"<function="]);
+        let lit = Decision::Literal { index: 0, len: 11 };
+        assert_eq!(decide(&v, b"<tool_call>\n<function=f>", false), lit);
+        assert_eq!(decide(&v, b"<tool_call>\n<func", false), Decision::NeedMore);
+        assert_eq!(decide(&v, b"<tool_call>\n<func", true), Decision::Text(17));
+        assert_eq!(decide(&v, b"<tool_call> tags", false), Decision::Text(16));
+    }
+
+    #[test]
+    fn element_names_and_attributes() {
+        let v = Vocab {
+            open: 1 << DYNAMIC,
+            close: 1 << DYNAMIC,
+            dynamic: Names::Any,
+            ..Vocab::EMPTY
+        };
+        let Decision::Element(t) = decide(&v, b"</city >", false) else {
+            panic!("not an element")
+        };
+        assert_eq!(t.name(b"</city >"), b"city");
+        let tag = br#"<invoke name="search" x='1'>"#;
+        assert_eq!(attr(tag, 7, b"name"), Some(&b"search"[..]));
+        assert_eq!(attr(tag, 7, b"x"), Some(&b"1"[..]));
+        assert_eq!(attr(b"<invoke>", 7, b"name"), None);
+    }
+
+    #[test]
+    fn stop_sequences_earliest_end_wins_and_partial_matches_are_held() {
+        let stops: &[&str] = &["abcd", "bc"];
+        let m = earliest(stops.into(), b"xxabcd").unwrap();
+        assert_eq!((m.start, m.index), (3, 1));
+        let stops: &[&str] = &["\nHuman:"];
+        assert_eq!(held_suffix(stops.into(), b"Ask \nHum"), 4);
+        assert_eq!(held_suffix(stops.into(), b"Ask"), 0);
+        // An empty stop (the parser's config rejects it) holds nothing and never panics.
+        let stops: &[&str] = &[""];
+        assert_eq!(held_suffix(stops.into(), b"Ask"), 0);
     }
 }

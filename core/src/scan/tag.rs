@@ -33,12 +33,6 @@ pub struct Tag {
 impl Tag {
     /// The element name as written (namespace prefix included), given the tag's bytes.
     ///
-    /// ```
-    /// use tokensieve::scan::{decide, Decision, Names, Vocab, DYNAMIC};
-    /// let v = Vocab { open: 1 << DYNAMIC, close: 1 << DYNAMIC, dynamic: Names::Any, ..Vocab::EMPTY };
-    /// let Decision::Element(t) = decide(&v, b"</city >", false) else { panic!() };
-    /// assert_eq!(t.name(b"</city >"), b"city");
-    /// ```
     pub fn name<'t>(&self, tag: &'t [u8]) -> &'t [u8] {
         let start = if self.closing { 2 } else { 1 };
         tag.get(start..self.name_end).unwrap_or(&[])
@@ -248,12 +242,6 @@ pub fn lex(v: &Vocab<'_>, d: &[u8], eof: bool) -> TagLex {
 
 /// The value of attribute `key` in a recognised tag's bytes (`tag` = the whole tag).
 ///
-/// ```
-/// use tokensieve::scan::tag::attr;
-/// assert_eq!(attr(br#"<invoke name="search" x='1'>"#, 7, b"name"), Some(&b"search"[..]));
-/// assert_eq!(attr(br#"<invoke name="search" x='1'>"#, 7, b"x"), Some(&b"1"[..]));
-/// assert_eq!(attr(br#"<invoke>"#, 7, b"name"), None);
-/// ```
 pub fn attr<'t>(tag: &'t [u8], name_end: usize, key: &[u8]) -> Option<&'t [u8]> {
     let mut i = name_end;
     let d = tag;

@@ -1,0 +1,1138 @@
+//! The emitter every front end writes into: block bookkeeping (indices, the open block),
+//! the pending-event queue, the buffers behind queued chunks (spans of the raw, value and
+//! strings buffers), the tool name/id/key slots, raw-text capture of a call, and failed calls.
+//!
+//! A front end (the model-text driver in `sieve.rs` with its dialect; later the provider
+//! decoders) decides *what* happens; the emitter turns that into well-formed events: every
+//! block started is completed once, indices have no gaps, chunks carry the metadata of their
+//! block (docs/design.md, rules 1, 3, 8, 9, 10). It borrows nothing from the input: queued
+//! chunks are spans of its own buffers, read when the event is handed out (`materialize`).
+
+use crate::buf::Buf;
+use crate::config::{Config, StrList, ToolList};
+use crate::event::{BlockComplete, BlockType, CallError, Chunk, ErrorReason, Event, Part};
+use crate::scan::{Decision, TAG_CAP};
+
+/// Capacity of a tool name, a tool id and a parameter key (each).
+pub const STR_CAP: usize = TAG_CAP;
+
+/// Where [`Emit::Inline`] bytes live in the strings buffer, and how many fit.
+const INLINE_AT: usize = 3 * STR_CAP;
+pub(crate) const INLINE_CAP: usize = 128;
+/// Size of the strings buffer: name, id, key, inline bytes.
+pub(crate) const STRS_LEN: usize = INLINE_AT + INLINE_CAP;
+
+/// Which buffer a spooled chunk reads from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum BufId {
+    Raw,
+    Value,
+    Strs,
+}
+
+/// How a spooled chunk turns buffer bytes into chunk text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum SpoolMode {
+    /// Valid UTF-8, as is.
+    Plain,
+    /// As the contents of a JSON string.
+    Escaped,
+    /// Valid JSON, whitespace outside strings removed.
+    Compact,
+    /// Any bytes, invalid sequences as U+FFFD.
+    Lossy,
+}
+
+/// Text of a pending chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Spool {
+    Static(&'static str),
+    Buf(Span),
+}
+
+/// A range of one of the parser's buffers, read in a [`SpoolMode`]: packed into 8 bytes so
+/// a [`Spool`] fits in 16 (the pending queue is most of the parser's state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    /// Bits 0..28: start; 28..30: buffer; 30..32: mode.
+    packed: u32,
+    end: u32,
+}
+
+/// Buffers are addressed with 28 bits (`max_call_bytes` is at most 256 MiB).
+pub(crate) const SPAN_LIMIT: u32 = (1 << 28) - 1;
+
+impl Span {
+    fn buf(self) -> BufId {
+        match (self.packed >> 28) & 3 {
+            0 => BufId::Raw,
+            1 => BufId::Value,
+            _ => BufId::Strs,
+        }
+    }
+
+    fn mode(self) -> SpoolMode {
+        match self.packed >> 30 {
+            0 => SpoolMode::Plain,
+            1 => SpoolMode::Escaped,
+            2 => SpoolMode::Compact,
+            _ => SpoolMode::Lossy,
+        }
+    }
+
+    fn start(self) -> u32 {
+        self.packed & SPAN_LIMIT
+    }
+
+    fn end(self) -> u32 {
+        self.end
+    }
+
+    fn with(self, mode: SpoolMode, start: u32) -> Span {
+        Span::new(self.buf(), mode, start, self.end)
+    }
+
+    fn new(buf: BufId, mode: SpoolMode, start: u32, end: u32) -> Span {
+        Span {
+            packed: start.min(SPAN_LIMIT) | (buf as u32) << 28 | (mode as u32) << 30,
+            end,
+        }
+    }
+}
+
+impl Spool {
+    /// `buf[start..end]` read in `mode` (`end` may run past the buffer: it is clamped when
+    /// the chunk is emitted).
+    pub(crate) fn buf(buf: BufId, mode: SpoolMode, start: u32, end: u32) -> Spool {
+        Spool::Buf(Span::new(buf, mode, start, end))
+    }
+}
+
+/// Chunk metadata, without borrowed texts (names and ids are read at materialisation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Meta {
+    pub ty: BlockType,
+    pub block: u32,
+    pub depth: u8,
+    pub part: Option<Part>,
+    /// The chunk carries the tool name (id) known when it was queued. (Two bools rather
+    /// than one bit field: measured cheaper on the per-chunk path.)
+    pub name: bool,
+    pub id: bool,
+}
+
+/// An event waiting in the queue (it borrows nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    Start {
+        index: u32,
+        ty: BlockType,
+    },
+    Complete {
+        index: u32,
+        ty: BlockType,
+        error: Option<ErrorReason>,
+        is_error: bool,
+        name: bool,
+        id: bool,
+    },
+    Chunk {
+        meta: Meta,
+        text: Spool,
+    },
+    Stop {
+        index: u16,
+    },
+}
+
+/// What a front end does with a decision: how much of its window it consumed, and a chunk
+/// to hand out now.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Act {
+    /// Bytes of the window consumed.
+    pub consume: usize,
+    /// A chunk to return now, whose text is `window[..consume]` or a static string.
+    pub emit: Option<(Meta, Emit)>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Emit {
+    /// `window[start..end]`.
+    Window(usize, usize),
+    Static(&'static str),
+    /// `n` bytes a dialect made (a character, an escape), kept in the strings buffer after
+    /// the name, id and key slots.
+    Inline(u8),
+}
+
+impl Act {
+    pub(crate) const WAIT: Act = Act {
+        consume: 0,
+        emit: None,
+    };
+
+    pub(crate) fn skip(n: usize) -> Act {
+        Act {
+            consume: n,
+            emit: None,
+        }
+    }
+}
+
+/// The open block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Open {
+    pub index: u32,
+    pub ty: BlockType,
+    pub depth: u8,
+}
+
+/// The configuration a parser runs with: borrowed, or owned (with `alloc`).
+pub(crate) enum Cfg<'a> {
+    Borrowed(&'a Config<'a>),
+    #[cfg(feature = "alloc")]
+    Owned(alloc::boxed::Box<crate::config::ConfigBuf>),
+}
+
+/// The pending events: a ring of six (no act queues more; see `push`), with byte indices —
+/// the queue is the largest part of the parser's state.
+struct Queue {
+    items: [Pending; QUEUE_CAP],
+    head: u8,
+    len: u8,
+}
+
+const QUEUE_CAP: usize = 6;
+
+impl Queue {
+    const fn new() -> Queue {
+        Queue {
+            items: [Pending::Stop { index: 0 }; QUEUE_CAP],
+            head: 0,
+            len: 0,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn push_back(&mut self, p: Pending) -> Result<(), Pending> {
+        if self.len as usize == QUEUE_CAP {
+            return Err(p);
+        }
+        self.items[(self.head as usize + self.len as usize) % QUEUE_CAP] = p;
+        self.len += 1;
+        Ok(())
+    }
+
+    fn push_front(&mut self, p: Pending) -> Result<(), Pending> {
+        if self.len as usize == QUEUE_CAP {
+            return Err(p);
+        }
+        self.head = ((self.head as usize + QUEUE_CAP - 1) % QUEUE_CAP) as u8;
+        self.items[self.head as usize] = p;
+        self.len += 1;
+        Ok(())
+    }
+
+    fn front(&self) -> Option<Pending> {
+        (self.len > 0).then(|| self.items[self.head as usize])
+    }
+
+    /// Replaces the text of the chunk at the front.
+    fn set_front_text(&mut self, rest: Spool) {
+        if let (true, Pending::Chunk { text, .. }) =
+            (self.len > 0, &mut self.items[self.head as usize])
+        {
+            *text = rest;
+        }
+    }
+
+    fn pop_front(&mut self) -> Option<Pending> {
+        if self.len == 0 {
+            return None;
+        }
+        let p = self.items[self.head as usize];
+        self.head = ((self.head as usize + 1) % QUEUE_CAP) as u8;
+        self.len -= 1;
+        Some(p)
+    }
+}
+
+impl Cfg<'_> {
+    pub(crate) fn config(&self) -> Config<'_> {
+        match self {
+            Cfg::Borrowed(c) => **c,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.config(),
+        }
+    }
+}
+
+/// The emitter: everything a front end writes events through (see the module docs).
+pub(crate) struct Emitter<'a> {
+    cfg: Cfg<'a>,
+    next_index: u32,
+    pub(crate) open: Option<Open>,
+    queue: Queue,
+    pub(crate) calls: u32,
+    pub(crate) raw: Buf<'a>,
+    pub(crate) value: Buf<'a>,
+    /// Tool name at `[0..STR_CAP)`, tool id at `[STR_CAP..2*STR_CAP)`, parameter key after,
+    /// then the inline bytes.
+    pub(crate) strs: Buf<'a>,
+    pub(crate) name_len: u8,
+    pub(crate) id_len: u8,
+    pub(crate) key_len: u8,
+    /// Input bytes consumed are appended to `raw` (inside a tool call).
+    pub(crate) capture: bool,
+    /// What happens to capturing once this act's bytes are captured.
+    capture_next: CaptureNext,
+    /// `raw` overflowed.
+    pub(crate) raw_cut: bool,
+    /// The front end is replaying a prefill: stop sequences do not apply.
+    pub(crate) prefilling: bool,
+    /// The open call's input began inside the prefill (see `complete_tool`).
+    pub(crate) input_in_prefill: bool,
+    /// The stream has ended (a stop, or the end of input was closed).
+    pub(crate) done: bool,
+    /// Where a failed call's raw text is re-emitted: the depth at which the front end's calls
+    /// sit (a fact of the dialect).
+    call_depth: u8,
+}
+
+/// What happens to raw capture after the bytes of the current act are captured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CaptureNext {
+    Continue,
+    /// Stop (a failed call's closer belongs to its raw text).
+    Stop,
+    /// Forget what was captured (it belongs to a completed call of an array).
+    Restart,
+}
+
+/// Text the scanner has validated; the fallback is unreachable in practice (debug builds
+/// — tests, vectors, the fuzz smoke — say so loudly instead, as F11 showed they should).
+#[inline]
+pub(crate) fn str_of(bytes: &[u8]) -> &str {
+    let text = core::str::from_utf8(bytes);
+    debug_assert!(text.is_ok(), "handing out invalid UTF-8: {bytes:x?}");
+    text.unwrap_or("\u{FFFD}")
+}
+
+impl<'a> Emitter<'a> {
+    /// An emitter over the configuration and the raw, value and strings buffers, for a front
+    /// end whose calls sit at `call_depth`.
+    pub(crate) fn new(cfg: Cfg<'a>, bufs: [Buf<'a>; 3], call_depth: u8) -> Emitter<'a> {
+        let [raw, value, strs] = bufs;
+        Emitter {
+            cfg,
+            next_index: 0,
+            open: None,
+            queue: Queue::new(),
+            calls: 0,
+            raw,
+            value,
+            strs,
+            name_len: 0,
+            id_len: 0,
+            key_len: 0,
+            capture: false,
+            capture_next: CaptureNext::Continue,
+            raw_cut: false,
+            prefilling: false,
+            input_in_prefill: false,
+            done: false,
+            call_depth,
+        }
+    }
+
+    /// Back to the start of a stream, keeping configuration and memory.
+    pub(crate) fn reset(&mut self) {
+        self.next_index = 0;
+        self.open = None;
+        self.queue.clear();
+        self.calls = 0;
+        self.raw.clear();
+        self.value.clear();
+        self.clear_tool_strs();
+        self.capture = false;
+        self.capture_next = CaptureNext::Continue;
+        self.raw_cut = false;
+        self.prefilling = false;
+        self.input_in_prefill = false;
+        self.done = false;
+    }
+
+    /// Events are waiting.
+    #[inline]
+    pub(crate) fn has_pending(&self) -> bool {
+        !self.queue.is_empty()
+    }
+
+    /// The next queued event, a chunk cut to one piece (packed with the pieces of the chunks
+    /// behind it that share its metadata).
+    pub(crate) fn next_pending(&mut self) -> Option<Pending> {
+        loop {
+            let p = self.queue.pop_front()?;
+            if let Some(piece) = self.spool_piece(p) {
+                return Some(self.pack_queued(piece));
+            }
+        }
+    }
+
+    /// The front end consumed `bytes` of its input in the act just made: a call's raw text
+    /// captures them, then capturing goes on, stops or restarts as the act asked.
+    pub(crate) fn consumed(&mut self, bytes: &[u8]) {
+        if self.capture {
+            self.capture_raw(bytes);
+        }
+        match core::mem::replace(&mut self.capture_next, CaptureNext::Continue) {
+            CaptureNext::Continue => {}
+            CaptureNext::Stop => self.capture = false,
+            CaptureNext::Restart => {
+                self.raw.clear();
+                self.raw_cut = false;
+            }
+        }
+    }
+
+    /// A stop sequence (the `index`th) ended the stream: the open content block completes,
+    /// then `stop`.
+    pub(crate) fn stop(&mut self, index: usize) {
+        self.close_content();
+        self.push(Pending::Stop {
+            index: index as u16,
+        });
+        self.done = true;
+    }
+
+    /// End of input, after the front end closed what it had open: whatever is still open
+    /// completes, and the stream is done.
+    pub(crate) fn end(&mut self) {
+        self.close_content();
+        self.close_open();
+        self.done = true;
+    }
+
+    /// A prefill was replayed (`streamed_input`: a call's input chunks were among its
+    /// events): its events are forgotten and the stream starts at block 0, inside the block
+    /// the prefill left open if that is a tool call or result (a call's name and id are
+    /// announced again, the id counting from 0).
+    pub(crate) fn after_prefill(&mut self, streamed_input: bool) {
+        self.prefilling = false;
+        self.queue.clear();
+        self.next_index = 0;
+        self.calls = 0;
+        self.done = false;
+        match self.open.take() {
+            Some(o) if o.ty == BlockType::ToolCall => {
+                self.start_block(o.ty, o.depth);
+                // Its input began inside the prefill and is not repeated: the call cannot
+                // complete with a valid input, so it will complete as failed (its raw text
+                // spans prefill and stream).
+                self.input_in_prefill = streamed_input;
+                if self.name_len > 0 {
+                    self.queue_chunk(Some(Part::Name), self.name_spool());
+                }
+                if self.id_len > 0 {
+                    self.next_call_id();
+                    self.queue_chunk(Some(Part::Id), self.id_spool());
+                }
+            }
+            Some(o) if o.ty == BlockType::ToolResult => {
+                self.start_block(o.ty, o.depth);
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn config(&self) -> Config<'_> {
+        self.cfg.config()
+    }
+
+    #[inline]
+    pub(crate) fn thinking_tags(&self) -> (&str, &str) {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.thinking_tags(),
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c
+                .thinking_tags
+                .as_ref()
+                .map(|(a, b)| (&**a, &**b))
+                .unwrap_or_else(|| c.dialect.default_thinking_tags()),
+        }
+    }
+
+    /// hermes: the configured `[open, close]` call markers, if any.
+    pub(crate) fn tool_call_markers(&self) -> Option<(&str, &str)> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.tool_call_markers,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.tool_call_markers.as_ref().map(|(a, b)| (&**a, &**b)),
+        }
+    }
+
+    pub(crate) fn tools(&self) -> ToolList<'_> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.tools,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => ToolList::Owned(&c.tools),
+        }
+    }
+
+    /// While a call is captured into heap buffers (bounded by `max_call_bytes`), how many
+    /// more bytes fit.
+    #[inline]
+    pub(crate) fn capture_room(&self) -> Option<usize> {
+        (self.capture && self.raw.is_heap()).then(|| self.raw.room())
+    }
+
+    /// The call being captured outgrew `max_call_bytes` (heap buffers only: fixed memory
+    /// cuts `raw` and goes on).
+    pub(crate) fn call_too_large(&self) -> bool {
+        self.capture && self.raw_cut && self.raw.is_heap()
+    }
+
+    #[inline]
+    pub(crate) fn stops(&self) -> StrList<'_> {
+        if self.prefilling {
+            // A prefill is never scanned for stop sequences.
+            return StrList::Strs(&[]);
+        }
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.stop_sequences,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => StrList::Owned(&c.stop_sequences),
+        }
+    }
+    pub(crate) fn push(&mut self, p: Pending) {
+        let pushed = self.queue.push_back(p);
+        debug_assert!(pushed.is_ok(), "pending queue overflow");
+    }
+
+    fn capture_raw(&mut self, bytes: &[u8]) {
+        if !self.raw.push(bytes) {
+            self.raw_cut = true;
+        }
+    }
+
+    /// Starts a block (completing the open one first).
+    pub(crate) fn start_block(&mut self, ty: BlockType, depth: u8) -> u32 {
+        self.close_open();
+        let index = self.next_index;
+        self.next_index += 1;
+        self.open = Some(Open { index, ty, depth });
+        self.push(Pending::Start { index, ty });
+        index
+    }
+
+    /// Completes the open block, whatever it is, without error.
+    fn close_open(&mut self) {
+        if let Some(open) = self.open.take() {
+            self.push(Pending::Complete {
+                index: open.index,
+                ty: open.ty,
+                error: None,
+                is_error: false,
+                name: false,
+                id: false,
+            });
+        }
+    }
+
+    /// Completes the open text or thinking block, if any.
+    pub(crate) fn close_content(&mut self) {
+        if matches!(
+            self.open,
+            Some(Open {
+                ty: BlockType::Text | BlockType::Thinking,
+                ..
+            })
+        ) {
+            self.close_open();
+        }
+    }
+
+    /// Completes the open tool block with its names and the given outcome.
+    pub(crate) fn complete_tool(&mut self, error: Option<ErrorReason>, is_error: bool) {
+        if self.input_in_prefill && self.open.is_some_and(|o| o.ty == BlockType::ToolCall) {
+            self.input_in_prefill = false;
+            if error.is_none() {
+                // A call whose input began in the prefill: its input chunks are not one JSON
+                // object, so it fails (its raw text re-emitted where the dialect's calls sit).
+                self.fail_call(ErrorReason::MalformedBody, true);
+                return;
+            }
+        }
+        if let Some(open) = self.open.take() {
+            self.push(Pending::Complete {
+                index: open.index,
+                ty: open.ty,
+                error,
+                is_error,
+                name: self.name_len > 0,
+                id: self.id_len > 0,
+            });
+        }
+    }
+
+    /// A chunk of `window[..n]` in a text or thinking block at `depth`, opening it first if
+    /// needed (then nothing is consumed now: the same decision comes again).
+    #[inline]
+    pub(crate) fn content(&mut self, ty: BlockType, depth: u8, d: Decision) -> Act {
+        match self.open {
+            Some(o) if o.ty == ty && o.depth == depth => {}
+            _ => {
+                self.start_block(ty, depth);
+                return Act::WAIT;
+            }
+        }
+        let meta = self.meta(None);
+        content_act(meta, d)
+    }
+
+    /// Metadata for a chunk of the open block.
+    #[inline(always)]
+    pub(crate) fn meta(&self, part: Option<Part>) -> Meta {
+        let open = self.open.unwrap_or(Open {
+            index: 0,
+            ty: BlockType::Text,
+            depth: 0,
+        });
+        let tool = matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult);
+        Meta {
+            ty: open.ty,
+            block: open.index,
+            depth: open.depth,
+            part,
+            name: tool && part != Some(Part::Name) && self.name_len > 0,
+            id: tool && !matches!(part, Some(Part::Name) | Some(Part::Id)) && self.id_len > 0,
+        }
+    }
+
+    pub(crate) fn queue_chunk(&mut self, part: Option<Part>, text: Spool) {
+        let meta = self.meta(part);
+        self.push(Pending::Chunk { meta, text });
+    }
+
+    // --- names, ids, keys --------------------------------------------------------------
+
+    /// Keeps a name, id or key (from a tag or attribute: bounded by TAG_CAP, any bytes) as
+    /// valid UTF-8 — invalid sequences as U+FFFD, as `from_utf8_lossy` does (rule 7) — cut to
+    /// whole characters within the slot. Everything that reads it back (name and id chunks,
+    /// chunk metadata, a key escaped into the input) then reads valid text.
+    fn set_str(&mut self, slot: usize, bytes: &[u8]) -> u8 {
+        let mut out = [0u8; STR_CAP - 1];
+        let mut len = 0;
+        'pieces: for piece in bytes.utf8_chunks() {
+            let replacement = if piece.invalid().is_empty() {
+                ""
+            } else {
+                "\u{FFFD}"
+            };
+            for part in [piece.valid(), replacement] {
+                let fit = floor_char_boundary(part.as_bytes(), part.len().min(out.len() - len));
+                out[len..len + fit].copy_from_slice(&part.as_bytes()[..fit]);
+                len += fit;
+                if fit < part.len() {
+                    break 'pieces;
+                }
+            }
+        }
+        self.strs.write_at(slot * STR_CAP, &out[..len]);
+        len as u8
+    }
+
+    pub(crate) fn set_name(&mut self, name: &[u8]) {
+        self.name_len = self.set_str(0, name);
+    }
+
+    /// Appends to the tool name what fits (whole characters); returns how many bytes did.
+    pub(crate) fn append_name(&mut self, piece: &[u8]) -> usize {
+        let len = self.name_len as usize;
+        let n = floor_char_boundary(piece, piece.len().min(STR_CAP - 1 - len));
+        self.strs.write_at(len, &piece[..n]);
+        self.name_len = (len + n) as u8;
+        n
+    }
+
+    /// An act streaming the head of `bytes` (text at the window's start: valid UTF-8, whole
+    /// characters) as JSON string content. A run that needs no escape is emitted in place;
+    /// escapes and the short runs around them are packed into one inline chunk of at most
+    /// [`INLINE_CAP`] bytes — `a"b` + newline is one event, not four.
+    pub(crate) fn escaped_act(&mut self, meta: Meta, bytes: &[u8]) -> Act {
+        let run = match crate::json::escape_piece(bytes) {
+            crate::json::EscapePiece::Run(r) => r,
+            crate::json::EscapePiece::Escape(_) => 0,
+        };
+        if run == bytes.len() || run >= INLINE_CAP {
+            return Act {
+                consume: run,
+                emit: Some((meta, Emit::Window(0, run))),
+            };
+        }
+        let mut out = [0u8; INLINE_CAP];
+        let (mut len, mut used) = (0, 0);
+        while used < bytes.len() {
+            let room = INLINE_CAP - len;
+            // Look no further than what could still fit (and the rest of a character).
+            let look = &bytes[used..bytes.len().min(used + room + 3)];
+            let (piece, width): (&[u8], usize) = match crate::json::escape_piece(look) {
+                crate::json::EscapePiece::Escape(e) if e.len() <= room => (e.as_bytes(), 1),
+                crate::json::EscapePiece::Escape(_) => break,
+                crate::json::EscapePiece::Run(r) => {
+                    // A run ends at an escape (ASCII) or is cut at a character boundary.
+                    let take = if r > room {
+                        floor_char_boundary(&bytes[used..], room)
+                    } else {
+                        r
+                    };
+                    (&bytes[used..used + take], take)
+                }
+            };
+            if width == 0 {
+                break;
+            }
+            out[len..len + piece.len()].copy_from_slice(piece);
+            len += piece.len();
+            used += width;
+        }
+        self.inline_act(meta, used, &out[..len])
+    }
+
+    /// The `n` bytes of the last inline chunk.
+    #[inline]
+    pub(crate) fn inline_bytes(&self, n: u8) -> &[u8] {
+        self.strs
+            .bytes()
+            .get(INLINE_AT..INLINE_AT + n as usize)
+            .unwrap_or(&[])
+    }
+
+    /// Returns an act emitting `bytes` (at most [`INLINE_CAP`], valid UTF-8) through
+    /// [`Emit::Inline`].
+    pub(crate) fn inline_act(&mut self, meta: Meta, consume: usize, bytes: &[u8]) -> Act {
+        let n = bytes.len().min(INLINE_CAP);
+        self.strs.write_at(INLINE_AT, &bytes[..n]);
+        Act {
+            consume,
+            emit: Some((meta, Emit::Inline(n as u8))),
+        }
+    }
+
+    pub(crate) fn set_id(&mut self, id: &[u8]) {
+        self.id_len = self.set_str(1, id);
+    }
+
+    pub(crate) fn set_key(&mut self, key: &[u8]) {
+        self.key_len = self.set_str(2, key);
+    }
+
+    /// Sets the id to `{id_prefix}{n}` for the next call and counts it.
+    pub(crate) fn next_call_id(&mut self) {
+        let mut buf = [0u8; crate::config::MAX_ID_PREFIX_LEN + 10];
+        let prefix = match &self.cfg {
+            Cfg::Borrowed(c) => c.id_prefix.as_bytes(),
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.id_prefix.as_bytes(),
+        };
+        let p = prefix.len();
+        buf[..p].copy_from_slice(prefix);
+        let mut digits = [0u8; 10];
+        let mut n = self.calls;
+        let mut k = 0;
+        loop {
+            digits[k] = b'0' + (n % 10) as u8;
+            n /= 10;
+            k += 1;
+            if n == 0 {
+                break;
+            }
+        }
+        for i in 0..k {
+            buf[p + i] = digits[k - 1 - i];
+        }
+        self.calls += 1;
+        self.set_id(&buf[..p + k]);
+    }
+
+    pub(crate) fn clear_tool_strs(&mut self) {
+        self.name_len = 0;
+        self.id_len = 0;
+        self.key_len = 0;
+    }
+
+    pub(crate) fn key_spool(&self) -> Spool {
+        Spool::buf(
+            BufId::Strs,
+            SpoolMode::Escaped,
+            (2 * STR_CAP) as u32,
+            (2 * STR_CAP + self.key_len as usize) as u32,
+        )
+    }
+
+    pub(crate) fn name_spool(&self) -> Spool {
+        Spool::buf(BufId::Strs, SpoolMode::Plain, 0, self.name_len as u32)
+    }
+
+    pub(crate) fn id_spool(&self) -> Spool {
+        Spool::buf(
+            BufId::Strs,
+            SpoolMode::Plain,
+            STR_CAP as u32,
+            (STR_CAP + self.id_len as usize) as u32,
+        )
+    }
+
+    // --- failed calls ------------------------------------------------------------------
+
+    /// Completes the open tool call as failed and, with `on_malformed = text`, re-emits its
+    /// raw text as a text block where the front end's calls sit. `with_closer`: the bytes this act consumes (the
+    /// call's closing tag) still belong to the raw text.
+    pub(crate) fn fail_call(&mut self, reason: ErrorReason, with_closer: bool) {
+        // A call that outgrew `max_call_bytes` fails as too large, however it ends.
+        let reason = if self.raw_cut && self.raw.is_heap() {
+            ErrorReason::TooLarge
+        } else {
+            reason
+        };
+        if with_closer {
+            self.capture_next = CaptureNext::Stop;
+        } else {
+            self.capture = false;
+        }
+        self.complete_tool(Some(reason), false);
+        let re_emit = match &self.cfg {
+            Cfg::Borrowed(c) => c.on_malformed,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.on_malformed,
+        } == crate::config::OnMalformed::Text;
+        if re_emit && (self.raw.len() > 0 || with_closer) {
+            self.start_block(BlockType::Text, self.call_depth);
+            // To the end of `raw` as it is when the chunk is emitted (the closer included).
+            let end = u32::MAX;
+            self.queue_chunk(None, Spool::buf(BufId::Raw, SpoolMode::Lossy, 0, end));
+            self.close_open();
+        }
+    }
+
+    /// Keeps capturing, but forgets what was captured so far, this act's bytes included (a
+    /// completed call of an array owns them; a later failure's raw starts after it).
+    pub(crate) fn restart_capture(&mut self) {
+        self.capture_next = CaptureNext::Restart;
+    }
+
+    /// Opens a tool_call block at `depth` for a call whose opening marker is being read:
+    /// its raw text is captured from that marker on.
+    pub(crate) fn open_call(&mut self, depth: u8) {
+        self.begin_capture();
+        self.start_block(BlockType::ToolCall, depth);
+        self.clear_tool_strs();
+    }
+
+    /// Streams the open call's name part, then its id part (`{id_prefix}{n}`).
+    pub(crate) fn announce_call(&mut self, name: &[u8]) {
+        self.set_name(name);
+        self.queue_chunk(Some(Part::Name), self.name_spool());
+        self.next_call_id();
+        self.queue_chunk(Some(Part::Id), self.id_spool());
+    }
+
+    /// Completes the open call successfully: its input object closes (`{}` when it had no
+    /// member) and capturing stops.
+    pub(crate) fn finish_call(&mut self, had_members: bool) {
+        let close = if had_members { "}" } else { "{}" };
+        self.queue_chunk(Some(Part::Input), Spool::Static(close));
+        self.complete_tool(None, false);
+        self.stop_capture();
+    }
+
+    /// Stops capturing raw text now — unless a failure asked to capture this act's bytes
+    /// too (the closer belongs to a failed call's raw text).
+    pub(crate) fn stop_capture(&mut self) {
+        if self.capture_next != CaptureNext::Stop {
+            self.capture = false;
+        }
+    }
+
+    /// Starts capturing a call's raw text (the opening marker is captured with it).
+    pub(crate) fn begin_capture(&mut self) {
+        self.raw.clear();
+        self.raw_cut = false;
+        self.capture = true;
+    }
+
+    // --- materialisation ---------------------------------------------------------------
+
+    fn buf(&self, id: BufId) -> &[u8] {
+        match id {
+            BufId::Raw => self.raw.bytes(),
+            BufId::Value => self.value.bytes(),
+            BufId::Strs => self.strs.bytes(),
+        }
+    }
+
+    /// Takes one piece off a pending chunk (the rest goes back to the front of the queue).
+    /// Returns `None` for an exhausted chunk.
+    fn spool_piece(&mut self, p: Pending) -> Option<Pending> {
+        let Pending::Chunk { meta, text } = p else {
+            return Some(p);
+        };
+        let (piece, rest) = self.split_spool(text)?;
+        if let Some(rest) = rest {
+            let _ = self.queue.push_front(Pending::Chunk { meta, text: rest });
+        }
+        Some(Pending::Chunk { meta, text: piece })
+    }
+
+    /// The first piece of a pending chunk's text — a static string or a span of valid UTF-8
+    /// to emit as is — and what is left after it (`None`: the text is exhausted).
+    fn split_spool(&self, text: Spool) -> Option<(Spool, Option<Spool>)> {
+        let Spool::Buf(span) = text else {
+            return Some((text, None));
+        };
+        let bytes = self.buf(span.buf());
+        let (s, e) = (
+            span.start() as usize,
+            (span.end() as usize).min(bytes.len()),
+        );
+        if s >= e {
+            return None;
+        }
+        let mode = span.mode();
+        let rest = |from: usize| Some(Spool::Buf(span.with(mode, from as u32)));
+        let piece = match mode {
+            SpoolMode::Plain => (s, e),
+            SpoolMode::Compact => crate::json::compact_piece(bytes, s, e),
+            SpoolMode::Escaped => match crate::json::escape_piece(&bytes[s..e]) {
+                crate::json::EscapePiece::Run(n) => (s, s + n),
+                crate::json::EscapePiece::Escape(esc) => {
+                    return Some((Spool::Static(esc), rest(s + 1)));
+                }
+            },
+            SpoolMode::Lossy => match core::str::from_utf8(&bytes[s..e]) {
+                Ok(_) => (s, e),
+                Err(err) if err.valid_up_to() > 0 => (s, s + err.valid_up_to()),
+                Err(err) => {
+                    let bad = err.error_len().unwrap_or(e - s);
+                    return Some((Spool::Static("\u{FFFD}"), rest(s + bad)));
+                }
+            },
+        };
+        if piece.0 >= piece.1 {
+            return None;
+        }
+        let piece_spool = Spool::buf(span.buf(), SpoolMode::Plain, piece.0 as u32, piece.1 as u32);
+        let rest = if (piece.1 as u32) < span.end() {
+            rest(piece.1)
+        } else {
+            None
+        };
+        Some((piece_spool, rest))
+    }
+
+    /// The bytes of a piece [`split_spool`](Emitter::split_spool) made.
+    fn piece_bytes(&self, piece: Spool) -> &[u8] {
+        match piece {
+            Spool::Static(s) => s.as_bytes(),
+            Spool::Buf(span) => self
+                .buf(span.buf())
+                .get(span.start() as usize..span.end() as usize)
+                .unwrap_or(&[]),
+        }
+    }
+
+    /// Packs the pieces of the queued chunks that follow `first` (a piece just taken off
+    /// the queue) and share its metadata into one inline chunk with it, while they fit in
+    /// [`INLINE_CAP`] bytes: a member opener `{"`, key, `":"` or a held string `"`, value,
+    /// `"` is one event, not three. (Adjacent chunks with equal metadata are one text by
+    /// rule 4, so only the event count changes.) The inline bytes are free here: an act's
+    /// inline chunk is handed out before the queue it made is drained.
+    fn pack_queued(&mut self, first: Pending) -> Pending {
+        let Pending::Chunk { meta, text } = first else {
+            return first;
+        };
+        if !matches!(self.queue.front(), Some(Pending::Chunk { meta: m, .. }) if m == meta) {
+            return first;
+        }
+        let head = self.piece_bytes(text);
+        if head.len() >= INLINE_CAP {
+            return first;
+        }
+        let mut out = [0u8; INLINE_CAP];
+        out[..head.len()].copy_from_slice(head);
+        let mut len = head.len();
+        let mut packed = false;
+        while let Some(Pending::Chunk {
+            meta: m,
+            text: next,
+        }) = self.queue.front()
+        {
+            if m != meta {
+                break;
+            }
+            let Some((piece, rest)) = self.split_spool(next) else {
+                // Exhausted: drop it and look at the one after.
+                self.queue.pop_front();
+                continue;
+            };
+            let bytes = self.piece_bytes(piece);
+            if len + bytes.len() > INLINE_CAP {
+                break;
+            }
+            out[len..len + bytes.len()].copy_from_slice(bytes);
+            len += bytes.len();
+            packed = true;
+            match rest {
+                Some(rest) => self.queue.set_front_text(rest),
+                None => {
+                    self.queue.pop_front();
+                }
+            }
+        }
+        if !packed {
+            return first;
+        }
+        self.strs.write_at(INLINE_AT, &out[..len]);
+        Pending::Chunk {
+            meta,
+            text: Spool::buf(
+                BufId::Strs,
+                SpoolMode::Plain,
+                INLINE_AT as u32,
+                (INLINE_AT + len) as u32,
+            ),
+        }
+    }
+
+    #[inline]
+    fn strs_at(&self, start: usize, len: u8) -> Option<&str> {
+        if len == 0 {
+            return None;
+        }
+        self.strs
+            .bytes()
+            .get(start..start + len as usize)
+            .map(str_of)
+    }
+
+    #[inline]
+    pub(crate) fn chunk<'s>(&'s self, meta: Meta, text: &'s str) -> Chunk<'s> {
+        Chunk {
+            text,
+            block_type: meta.ty,
+            block: meta.block,
+            depth: meta.depth,
+            part: meta.part,
+            tool_name: if meta.name {
+                self.strs_at(0, self.name_len)
+            } else {
+                None
+            },
+            tool_id: if meta.id {
+                self.strs_at(STR_CAP, self.id_len)
+            } else {
+                None
+            },
+        }
+    }
+
+    #[inline]
+    pub(crate) fn materialize(&self, p: Pending) -> Event<'_> {
+        match p {
+            Pending::Start { index, ty } => Event::BlockStart {
+                index,
+                block_type: ty,
+            },
+            Pending::Complete {
+                index,
+                ty,
+                error,
+                is_error,
+                name,
+                id,
+            } => Event::BlockComplete(BlockComplete {
+                index,
+                block_type: ty,
+                tool_name: if name {
+                    self.strs_at(0, self.name_len)
+                } else {
+                    None
+                },
+                tool_id: if id {
+                    self.strs_at(STR_CAP, self.id_len)
+                } else {
+                    None
+                },
+                error: error.map(|reason| CallError {
+                    reason,
+                    raw: self.raw.bytes(),
+                    raw_truncated: self.raw_cut,
+                }),
+                is_error,
+            }),
+            Pending::Chunk { meta, text } => {
+                let text = match text {
+                    Spool::Static(s) => s,
+                    Spool::Buf(span) => {
+                        let b = self.buf(span.buf());
+                        str_of(
+                            b.get(span.start() as usize..span.end() as usize)
+                                .unwrap_or(b"\xff"),
+                        )
+                    }
+                };
+                Event::Chunk(self.chunk(meta, text))
+            }
+            Pending::Stop { index } => Event::Stop {
+                sequence: self.stops().get(index as usize).unwrap_or(""),
+            },
+        }
+    }
+}
+
+/// The act for a text or invalid decision in a content block described by `meta`.
+#[inline]
+pub(crate) fn content_act(meta: Meta, d: Decision) -> Act {
+    match d {
+        Decision::Text(n) => Act {
+            consume: n,
+            emit: Some((meta, Emit::Window(0, n))),
+        },
+        Decision::Invalid(n) => Act {
+            consume: n,
+            emit: Some((meta, Emit::Static("\u{FFFD}"))),
+        },
+        _ => Act::WAIT,
+    }
+}
+
+/// The length of the longest prefix of `text` (valid UTF-8) of at most `max` bytes that ends
+/// on a character boundary, but at least one character.
+pub(crate) fn text_prefix(text: &[u8], max: usize) -> usize {
+    if text.len() <= max {
+        return text.len();
+    }
+    let cut = floor_char_boundary(text, max);
+    if cut > 0 {
+        return cut;
+    }
+    // The first character is longer than `max`: take it whole.
+    1 + text[1..].iter().take_while(|&&b| b & 0xC0 == 0x80).count()
+}
+
+pub(crate) fn floor_char_boundary(bytes: &[u8], n: usize) -> usize {
+    let mut n = n.min(bytes.len());
+    while n > 0 && n < bytes.len() && (bytes[n] & 0xC0) == 0x80 {
+        n -= 1;
+    }
+    n
+}
