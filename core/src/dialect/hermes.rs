@@ -442,26 +442,8 @@ fn token(
             s.member = Member::Key;
             s.key_len = 0;
         }
-        (Member::Key, Token::Text(text)) => {
-            let mut scratch = [0u8; 4];
-            let bytes = text.decoded(&mut scratch);
-            let len = s.key_len as usize;
-            match s.key.get_mut(len..len + bytes.len()) {
-                Some(dst) if s.key_len != u8::MAX => {
-                    dst.copy_from_slice(bytes);
-                    s.key_len += bytes.len() as u8;
-                }
-                _ => s.key_len = u8::MAX,
-            }
-        }
-        (Member::Key, Token::KeyEnd) => {
-            let key = s.key.get(..s.key_len as usize).unwrap_or(&[]);
-            s.member = match key {
-                b"name" if s.name == Progress::Absent => Member::Name,
-                b"arguments" | b"parameters" if s.args == Progress::Absent => Member::ArgsStart,
-                _ => Member::Other,
-            };
-        }
+        (Member::Key, Token::Text(text)) => key_piece(s, text),
+        (Member::Key, Token::KeyEnd) => key_done(s),
         (Member::Name, Token::StringStart) => s.name = Progress::Reading,
         (Member::Name, Token::Text(text)) => return name_piece(out, s, text, window, consumed),
         (Member::Name, Token::StringEnd) => {
@@ -505,6 +487,30 @@ fn token(
 }
 
 /// Opens a tool_call block for the call object that starts here.
+/// A piece of a member key: kept while it may still be one we look for.
+fn key_piece(s: &mut State, text: Text<'_>) {
+    let mut scratch = [0u8; 4];
+    let bytes = text.decoded(&mut scratch);
+    let len = s.key_len as usize;
+    match s.key.get_mut(len..len + bytes.len()) {
+        Some(dst) if s.key_len != u8::MAX => {
+            dst.copy_from_slice(bytes);
+            s.key_len += bytes.len() as u8;
+        }
+        _ => s.key_len = u8::MAX,
+    }
+}
+
+/// The key is read: the first `name` and the first `arguments`/`parameters` count.
+fn key_done(s: &mut State) {
+    let key = s.key.get(..s.key_len as usize).unwrap_or(&[]);
+    s.member = match key {
+        b"name" if s.name == Progress::Absent => Member::Name,
+        b"arguments" | b"parameters" if s.args == Progress::Absent => Member::ArgsStart,
+        _ => Member::Other,
+    };
+}
+
 fn start_call(out: &mut Emitter<'_>, s: &mut State) {
     out.start_block(BlockType::ToolCall, 1);
     out.clear_tool_strs();

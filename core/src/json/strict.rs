@@ -145,6 +145,59 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// A string, number, `true`, `false` or `null` starting with `b`.
+    fn scalar(&mut self, b: u8) -> Result<Kind, Error> {
+        match b {
+            b'"' => self.string().map(|_| Kind::String),
+            b'-' | b'0'..=b'9' => self.number().map(|_| Kind::Number),
+            b't' => self.expect_word(b"true").map(|_| Kind::Bool),
+            b'f' => self.expect_word(b"false").map(|_| Kind::Bool),
+            b'n' => self.expect_word(b"null").map(|_| Kind::Null),
+            _ => Err(self.err("expected a value")),
+        }
+    }
+
+    /// After a value: closes the containers that end here; `true` when another element
+    /// follows (after its comma, and its key in an object), `false` at the end of the
+    /// top-level value. `stack` bit `d`: the container at depth `d + 1` is an object.
+    fn after_value(&mut self, stack: &[u64; 2], depth: &mut usize) -> Result<bool, Error> {
+        loop {
+            if *depth == 0 {
+                return Ok(false);
+            }
+            self.skip_ws();
+            let top = *depth - 1;
+            let is_obj = stack
+                .get(top / 64)
+                .is_some_and(|w| w & (1u64 << (top % 64)) != 0);
+            match self.peek() {
+                Some(b',') => {
+                    self.i += 1;
+                    if is_obj {
+                        self.key()?;
+                    }
+                    return Ok(true);
+                }
+                Some(b'}') if is_obj => {
+                    self.i += 1;
+                    *depth -= 1;
+                }
+                Some(b']') if !is_obj => {
+                    self.i += 1;
+                    *depth -= 1;
+                }
+                None => return Err(self.err("unexpected end of input")),
+                Some(_) => {
+                    return Err(self.err(if is_obj {
+                        "expected ',' or '}'"
+                    } else {
+                        "expected ',' or ']'"
+                    }));
+                }
+            }
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.s.get(self.i).copied()
     }
@@ -313,64 +366,11 @@ pub fn validate(src: &[u8]) -> Result<Kind, Error> {
                 }
                 if obj { Kind::Object } else { Kind::Array }
             }
-            b'"' => {
-                p.string()?;
-                Kind::String
-            }
-            b'-' | b'0'..=b'9' => {
-                p.number()?;
-                Kind::Number
-            }
-            b't' => {
-                p.expect_word(b"true")?;
-                Kind::Bool
-            }
-            b'f' => {
-                p.expect_word(b"false")?;
-                Kind::Bool
-            }
-            b'n' => {
-                p.expect_word(b"null")?;
-                Kind::Null
-            }
-            _ => return Err(p.err("expected a value")),
+            _ => p.scalar(b)?,
         };
         kind.get_or_insert(this);
-        // After a value: close containers or continue with the next element.
-        loop {
-            if depth == 0 {
-                break 'value;
-            }
-            p.skip_ws();
-            let top = depth - 1;
-            let is_obj = stack
-                .get(top / 64)
-                .is_some_and(|w| w & (1u64 << (top % 64)) != 0);
-            match p.peek() {
-                Some(b',') => {
-                    p.i += 1;
-                    if is_obj {
-                        p.key()?;
-                    }
-                    continue 'value;
-                }
-                Some(b'}') if is_obj => {
-                    p.i += 1;
-                    depth -= 1;
-                }
-                Some(b']') if !is_obj => {
-                    p.i += 1;
-                    depth -= 1;
-                }
-                None => return Err(p.err("unexpected end of input")),
-                Some(_) => {
-                    return Err(p.err(if is_obj {
-                        "expected ',' or '}'"
-                    } else {
-                        "expected ',' or ']'"
-                    }));
-                }
-            }
+        if !p.after_value(&stack, &mut depth)? {
+            break 'value;
         }
     }
     p.skip_ws();

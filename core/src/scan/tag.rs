@@ -206,37 +206,48 @@ pub fn lex(v: &Vocab<'_>, d: &[u8], eof: bool) -> TagLex {
                 };
             }
             _ if i > ws_start && v.attrs && (b.is_ascii_alphabetic() || b == b'_') => {
-                while i < d.len() && is_name_char(d[i]) {
-                    i += 1;
-                }
-                match d.get(i) {
-                    None => return partial,
-                    Some(b'=') => i += 1,
-                    Some(_) => return TagLex::Fail,
-                }
-                let Some(&quote) = d.get(i) else {
-                    return partial;
-                };
-                if quote != b'"' && quote != b'\'' {
-                    return TagLex::Fail;
-                }
-                i += 1;
-                while i < d.len() && d[i] != quote && d[i] != b'<' {
-                    i += 1;
-                }
-                match d.get(i) {
-                    None => return partial,
-                    Some(&c) if c == quote => i += 1,
-                    Some(_) => return TagLex::Fail,
-                }
-                match d.get(i) {
-                    None => return partial,
-                    Some(&c) if c == b'>' || c == b'/' || is_ws(c) => {}
-                    Some(_) => return TagLex::Fail,
+                match attribute(d, i, partial) {
+                    Ok(next) => i = next,
+                    Err(outcome) => return outcome,
                 }
             }
             _ => return TagLex::Fail,
         }
+    }
+}
+
+/// Reads one `name="value"` (or `'value'`) attribute starting at `d[i]`, the first byte of
+/// its name: the index after it (where whitespace, `>` or `/` follows), or what the tag is
+/// when it cannot go on (`partial`: the data ends inside it; `Fail`: not an attribute).
+#[inline]
+fn attribute(d: &[u8], mut i: usize, partial: TagLex) -> Result<usize, TagLex> {
+    while i < d.len() && is_name_char(d[i]) {
+        i += 1;
+    }
+    match d.get(i) {
+        None => return Err(partial),
+        Some(b'=') => i += 1,
+        Some(_) => return Err(TagLex::Fail),
+    }
+    let Some(&quote) = d.get(i) else {
+        return Err(partial);
+    };
+    if quote != b'"' && quote != b'\'' {
+        return Err(TagLex::Fail);
+    }
+    i += 1;
+    while i < d.len() && d[i] != quote && d[i] != b'<' {
+        i += 1;
+    }
+    match d.get(i) {
+        None => return Err(partial),
+        Some(&c) if c == quote => i += 1,
+        Some(_) => return Err(TagLex::Fail),
+    }
+    match d.get(i) {
+        None => Err(partial),
+        Some(&c) if c == b'>' || c == b'/' || is_ws(c) => Ok(i),
+        Some(_) => Err(TagLex::Fail),
     }
 }
 
