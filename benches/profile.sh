@@ -7,6 +7,12 @@
 # hermes transcript and the 1 MB hermes argument in 64 KiB chunks. For each: instructions in
 # total, per chunk and per byte, and the top functions (self cost) with their call counts.
 # Writes benches/results/profile-<date>/.
+#
+#   bash benches/profile.sh --counts [OUT.tsv]
+#
+# Instruction counts only, one line per standard input and chunk size (the before/after
+# tables of benches/README.md): compare two commits by running it in a worktree of each
+# (`git worktree add /tmp/base COMMIT && bash /tmp/base/benches/profile.sh --counts base.tsv`).
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$PWD
@@ -14,6 +20,29 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$here/../target-bench}"
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
 cargo build -q --release --bin profile --bin gen-data
 "$CARGO_TARGET_DIR/release/gen-data" >/dev/null
+if [ "${1:-}" = "--counts" ]; then
+  cases=(
+    prose 4 prose 65536
+    mixed-passthrough 4 mixed-passthrough 65536
+    mixed-anthropic-xml 4 mixed-anthropic-xml 65536
+    mixed-hermes 4 mixed-hermes 65536
+    mixed-morph-xml 4 mixed-morph-xml 65536
+    mixed-qwen3-coder 4 mixed-qwen3-coder 65536
+    longarg-anthropic-xml-1m 65536 longarg-hermes-1m 65536
+    longarg-morph-xml-1m 65536 longarg-qwen3-coder-1m 65536
+  )
+  {
+    printf 'input\tchunk\tinstructions\n'
+    for ((k = 0; k < ${#cases[@]}; k += 2)); do
+      input=${cases[k]} chunk=${cases[k + 1]}
+      ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        "$CARGO_TARGET_DIR/release/profile" "$input" "$chunk" 1 2>&1 |
+        sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+      printf '%s\t%s\t%s\n' "$input" "$chunk" "$ir"
+    done
+  } >"${2:-/dev/stdout}"
+  exit 0
+fi
 out="$here/results/profile-$(date -u +%Y-%m-%dT%H%M)"
 mkdir -p "$out"
 if [ $# -eq 0 ]; then

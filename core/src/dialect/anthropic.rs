@@ -111,11 +111,76 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        vocab(out, self)
+        // A plain fn, not a closure: rustc 1.95 ICEs on a closure doing struct update over
+        // `Vocab`'s const-sized arrays.
+        fn elements(open: u32, close: u32) -> Vocab<'static> {
+            Vocab {
+                names: NAMES,
+                attrs: true,
+                ns_prefix: true,
+                open,
+                close,
+                ..Vocab::EMPTY
+            }
+        }
+        match self.ctx {
+            Ctx::Text | Ctx::Thinking => {
+                let (open, close) = out.thinking_tags();
+                let thinking = self.ctx == Ctx::Thinking;
+                let mut v = if thinking {
+                    Vocab::EMPTY
+                } else {
+                    Vocab {
+                        stops: out.stops(),
+                        ..elements(bit(FC) | bit(FR), 0)
+                    }
+                };
+                if self.thinking_element {
+                    v.names = NAMES;
+                    v.attrs = true;
+                    v.ns_prefix = true;
+                    // `<name>`: checked by `element_name` when the state was made.
+                    v.extra = open.as_bytes().get(1..open.len() - 1).unwrap_or(&[]);
+                    if thinking {
+                        v.close = bit(THINK);
+                    } else {
+                        v.open |= bit(THINK);
+                    }
+                    v
+                } else if thinking {
+                    v.with_literal(close.as_bytes())
+                } else {
+                    v.with_literal(open.as_bytes())
+                }
+            }
+            Ctx::Calls => elements(bit(INVOKE), bit(FC)),
+            Ctx::Invoke => elements(bit(PARAM), bit(INVOKE) | bit(FC)),
+            Ctx::Param => elements(0, bit(PARAM)).with_literal(CDATA_OPEN),
+            Ctx::Cdata => Vocab::EMPTY.with_literal(CDATA_CLOSE),
+            Ctx::Skip => elements(0, bit(INVOKE) | bit(FC)),
+            Ctx::Results => elements(bit(RESULT), bit(FR)),
+            Ctx::Result => elements(
+                bit(TOOL_NAME) | bit(STDOUT) | bit(ERROR),
+                bit(RESULT) | bit(FR),
+            ),
+            Ctx::ResultName => elements(0, bit(TOOL_NAME)),
+            Ctx::ResultBody => elements(0, bit(if self.is_error { ERROR } else { STDOUT })),
+        }
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
-        step(out, self, d, window)
+        if out.call_too_large() && !matches!(self.ctx, Ctx::Skip) {
+            // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
+            self.ctx = Ctx::Skip;
+            self.reason = ErrorReason::TooLarge;
+            return Act::WAIT;
+        }
+        match d {
+            Decision::Element(tag) => on_tag(out, self, tag, &window[..tag.len]),
+            Decision::Literal { len, .. } => on_literal(out, self, len),
+            Decision::Text(_) | Decision::Invalid(_) => on_text(out, self, d, window),
+            Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
+        }
     }
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
@@ -140,79 +205,6 @@ impl Machine for State {
             Ctx::ResultBody => Some((BlockType::ToolResult, 1)),
             _ => None,
         }
-    }
-}
-
-fn vocab<'m>(out: &'m Emitter<'_>, s: &State) -> Vocab<'m> {
-    // A plain fn, not a closure: rustc 1.95 ICEs on a closure doing struct update over
-    // `Vocab`'s const-sized arrays.
-    fn elements(open: u32, close: u32) -> Vocab<'static> {
-        Vocab {
-            names: NAMES,
-            attrs: true,
-            ns_prefix: true,
-            open,
-            close,
-            ..Vocab::EMPTY
-        }
-    }
-    match s.ctx {
-        Ctx::Text | Ctx::Thinking => {
-            let (open, close) = out.thinking_tags();
-            let thinking = s.ctx == Ctx::Thinking;
-            let mut v = if thinking {
-                Vocab::EMPTY
-            } else {
-                Vocab {
-                    stops: out.stops(),
-                    ..elements(bit(FC) | bit(FR), 0)
-                }
-            };
-            if s.thinking_element {
-                v.names = NAMES;
-                v.attrs = true;
-                v.ns_prefix = true;
-                // `<name>`: checked by `element_name` when the state was made.
-                v.extra = open.as_bytes().get(1..open.len() - 1).unwrap_or(&[]);
-                if thinking {
-                    v.close = bit(THINK);
-                } else {
-                    v.open |= bit(THINK);
-                }
-                v
-            } else if thinking {
-                v.with_literal(close.as_bytes())
-            } else {
-                v.with_literal(open.as_bytes())
-            }
-        }
-        Ctx::Calls => elements(bit(INVOKE), bit(FC)),
-        Ctx::Invoke => elements(bit(PARAM), bit(INVOKE) | bit(FC)),
-        Ctx::Param => elements(0, bit(PARAM)).with_literal(CDATA_OPEN),
-        Ctx::Cdata => Vocab::EMPTY.with_literal(CDATA_CLOSE),
-        Ctx::Skip => elements(0, bit(INVOKE) | bit(FC)),
-        Ctx::Results => elements(bit(RESULT), bit(FR)),
-        Ctx::Result => elements(
-            bit(TOOL_NAME) | bit(STDOUT) | bit(ERROR),
-            bit(RESULT) | bit(FR),
-        ),
-        Ctx::ResultName => elements(0, bit(TOOL_NAME)),
-        Ctx::ResultBody => elements(0, bit(if s.is_error { ERROR } else { STDOUT })),
-    }
-}
-
-fn step(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
-    if out.call_too_large() && !matches!(s.ctx, Ctx::Skip) {
-        // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
-        s.ctx = Ctx::Skip;
-        s.reason = ErrorReason::TooLarge;
-        return Act::WAIT;
-    }
-    match d {
-        Decision::Element(tag) => on_tag(out, s, tag, &window[..tag.len]),
-        Decision::Literal { len, .. } => on_literal(out, s, len),
-        Decision::Text(_) | Decision::Invalid(_) => on_text(out, s, d, window),
-        Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
     }
 }
 

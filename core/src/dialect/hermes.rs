@@ -136,11 +136,103 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        vocab(out, self)
+        let (open, close) = out.tool_call_markers().unwrap_or(DEFAULT_MARKERS);
+        match self.ctx {
+            Ctx::Text => {
+                let (think_open, _) = out.thinking_tags();
+                Vocab {
+                    stops: out.stops(),
+                    ..Vocab::EMPTY
+                }
+                .with_literal(think_open.as_bytes())
+                .with_literal_before(open.as_bytes(), CALL_FOLLOWS)
+                .with_literal(RESPONSE_OPEN)
+            }
+            Ctx::Thinking => Vocab::EMPTY.with_literal(out.thinking_tags().1.as_bytes()),
+            Ctx::Response => Vocab::EMPTY.with_literal(RESPONSE_CLOSE),
+            // Inside a quoted string the closer is content.
+            Ctx::Body if self.lexer.in_quotes() => Vocab::EMPTY,
+            Ctx::Body | Ctx::After | Ctx::Skip => Vocab::EMPTY.with_literal(close.as_bytes()),
+        }
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
-        step(out, self, d, window)
+        if out.call_too_large() && !matches!(self.ctx, Ctx::Skip) {
+            fail(out, self, ErrorReason::TooLarge);
+            return Act::WAIT;
+        }
+        match (self.ctx, d) {
+            (Ctx::Text, Decision::Literal { index, len }) => {
+                out.close_content();
+                match index {
+                    LIT_THINK => self.ctx = Ctx::Thinking,
+                    LIT_CALL => {
+                        out.begin_capture();
+                        let after = window.get(len..).unwrap_or(&[]);
+                        self.array = after
+                            .iter()
+                            .find(|b| !b.is_ascii_whitespace())
+                            .is_some_and(|&b| b == b'[');
+                        self.lexer = Lexer::new();
+                        self.call_open = false;
+                        self.ctx = Ctx::Body;
+                    }
+                    _ => {
+                        out.start_block(BlockType::ToolResult, 1);
+                        out.clear_tool_strs();
+                        self.ctx = Ctx::Response;
+                    }
+                }
+                Act::skip(len)
+            }
+            (Ctx::Thinking, Decision::Literal { len, .. }) => {
+                out.close_content();
+                self.ctx = Ctx::Text;
+                Act::skip(len)
+            }
+            (Ctx::Response, Decision::Literal { len, .. }) => {
+                out.complete_tool(None, false);
+                self.ctx = Ctx::Text;
+                Act::skip(len)
+            }
+            (Ctx::Body, Decision::Literal { len, .. }) => {
+                if self.array && !self.call_open {
+                    // A closer between elements just ends the array.
+                    out.stop_capture();
+                } else {
+                    fail(out, self, ErrorReason::MalformedBody);
+                    out.fail_call(self.reason, true);
+                }
+                self.ctx = Ctx::Text;
+                Act::skip(len)
+            }
+            (Ctx::After | Ctx::Skip, Decision::Literal { len, .. }) => {
+                match self.ctx {
+                    Ctx::Skip => out.fail_call(self.reason, true),
+                    _ if self.call_open => {
+                        out.complete_tool(None, false);
+                        out.stop_capture();
+                    }
+                    _ => {
+                        out.close_content();
+                        out.stop_capture();
+                    }
+                }
+                self.call_open = false;
+                self.ctx = Ctx::Text;
+                Act::skip(len)
+            }
+            (ctx, Decision::Text(n) | Decision::Invalid(n)) => match ctx {
+                Ctx::Text => out.content(BlockType::Text, 0, d),
+                Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
+                Ctx::Response => content_act(out.meta(None), d),
+                Ctx::Skip => Act::skip(n),
+                Ctx::After => after_body(out, self, d, window, n),
+                // Invalid bytes go to the lexer as they are: it decodes strings lossily.
+                Ctx::Body => body(out, self, window, n),
+            },
+            _ => Act::WAIT,
+        }
     }
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
@@ -167,106 +259,6 @@ impl Machine for State {
             Ctx::Response => Some((BlockType::ToolResult, 1)),
             _ => None,
         }
-    }
-}
-
-fn vocab<'m>(out: &'m Emitter<'_>, s: &State) -> Vocab<'m> {
-    let (open, close) = out.tool_call_markers().unwrap_or(DEFAULT_MARKERS);
-    match s.ctx {
-        Ctx::Text => {
-            let (think_open, _) = out.thinking_tags();
-            Vocab {
-                stops: out.stops(),
-                ..Vocab::EMPTY
-            }
-            .with_literal(think_open.as_bytes())
-            .with_literal_before(open.as_bytes(), CALL_FOLLOWS)
-            .with_literal(RESPONSE_OPEN)
-        }
-        Ctx::Thinking => Vocab::EMPTY.with_literal(out.thinking_tags().1.as_bytes()),
-        Ctx::Response => Vocab::EMPTY.with_literal(RESPONSE_CLOSE),
-        // Inside a quoted string the closer is content.
-        Ctx::Body if s.lexer.in_quotes() => Vocab::EMPTY,
-        Ctx::Body | Ctx::After | Ctx::Skip => Vocab::EMPTY.with_literal(close.as_bytes()),
-    }
-}
-
-fn step(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
-    if out.call_too_large() && !matches!(s.ctx, Ctx::Skip) {
-        fail(out, s, ErrorReason::TooLarge);
-        return Act::WAIT;
-    }
-    match (s.ctx, d) {
-        (Ctx::Text, Decision::Literal { index, len }) => {
-            out.close_content();
-            match index {
-                LIT_THINK => s.ctx = Ctx::Thinking,
-                LIT_CALL => {
-                    out.begin_capture();
-                    let after = window.get(len..).unwrap_or(&[]);
-                    s.array = after
-                        .iter()
-                        .find(|b| !b.is_ascii_whitespace())
-                        .is_some_and(|&b| b == b'[');
-                    s.lexer = Lexer::new();
-                    s.call_open = false;
-                    s.ctx = Ctx::Body;
-                }
-                _ => {
-                    out.start_block(BlockType::ToolResult, 1);
-                    out.clear_tool_strs();
-                    s.ctx = Ctx::Response;
-                }
-            }
-            Act::skip(len)
-        }
-        (Ctx::Thinking, Decision::Literal { len, .. }) => {
-            out.close_content();
-            s.ctx = Ctx::Text;
-            Act::skip(len)
-        }
-        (Ctx::Response, Decision::Literal { len, .. }) => {
-            out.complete_tool(None, false);
-            s.ctx = Ctx::Text;
-            Act::skip(len)
-        }
-        (Ctx::Body, Decision::Literal { len, .. }) => {
-            if s.array && !s.call_open {
-                // A closer between elements just ends the array.
-                out.stop_capture();
-            } else {
-                fail(out, s, ErrorReason::MalformedBody);
-                out.fail_call(s.reason, true);
-            }
-            s.ctx = Ctx::Text;
-            Act::skip(len)
-        }
-        (Ctx::After | Ctx::Skip, Decision::Literal { len, .. }) => {
-            match s.ctx {
-                Ctx::Skip => out.fail_call(s.reason, true),
-                _ if s.call_open => {
-                    out.complete_tool(None, false);
-                    out.stop_capture();
-                }
-                _ => {
-                    out.close_content();
-                    out.stop_capture();
-                }
-            }
-            s.call_open = false;
-            s.ctx = Ctx::Text;
-            Act::skip(len)
-        }
-        (ctx, Decision::Text(n) | Decision::Invalid(n)) => match ctx {
-            Ctx::Text => out.content(BlockType::Text, 0, d),
-            Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
-            Ctx::Response => content_act(out.meta(None), d),
-            Ctx::Skip => Act::skip(n),
-            Ctx::After => after_body(out, s, d, window, n),
-            // Invalid bytes go to the lexer as they are: it decodes strings lossily.
-            Ctx::Body => body(out, s, window, n),
-        },
-        _ => Act::WAIT,
     }
 }
 

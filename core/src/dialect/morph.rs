@@ -136,11 +136,70 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        vocab(out, *self)
+        let (open, close) = out.thinking_tags();
+        match self.ctx {
+            Ctx::Text => Vocab {
+                open: bit(DYNAMIC),
+                dynamic: Names::Tools(out.tools()),
+                stops: out.stops(),
+                ..Vocab::EMPTY
+            }
+            .with_literal(open.as_bytes()),
+            Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
+            Ctx::Call => Vocab {
+                open: bit(DYNAMIC),
+                close: bit(EXTRA),
+                dynamic: Names::Any,
+                extra: tool_name(out, *self),
+                attrs: true,
+                ..Vocab::EMPTY
+            },
+            Ctx::Str => ENTITIES.iter().fold(
+                Vocab {
+                    close: bit(EXTRA),
+                    extra: key(out),
+                    ..Vocab::EMPTY
+                },
+                |v, e| v.with_literal(e.0),
+            ),
+            Ctx::Held => ANY,
+            Ctx::Skip => Vocab {
+                close: bit(EXTRA),
+                extra: tool_name(out, *self),
+                ..Vocab::EMPTY
+            },
+        }
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
-        step(out, self, d, window)
+        if out.call_too_large() && matches!(self.ctx, Ctx::Call | Ctx::Str | Ctx::Held) {
+            // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
+            return skip_call(self, ErrorReason::TooLarge);
+        }
+        match d {
+            Decision::Element(tag) => on_tag(out, self, tag, &window[..tag.len]),
+            Decision::Literal { index, len } => match self.ctx {
+                Ctx::Text | Ctx::Thinking => {
+                    out.close_content();
+                    self.ctx = if self.ctx == Ctx::Text {
+                        Ctx::Thinking
+                    } else {
+                        Ctx::Text
+                    };
+                    Act::skip(len)
+                }
+                Ctx::Str => {
+                    let decoded = ENTITIES.get(index).map_or("", |e| e.1);
+                    Act {
+                        consume: len,
+                        emit: Some((out.meta(Some(Part::Input)), Emit::Static(decoded))),
+                    }
+                }
+                _ => Act::skip(len),
+            },
+            Decision::Text(_) | Decision::Invalid(_) => on_text(out, self, d, window),
+            Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
+        }
     }
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
@@ -179,73 +238,6 @@ fn tool_name<'m>(out: &'m Emitter<'_>, s: State) -> &'m [u8] {
     out.tools()
         .name(s.tool as usize)
         .map_or(&[][..], str::as_bytes)
-}
-
-fn vocab<'m>(out: &'m Emitter<'_>, s: State) -> Vocab<'m> {
-    let (open, close) = out.thinking_tags();
-    match s.ctx {
-        Ctx::Text => Vocab {
-            open: bit(DYNAMIC),
-            dynamic: Names::Tools(out.tools()),
-            stops: out.stops(),
-            ..Vocab::EMPTY
-        }
-        .with_literal(open.as_bytes()),
-        Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
-        Ctx::Call => Vocab {
-            open: bit(DYNAMIC),
-            close: bit(EXTRA),
-            dynamic: Names::Any,
-            extra: tool_name(out, s),
-            attrs: true,
-            ..Vocab::EMPTY
-        },
-        Ctx::Str => ENTITIES.iter().fold(
-            Vocab {
-                close: bit(EXTRA),
-                extra: key(out),
-                ..Vocab::EMPTY
-            },
-            |v, e| v.with_literal(e.0),
-        ),
-        Ctx::Held => ANY,
-        Ctx::Skip => Vocab {
-            close: bit(EXTRA),
-            extra: tool_name(out, s),
-            ..Vocab::EMPTY
-        },
-    }
-}
-
-fn step(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
-    if out.call_too_large() && matches!(s.ctx, Ctx::Call | Ctx::Str | Ctx::Held) {
-        // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
-        return skip_call(s, ErrorReason::TooLarge);
-    }
-    match d {
-        Decision::Element(tag) => on_tag(out, s, tag, &window[..tag.len]),
-        Decision::Literal { index, len } => match s.ctx {
-            Ctx::Text | Ctx::Thinking => {
-                out.close_content();
-                s.ctx = if s.ctx == Ctx::Text {
-                    Ctx::Thinking
-                } else {
-                    Ctx::Text
-                };
-                Act::skip(len)
-            }
-            Ctx::Str => {
-                let decoded = ENTITIES.get(index).map_or("", |e| e.1);
-                Act {
-                    consume: len,
-                    emit: Some((out.meta(Some(Part::Input)), Emit::Static(decoded))),
-                }
-            }
-            _ => Act::skip(len),
-        },
-        Decision::Text(_) | Decision::Invalid(_) => on_text(out, s, d, window),
-        Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
-    }
 }
 
 fn skip_call(s: &mut State, reason: ErrorReason) -> Act {

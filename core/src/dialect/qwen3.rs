@@ -105,11 +105,54 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        vocab(out, self)
+        let elements = |open: u32, close: u32| Vocab {
+            names: NAMES,
+            open,
+            close,
+            eq_form: bit(FUNC) | bit(PARAM),
+            ..Vocab::EMPTY
+        };
+        let (open, close) = out.thinking_tags();
+        match self.ctx {
+            Ctx::Text => Vocab {
+                stops: out.stops(),
+                ..Vocab::EMPTY
+            }
+            .with_literal(open.as_bytes())
+            .with_literal_before(WRAP_OPEN, WRAP_FOLLOWS),
+            Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
+            Ctx::Region => elements(bit(FUNC), bit(WRAP)),
+            Ctx::Func => elements(bit(PARAM), bit(FUNC) | bit(WRAP)),
+            Ctx::Param => elements(0, bit(PARAM)),
+            Ctx::Skip => elements(0, bit(FUNC) | bit(WRAP)),
+        }
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
-        step(out, self, d, window)
+        if out.call_too_large() && self.ctx != Ctx::Skip {
+            // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
+            self.ctx = Ctx::Skip;
+            self.reason = ErrorReason::TooLarge;
+            return Act::WAIT;
+        }
+        match d {
+            Decision::Element(tag) => on_tag(out, self, tag, &window[..tag.len]),
+            Decision::Literal { index, len } => {
+                match (self.ctx, index) {
+                    (Ctx::Text, LIT_THINK) => self.ctx = Ctx::Thinking,
+                    (Ctx::Text, LIT_WRAP) => {
+                        self.ctx = Ctx::Region;
+                        self.held_ws = 0;
+                    }
+                    (Ctx::Thinking, _) => self.ctx = Ctx::Text,
+                    _ => {}
+                }
+                out.close_content();
+                Act::skip(len)
+            }
+            Decision::Text(_) | Decision::Invalid(_) => on_text(out, self, d, window),
+            Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
+        }
     }
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
@@ -129,57 +172,6 @@ impl Machine for State {
             Ctx::Thinking => Some((BlockType::Thinking, 0)),
             _ => None,
         }
-    }
-}
-
-fn vocab<'m>(out: &'m Emitter<'_>, s: &State) -> Vocab<'m> {
-    let elements = |open: u32, close: u32| Vocab {
-        names: NAMES,
-        open,
-        close,
-        eq_form: bit(FUNC) | bit(PARAM),
-        ..Vocab::EMPTY
-    };
-    let (open, close) = out.thinking_tags();
-    match s.ctx {
-        Ctx::Text => Vocab {
-            stops: out.stops(),
-            ..Vocab::EMPTY
-        }
-        .with_literal(open.as_bytes())
-        .with_literal_before(WRAP_OPEN, WRAP_FOLLOWS),
-        Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
-        Ctx::Region => elements(bit(FUNC), bit(WRAP)),
-        Ctx::Func => elements(bit(PARAM), bit(FUNC) | bit(WRAP)),
-        Ctx::Param => elements(0, bit(PARAM)),
-        Ctx::Skip => elements(0, bit(FUNC) | bit(WRAP)),
-    }
-}
-
-fn step(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
-    if out.call_too_large() && s.ctx != Ctx::Skip {
-        // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
-        s.ctx = Ctx::Skip;
-        s.reason = ErrorReason::TooLarge;
-        return Act::WAIT;
-    }
-    match d {
-        Decision::Element(tag) => on_tag(out, s, tag, &window[..tag.len]),
-        Decision::Literal { index, len } => {
-            match (s.ctx, index) {
-                (Ctx::Text, LIT_THINK) => s.ctx = Ctx::Thinking,
-                (Ctx::Text, LIT_WRAP) => {
-                    s.ctx = Ctx::Region;
-                    s.held_ws = 0;
-                }
-                (Ctx::Thinking, _) => s.ctx = Ctx::Text,
-                _ => {}
-            }
-            out.close_content();
-            Act::skip(len)
-        }
-        Decision::Text(_) | Decision::Invalid(_) => on_text(out, s, d, window),
-        Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
     }
 }
 
