@@ -92,9 +92,18 @@ final class TokenSieve
     public function __construct(array|string $config, bool $accumulate = true)
     {
         $ffi = self::load();
-        $json = \is_string($config)
-            ? $config
-            : json_encode($config, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        try {
+            $json = \is_string($config)
+                ? $config
+                : json_encode($config, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        } catch (\JsonException $e) {
+            // A NaN, INF or a string that is not UTF-8 cannot be written as JSON.
+            throw new TokenSieveException('config: cannot be written as JSON: ' . $e->getMessage(), 0, $e);
+        }
+        if (str_contains($json, "\0")) {
+            // The C side reads a NUL-terminated string: the rest would be ignored silently.
+            throw new TokenSieveException('config: contains a NUL byte');
+        }
         $parser = $ffi->tokensieve_new_json($json, $accumulate ? 1 : 0);
         if ($parser === null || \FFI::isNull($parser)) {
             throw new TokenSieveException($ffi->tokensieve_last_error(null));
@@ -112,10 +121,31 @@ final class TokenSieve
         }
     }
 
+    /**
+     * Cloning is refused: the copy would share the C parser, and both objects would free it.
+     * Make a new TokenSieve from the same config instead.
+     * @throws TokenSieveException always
+     */
+    public function __clone()
+    {
+        // The copy holds the original's pointer: make it inert before it is released.
+        $this->freed = true;
+        throw new TokenSieveException('a TokenSieve cannot be cloned: create a new one from the same config');
+    }
+
+    /** The parser, unless this object was destroyed (an explicit __destruct() call). */
+    private function live(): \FFI\CData
+    {
+        if ($this->freed) {
+            throw new TokenSieveException('this TokenSieve was destroyed: create a new one');
+        }
+        return $this->parser;
+    }
+
     /** Advances the parser silently over assistant prefill text; before the first feed only. */
     public function prefill(string $text): void
     {
-        $this->check(self::$ffi->tokensieve_prefill($this->parser, $text, \strlen($text)));
+        $this->check(self::$ffi->tokensieve_prefill($this->live(), $text, \strlen($text)));
     }
 
     /**
@@ -125,7 +155,7 @@ final class TokenSieve
     public function feed(string $chunk): array
     {
         // The library reads $chunk in place; it stays alive until drain() has consumed it.
-        $this->check(self::$ffi->tokensieve_feed($this->parser, $chunk, \strlen($chunk)));
+        $this->check(self::$ffi->tokensieve_feed($this->live(), $chunk, \strlen($chunk)));
         return $this->drain();
     }
 
@@ -135,14 +165,14 @@ final class TokenSieve
      */
     public function finish(): array
     {
-        $this->check(self::$ffi->tokensieve_finish($this->parser));
+        $this->check(self::$ffi->tokensieve_finish($this->live()));
         return $this->drain();
     }
 
     /** Back to the initial state for a new stream (same config). */
     public function reset(): void
     {
-        $this->check(self::$ffi->tokensieve_reset($this->parser));
+        $this->check(self::$ffi->tokensieve_reset($this->live()));
     }
 
     /**
@@ -180,7 +210,7 @@ final class TokenSieve
     private function drain(): array
     {
         $ffi = self::$ffi;
-        $parser = $this->parser;
+        $parser = $this->live();
         $ev = $this->event;
         $ptr = $this->eventPtr;
         $out = [];

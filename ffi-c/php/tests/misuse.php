@@ -42,7 +42,24 @@ if (!TokenSieve::load()->tokensieve_dialect_supported(4)) {
     check(true, 'qwen3-coder supported');
 }
 
-// State errors.
+// Configs PHP cannot write as JSON, or that C would cut at a NUL, are refused by the class.
+throws(fn () => new TokenSieve(['dialect' => 'hermes', 'max_call_bytes' => NAN]), 'config', 'NaN in config');
+throws(fn () => new TokenSieve(['dialect' => "hermes\xff"]), 'config', 'non-UTF-8 config value');
+throws(fn () => new TokenSieve("{\"dialect\":\"hermes\"}\0{"), 'NUL', 'NUL byte in config text');
+
+// Lifetime: a clone would share the C parser (both would free it); a destroyed object refuses.
+$s = new TokenSieve($ax);
+throws(fn () => clone $s, 'cloned', 'clone');
+check($s->feed('still') !== [], 'original works after a refused clone');
+$s->__destruct();
+throws(fn () => $s->feed('x'), 'destroyed', 'feed after __destruct');
+throws(fn () => $s->finish(), 'destroyed', 'finish after __destruct');
+throws(fn () => $s->reset(), 'destroyed', 'reset after __destruct');
+throws(fn () => $s->prefill('x'), 'destroyed', 'prefill after __destruct');
+$s->__destruct();
+unset($s);
+check(true, 'double __destruct and release are harmless');
+
 $s = new TokenSieve($ax);
 $s->feed('Hello');
 throws(fn () => $s->prefill('x'), 'prefill', 'prefill after feed');
