@@ -25,6 +25,9 @@ cargo test --workspace
 step "tests with alloc off (zero allocations, state size, unit tests)"
 cargo test -p tokensieve --no-default-features --lib --tests
 
+step "calls far past max_call_bytes lose nothing (100 MB argument per dialect, release build)"
+cargo test --release -p tokensieve --test large -- --ignored
+
 step "no_std build"
 if rustup target add thumbv7em-none-eabihf >/dev/null 2>&1; then
   cargo build -p tokensieve --no-default-features --target thumbv7em-none-eabihf

@@ -43,9 +43,9 @@ impl<'m> Buf<'m> {
         !matches!(self.store, Store::Slice(_))
     }
 
-    /// How many more bytes fit.
-    pub(crate) fn room(&self) -> usize {
-        (self.limit - self.len) as usize
+    /// How many bytes it may hold.
+    pub(crate) fn limit(&self) -> usize {
+        self.limit as usize
     }
 
     pub(crate) fn len(&self) -> usize {

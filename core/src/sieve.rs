@@ -11,7 +11,7 @@ use crate::buf::Buf;
 use crate::config::{Config, ConfigError};
 use crate::dialect::Active;
 use crate::emit::{
-    Act, Cfg, Emit, Emitter, Meta, Pending, STRS_LEN, floor_char_boundary, str_of, text_prefix,
+    Act, Cfg, Emit, Emitter, Meta, Pending, RAW_SLACK, STRS_LEN, floor_char_boundary, str_of,
 };
 use crate::event::{BlockType, Event, Part};
 use crate::scan::{self, Decision, TAG_CAP, Vocab};
@@ -207,7 +207,11 @@ impl<'a> Sieve<'a> {
         Ok(Sieve::build(
             Cfg::Borrowed(config),
             HoldMem::Heap(alloc::boxed::Box::new([0; HOLD_CAP])),
-            [Buf::heap(limit), Buf::heap(limit), Buf::heap(STRS_LEN)],
+            [
+                Buf::heap(limit + RAW_SLACK),
+                Buf::heap(limit),
+                Buf::heap(STRS_LEN),
+            ],
         ))
     }
 
@@ -221,7 +225,11 @@ impl<'a> Sieve<'a> {
         Ok(Sieve::build(
             Cfg::Owned(alloc::boxed::Box::new(config)),
             HoldMem::Heap(alloc::boxed::Box::new([0; HOLD_CAP])),
-            [Buf::heap(limit), Buf::heap(limit), Buf::heap(STRS_LEN)],
+            [
+                Buf::heap(limit + RAW_SLACK),
+                Buf::heap(limit),
+                Buf::heap(STRS_LEN),
+            ],
         ))
     }
 
@@ -468,10 +476,9 @@ impl<'a> Sieve<'a> {
                     };
             let mut decision = self.m.decide(window, eof, from_hold);
             if let Decision::Text(n) = decision {
-                // A call that may outgrow `max_call_bytes` does so at the same byte whatever
-                // the chunking: text is taken at most one byte past the limit at a time.
-                if let Some(room) = self.m.emit.capture_room() {
-                    decision = Decision::Text(text_prefix(&window[..n], room + 1));
+                // A call's raw text fills up at the same byte whatever the chunking.
+                if self.m.emit.capture {
+                    decision = Decision::Text(self.m.emit.capture_cut(&window[..n]));
                 }
             }
             if decision == Decision::NeedMore {

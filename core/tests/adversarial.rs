@@ -169,40 +169,83 @@ fn failed_calls_keep_their_raw_text_and_the_stream_goes_on() {
 }
 
 #[test]
-fn too_large_calls_fail_at_max_call_bytes_and_skip_to_their_closer() {
+fn too_large_calls_fail_at_max_call_bytes_and_lose_nothing() {
+    // The call fails as too large once it passes max_call_bytes (raw keeps the bytes up to
+    // the act that crossed the limit); with on_malformed = text its raw comes back as text
+    // and the rest of the call streams after it, closer included: the visible text holds
+    // every byte of the call.
     let config =
         ConfigBuf::from_json(r#"{"dialect":"anthropic-xml","max_call_bytes":100}"#).unwrap();
-    let mut input = b"<function_calls><invoke name=\"f\"><parameter name=\"a\">".to_vec();
-    input.extend(std::iter::repeat_n(b'v', 10_000));
-    input.extend(b"</parameter></invoke></function_calls>after");
-    let events = coalesce(run(&config, None, &input, &[9]));
+    let head = b"<function_calls><invoke name=\"f\"><parameter name=\"a\">".to_vec();
+    let mut call = b"<invoke name=\"f\"><parameter name=\"a\">".to_vec();
+    call.extend(std::iter::repeat_n(b'v', 10_000));
+    call.extend(b"</parameter></invoke>");
+    let mut input = b"<function_calls>".to_vec();
+    input.extend(&call);
+    input.extend(b"</function_calls>after");
+    assert!(input.starts_with(&head));
+    for sizes in [&[9][..], &[1], &[input.len()]] {
+        let events = coalesce(run(&config, None, &input, sizes));
+        assert!(lint(&events).is_empty(), "{:?}", lint(&events));
+        let failed = events.iter().find(|e| e.get("error").is_some()).unwrap();
+        assert_eq!(failed["error"]["reason"], "too-large");
+        let raw = failed["error"]["raw"].as_str().unwrap();
+        assert!(raw.len() > 100 && raw.len() <= 100 + 128, "{}", raw.len());
+        assert!(call.starts_with(raw.as_bytes()));
+        let text = visible_text(&events);
+        assert_eq!(
+            text.as_bytes(),
+            [&call[..], b"after"].concat(),
+            "sizes {sizes:?}"
+        );
+    }
+    // on_malformed = drop: the call's text is dropped, what follows is not.
+    let drop = ConfigBuf::from_json(
+        r#"{"dialect":"anthropic-xml","max_call_bytes":100,"on_malformed":"drop"}"#,
+    )
+    .unwrap();
+    let events = coalesce(run(&drop, None, &input, &[7]));
     assert!(lint(&events).is_empty());
-    let failed = events.iter().find(|e| e.get("error").is_some()).unwrap();
-    assert_eq!(failed["error"]["reason"], "too-large");
-    assert_eq!(failed["error"]["raw"].as_str().unwrap().len(), 100);
-    assert!(visible_text(&events).ends_with("after"));
+    assert_eq!(visible_text(&events), "after");
 }
 
 #[test]
-fn fixed_memory_cuts_raw_text_and_says_so() {
+fn fixed_memory_cuts_raw_text_and_says_so_but_loses_nothing() {
+    // Caller memory: a failed call longer than its raw buffer completes with a cut raw
+    // (raw_truncated) and the rest of its text streams after it, closer included.
     let config = Config::new(Dialect::AnthropicXml);
-    let mut memory = [0u8; tokensieve::MIN_MEMORY];
-    let mut sieve = Sieve::with_memory(&config, &mut memory).unwrap();
     let mut input = b"<function_calls><invoke name=\"f\">".to_vec();
     input.extend(std::iter::repeat_n(b'x', 5_000));
     input.extend(b"</invoke></function_calls>");
-    let mut rest = &input[..];
-    let mut cut = None;
-    while let Some(ev) = sieve.next(&mut rest) {
-        if let Event::BlockComplete(b) = ev {
-            if let Some(e) = b.error {
-                cut = Some((e.raw_truncated, e.raw.len()));
+    let call = &input[b"<function_calls>".len()..input.len() - b"</function_calls>".len()];
+    for size in [1, 7, 64, input.len()] {
+        let mut memory = [0u8; tokensieve::MIN_MEMORY];
+        let mut sieve = Sieve::with_memory(&config, &mut memory).unwrap();
+        let (mut cut, mut visible) = (None, String::new());
+        let mut on = |ev: Event<'_>| match ev {
+            Event::BlockComplete(b) => {
+                if let Some(e) = b.error {
+                    cut = Some((e.raw_truncated, e.raw.len()));
+                }
+            }
+            Event::Chunk(c) if c.visible() => visible.push_str(c.text),
+            _ => {}
+        };
+        for piece in input.chunks(size) {
+            let mut rest = piece;
+            while let Some(ev) = sieve.next(&mut rest) {
+                on(ev);
             }
         }
+        sieve.finish();
+        while let Some(ev) = sieve.next(&mut &b""[..]) {
+            on(ev);
+        }
+        let (truncated, len) = cut.expect("the call fails");
+        assert!(truncated);
+        assert!(len > 0 && len < 5_000);
+        assert_eq!(visible.as_bytes(), call, "size {size}");
     }
-    let (truncated, len) = cut.expect("the call fails");
-    assert!(truncated);
-    assert!(len > 0 && len < 5_000);
     let _ = DEFAULT_MEMORY;
 }
 

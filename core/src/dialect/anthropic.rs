@@ -237,7 +237,7 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
                 Act::WAIT
             }
         }
-        Ctx::Skip => Act::skip(n),
+        Ctx::Skip => out.skip(d, s.reason),
         Ctx::Param | Ctx::Cdata => value::text(out, &mut s.value, s.ctx == Ctx::Cdata, d, window),
         Ctx::Result => {
             if ws > 0 && !s.stray {
@@ -332,12 +332,12 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
         (Ctx::Invoke, FC, false) => finish_invoke(out, s, Ctx::Text),
         (Ctx::Param, PARAM, false) => close_param(out, s),
         (Ctx::Skip, INVOKE, false) => {
-            out.fail_call(s.reason, true);
             s.ctx = Ctx::Calls;
+            return out.close_skipped(s.reason, len, true);
         }
         (Ctx::Skip, FC, false) => {
-            out.fail_call(s.reason, false);
             s.ctx = Ctx::Text;
+            return out.close_skipped(s.reason, len, false);
         }
         (Ctx::Results, RESULT, true) => {
             out.close_content();

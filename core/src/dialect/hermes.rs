@@ -206,18 +206,18 @@ impl Machine for State {
                 self.ctx = Ctx::Text;
                 Act::skip(len)
             }
-            (Ctx::After | Ctx::Skip, Decision::Literal { len, .. }) => {
-                match self.ctx {
-                    Ctx::Skip => out.fail_call(self.reason, true),
-                    _ if self.call_open => {
-                        out.complete_tool(None, false);
-                        out.stop_capture();
-                    }
-                    _ => {
-                        out.close_content();
-                        out.stop_capture();
-                    }
+            (Ctx::Skip, Decision::Literal { len, .. }) => {
+                self.call_open = false;
+                self.ctx = Ctx::Text;
+                out.close_skipped(self.reason, len, true)
+            }
+            (Ctx::After, Decision::Literal { len, .. }) => {
+                if self.call_open {
+                    out.complete_tool(None, false);
+                } else {
+                    out.close_content();
                 }
+                out.stop_capture();
                 self.call_open = false;
                 self.ctx = Ctx::Text;
                 Act::skip(len)
@@ -226,7 +226,7 @@ impl Machine for State {
                 Ctx::Text => out.content(BlockType::Text, 0, d),
                 Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
                 Ctx::Response => content_act(out.meta(None), d),
-                Ctx::Skip => Act::skip(n),
+                Ctx::Skip => out.skip(d, self.reason),
                 Ctx::After => after_body(out, self, d, window, n),
                 // Invalid bytes go to the lexer as they are: it decodes strings lossily.
                 Ctx::Body => body(out, self, window, n),

@@ -279,7 +279,7 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
                 skip_call(s, ErrorReason::TooLarge)
             }
         }
-        Ctx::Skip => Act::skip(n),
+        Ctx::Skip => out.skip(d, s.reason),
     }
 }
 
@@ -323,8 +323,8 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
             }
         }
         (Ctx::Skip, _) => {
-            out.fail_call(s.reason, true);
             s.ctx = Ctx::Text;
+            return out.close_skipped(s.reason, tag.len, true);
         }
         // The vocabulary admits no other tag in each context.
         _ => {}

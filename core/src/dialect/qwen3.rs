@@ -213,7 +213,7 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
             }
         }
         Ctx::Param => value::text(out, &mut s.value, false, d, window),
-        Ctx::Skip => Act::skip(n),
+        Ctx::Skip => out.skip(d, s.reason),
     }
 }
 
@@ -246,12 +246,12 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
             value::close(out, s.value);
         }
         (Ctx::Skip, FUNC, false) => {
-            out.fail_call(s.reason, true);
             s.ctx = Ctx::Region;
+            return out.close_skipped(s.reason, tag.len, true);
         }
         (Ctx::Skip, WRAP, false) => {
-            out.fail_call(s.reason, false);
             s.ctx = Ctx::Text;
+            return out.close_skipped(s.reason, tag.len, false);
         }
         // The vocabulary admits no other tag in each context.
         _ => {}

@@ -69,6 +69,11 @@ pub(crate) struct Open {
     pub depth: u8,
 }
 
+/// Heap `raw` buffers hold this much beyond `max_call_bytes`: the act that crosses the limit
+/// (at most a tag, a marker or one character past it) is kept whole, so a call that fails as
+/// too large loses no byte of it, whatever the chunking.
+pub(crate) const RAW_SLACK: usize = TAG_CAP;
+
 /// The configuration a parser runs with: borrowed, or owned (with `alloc`).
 pub(crate) enum Cfg<'a> {
     Borrowed(&'a Config<'a>),
@@ -105,8 +110,10 @@ pub(crate) struct Emitter<'a> {
     pub(crate) capture: bool,
     /// What happens to capturing once this act's bytes are captured.
     capture_next: CaptureNext,
-    /// `raw` overflowed.
+    /// `raw` overflowed, or no longer holds the whole call (it spilled).
     pub(crate) raw_cut: bool,
+    /// A failed call too long for `raw` streams the rest of its text (see `skip`).
+    spill: bool,
     /// The front end is replaying a prefill: stop sequences do not apply.
     pub(crate) prefilling: bool,
     /// The open call's input began inside the prefill (see `complete_tool`).
@@ -157,6 +164,7 @@ impl<'a> Emitter<'a> {
             capture: false,
             capture_next: CaptureNext::Continue,
             raw_cut: false,
+            spill: false,
             prefilling: false,
             input_in_prefill: false,
             done: false,
@@ -176,6 +184,7 @@ impl<'a> Emitter<'a> {
         self.capture = false;
         self.capture_next = CaptureNext::Continue;
         self.raw_cut = false;
+        self.spill = false;
         self.prefilling = false;
         self.input_in_prefill = false;
         self.done = false;
@@ -287,17 +296,47 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// While a call is captured into heap buffers (bounded by `max_call_bytes`), how many
-    /// more bytes fit.
-    #[inline]
-    pub(crate) fn capture_room(&self) -> Option<usize> {
-        (self.capture && self.raw.is_heap()).then(|| self.raw.room())
+    /// How much of a text run (`text`, valid UTF-8) the act may take while a call is being
+    /// captured, so that its raw text fills up at the same byte whatever the chunking. Heap
+    /// buffers: up to one character past `max_call_bytes` (the call then outgrows it and
+    /// fails as too large; `raw` has room for that). Caller memory: what fits (whole
+    /// characters); when not even one character fits, `raw` is marked cut and the run is
+    /// taken whole (the call goes on; should it fail, its text spills, see `skip`).
+    pub(crate) fn capture_cut(&mut self, text: &[u8]) -> usize {
+        if self.raw.is_heap() {
+            let room = self.raw_budget().saturating_sub(self.raw.len());
+            return text_prefix(text, room + 1);
+        }
+        if self.raw_cut {
+            return text.len();
+        }
+        let fit = floor_char_boundary(text, self.raw.limit() - self.raw.len());
+        if fit == 0 {
+            self.raw_cut = true;
+            return text.len();
+        }
+        fit
+    }
+
+    /// `max_call_bytes` for heap buffers (their `raw` has [`RAW_SLACK`] more); the whole
+    /// buffer for caller memory.
+    fn raw_budget(&self) -> usize {
+        if self.raw.is_heap() {
+            self.raw.limit().saturating_sub(RAW_SLACK)
+        } else {
+            self.raw.limit()
+        }
     }
 
     /// The call being captured outgrew `max_call_bytes` (heap buffers only: fixed memory
     /// cuts `raw` and goes on).
     pub(crate) fn call_too_large(&self) -> bool {
-        self.capture && self.raw_cut && self.raw.is_heap()
+        self.capture && self.outgrown()
+    }
+
+    /// `raw` went past `max_call_bytes` (heap buffers).
+    fn outgrown(&self) -> bool {
+        self.raw.is_heap() && self.raw.len() > self.raw_budget()
     }
 
     #[inline]
@@ -592,8 +631,14 @@ impl<'a> Emitter<'a> {
     /// raw text as a text block where the front end's calls sit. `with_closer`: the bytes this act consumes (the
     /// call's closing tag) still belong to the raw text.
     pub(crate) fn fail_call(&mut self, reason: ErrorReason, with_closer: bool) {
+        if self.spill {
+            // The call completed when it began to spill; its text block ends here.
+            self.spill = false;
+            self.close_open();
+            return;
+        }
         // A call that outgrew `max_call_bytes` fails as too large, however it ends.
-        let reason = if self.raw_cut && self.raw.is_heap() {
+        let reason = if self.outgrown() {
             ErrorReason::TooLarge
         } else {
             reason
@@ -604,18 +649,96 @@ impl<'a> Emitter<'a> {
             self.capture = false;
         }
         self.complete_tool(Some(reason), false);
-        let re_emit = match &self.cfg {
-            Cfg::Borrowed(c) => c.on_malformed,
-            #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => c.on_malformed,
-        } == crate::config::OnMalformed::Text;
-        if re_emit && (self.raw.len() > 0 || with_closer) {
+        if self.re_emit() && (self.raw.len() > 0 || with_closer) {
             self.start_block(BlockType::Text, self.call_depth);
             // To the end of `raw` as it is when the chunk is emitted (the closer included).
             let end = u32::MAX;
             self.queue_chunk(None, Spool::buf(BufId::Raw, SpoolMode::Lossy, 0, end));
             self.close_open();
         }
+    }
+
+    /// `on_malformed = text`: a failed call's text comes back as a text block.
+    fn re_emit(&self) -> bool {
+        let on_malformed = match &self.cfg {
+            Cfg::Borrowed(c) => c.on_malformed,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.on_malformed,
+        };
+        on_malformed == crate::config::OnMalformed::Text
+    }
+
+    /// What a failed call skips on its way to its closer (`d`, text or invalid bytes): kept
+    /// in its raw text while that holds the whole call. Once it no longer can (the call
+    /// outgrew `max_call_bytes`, or caller memory is full), the call completes as failed at
+    /// once, its raw text comes back as a text block (`on_malformed = text`) that stays open,
+    /// and the rest of the call streams into it as it is read, up to and including its
+    /// closer ([`close_skipped`](Emitter::close_skipped)): nothing of it is lost, however
+    /// long it is.
+    pub(crate) fn skip(&mut self, d: Decision, reason: ErrorReason) -> Act {
+        let n = match d {
+            Decision::Text(n) | Decision::Invalid(n) => n,
+            _ => return Act::WAIT,
+        };
+        if !self.spill {
+            if !(self.raw_cut || self.outgrown()) {
+                return Act::skip(n);
+            }
+            self.begin_spill(reason);
+            return Act::WAIT;
+        }
+        if self.re_emit() {
+            self.content(BlockType::Text, self.call_depth, d)
+        } else {
+            Act::skip(n)
+        }
+    }
+
+    /// The failed call's raw text can no longer hold it: complete it now (its `raw` is
+    /// marked cut) and open the text block the rest streams into.
+    fn begin_spill(&mut self, reason: ErrorReason) {
+        let reason = if self.outgrown() {
+            ErrorReason::TooLarge
+        } else {
+            reason
+        };
+        self.capture = false;
+        self.raw_cut = true;
+        self.complete_tool(Some(reason), false);
+        self.spill = true;
+        if self.re_emit() {
+            self.start_block(BlockType::Text, self.call_depth);
+            let end = self.raw.len() as u32;
+            self.queue_chunk(None, Spool::buf(BufId::Raw, SpoolMode::Lossy, 0, end));
+        }
+    }
+
+    /// The closer of a failed call that was being skipped (`len` bytes; `with_closer`: it
+    /// belongs to the call's raw text). Normally the call fails here ([`fail_call`]); a call
+    /// that spilled already completed, and its closer ends the text block.
+    ///
+    /// [`fail_call`]: Emitter::fail_call
+    pub(crate) fn close_skipped(
+        &mut self,
+        reason: ErrorReason,
+        len: usize,
+        with_closer: bool,
+    ) -> Act {
+        if !self.spill {
+            self.fail_call(reason, with_closer);
+            return Act::skip(len);
+        }
+        self.spill = false;
+        let meta = self.meta(None);
+        let open_text = matches!(self.open, Some(o) if o.ty == BlockType::Text);
+        self.close_open();
+        if with_closer && open_text {
+            return Act {
+                consume: len,
+                emit: Some((meta, Emit::Window(0, len))),
+            };
+        }
+        Act::skip(len)
     }
 
     /// Keeps capturing, but forgets what was captured so far, this act's bytes included (a

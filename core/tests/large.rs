@@ -1,0 +1,149 @@
+//! Calls far larger than `max_call_bytes` lose no byte (docs/design.md, rule 6 and "Bounded
+//! memory"): a 100 MB argument in every dialect that has calls, fed in 64 KiB reads.
+//!
+//! Slow in debug builds, so ignored by default; `test.sh` runs them in release:
+//! `cargo test --release -p tokensieve --test large -- --ignored`.
+
+use tokensieve::{ConfigBuf, Event, Part, Sieve};
+
+const ARG: usize = 100 << 20;
+const READ: usize = 64 << 10;
+
+/// A transcript with one call whose argument is `ARG` bytes of `x`: (config, text before
+/// the call, the call, text after it).
+fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, Vec<u8>) {
+    let tools =
+        r#"[{"name":"put","schema":{"type":"object","properties":{"data":{"type":"string"}}}}]"#;
+    let config = ConfigBuf::from_json(&format!(
+        r#"{{"dialect":"{dialect}","tools":{tools},"max_call_bytes":{max_call_bytes}}}"#
+    ))
+    .unwrap();
+    let arg = "x".repeat(ARG);
+    let call = match dialect {
+        "anthropic-xml" => {
+            format!("<invoke name=\"put\"><parameter name=\"data\">{arg}</parameter></invoke>")
+        }
+        "hermes" => format!(
+            "<tool_call>{{\"name\": \"put\", \"arguments\": {{\"data\": \"{arg}\"}}}}</tool_call>"
+        ),
+        "morph-xml" => format!("<put><data>{arg}</data></put>"),
+        "qwen3-coder" => format!("<function=put><parameter=data>\n{arg}\n</parameter></function>"),
+        _ => unreachable!(),
+    };
+    let (open, close) = match dialect {
+        "anthropic-xml" => ("<function_calls>", "</function_calls>"),
+        "qwen3-coder" => ("<tool_call>", "</tool_call>"),
+        _ => ("", ""),
+    };
+    let before = format!("Saving it now. {open}").into_bytes();
+    let after = format!("{close} Done.").into_bytes();
+    (config, before, call.into_bytes(), after)
+}
+
+/// What a host would see, counted as it streams (nothing of the argument is kept).
+#[derive(Default)]
+struct Seen {
+    /// Visible text, compared as it arrives against the text expected.
+    visible_matched: usize,
+    visible_mismatch: Option<usize>,
+    input_bytes: usize,
+    x_in_input: usize,
+    calls: usize,
+    errors: Vec<String>,
+    raw_len: usize,
+}
+
+fn stream(config: &ConfigBuf, input: &[u8], expected_visible: &[u8]) -> Seen {
+    let cfg = config.config();
+    let mut sieve = Sieve::new(&cfg).unwrap();
+    let mut seen = Seen::default();
+    let on = |ev: Event<'_>, seen: &mut Seen| match ev {
+        Event::Chunk(c) if c.visible() => {
+            let at = seen.visible_matched;
+            let end = at + c.text.len();
+            if expected_visible.get(at..end) == Some(c.text.as_bytes()) {
+                seen.visible_matched = end;
+            } else if seen.visible_mismatch.is_none() {
+                seen.visible_mismatch = Some(at);
+            }
+        }
+        Event::Chunk(c) if c.part == Some(Part::Input) => {
+            seen.input_bytes += c.text.len();
+            seen.x_in_input += c.text.bytes().filter(|&b| b == b'x').count();
+        }
+        Event::BlockComplete(b) if b.block_type == tokensieve::BlockType::ToolCall => {
+            seen.calls += 1;
+            if let Some(e) = b.error {
+                seen.errors.push(e.reason.as_str().to_string());
+                seen.raw_len = e.raw.len();
+            }
+        }
+        _ => {}
+    };
+    for piece in input.chunks(READ) {
+        let mut rest = piece;
+        while let Some(ev) = sieve.next(&mut rest) {
+            on(ev, &mut seen);
+        }
+    }
+    sieve.finish();
+    while let Some(ev) = sieve.next(&mut &b""[..]) {
+        on(ev, &mut seen);
+    }
+    seen
+}
+
+/// Past `max_call_bytes` (1 MiB, the default) the call fails as too large and its whole text
+/// comes back as visible text: raw first, then the rest as it streams, closer included.
+#[test]
+#[ignore = "100 MB per dialect: run in release (test.sh does)"]
+fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
+    for dialect in ["anthropic-xml", "hermes", "morph-xml", "qwen3-coder"] {
+        let (config, before, call, after) = case(dialect, 1 << 20);
+        let input = [&before[..], &call, &after].concat();
+        let mut expected = before.clone();
+        if let Some(open) = ["<function_calls>", "<tool_call>"]
+            .iter()
+            .find(|m| before.ends_with(m.as_bytes()))
+        {
+            // The region's opener is wire syntax, not text.
+            expected.truncate(before.len() - open.len());
+        }
+        expected.extend(&call);
+        let close_len = after.len() - b" Done.".len();
+        expected.extend(&after[close_len..]);
+        let seen = stream(&config, &input, &expected);
+        assert_eq!(seen.calls, 1, "{dialect}");
+        assert_eq!(seen.errors, ["too-large"], "{dialect}");
+        assert!(
+            seen.raw_len > 1 << 20 && seen.raw_len <= (1 << 20) + 128,
+            "{dialect}"
+        );
+        assert_eq!(
+            seen.visible_mismatch, None,
+            "{dialect}: visible text differs"
+        );
+        assert_eq!(
+            seen.visible_matched,
+            expected.len(),
+            "{dialect}: visible text short"
+        );
+    }
+}
+
+/// Within `max_call_bytes` (raised to 200 MiB) the same call parses and its input chunks
+/// carry every byte of the argument.
+#[test]
+#[ignore = "100 MB per dialect: run in release (test.sh does)"]
+fn a_call_within_max_call_bytes_streams_its_whole_input() {
+    for dialect in ["anthropic-xml", "hermes", "morph-xml", "qwen3-coder"] {
+        let (config, before, call, after) = case(dialect, 200 << 20);
+        let input = [&before[..], &call, &after].concat();
+        let seen = stream(&config, &input, b"");
+        assert_eq!(seen.calls, 1, "{dialect}");
+        assert!(seen.errors.is_empty(), "{dialect}: {:?}", seen.errors);
+        assert_eq!(seen.x_in_input, ARG, "{dialect}");
+        // {"data":"…"}
+        assert_eq!(seen.input_bytes, ARG + 11, "{dialect}");
+    }
+}
