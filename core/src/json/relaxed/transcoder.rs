@@ -109,18 +109,7 @@ impl Transcoder {
     /// assert_eq!(input, b"</tool_call>");
     /// ```
     pub fn next<'a>(&mut self, input: &mut &'a [u8]) -> Step<'a> {
-        loop {
-            match self.lexer.next(input) {
-                Lex::Token(t) => {
-                    if let Some(p) = self.writer.render(t) {
-                        return Step::Out(p);
-                    }
-                }
-                Lex::NeedMore => return Step::NeedMore,
-                Lex::Done => return Step::Done,
-                Lex::Error(e) => return Step::Error(e),
-            }
-        }
+        self.drive(|lexer| lexer.next(input))
     }
 
     /// End of input: completes a pending top-level number or bare word, else reports an
@@ -138,8 +127,14 @@ impl Transcoder {
     /// assert_eq!(t.finish(), Step::Done);
     /// ```
     pub fn finish(&mut self) -> Step<'static> {
+        self.drive(Lexer::finish)
+    }
+
+    /// Pulls tokens from the lexer (with `pull`) and renders them until one gives output or
+    /// the lexer stops.
+    fn drive<'a>(&mut self, mut pull: impl FnMut(&mut Lexer) -> Lex<'a>) -> Step<'a> {
         loop {
-            match self.lexer.finish() {
+            match pull(&mut self.lexer) {
                 Lex::Token(t) => {
                     if let Some(p) = self.writer.render(t) {
                         return Step::Out(p);

@@ -301,32 +301,8 @@ impl Lexer {
                 State::Error => return Lex::Error(self.error()),
                 State::Gap(g) => self.gap(g, input),
                 State::Slash(g) => self.slash(g, input),
-                State::LineComment(g) => {
-                    if input.is_empty() {
-                        return self.starve();
-                    }
-                    match memchr::memchr(b'\n', input) {
-                        Some(k) => {
-                            self.bump(input, k + 1);
-                            self.state = State::Gap(g);
-                        }
-                        None => self.bump(input, input.len()),
-                    }
-                    None
-                }
-                State::BlockComment(g) => {
-                    if input.is_empty() {
-                        return self.starve();
-                    }
-                    match memchr::memchr(b'*', input) {
-                        Some(k) => {
-                            self.bump(input, k + 1);
-                            self.state = State::BlockStar(g);
-                        }
-                        None => self.bump(input, input.len()),
-                    }
-                    None
-                }
+                State::LineComment(g) => self.skip_past(input, b'\n', State::Gap(g)),
+                State::BlockComment(g) => self.skip_past(input, b'*', State::BlockStar(g)),
                 State::BlockStar(g) => {
                     let Some(&b) = input.first() else {
                         return self.starve();
@@ -395,6 +371,22 @@ impl Lexer {
         } else {
             Lex::NeedMore
         }
+    }
+
+    /// Inside a comment: consumes input up to and including the next `end` byte, then goes
+    /// on in `then`.
+    fn skip_past<'a>(&mut self, input: &mut &'a [u8], end: u8, then: State) -> Option<Lex<'a>> {
+        if input.is_empty() {
+            return Some(self.starve());
+        }
+        match memchr::memchr(end, input) {
+            Some(k) => {
+                self.bump(input, k + 1);
+                self.state = then;
+            }
+            None => self.bump(input, input.len()),
+        }
+        None
     }
 
     fn bump(&mut self, input: &mut &[u8], n: usize) {

@@ -44,6 +44,18 @@ impl Lexer {
         }
     }
 
+    /// Takes `b` (the next input byte) if it is a space or tab, kept as pending whitespace,
+    /// or, when `slash` allows, a `/` that may start a comment (held as pending).
+    fn take_pending(&mut self, b: u8, input: &mut &[u8], slash: bool) -> bool {
+        match b {
+            b' ' | b'\t' => self.push_ws(b),
+            b'/' if slash => self.slash_pending = true,
+            _ => return false,
+        }
+        self.bump(input, 1);
+        true
+    }
+
     fn literal(&self) -> Option<Literal> {
         let lit = LITERALS.get((self.lit as usize).checked_sub(1)?)?;
         if lit.len() != self.hold_len as usize {
@@ -197,19 +209,9 @@ impl Lexer {
             self.state = State::Word(Word::EmitStrStart);
             return None;
         }
-        match b {
-            b' ' | b'\t' => {
-                self.push_ws(b);
-                self.bump(input, 1);
-                return None;
-            }
-            b'/' => {
-                // A comment may follow a number or literal directly (`1/*x*/`).
-                self.slash_pending = true;
-                self.bump(input, 1);
-                return None;
-            }
-            _ => {}
+        // A comment may follow a number or literal directly (`1/*x*/`).
+        if self.take_pending(b, input, true) {
+            return None;
         }
         let n = self.num.step(b);
         let lit_ok = LITERALS
@@ -260,21 +262,15 @@ impl Lexer {
             self.state = State::Word(Word::EmitWs);
             return None;
         }
+        if self.take_pending(b, input, self.ws_len > 0) {
+            return None;
+        }
+        if self.ws_len > 0 {
+            // More after interior whitespace: emit the whitespace first.
+            self.state = State::Word(Word::EmitWs);
+            return None;
+        }
         match b {
-            b' ' | b'\t' => {
-                self.push_ws(b);
-                self.bump(input, 1);
-                None
-            }
-            b'/' if self.ws_len > 0 => {
-                self.slash_pending = true;
-                self.bump(input, 1);
-                None
-            }
-            _ if self.ws_len > 0 => {
-                self.state = State::Word(Word::EmitWs);
-                None
-            }
             b'"' | b'\\' => {
                 self.bump(input, 1);
                 Some(text(Text::Char(char::from(b))))
@@ -304,19 +300,11 @@ impl Lexer {
         if self.slash_pending {
             return self.fail(Reason::TooLong);
         }
-        match b {
-            b' ' | b'\t' => {
-                self.push_ws(b);
-                self.bump(input, 1);
-                return None;
-            }
-            b'/' if self.ws_len > 0 => {
-                self.slash_pending = true;
-                self.bump(input, 1);
-                return None;
-            }
-            _ if self.ws_len > 0 => return self.fail(Reason::TooLong),
-            _ => {}
+        if self.take_pending(b, input, self.ws_len > 0) {
+            return None;
+        }
+        if self.ws_len > 0 {
+            return self.fail(Reason::TooLong);
         }
         let all: &'a [u8] = input;
         let mut st = self.num;
