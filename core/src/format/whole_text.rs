@@ -53,23 +53,37 @@ pub fn parse(config: &Config<'_>, text: &[u8]) -> Result<Vec<OwnedEvent>, Config
 pub fn parse_tool_calls(config: &Config<'_>, text: &[u8]) -> Result<Vec<ToolCall>, ConfigError> {
     Ok(parse(config, text)?
         .into_iter()
-        .filter_map(|ev| match ev {
-            OwnedEvent::BlockComplete {
-                block_type: BlockType::ToolCall,
-                tool_name,
-                tool_id,
-                input,
-                error,
-                ..
-            } => Some(ToolCall {
-                name: tool_name.unwrap_or_default(),
-                id: tool_id.unwrap_or_default(),
-                input: input.unwrap_or_default(),
-                error: error.map(|(r, raw)| (r, String::from_utf8_lossy(&raw).into_owned())),
-            }),
-            _ => None,
-        })
+        .filter_map(|ev| tool_call(ev, true))
         .collect())
+}
+
+/// The tool call a completed tool-call block holds (`None` for any other event); with
+/// `keep_raw`, a failed call keeps its raw text.
+fn tool_call(event: OwnedEvent, keep_raw: bool) -> Option<ToolCall> {
+    let OwnedEvent::BlockComplete {
+        block_type: BlockType::ToolCall,
+        tool_name,
+        tool_id,
+        input,
+        error,
+        ..
+    } = event
+    else {
+        return None;
+    };
+    let raw_text = |raw: &[u8]| {
+        if keep_raw {
+            String::from_utf8_lossy(raw).into_owned()
+        } else {
+            String::new()
+        }
+    };
+    Some(ToolCall {
+        name: tool_name.unwrap_or_default(),
+        id: tool_id.unwrap_or_default(),
+        input: input.unwrap_or_default(),
+        error: error.map(|(r, raw)| (r, raw_text(&raw))),
+    })
 }
 
 /// Whether a whole text holds at least one tool call (a failed attempt counts).
@@ -141,21 +155,10 @@ pub fn parse_tool_choice(text: &[u8], id_prefix: &str) -> Result<ToolCall, ToolC
     let mut found: Option<ToolCall> = None;
     let mut extra = false;
     let mut see = |ev: crate::event::Event<'_>| match collector.push(&ev) {
-        OwnedEvent::BlockComplete {
+        done @ OwnedEvent::BlockComplete {
             block_type: BlockType::ToolCall,
-            tool_name,
-            tool_id,
-            input,
-            error,
             ..
-        } if found.is_none() => {
-            found = Some(ToolCall {
-                name: tool_name.unwrap_or_default(),
-                id: tool_id.unwrap_or_default(),
-                input: input.unwrap_or_default(),
-                error: error.map(|(r, _)| (r, String::new())),
-            })
-        }
+        } if found.is_none() => found = tool_call(done, false),
         OwnedEvent::BlockStart { .. } if found.is_some() => extra = true,
         OwnedEvent::Chunk {
             block_type: BlockType::Text,
