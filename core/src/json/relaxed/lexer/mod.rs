@@ -487,13 +487,7 @@ impl Lexer {
             }
             Gap::KeyOrClose => match b {
                 b'}' => self.close(input, b),
-                b'"' | b'\'' => {
-                    self.bump(input, 1);
-                    self.quote = b;
-                    self.is_key = true;
-                    self.state = State::Str;
-                    Some(Lex::Token(Token::KeyStart))
-                }
+                b'"' | b'\'' => self.open_quoted(input, b, true),
                 b if !key_stop(b) => {
                     self.is_key = true;
                     self.quote = 0;
@@ -506,17 +500,24 @@ impl Lexer {
                 b']' if g == Gap::ValueOrClose => self.close(input, b),
                 b'{' => self.open(input, true),
                 b'[' => self.open(input, false),
-                b'"' | b'\'' => {
-                    self.bump(input, 1);
-                    self.quote = b;
-                    self.is_key = false;
-                    self.state = State::Str;
-                    Some(Lex::Token(Token::StringStart))
-                }
+                b'"' | b'\'' => self.open_quoted(input, b, false),
                 b',' | b'}' | b']' | b':' => self.fail(Reason::ExpectedValue),
                 _ => self.start_word(b),
             },
         }
+    }
+
+    /// Opens a quoted key (`is_key`) or string value at its quote `q`.
+    fn open_quoted<'a>(&mut self, input: &mut &'a [u8], q: u8, is_key: bool) -> Option<Lex<'a>> {
+        self.bump(input, 1);
+        self.quote = q;
+        self.is_key = is_key;
+        self.state = State::Str;
+        Some(Lex::Token(if is_key {
+            Token::KeyStart
+        } else {
+            Token::StringStart
+        }))
     }
 
     fn slash<'a>(&mut self, g: Gap, input: &mut &'a [u8]) -> Option<Lex<'a>> {
