@@ -1,0 +1,16 @@
+//! (alloc) Whole-text helpers: parse a complete text into events and tool calls, and write
+//! tool results back in a dialect's wire format.
+//!
+//! These run the same streaming parser over the whole text; they exist for hosts that hold
+//! a complete response (a non-streaming API call, a stored transcript).
+//!
+//! `whole_text.rs` parses a whole text ([`parse`], [`parse_tool_calls`], [`has_tool_use`],
+//! [`parse_tool_choice`]); `tool_results.rs` writes results back ([`format_tool_results`]).
+
+mod tool_results;
+mod whole_text;
+
+pub use tool_results::{ToolResult, format_tool_results};
+pub use whole_text::{
+    ToolCall, ToolChoiceError, has_tool_use, parse, parse_tool_calls, parse_tool_choice,
+};
