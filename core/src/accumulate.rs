@@ -4,7 +4,7 @@
 //! [`Collector`] watches the events of one stream and turns each into an [`OwnedEvent`],
 //! adding `content` (text, thinking, tool_result) and `input` (tool_call, as the compact
 //! JSON text its input chunks concatenate to) to completions. [`OwnedEvent::to_json`] writes
-//! the JSON form of DESIGN.md that the CLI, the conformance vectors and the bindings share.
+//! the JSON form of docs/design.md that the CLI, the conformance vectors and the bindings share.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -155,7 +155,7 @@ pub fn write_json_string(out: &mut String, s: &str) {
 }
 
 impl OwnedEvent {
-    /// The JSON form of DESIGN.md: one object, keys as in its table, absent fields omitted.
+    /// The JSON form of docs/design.md: one object, keys as in its table, absent fields omitted.
     pub fn to_json(&self) -> String {
         let mut o = String::new();
         let kv_str = |o: &mut String, k: &str, v: &str| {

@@ -1,7 +1,7 @@
 //! The one vocabulary every layer and binding speaks: blocks, chunks, completions, stops.
 //!
 //! Events borrow their texts from the input slice or from the parser's small buffers, so
-//! they are valid until the next call on the parser. See DESIGN.md, "The event model".
+//! they are valid until the next call on the parser. See docs/design.md, "The event model".
 
 use core::fmt;
 
@@ -68,7 +68,7 @@ impl Part {
     }
 }
 
-/// Why a tool call could not be parsed (DESIGN.md, Clarifications).
+/// Why a tool call could not be parsed (docs/design.md, Clarifications).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum ErrorReason {
@@ -144,7 +144,7 @@ pub struct Chunk<'a> {
 }
 
 impl Chunk<'_> {
-    /// True exactly for text chunks (DESIGN.md rule 3).
+    /// True exactly for text chunks (docs/design.md rule 3).
     ///
     /// ```
     /// # use tokensieve::*;

@@ -250,7 +250,7 @@ proptest! {
         // At top level a marker followed by { or [ always opens a call: it never reaches
         // text, except as the raw text of a failed call, re-emitted right after it (rule 10).
         // Inside a wrapper (text after an array of calls, a depth-1 text block) a marker is
-        // not structural: only the closer is (hermes module docs; DESIGN "stray text").
+        // not structural: only the closer is (hermes module docs; docs/design.md "stray text").
         let mut raw_block = None;
         for e in &whole {
             if e["event"] == "block_complete" && e.get("error").is_some() {

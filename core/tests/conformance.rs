@@ -1,7 +1,7 @@
 #![cfg(feature = "alloc")]
 //! Every conformance vector — the project's own (`conformance/cases`) and, when present, the
 //! shared ones (`../shared/conformance/cases`) — through the Rust API at chunk sizes
-//! 1, 2, 3, 5, 7, 64 and whole (DESIGN.md rule 4), compared as check.py compares.
+//! 1, 2, 3, 5, 7, 64 and whole (docs/design.md rule 4), compared as check.py compares.
 
 mod support;
 

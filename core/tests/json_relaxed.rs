@@ -301,14 +301,14 @@ fn escapes_are_normalised() {
 fn surrogate_pairs() {
     done(r#""\uD83D\uDE00""#, "\"\u{1F600}\"");
     done(r#""\ud83d\ude00x""#, "\"\u{1F600}x\"");
-    // Lone surrogates stay escapes.
-    done(r#""\uD83D""#, r#""\uD83D""#);
-    done(r#""\uDE00""#, r#""\uDE00""#);
-    done(r#""\uD83Dx""#, r#""\uD83Dx""#);
-    done(r#""\uD83D\n""#, r#""\uD83D\n""#);
-    done(r#""\uD83D\u0041""#, r#""\uD83DA""#);
-    done(r#""\uD83D\uD83D\uDE00""#, "\"\\uD83D\u{1F600}\"");
-    done(r#""\uDE00\uD83D""#, r#""\uDE00\uD83D""#);
+    // Lone surrogates become U+FFFD (strict readers reject the escape; issue 13).
+    done(r#""\uD83D""#, "\"\u{FFFD}\"");
+    done(r#""\uDE00""#, "\"\u{FFFD}\"");
+    done(r#""\uD83Dx""#, "\"\u{FFFD}x\"");
+    done(r#""\uD83D\n""#, "\"\u{FFFD}\\n\"");
+    done(r#""\uD83D\u0041""#, "\"\u{FFFD}A\"");
+    done(r#""\uD83D\uD83D\uDE00""#, "\"\u{FFFD}\u{1F600}\"");
+    done(r#""\uDE00\uD83D""#, "\"\u{FFFD}\u{FFFD}\"");
 }
 
 #[test]

@@ -86,7 +86,11 @@ fn rfc_numbers() {
 fn strings_and_escapes() {
     ok(r#""\"\\\/\b\f\n\r\t""#);
     ok(r#""\u00e9\u00E9\uD83D\uDE00""#);
-    ok(r#""\uD800""#); // lone surrogate: grammatical per RFC 8259
+    // Lone surrogates: grammatical per RFC 8259, refused as serde_json refuses them (issue 13).
+    bad(br#""\uD800""#);
+    bad(br#""\uDC00""#);
+    bad(br#""\uD800\u0041""#);
+    bad(br#""\uD800x""#);
     ok("\"caf\u{e9} \u{1F600}\"");
     ok("\"\u{7f}\"");
     bad(br#""\x""#);

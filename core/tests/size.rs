@@ -1,4 +1,4 @@
-//! The parser's state is small and fixed: DESIGN.md "Measured, not assumed".
+//! The parser's state is small and fixed: docs/design.md "Measured, not assumed".
 
 use tokensieve::{Event, Sieve};
 

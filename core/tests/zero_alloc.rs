@@ -1,4 +1,4 @@
-//! Zero heap allocations in feed/next/finish (DESIGN.md "Measured, not assumed"), proven with
+//! Zero heap allocations in feed/next/finish (docs/design.md "Measured, not assumed"), proven with
 //! a counting global allocator. CI runs this with `alloc` off
 //! (`cargo test -p tokensieve --no-default-features --test zero_alloc`); with `alloc` on it
 //! checks the caller-memory parser, which must not allocate either.

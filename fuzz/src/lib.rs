@@ -1,4 +1,4 @@
-//! The checks the fuzz targets run: DESIGN.md's event-model rules as assertions.
+//! The checks the fuzz targets run: docs/design.md's event-model rules as assertions.
 //!
 //! A stream target's input is `[flags, seed, (prefill length)?, input…]`: `flags` picks a
 //! configuration (stop sequences, typed or untyped tools, start in thinking, drop malformed

@@ -5,7 +5,7 @@
 //! The call body is read by the streaming relaxed-JSON [`Lexer`](crate::json::relaxed::Lexer)
 //! and the `arguments` (or `parameters`) value is rendered by its
 //! [`Writer`](crate::json::relaxed::Writer) as strict compact JSON, piece by piece, as it
-//! arrives. Choices where DESIGN.md leaves room:
+//! arrives. Choices the design rules leave open (docs/design.md records them):
 //!
 //! - `<tool_call>` opens a call only when the next non-whitespace character is `{` (one call)
 //!   or `[` (an array of calls, one block each); otherwise the marker is text.

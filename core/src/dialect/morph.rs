@@ -19,7 +19,7 @@
 //!   argument's items stream as each element closes, and consecutive repeated elements add
 //!   items, so `]` comes when a different sibling or the call's closer shows up.
 //! - An argument the schema does not declare may repeat (→ an array), so it is held until the
-//!   next sibling or the call's closer decides (DESIGN.md, "Bounded memory"). Its value is
+//!   next sibling or the call's closer decides (docs/design.md, "Bounded memory"). Its value is
 //!   the untyped guess of the trimmed text (JSON when valid, except a run of 16+ digits, else
 //!   a string), or an object when its content is nested elements only.
 //! - Failures: stray text in a call, a closer at an argument's level that is not its own
@@ -29,7 +29,7 @@
 //!   A held (untyped) value that was never streamed is not emitted by a failed call.
 //!   A call still open at end of input completes normally when no argument is open.
 //!
-//! Choices where DESIGN.md is silent:
+//! Choices the design rules leave open (docs/design.md records them):
 //! - Entities are decoded in every argument (held ones too, before typing); inside nested
 //!   elements the converter decodes the text it writes as strings.
 //! - An empty (or self-closing) argument: string → `""`, array → `[]`, object → `{}`,
@@ -43,7 +43,7 @@
 //! - A held argument must fit in the value buffer together with its JSON form (about twice
 //!   its size; `max_call_bytes` with `alloc`, a quarter of the memory without): a longer one
 //!   fails the call as `too-large`. String-typed arguments stream and have no such limit.
-//! - CDATA has no special meaning (DESIGN.md gives morph-xml none, and a string argument ends
+//! - CDATA has no special meaning (docs/design.md gives morph-xml none, and a string argument ends
 //!   at its first `</k>`): `<![CDATA[…]]>` is inner markup, kept as written.
 
 use crate::config::{Config, StartIn, ValueType};

@@ -12,14 +12,14 @@
 //!   each end; other values are trimmed and typed at the closer; undeclared ones get the
 //!   untyped guess.
 //! - Thinking: the exact `thinking_tags` markers (default `<think>`/`</think>`), opaque.
-//! - Failures (DESIGN.md rule 10): stray text inside a function (`unexpected-content`), a
+//! - Failures (docs/design.md rule 10): stray text inside a function (`unexpected-content`), a
 //!   `<function>` without a name (`missing-name`), a `<parameter>` without a key
 //!   (`malformed-parameter`), a parameter still open at end of input (`unfinished`) or a
 //!   call over `max_call_bytes` (`too-large`) fail the call; it is skipped to
 //!   `</function>` (part of its raw) or `</tool_call>` (not part of it); its raw
 //!   `<function=…>…` is re-emitted as a depth-1 text block with `on_malformed = "text"`.
 //!
-//! Choices where DESIGN.md is silent:
+//! Choices the design rules leave open (docs/design.md records them):
 //! - Function names and parameter keys are the `=value` of the tag, trimmed of ASCII
 //!   whitespace; a name or key that is empty after trimming is missing.
 //! - `</tool_call>` inside a function (no `</function>`) ends the function normally, then

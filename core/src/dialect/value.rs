@@ -1,5 +1,5 @@
 //! Parameter values of the XML-ish dialects (anthropic-xml `<parameter name=…>`, qwen3-coder
-//! `<parameter=…>`), typed the same way in both (DESIGN.md, "Dialects" and "Clarifications"):
+//! `<parameter=…>`), typed the same way in both (docs/design.md, "Dialects" and "Clarifications"):
 //!
 //! - a schema-typed `string` streams per token as a JSON string: the raw text minus one
 //!   framing newline at each end (the first byte, if a newline, is dropped at once; a last
@@ -10,7 +10,7 @@
 //!   digits, else a string);
 //! - a value that outgrows a fixed-capacity value buffer is a string from that byte on.
 //!
-//! Choices where DESIGN.md is silent: a schema `boolean` also accepts `True`/`FALSE` (any
+//! Choices the design rules leave open (docs/design.md records them): a schema `boolean` also accepts `True`/`FALSE` (any
 //! ASCII case) and writes `true`/`false` (the qwen3-coder vectors pin `False` → `false`, "as in
 //! anthropic-xml"); a value that does not fit its declared type is the trimmed string.
 //!

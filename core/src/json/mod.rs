@@ -1,6 +1,6 @@
 //! JSON pieces the dialects emit: string escaping and compaction, zero-copy.
 //!
-//! Tool-call input streams as compact, strict JSON text (DESIGN.md rule 9). Text that
+//! Tool-call input streams as compact, strict JSON text (docs/design.md rule 9). Text that
 //! becomes a JSON string is escaped here; a complete value that is already valid JSON is
 //! compacted here (whitespace outside strings dropped, numbers and strings as written).
 

@@ -246,6 +246,42 @@ impl Parser<'_> {
     }
 
     /// Parses a string starting at the opening quote.
+    /// After `\u`: four hex digits, and for a high surrogate the `\uXXXX` of its low half.
+    /// A surrogate that is not half of a pair is refused: strict readers (serde_json, PHP's
+    /// `json_decode`) reject it, and every JSON text this crate hands out must decode.
+    fn unicode_escape(&mut self) -> Result<(), Error> {
+        self.i += 1;
+        let v = self.hex4()?;
+        if (0xDC00..0xE000).contains(&v) {
+            return Err(self.err("lone surrogate escape"));
+        }
+        if (0xD800..0xDC00).contains(&v) {
+            let paired = self.s.get(self.i..self.i + 2) == Some(b"\\u") && {
+                self.i += 2;
+                (0xDC00..0xE000).contains(&self.hex4()?)
+            };
+            if !paired {
+                return Err(self.err("lone surrogate escape"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Four hex digits.
+    fn hex4(&mut self) -> Result<u16, Error> {
+        let mut v = 0u16;
+        for _ in 0..4 {
+            match self.peek().and_then(|h| (h as char).to_digit(16)) {
+                Some(d) => {
+                    v = v << 4 | d as u16;
+                    self.i += 1;
+                }
+                None => return Err(self.err("invalid \\u escape")),
+            }
+        }
+        Ok(v)
+    }
+
     fn string(&mut self) -> Result<(), Error> {
         if self.peek() != Some(b'"') {
             return Err(self.err("expected string"));
@@ -273,15 +309,7 @@ impl Parser<'_> {
                         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
                             self.i += 1;
                         }
-                        Some(b'u') => {
-                            self.i += 1;
-                            for _ in 0..4 {
-                                match self.peek() {
-                                    Some(h) if h.is_ascii_hexdigit() => self.i += 1,
-                                    _ => return Err(self.err("invalid \\u escape")),
-                                }
-                            }
-                        }
+                        Some(b'u') => self.unicode_escape()?,
                         _ => return Err(self.err("invalid escape")),
                     }
                 }
@@ -306,8 +334,9 @@ impl Parser<'_> {
 ///
 /// Numbers follow the RFC grammar exactly (`02134`, `1.`, `+1`, `.5`, `NaN` are invalid);
 /// strings may not contain raw control characters and only the RFC escapes (`\uXXXX` with
-/// four hex digits) are allowed. Lone surrogate escapes such as `"\uD800"` are accepted, as
-/// the RFC grammar allows them.
+/// four hex digits) are allowed. A surrogate escape must be half of a pair: a lone one such
+/// as `"\uD800"` is refused (the RFC grammar admits it, but strict readers do not, and
+/// every JSON text this crate hands out must decode).
 ///
 /// ```
 /// use tokensieve::json::strict::{validate, Kind};
@@ -317,6 +346,8 @@ impl Parser<'_> {
 /// assert!(validate(b"[1,]").is_err());
 /// assert!(validate(b"\"a\tb\"").is_err());
 /// assert!(validate(b"\"\xff\"").is_err());
+/// assert!(validate(br#""\uD83D\uDE00""#).is_ok());
+/// assert!(validate(br#""\uD800""#).is_err());
 /// ```
 pub fn validate(src: &[u8]) -> Result<Kind, Error> {
     if let Err(e) = core::str::from_utf8(src) {

@@ -8,7 +8,7 @@
 //!
 //! `decide` is a pure function of the bytes it is shown. The driver shows it the held-back
 //! bytes followed by as much new input as fits, so the decision never depends on where the
-//! chunk edges fell: this is what makes the parser chunk-invariant (DESIGN.md rule 4).
+//! chunk edges fell: this is what makes the parser chunk-invariant (docs/design.md rule 4).
 
 pub mod stop;
 pub mod tag;

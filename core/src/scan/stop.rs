@@ -1,5 +1,5 @@
 //! Stop-sequence matching over text: the earliest-ending match wins, ties to the longer
-//! (DESIGN.md, Clarifications: Stops); a possible partial match at the end is held back.
+//! (docs/design.md, Clarifications: Stops); a possible partial match at the end is held back.
 
 use crate::config::StrList;
 

@@ -17,7 +17,7 @@
 //! | a bare word that is an RFC 8259 number (`1.50`, `-0`, `12345678901234567890`) | the number, exactly as written |
 //! | raw control characters inside strings | `\n`, `\t`, `\u0001`, … |
 //! | `\uD83D\uDE00`, split anywhere across chunks | the paired character (`😀`) |
-//! | a lone surrogate escape `\uD800` | kept as an escape (`\uD800`, uppercase hex) |
+//! | a lone surrogate escape `\uD800` | U+FFFD (strict readers reject the escape; as for invalid UTF-8) |
 //! | invalid UTF-8 inside strings | U+FFFD, one per maximal invalid sequence (as `String::from_utf8_lossy`) |
 //! | an unknown escape `\d` | kept literally: `\\d` |
 //!

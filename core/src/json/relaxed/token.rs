@@ -19,8 +19,9 @@ pub enum Text<'a> {
     /// One decoded character from an escape, a raw control character, a quote or backslash
     /// that must be escaped, or U+FFFD for invalid UTF-8.
     Char(char),
-    /// A `\uXXXX` escape of a surrogate that is not part of a pair. It has no decoded form:
-    /// [`Text::decoded`] gives U+FFFD, the [`Writer`](super::Writer) keeps the escape.
+    /// A `\uXXXX` escape of a surrogate that is not part of a pair. It has no decoded form,
+    /// and strict readers (serde_json, PHP's `json_decode`) reject it as an escape: it
+    /// becomes U+FFFD in both forms, as invalid UTF-8 does (docs/design.md, rule 7).
     LoneSurrogate(u16),
 }
 
@@ -46,7 +47,7 @@ impl<'a> Text<'a> {
     /// use tokensieve::json::relaxed::Text;
     /// assert_eq!(Text::Char('\n').escaped().as_bytes(), b"\\n");
     /// assert_eq!(Text::Char('\u{1}').escaped().as_bytes(), b"\\u0001");
-    /// assert_eq!(Text::LoneSurrogate(0xDC00).escaped().as_bytes(), b"\\uDC00");
+    /// assert_eq!(Text::LoneSurrogate(0xDC00).escaped().as_bytes(), "\u{FFFD}".as_bytes());
     /// ```
     pub fn escaped(&self) -> Piece<'a> {
         match *self {
@@ -62,7 +63,7 @@ impl<'a> Text<'a> {
                 c if (c as u32) < 0x20 => Piece::Inline(InlineBuf::escape_u(c as u16, false)),
                 c => Piece::Inline(InlineBuf::from_char(c)),
             },
-            Text::LoneSurrogate(v) => Piece::Inline(InlineBuf::escape_u(v, true)),
+            Text::LoneSurrogate(_) => Piece::Static("\u{FFFD}"),
         }
     }
 }
