@@ -314,110 +314,163 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 
 /// Rules 1, 3, 6 (raw), 7, 8 and 9 over one event list; panics with the first violation.
 pub fn lint(events: &[Ev], whole: &[u8]) {
-    let mut next = 0u32;
-    let mut open: Option<(u32, BlockType)> = None;
-    let mut stopped = false;
-    let (mut name, mut input, mut last_part) = (String::new(), String::new(), None);
+    let mut lint = Lint::default();
     for (i, ev) in events.iter().enumerate() {
-        assert!(!stopped, "#{i}: event after stop: {ev:?}");
+        assert!(!lint.stopped, "#{i}: event after stop: {ev:?}");
         match ev {
-            Ev::Start(index, ty) => {
-                assert!(open.is_none(), "#{i}: block_start while a block is open");
-                assert_eq!(*index, next, "#{i}: block index gap");
-                next += 1;
-                open = Some((*index, *ty));
-                name.clear();
-                input.clear();
-                last_part = None;
+            Ev::Start(index, ty) => lint.start(i, *index, *ty),
+            Ev::Chunk { .. } => lint.chunk(i, ev),
+            Ev::Complete { .. } => lint.complete(i, ev, whole),
+            Ev::Stop(seq) => lint.stop(i, seq),
+        }
+    }
+    assert!(lint.open.is_none(), "a block never completes");
+}
+
+/// What `lint` remembers between events.
+#[derive(Default)]
+struct Lint {
+    /// The index the next block must have.
+    next: u32,
+    /// The open block: its index and type.
+    open: Option<(u32, BlockType)>,
+    stopped: bool,
+    /// The open tool call's name and input chunks so far, and the part of its last chunk.
+    name: String,
+    input: String,
+    last_part: Option<Part>,
+}
+
+impl Lint {
+    /// `block_start`: none open, indices without gaps.
+    fn start(&mut self, i: usize, index: u32, ty: BlockType) {
+        assert!(
+            self.open.is_none(),
+            "#{i}: block_start while a block is open"
+        );
+        assert_eq!(index, self.next, "#{i}: block index gap");
+        self.next += 1;
+        self.open = Some((index, ty));
+        self.name.clear();
+        self.input.clear();
+        self.last_part = None;
+    }
+
+    /// `chunk`: of the open block, not empty, deep enough, a part exactly on tool calls (in
+    /// order, the id only on the input).
+    fn chunk(&mut self, i: usize, ev: &Ev) {
+        let Ev::Chunk {
+            text,
+            ty,
+            block,
+            depth,
+            part,
+            name: tool_name,
+            id: tool_id,
+        } = ev
+        else {
+            unreachable!("a chunk");
+        };
+        let Some((idx, oty)) = self.open else {
+            panic!("#{i}: chunk outside a block: {ev:?}")
+        };
+        assert_eq!((*block, *ty), (idx, oty), "#{i}: chunk of another block");
+        assert!(!text.is_empty(), "#{i}: empty chunk text");
+        if matches!(ty, BlockType::ToolCall | BlockType::ToolResult) {
+            assert!(*depth >= 1, "#{i}: {ty:?} chunk at depth 0");
+        }
+        if *ty == BlockType::ToolCall && *part != Some(Part::Input) {
+            assert!(tool_id.is_none(), "#{i}: tool_id on a {part:?} chunk");
+        }
+        assert_eq!(
+            *ty == BlockType::ToolCall,
+            part.is_some(),
+            "#{i}: part exactly on tool_call chunks"
+        );
+        if let Some(p) = part {
+            self.part(i, *p, text, tool_name.is_some());
+        }
+    }
+
+    /// A tool call's chunk of part `p`: parts in order; name and input text collected.
+    fn part(&mut self, i: usize, p: Part, text: &str, has_tool_name: bool) {
+        assert!(self.last_part <= Some(p), "#{i}: parts out of order");
+        self.last_part = Some(p);
+        match p {
+            Part::Name => {
+                assert!(!has_tool_name, "#{i}: tool_name on a name chunk");
+                self.name.push_str(text);
             }
-            Ev::Chunk {
-                text,
-                ty,
-                block,
-                depth,
-                part,
-                name: tool_name,
-                id: tool_id,
-            } => {
-                let Some((idx, oty)) = open else {
-                    panic!("#{i}: chunk outside a block: {ev:?}")
-                };
-                assert_eq!((*block, *ty), (idx, oty), "#{i}: chunk of another block");
-                assert!(!text.is_empty(), "#{i}: empty chunk text");
-                if matches!(ty, BlockType::ToolCall | BlockType::ToolResult) {
-                    assert!(*depth >= 1, "#{i}: {ty:?} chunk at depth 0");
-                }
-                if *ty == BlockType::ToolCall && *part != Some(Part::Input) {
-                    assert!(tool_id.is_none(), "#{i}: tool_id on a {part:?} chunk");
-                }
-                assert_eq!(
-                    *ty == BlockType::ToolCall,
-                    part.is_some(),
-                    "#{i}: part exactly on tool_call chunks"
-                );
-                if let Some(p) = part {
-                    assert!(last_part <= Some(*p), "#{i}: parts out of order");
-                    last_part = Some(*p);
-                    match p {
-                        Part::Name => {
-                            assert!(tool_name.is_none(), "#{i}: tool_name on a name chunk");
-                            name.push_str(text);
-                        }
-                        Part::Input => input.push_str(text),
-                        Part::Id => {}
-                    }
-                }
-            }
-            Ev::Complete {
-                index,
-                ty,
-                name: tool_name,
-                error,
-                ..
-            } => {
-                let Some((idx, oty)) = open.take() else {
-                    panic!("#{i}: completes a block that did not start")
-                };
-                assert_eq!((*index, *ty), (idx, oty), "#{i}: completes another block");
-                if *ty == BlockType::ToolCall {
-                    match error {
-                        None => {
-                            assert!(
-                                is_json_object(&input),
-                                "#{i}: input chunks are not a JSON object: {input:?}"
-                            );
-                            assert!(is_compact(&input), "#{i}: input is not compact: {input:?}");
-                            assert_eq!(
-                                tool_name.as_deref(),
-                                Some(&*name),
-                                "#{i}: tool_name differs from the name chunks"
-                            );
-                        }
-                        Some((_, raw, truncated)) => {
-                            if !*truncated {
-                                assert!(
-                                    contains(whole, raw),
-                                    "#{i}: error.raw is not a slice of the input: {:?}",
-                                    String::from_utf8_lossy(raw)
-                                );
-                            }
-                        }
-                    }
-                } else {
-                    assert!(error.is_none(), "#{i}: error on a {ty:?} block");
-                }
-            }
-            Ev::Stop(seq) => {
+            Part::Input => self.input.push_str(text),
+            Part::Id => {}
+        }
+    }
+
+    /// `block_complete`: of the open block; an error only on tool calls.
+    fn complete(&mut self, i: usize, ev: &Ev, whole: &[u8]) {
+        let Ev::Complete {
+            index,
+            ty,
+            name: tool_name,
+            error,
+            ..
+        } = ev
+        else {
+            unreachable!("a block_complete");
+        };
+        let Some((idx, oty)) = self.open.take() else {
+            panic!("#{i}: completes a block that did not start")
+        };
+        assert_eq!((*index, *ty), (idx, oty), "#{i}: completes another block");
+        if *ty == BlockType::ToolCall {
+            self.tool_call_complete(i, tool_name, error, whole);
+        } else {
+            assert!(error.is_none(), "#{i}: error on a {ty:?} block");
+        }
+    }
+
+    /// A tool call's `block_complete`: without an error, its input chunks are one compact
+    /// JSON object and its name is its name chunks; with one, its raw text is a slice of the
+    /// input (unless truncated).
+    fn tool_call_complete(
+        &self,
+        i: usize,
+        tool_name: &Option<String>,
+        error: &Option<(tokensieve::ErrorReason, Vec<u8>, bool)>,
+        whole: &[u8],
+    ) {
+        let input = &self.input;
+        match error {
+            None => {
                 assert!(
-                    STOPS.contains(&seq.as_str()),
-                    "#{i}: stop {seq:?} not configured"
+                    is_json_object(input),
+                    "#{i}: input chunks are not a JSON object: {input:?}"
                 );
-                assert!(open.is_none(), "#{i}: block open at stop");
-                stopped = true;
+                assert!(is_compact(input), "#{i}: input is not compact: {input:?}");
+                assert_eq!(
+                    tool_name.as_deref(),
+                    Some(&*self.name),
+                    "#{i}: tool_name differs from the name chunks"
+                );
+            }
+            Some((_, raw, truncated)) => {
+                if !*truncated {
+                    assert!(
+                        contains(whole, raw),
+                        "#{i}: error.raw is not a slice of the input: {:?}",
+                        String::from_utf8_lossy(raw)
+                    );
+                }
             }
         }
     }
-    assert!(open.is_none(), "a block never completes");
+
+    /// `stop`: a configured sequence, with no block open.
+    fn stop(&mut self, i: usize, seq: &str) {
+        assert!(STOPS.contains(&seq), "#{i}: stop {seq:?} not configured");
+        assert!(self.open.is_none(), "#{i}: block open at stop");
+        self.stopped = true;
+    }
 }
 
 /// Whether `text` is one JSON object: serde_json reads it, or (lone surrogate escapes, which
@@ -673,45 +726,56 @@ fn depth(v: &Value) -> usize {
 /// `parse_tool_calls` and `has_tool_use`; `format_tool_results` output parses back into
 /// exactly its results (anthropic-xml), with their error flags, names and ids.
 pub fn check_format(data: &[u8]) {
-    use tokensieve::Config;
-    use tokensieve::accumulate::OwnedEvent;
-    use tokensieve::format::{
-        ToolResult, format_tool_results, has_tool_use, parse, parse_tool_calls,
-    };
     let Some((&sel, rest)) = data.split_first() else {
         return;
     };
     let dialect = Dialect::ALL[sel as usize % Dialect::ALL.len()];
-    let config = Config::new(dialect);
     if dialect.is_supported() && dialect != Dialect::MorphXml {
-        let events = parse(&config, rest).expect("supported dialect");
-        let starts = events
-            .iter()
-            .filter(|e| {
-                matches!(
-                    e,
-                    OwnedEvent::BlockStart {
-                        block_type: BlockType::ToolCall,
-                        ..
-                    }
-                )
-            })
-            .count();
-        let calls = parse_tool_calls(&config, rest).expect("supported dialect");
-        assert_eq!(calls.len(), starts, "parse_tool_calls misses calls");
-        assert_eq!(has_tool_use(&config, rest).expect("ok"), starts > 0);
-        for c in &calls {
-            if c.error.is_none() {
-                assert!(
-                    is_json_object(&c.input),
-                    "input is not a JSON object: {:?}",
-                    c.input
-                );
-            }
+        check_parse_agrees(dialect, rest);
+    }
+    let text = String::from_utf8_lossy(rest);
+    let results = tool_results(&text);
+    check_results_round_trip(&results);
+}
+
+/// `parse_tool_calls` finds as many calls as `parse` starts, `has_tool_use` says whether
+/// there is one, and every call without an error has a JSON object as its input.
+fn check_parse_agrees(dialect: Dialect, rest: &[u8]) {
+    use tokensieve::Config;
+    use tokensieve::accumulate::OwnedEvent;
+    use tokensieve::format::{has_tool_use, parse, parse_tool_calls};
+    let config = Config::new(dialect);
+    let events = parse(&config, rest).expect("supported dialect");
+    let starts = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                OwnedEvent::BlockStart {
+                    block_type: BlockType::ToolCall,
+                    ..
+                }
+            )
+        })
+        .count();
+    let calls = parse_tool_calls(&config, rest).expect("supported dialect");
+    assert_eq!(calls.len(), starts, "parse_tool_calls misses calls");
+    assert_eq!(has_tool_use(&config, rest).expect("ok"), starts > 0);
+    for c in &calls {
+        if c.error.is_none() {
+            assert!(
+                is_json_object(&c.input),
+                "input is not a JSON object: {:?}",
+                c.input
+            );
         }
     }
-    // Results from the data: fields separated by 0xFF, four per result.
-    let text = String::from_utf8_lossy(rest);
+}
+
+/// Results from the data: fields separated by 0xFF (U+FFFD in the lossy `text`), four per
+/// result, at most eight results.
+fn tool_results(text: &str) -> Vec<tokensieve::format::ToolResult<'_>> {
+    use tokensieve::format::ToolResult;
     let fields: Vec<&str> = text.split('\u{FFFD}').collect();
     let mut results = Vec::new();
     for f in fields.chunks(4) {
@@ -729,65 +793,83 @@ pub fn check_format(data: &[u8]) {
             break;
         }
     }
+    results
+}
+
+/// `format_tool_results` in every dialect parses; in anthropic-xml, back into `results`.
+fn check_results_round_trip(results: &[tokensieve::format::ToolResult<'_>]) {
+    use tokensieve::Config;
+    use tokensieve::format::{format_tool_results, parse};
     // morph-xml has no result syntax of its own (and needs tools): not parsed back.
     for d in Dialect::ALL
         .into_iter()
         .filter(|d| d.is_supported() && *d != Dialect::MorphXml)
     {
-        let wire = format_tool_results(d, &results);
+        let wire = format_tool_results(d, results);
         let config = Config::new(d);
         let events = parse(&config, wire.as_bytes()).expect("supported");
         if d != Dialect::AnthropicXml {
             continue;
         }
-        let done: Vec<&OwnedEvent> = events
-            .iter()
-            .filter(|e| {
-                matches!(
-                    e,
-                    OwnedEvent::BlockComplete {
-                        block_type: BlockType::ToolResult,
-                        ..
-                    }
-                )
-            })
-            .collect();
-        assert_eq!(
-            done.len(),
-            results.len(),
-            "format_tool_results did not parse back into its results:\n{wire}"
-        );
-        for (r, e) in results.iter().zip(done) {
-            if let OwnedEvent::BlockComplete {
-                is_error,
-                tool_name,
-                ..
-            } = e
-            {
-                assert_eq!(*is_error, r.is_error, "is_error lost:\n{wire}");
-                // The parser trims a result's tool name (as it trims `<tool_name>\nx\n`).
-                let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
-                if let Some(n) = r
-                    .tool_name
-                    .map(|n| n.trim_matches(ws))
-                    .filter(|n| !n.is_empty())
-                {
-                    assert_eq!(tool_name.as_deref(), Some(n), "tool_name lost:\n{wire}");
-                }
-            }
-        }
-        // Nothing but the results: no text block, no call.
-        assert!(
-            events.iter().all(|e| !matches!(
+        check_parsed_back(&events, results, &wire);
+    }
+}
+
+/// The events of anthropic-xml `wire` are exactly `results` (error flags and trimmed
+/// names kept): no text block, no call.
+fn check_parsed_back(
+    events: &[tokensieve::accumulate::OwnedEvent],
+    results: &[tokensieve::format::ToolResult<'_>],
+    wire: &str,
+) {
+    use tokensieve::accumulate::OwnedEvent;
+    let done: Vec<&OwnedEvent> = events
+        .iter()
+        .filter(|e| {
+            matches!(
                 e,
-                OwnedEvent::BlockStart {
-                    block_type: BlockType::Text | BlockType::ToolCall,
+                OwnedEvent::BlockComplete {
+                    block_type: BlockType::ToolResult,
                     ..
                 }
-            )),
-            "format_tool_results output has text or calls:\n{wire}"
-        );
+            )
+        })
+        .collect();
+    assert_eq!(
+        done.len(),
+        results.len(),
+        "format_tool_results did not parse back into its results:\n{wire}"
+    );
+    for (r, e) in results.iter().zip(done) {
+        if let OwnedEvent::BlockComplete {
+            is_error,
+            tool_name,
+            ..
+        } = e
+        {
+            assert_eq!(*is_error, r.is_error, "is_error lost:\n{wire}");
+            // The parser trims a result's tool name (as it trims `<tool_name>\nx\n`).
+            let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+            if let Some(n) = r
+                .tool_name
+                .map(|n| n.trim_matches(ws))
+                .filter(|n| !n.is_empty())
+            {
+                assert_eq!(tool_name.as_deref(), Some(n), "tool_name lost:\n{wire}");
+            }
+        }
     }
+    // Nothing but the results: no text block, no call.
+    assert!(
+        events.iter().all(|e| !matches!(
+            e,
+            OwnedEvent::BlockStart {
+                block_type: BlockType::Text | BlockType::ToolCall,
+                ..
+            }
+        )),
+        "format_tool_results output has text or calls:\n{wire}"
+    );
 }
 
 /// Runs the relaxed-JSON transcoder over `input` in pieces of `sizes` (then the rest);

@@ -139,7 +139,7 @@ fn same_but_text(a: &Value, b: &Value) -> bool {
 pub fn lint(events: &[Value]) -> Vec<String> {
     let mut errs = Vec::new();
     let mut next = 0u64;
-    let mut open: Option<(u64, String, Vec<Value>)> = None;
+    let mut open: Option<OpenBlock> = None;
     let mut stopped = false;
     for (i, ev) in events.iter().enumerate() {
         if stopped {
@@ -147,83 +147,24 @@ pub fn lint(events: &[Value]) -> Vec<String> {
         }
         match ev["event"].as_str().unwrap_or("") {
             "block_start" => {
-                if open.is_some() {
-                    errs.push(format!("#{i}: block_start while a block is open"));
-                }
-                if ev["index"].as_u64() != Some(next) {
-                    errs.push(format!("#{i}: index {} expected {next}", ev["index"]));
-                }
+                lint_start(i, ev, open.is_some(), next, &mut errs);
                 next += 1;
-                open = Some((
-                    ev["index"].as_u64().unwrap_or(0),
-                    ev["type"].as_str().unwrap_or("").into(),
-                    Vec::new(),
-                ));
+                open = Some(OpenBlock {
+                    index: ev["index"].as_u64().unwrap_or(0),
+                    ty: ev["type"].as_str().unwrap_or("").into(),
+                    chunks: Vec::new(),
+                });
             }
             "chunk" => match &mut open {
                 None => errs.push(format!("#{i}: chunk outside a block")),
-                Some((idx, ty, chunks)) => {
-                    if ev["block"].as_u64() != Some(*idx) || ev["type"].as_str() != Some(ty) {
-                        errs.push(format!("#{i}: chunk does not match the open block"));
-                    }
-                    if ev["visible"].as_bool() != Some(ty == "text") {
-                        errs.push(format!("#{i}: visible must be true exactly for text"));
-                    }
-                    if ev["text"].as_str().is_none_or(str::is_empty) {
-                        errs.push(format!("#{i}: empty chunk text"));
-                    }
-                    if (ty == "tool_call") != ev.get("part").is_some() {
-                        errs.push(format!("#{i}: part exactly on tool_call chunks"));
-                    }
-                    chunks.push(ev.clone());
+                Some(block) => {
+                    lint_chunk(i, ev, block, &mut errs);
+                    block.chunks.push(ev.clone());
                 }
             },
             "block_complete" => match open.take() {
                 None => errs.push(format!("#{i}: completes a block that did not start")),
-                Some((idx, ty, chunks)) => {
-                    if ev["index"].as_u64() != Some(idx) || ev["type"].as_str() != Some(&ty) {
-                        errs.push(format!("#{i}: does not complete the open block"));
-                    }
-                    let text = |part: Option<&str>| -> String {
-                        chunks
-                            .iter()
-                            .filter(|c| c.get("part").and_then(Value::as_str) == part)
-                            .map(|c| c["text"].as_str().unwrap_or(""))
-                            .collect()
-                    };
-                    if ty == "tool_call" {
-                        let order: Vec<u8> = chunks
-                            .iter()
-                            .map(|c| match c["part"].as_str() {
-                                Some("name") => 0,
-                                Some("id") => 1,
-                                _ => 2,
-                            })
-                            .collect();
-                        if order.windows(2).any(|w| w[0] > w[1]) {
-                            errs.push(format!("#{i}: parts out of order"));
-                        }
-                        if ev.get("error").is_none() {
-                            let input = text(Some("input"));
-                            match json_lenient(&input) {
-                                Ok(v) if v.is_object() => {
-                                    if Some(&v) != ev.get("input") {
-                                        errs.push(format!("#{i}: input differs from its chunks"));
-                                    }
-                                }
-                                _ => errs
-                                    .push(format!("#{i}: input chunks not an object: {input:?}")),
-                            }
-                            if ev["tool_name"].as_str() != Some(&text(Some("name"))) {
-                                errs.push(format!("#{i}: tool_name differs from name chunks"));
-                            }
-                        }
-                    } else if ev["content"].as_str() != Some(&text(None)) {
-                        errs.push(format!("#{i}: content is not the concatenation of chunks"));
-                    } else if ty != "tool_result" && chunks.is_empty() {
-                        errs.push(format!("#{i}: empty {ty} block"));
-                    }
-                }
+                Some(block) => lint_complete(i, ev, &block, &mut errs),
             },
             "stop" => {
                 if open.is_some() {
@@ -238,6 +179,97 @@ pub fn lint(events: &[Value]) -> Vec<String> {
         errs.push("a block never completes".into());
     }
     errs
+}
+
+/// The block `lint` is inside: its index and type (from its `block_start`) and its chunks.
+struct OpenBlock {
+    index: u64,
+    ty: String,
+    chunks: Vec<Value>,
+}
+
+/// `block_start` #`i`: none open, and indices count up from 0 without gaps.
+fn lint_start(i: usize, ev: &Value, is_open: bool, next: u64, errs: &mut Vec<String>) {
+    if is_open {
+        errs.push(format!("#{i}: block_start while a block is open"));
+    }
+    if ev["index"].as_u64() != Some(next) {
+        errs.push(format!("#{i}: index {} expected {next}", ev["index"]));
+    }
+}
+
+/// `chunk` #`i` inside `block`: of that block, visible exactly for text, not empty, with a
+/// part exactly on tool calls.
+fn lint_chunk(i: usize, ev: &Value, block: &OpenBlock, errs: &mut Vec<String>) {
+    let ty = &block.ty;
+    if ev["block"].as_u64() != Some(block.index) || ev["type"].as_str() != Some(ty) {
+        errs.push(format!("#{i}: chunk does not match the open block"));
+    }
+    if ev["visible"].as_bool() != Some(ty == "text") {
+        errs.push(format!("#{i}: visible must be true exactly for text"));
+    }
+    if ev["text"].as_str().is_none_or(str::is_empty) {
+        errs.push(format!("#{i}: empty chunk text"));
+    }
+    if (ty == "tool_call") != ev.get("part").is_some() {
+        errs.push(format!("#{i}: part exactly on tool_call chunks"));
+    }
+}
+
+/// `block_complete` #`i` of `block`: it completes that block, and what it carries (content,
+/// or a call's input and name) is what the chunks said.
+fn lint_complete(i: usize, ev: &Value, block: &OpenBlock, errs: &mut Vec<String>) {
+    let OpenBlock { index, ty, chunks } = block;
+    if ev["index"].as_u64() != Some(*index) || ev["type"].as_str() != Some(ty) {
+        errs.push(format!("#{i}: does not complete the open block"));
+    }
+    if ty == "tool_call" {
+        lint_tool_call_complete(i, ev, chunks, errs);
+    } else if ev["content"].as_str() != Some(&chunk_text(chunks, None)) {
+        errs.push(format!("#{i}: content is not the concatenation of chunks"));
+    } else if ty != "tool_result" && chunks.is_empty() {
+        errs.push(format!("#{i}: empty {ty} block"));
+    }
+}
+
+/// A tool call's parts come name, id, input; unless it failed, its input is the JSON
+/// object its input chunks spell, and its name what its name chunks spell.
+fn lint_tool_call_complete(i: usize, ev: &Value, chunks: &[Value], errs: &mut Vec<String>) {
+    let order: Vec<u8> = chunks
+        .iter()
+        .map(|c| match c["part"].as_str() {
+            Some("name") => 0,
+            Some("id") => 1,
+            _ => 2,
+        })
+        .collect();
+    if order.windows(2).any(|w| w[0] > w[1]) {
+        errs.push(format!("#{i}: parts out of order"));
+    }
+    if ev.get("error").is_some() {
+        return;
+    }
+    let input = chunk_text(chunks, Some("input"));
+    match json_lenient(&input) {
+        Ok(v) if v.is_object() => {
+            if Some(&v) != ev.get("input") {
+                errs.push(format!("#{i}: input differs from its chunks"));
+            }
+        }
+        _ => errs.push(format!("#{i}: input chunks not an object: {input:?}")),
+    }
+    if ev["tool_name"].as_str() != Some(&chunk_text(chunks, Some("name"))) {
+        errs.push(format!("#{i}: tool_name differs from name chunks"));
+    }
+}
+
+/// The text of the chunks of one part (`None`: the chunks without a part).
+fn chunk_text(chunks: &[Value], part: Option<&str>) -> String {
+    chunks
+        .iter()
+        .filter(|c| c.get("part").and_then(Value::as_str) == part)
+        .map(|c| c["text"].as_str().unwrap_or(""))
+        .collect()
 }
 
 // --- conformance vectors ---------------------------------------------------------------
