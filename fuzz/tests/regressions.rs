@@ -124,7 +124,7 @@ fn reasons(events: &[Ev]) -> Vec<tokensieve::ErrorReason> {
 /// F4 (anthropic-xml, qwen3-coder, morph-xml; heap): a call that outgrows `max_call_bytes`
 /// and is still open at the end of input fails as `unfinished` when fed whole but as
 /// `too-large` when fed in small pieces (and morph-xml's streamed string then differs by
-/// the bytes after the limit). DESIGN.md: a call that outgrows the limit "fails as
+/// the bytes after the limit). docs/design.md: a call that outgrows the limit "fails as
 /// `too-large` at that byte", whatever the chunking.
 #[test]
 fn f4_outgrowing_max_call_bytes_is_too_large_at_any_chunking() {
