@@ -138,7 +138,7 @@ fn parse(args: &[String]) -> Result<(), String> {
     let input = read_file(file.as_deref().unwrap_or("-"))?;
     let mut sieve = Sieve::from_config_buf(config).map_err(|e| e.to_string())?;
     if let Some(p) = prefill {
-        sieve.prefill(&p);
+        sieve.prefill(&p).map_err(|e| e.to_string())?;
     }
     let stdout = std::io::stdout();
     let mut out = Output::new(view, stdout.lock(), std::io::stdout().is_terminal());

@@ -60,7 +60,7 @@ pub use config::{
 #[cfg(feature = "alloc")]
 pub use config::{ConfigBuf, ParamBuf, ToolBuf};
 pub use event::{BlockComplete, BlockType, CallError, Chunk, ErrorReason, Event, Part};
-pub use sieve::{DEFAULT_MEMORY, HOLD_CAP, MIN_MEMORY, STR_CAP, Sieve};
+pub use sieve::{DEFAULT_MEMORY, HOLD_CAP, MIN_MEMORY, Misuse, Pull, STR_CAP, Sieve};
 
 /// The README's examples run as doctests.
 #[cfg(doctest)]

@@ -106,6 +106,44 @@ impl<'a> Hold<'a> {
     }
 }
 
+/// A call the parser's state does not allow; the parser is left as it was. (The C ABI
+/// answers the same calls with `TOKENSIEVE_E_STATE`.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Misuse {
+    /// [`Sieve::prefill`] after input was fed or [`Sieve::finish`] was called: a prefill
+    /// comes before the stream ([`Sieve::reset`] starts a new one).
+    PrefillAfterInput,
+    /// Input given after the stream was finished (`finish`, then drained): it would be
+    /// parsed by no one.
+    InputAfterFinish,
+}
+
+impl core::fmt::Display for Misuse {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Misuse::PrefillAfterInput => {
+                "prefill after input was fed: a prefill comes before the stream"
+            }
+            Misuse::InputAfterFinish => "input after the stream was finished",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Misuse {}
+
+/// What [`Sieve::pull`] found.
+#[derive(Debug)]
+pub enum Pull<'s> {
+    /// The next event (it borrows the input or the parser until the next call).
+    Event(Event<'s>),
+    /// The input is used up: feed the next read (or call [`Sieve::finish`]).
+    NeedMore,
+    /// The stream has ended (a stop sequence, or `finish` drained): nothing more comes.
+    Done,
+}
+
 /// The streaming parser.
 ///
 /// ```
@@ -306,16 +344,24 @@ impl<'a> Sieve<'a> {
     /// failed (`malformed-body`, its raw text spanning prefill and stream): end a prefill
     /// before a call's arguments, not within them.
     ///
+    /// A prefill comes before the stream: once input was fed (or `finish` called), it is
+    /// refused with [`Misuse::PrefillAfterInput`] and changes nothing (it would renumber the
+    /// blocks already handed out). [`reset`](Sieve::reset) starts a new stream.
+    ///
     /// ```
-    /// use tokensieve::{Config, Dialect, Event, Sieve, BlockType};
+    /// use tokensieve::{Config, Dialect, Event, Misuse, Sieve, BlockType};
     /// let config = Config::new(Dialect::AnthropicXml);
     /// let mut sieve = Sieve::new(&config).unwrap();
-    /// sieve.prefill(b"Assistant: <thinking>");
+    /// sieve.prefill(b"Assistant: <thinking>").unwrap();
     /// let mut input = &b"hmm"[..];
     /// assert!(matches!(sieve.next(&mut input),
     ///     Some(Event::BlockStart { index: 0, block_type: BlockType::Thinking })));
+    /// assert_eq!(sieve.prefill(b"more"), Err(Misuse::PrefillAfterInput));
     /// ```
-    pub fn prefill(&mut self, text: &[u8]) {
+    pub fn prefill(&mut self, text: &[u8]) -> Result<(), Misuse> {
+        if self.hold.old > 0 || self.m.finishing || self.m.emit.started() {
+            return Err(Misuse::PrefillAfterInput);
+        }
         self.m.emit.prefilling = true;
         self.m.forget_derived();
         let mut input = text;
@@ -334,6 +380,7 @@ impl<'a> Sieve<'a> {
         }
         self.m.forget_derived();
         self.m.emit.after_prefill(streamed_input);
+        Ok(())
     }
 
     /// Marks the end of input; keep calling [`next`](Sieve::next) (with empty input) to
@@ -345,6 +392,46 @@ impl<'a> Sieve<'a> {
     /// True once the stream has ended: after a stop, or after `finish` was drained.
     pub fn is_done(&self) -> bool {
         self.m.emit.done && !self.m.emit.has_pending()
+    }
+
+    /// [`next`](Sieve::next) with every outcome named: an event, "feed more", "the stream is
+    /// done" — and input given after the stream was finished, which `next` leaves unread,
+    /// refused as [`Misuse::InputAfterFinish`]. (Input after a stop sequence is read and
+    /// ignored: a model may go on past its stop, and a host need not know where it did.)
+    ///
+    /// ```
+    /// use tokensieve::{Config, Dialect, Misuse, Pull, Sieve};
+    /// let config = Config::new(Dialect::Passthrough);
+    /// let mut sieve = Sieve::new(&config).unwrap();
+    /// let mut input = &b"hi"[..];
+    /// let mut events = 0;
+    /// while let Pull::Event(_) = sieve.pull(&mut input).unwrap() {
+    ///     events += 1;
+    /// }
+    /// assert!(matches!(sieve.pull(&mut input), Ok(Pull::NeedMore)));
+    /// sieve.finish();
+    /// while let Pull::Event(_) = sieve.pull(&mut &b""[..]).unwrap() {
+    ///     events += 1;
+    /// }
+    /// assert_eq!(events, 3); // block_start, chunk, block_complete
+    /// assert!(matches!(sieve.pull(&mut &b""[..]), Ok(Pull::Done)));
+    /// assert!(matches!(sieve.pull(&mut &b"late"[..]), Err(Misuse::InputAfterFinish)));
+    /// ```
+    pub fn pull<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Result<Pull<'s>, Misuse> {
+        if self.is_done() {
+            if !input.is_empty() && self.m.eof_done {
+                return Err(Misuse::InputAfterFinish);
+            }
+            *input = &[];
+            return Ok(Pull::Done);
+        }
+        // `next` returns `None` while finishing only once the stream is done.
+        let finishing = self.m.finishing;
+        Ok(match self.next(input) {
+            Some(event) => Pull::Event(event),
+            None if finishing => Pull::Done,
+            None => Pull::NeedMore,
+        })
     }
 
     /// Feeds `input` and calls `f` with every event it yields.
@@ -447,8 +534,11 @@ impl<'a> Sieve<'a> {
                 return Some(Step::Pending(p));
             }
             if self.m.emit.done {
-                // Input after the end (after a stop) is ignored, as a stopped stream is.
-                *input = &[];
+                // Input after a stop is read and ignored, as a stopped stream is; input after
+                // `finish` is left unread (`pull` refuses it).
+                if !self.m.eof_done {
+                    *input = &[];
+                }
                 return None;
             }
             self.hold.settle();

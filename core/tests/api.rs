@@ -160,3 +160,49 @@ fn queued_pieces_of_one_part_come_as_one_chunk() {
         [r#"{"s":""#, r#"a\"b\nc\\d"#, r#"""#, "}"]
     );
 }
+
+/// Misuse is refused with a typed error and changes nothing (issue 13, item 4).
+#[test]
+fn misuse_is_an_error_not_silence() {
+    use tokensieve::{Misuse, Pull};
+    let config = Config::new(Dialect::AnthropicXml);
+    let mut sieve = Sieve::new(&config).unwrap();
+    sieve.prefill(b"Sure: <thinking>").unwrap();
+    let mut input = &b"hmm</thinking>Hi"[..];
+    let mut before = Vec::new();
+    while let Pull::Event(ev) = sieve.pull(&mut input).unwrap() {
+        before.push(format!("{ev:?}"));
+    }
+    // A prefill in mid-stream would renumber blocks: refused, and the stream goes on.
+    assert_eq!(sieve.prefill(b"<thinking>"), Err(Misuse::PrefillAfterInput));
+    assert!(matches!(sieve.pull(&mut &b""[..]), Ok(Pull::NeedMore)));
+    sieve.finish();
+    let mut after = Vec::new();
+    while let Pull::Event(ev) = sieve.pull(&mut &b""[..]).unwrap() {
+        after.push(format!("{ev:?}"));
+    }
+    assert!(before[0].contains("index: 0") && before[0].contains("Thinking"));
+    assert!(after.last().unwrap().contains("BlockComplete"));
+    assert!(matches!(sieve.pull(&mut &b""[..]), Ok(Pull::Done)));
+    // Input after the finished stream: refused by pull, left unread by next.
+    let mut late = &b"late"[..];
+    assert_eq!(sieve.pull(&mut late).err(), Some(Misuse::InputAfterFinish));
+    assert!(sieve.next(&mut late).is_none());
+    assert_eq!(late, b"late");
+    assert_eq!(sieve.prefill(b"x"), Err(Misuse::PrefillAfterInput));
+    // After reset, a prefill is welcome again.
+    sieve.reset();
+    assert_eq!(sieve.prefill(b"x"), Ok(()));
+    // After a stop, input is read and ignored (the model may go on past its stop).
+    let stops = ["STOP"];
+    let config = Config {
+        stop_sequences: (&stops[..]).into(),
+        ..Config::new(Dialect::Passthrough)
+    };
+    let mut sieve = Sieve::new(&config).unwrap();
+    let mut input = &b"aSTOPb"[..];
+    while let Pull::Event(_) = sieve.pull(&mut input).unwrap() {}
+    let mut more = &b"more"[..];
+    assert!(matches!(sieve.pull(&mut more), Ok(Pull::Done)));
+    assert!(more.is_empty());
+}

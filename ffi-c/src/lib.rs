@@ -1628,7 +1628,9 @@ pub unsafe extern "C" fn tokensieve_prefill(
             if len > 0 {
                 // SAFETY: readable for `len` bytes during this call (contract).
                 let bytes = core::slice::from_raw_parts(data.cast::<u8>(), len);
-                parser.sieve.prefill(bytes);
+                if let Err(e) = parser.sieve.prefill(bytes) {
+                    return parser.fail(E_STATE, format_args!("tokensieve_prefill: {e}"));
+                }
             }
             OK
         })

@@ -242,7 +242,7 @@ pub fn pieces<'a>(input: &'a [u8], sizes: &'a [usize]) -> impl Iterator<Item = &
 /// Runs `input` in pieces of `sizes` (then the rest whole) through `sieve`, then finishes.
 pub fn drive(sieve: &mut Sieve<'_>, prefill: &[u8], input: &[u8], sizes: &[usize]) -> Vec<Ev> {
     if !prefill.is_empty() {
-        sieve.prefill(prefill);
+        sieve.prefill(prefill).expect("a prefill on a fresh parser");
     }
     let mut out = Vec::new();
     for mut piece in pieces(input, sizes) {

@@ -190,6 +190,11 @@ impl<'a> Emitter<'a> {
         self.done = false;
     }
 
+    /// The stream has begun: a block was started, or it ended.
+    pub(crate) fn started(&self) -> bool {
+        self.next_index > 0 || self.done
+    }
+
     /// Events are waiting.
     #[inline]
     pub(crate) fn has_pending(&self) -> bool {

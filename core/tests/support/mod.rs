@@ -17,7 +17,7 @@ pub fn run(
 ) -> Vec<Value> {
     let mut sieve = Sieve::from_config_buf(config.clone()).expect("config validates");
     if let Some(p) = prefill {
-        sieve.prefill(p);
+        sieve.prefill(p).expect("a prefill on a fresh parser");
     }
     let mut collector = Collector::new();
     let mut out = Vec::new();
