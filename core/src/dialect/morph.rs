@@ -256,8 +256,15 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
         Ctx::Text => out.content(BlockType::Text, 0, d),
         Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
         Ctx::Call => {
-            if matches!(d, Decision::Text(_)) && ws_prefix(bytes) == n {
-                Act::skip(n)
+            // Whitespace between arguments is wire formatting, whatever text follows it (so
+            // the failure starts at the same byte at any chunking).
+            let ws = if matches!(d, Decision::Text(_)) {
+                ws_prefix(bytes)
+            } else {
+                0
+            };
+            if ws > 0 {
+                Act::skip(ws)
             } else {
                 skip_call(s, ErrorReason::UnexpectedContent)
             }

@@ -204,8 +204,15 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
             out.content(BlockType::Text, 1, d)
         }
         Ctx::Func => {
-            if blank {
-                Act::skip(n)
+            // Whitespace between elements is wire formatting, whatever text follows it (so
+            // the failure starts at the same byte at any chunking).
+            let ws = if matches!(d, Decision::Text(_)) {
+                ws_prefix(&window[..n])
+            } else {
+                0
+            };
+            if ws > 0 {
+                Act::skip(ws)
             } else {
                 s.ctx = Ctx::Skip;
                 s.reason = ErrorReason::UnexpectedContent;
