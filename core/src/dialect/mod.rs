@@ -26,9 +26,10 @@
 //!    calls, escapes and unicode, a malformed call, truncation, markers split across
 //!    chunks); the chunk-invariance proptests, zero-allocation and size tests iterate
 //!    `Dialect::ALL`, so they cover it once vectors exist.
-//! 5. The dialect's markers in the fuzz dictionary (`fuzz/`), a `mixed-<name>` bench input
-//!    (`benches/src/lib.rs`), its line in the README's dialect table and in
-//!    `docs/design.md`.
+//! 5. The dialect's markers in the fuzz dictionary (`fuzz/dict.txt`), a `mixed-<name>`
+//!    bench input (`benches/src/lib.rs`), its line in the README's dialect table and its
+//!    section in `docs/design.md`; if its tool results are written differently from
+//!    `<tool_response>`, an arm in `format/tool_results.rs`.
 
 pub(crate) mod anthropic;
 pub(crate) mod hermes;
