@@ -480,6 +480,6 @@ impl Sieve {
     }
 
     fn __repr__(&self) -> String {
-        format!("Sieve(dialect={:?})", self.dialect.name())
+        format!("Sieve(dialect='{}')", self.dialect.name())
     }
 }
