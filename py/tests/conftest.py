@@ -9,7 +9,13 @@ import os
 import sys
 from typing import Any
 
+from hypothesis import settings
+
 import tokensieve
+
+# No example database on disk (no .hypothesis/ in the tree); failures print the example.
+settings.register_profile("tokensieve", database=None, print_blob=True)
+settings.load_profile("tokensieve")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
