@@ -28,4 +28,4 @@ fi
 
 mypy=("$py" -m mypy --strict --cache-dir "$root/target/py-mypy-cache")
 "${mypy[@]}" -p tokensieve            # the installed package: stubs and Python sources agree
-"${mypy[@]}" examples tests/typing_api.py
+"${mypy[@]}" examples tests/typing_api.py bench.py

@@ -41,12 +41,15 @@ pub struct Event {
     text: Option<Py<PyString>>,
     tool_name: Option<Py<PyString>>,
     tool_id: Option<Py<PyString>>,
-    content: Option<Py<PyString>>,
-    input_json: Option<Py<PyString>>,
-    raw: Option<Py<PyString>>,
+    /// Completions: kept as Rust strings (moved from the accumulator, never copied) and
+    /// made Python strings on access, so a stream whose host reads chunks only never pays
+    /// for a second copy of every block.
+    content: Option<String>,
+    input_json: Option<String>,
+    raw: Option<String>,
 }
 
-fn type_str(py: Python<'_>, ty: BlockType) -> &Bound<'_, PyString> {
+pub(crate) fn type_str(py: Python<'_>, ty: BlockType) -> &Bound<'_, PyString> {
     match ty {
         BlockType::Text => intern!(py, "text"),
         BlockType::Thinking => intern!(py, "thinking"),
@@ -55,7 +58,7 @@ fn type_str(py: Python<'_>, ty: BlockType) -> &Bound<'_, PyString> {
     }
 }
 
-fn part_str(py: Python<'_>, part: Part) -> &Bound<'_, PyString> {
+pub(crate) fn part_str(py: Python<'_>, part: Part) -> &Bound<'_, PyString> {
     match part {
         Part::Name => intern!(py, "name"),
         Part::Id => intern!(py, "id"),
@@ -78,6 +81,10 @@ fn reason_str(py: Python<'_>, reason: ErrorReason) -> Bound<'_, PyString> {
 
 fn clone_opt(py: Python<'_>, s: &Option<Py<PyString>>) -> Option<Py<PyString>> {
     s.as_ref().map(|s| s.clone_ref(py))
+}
+
+fn new_opt<'py>(py: Python<'py>, s: &Option<String>) -> Option<Bound<'py, PyString>> {
+    s.as_deref().map(|s| PyString::new(py, s))
 }
 
 /// `json.loads`, looked up once.
@@ -131,8 +138,8 @@ impl Event {
             Kind::BlockComplete => {
                 v.push(("index", self.index.into_bound_py_any(py)?));
                 v.push(("type", type_str(py, self.ty).clone().into_any()));
-                if let Some(c) = s(&self.content) {
-                    v.push(("content", c));
+                if let Some(c) = new_opt(py, &self.content) {
+                    v.push(("content", c.into_any()));
                 }
                 if let Some(n) = s(&self.tool_name) {
                     v.push(("tool_name", n));
@@ -224,8 +231,8 @@ impl Event {
 
     /// block_complete of text, thinking and tool_result: the block's text.
     #[getter]
-    fn content(&self, py: Python<'_>) -> Option<Py<PyString>> {
-        clone_opt(py, &self.content)
+    fn content<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        new_opt(py, &self.content)
     }
 
     /// block_complete of a successful tool_call: the input, a new dict on every access
@@ -233,7 +240,7 @@ impl Event {
     #[getter]
     fn input<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         match &self.input_json {
-            Some(j) => Ok(Some(json_loads(py)?.call1((j.bind(py),))?)),
+            Some(j) => Ok(Some(json_loads(py)?.call1((j.as_str(),))?)),
             None => Ok(None),
         }
     }
@@ -241,8 +248,8 @@ impl Event {
     /// block_complete of a successful tool_call: the input as compact JSON text, numbers
     /// exactly as the model wrote them.
     #[getter]
-    fn input_json(&self, py: Python<'_>) -> Option<Py<PyString>> {
-        clone_opt(py, &self.input_json)
+    fn input_json<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        new_opt(py, &self.input_json)
     }
 
     /// block_complete of a failed tool_call: `{"reason": …, "raw": …}` (a new dict on every
@@ -254,7 +261,7 @@ impl Event {
         };
         let d = PyDict::new(py);
         d.set_item(intern!(py, "reason"), reason_str(py, reason))?;
-        d.set_item(intern!(py, "raw"), clone_opt(py, &self.raw))?;
+        d.set_item(intern!(py, "raw"), new_opt(py, &self.raw))?;
         if self.raw_truncated {
             d.set_item(intern!(py, "raw_truncated"), true)?;
         }
@@ -316,9 +323,9 @@ impl Event {
             && str_eq(py, &self.text, &o.text)
             && str_eq(py, &self.tool_name, &o.tool_name)
             && str_eq(py, &self.tool_id, &o.tool_id)
-            && str_eq(py, &self.content, &o.content)
-            && str_eq(py, &self.input_json, &o.input_json)
-            && str_eq(py, &self.raw, &o.raw);
+            && self.content == o.content
+            && self.input_json == o.input_json
+            && self.raw == o.raw;
         same.into_py_any(py)
     }
 
@@ -331,8 +338,22 @@ impl Event {
                 None => 0u8.hash(&mut h),
             }
         }
+        self.content.hash(&mut h);
         Ok(h.finish())
     }
+}
+
+/// Takes an event out of the cyclic garbage collector's set. pyo3 makes every pyclass a GC
+/// type, so each new event would count towards (and be traversed by) collections: at 64 KiB
+/// chunks that was half the binding's cost per event. An event refers to strings only and
+/// its class cannot be subclassed, so it can be part of no cycle; CPython untracks tuples
+/// and dicts of atomic values the same way.
+#[allow(unsafe_code)]
+fn untrack(obj: &Py<Event>) {
+    // SAFETY: `obj` is a live object of a GC type (pyo3 sets Py_TPFLAGS_HAVE_GC on every
+    // pyclass) and we hold the GIL (a `Py` was just made with `py`). Untracking an object
+    // that is not tracked (one from pyo3's freelist) is allowed and does nothing.
+    unsafe { pyo3::ffi::PyObject_GC_UnTrack(obj.as_ptr().cast()) }
 }
 
 /// Makes Python events from the core's, adding the accumulated fields of the JSON form
@@ -408,9 +429,9 @@ impl Converter {
             }
             CoreEvent::BlockComplete(b) => {
                 let tool = b.block_type == BlockType::ToolCall;
-                let content = (!tool).then(|| PyString::new(py, &self.content).unbind());
+                let content = (!tool).then(|| std::mem::take(&mut self.content));
                 let input_json =
-                    (tool && b.error.is_none()).then(|| PyString::new(py, &self.input).unbind());
+                    (tool && b.error.is_none()).then(|| std::mem::take(&mut self.input));
                 self.content.clear();
                 self.input.clear();
                 Event {
@@ -420,9 +441,7 @@ impl Converter {
                     is_error: b.is_error,
                     reason: b.error.map(|e| e.reason),
                     raw_truncated: b.error.is_some_and(|e| e.raw_truncated),
-                    raw: b
-                        .error
-                        .map(|e| PyString::new(py, &String::from_utf8_lossy(e.raw)).unbind()),
+                    raw: b.error.map(|e| String::from_utf8_lossy(e.raw).into_owned()),
                     tool_name: self.opt_name(py, b.tool_name),
                     tool_id: self.opt_id(py, b.tool_id),
                     content,
@@ -436,7 +455,9 @@ impl Converter {
                 ..Event::empty()
             },
         };
-        Py::new(py, event)
+        let obj = Py::new(py, event)?;
+        untrack(&obj);
+        Ok(obj)
     }
 }
 

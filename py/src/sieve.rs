@@ -21,7 +21,7 @@ use tokensieve::{
 };
 
 use crate::config::{Options, config_error};
-use crate::event::Converter;
+use crate::event::{Converter, part_str, type_str};
 use crate::input::bytes_of;
 
 /// Inputs at least this long are scanned without the GIL.
@@ -242,15 +242,14 @@ enum Form {
 }
 
 fn chunk_tuple<'py>(py: Python<'py>, c: &Chunk<'_>) -> PyResult<Bound<'py, PyAny>> {
-    let part = c.part.map(|p| p.as_str());
     (
         intern!(py, "chunk"),
         c.text,
-        c.block_type.as_str(),
+        type_str(py, c.block_type),
         c.block_type == BlockType::Text,
         c.block,
         c.depth,
-        part,
+        c.part.map(|p| part_str(py, p)),
         c.tool_name,
         c.tool_id,
     )
@@ -270,7 +269,7 @@ fn chunk_dict<'py>(py: Python<'py>, c: &Chunk<'_>) -> PyResult<Bound<'py, PyAny>
     d.set_item(intern!(py, "block"), c.block)?;
     d.set_item(intern!(py, "depth"), c.depth)?;
     if let Some(p) = c.part {
-        d.set_item(intern!(py, "part"), PyString::intern(py, p.as_str()))?;
+        d.set_item(intern!(py, "part"), part_str(py, p))?;
     }
     if let Some(n) = c.tool_name {
         d.set_item(intern!(py, "tool_name"), n)?;
