@@ -54,7 +54,12 @@ impl State {
     }
 }
 
-/// The streaming parser of one dialect (see the stubs for the documentation).
+/// The streaming parser of one dialect.
+///
+/// Every keyword is a key of the JSON config. feed(data) returns the events of the next
+/// piece of the stream (str, or any bytes-like object), finish() the last ones, reset()
+/// starts a new stream. Not shareable between threads: a call while another thread is
+/// inside a call on the same Sieve raises RuntimeError.
 #[pyclass(frozen, module = "tokensieve", name = "Sieve")]
 pub struct Sieve {
     dialect: Dialect,
@@ -362,7 +367,10 @@ impl Sieve {
     #[new]
     #[pyo3(signature = (dialect = None, *, tools = None, thinking_tags = None,
         tool_call_markers = None, start_in = None, stop_sequences = None, id_prefix = None,
-        on_malformed = None, max_call_bytes = None))]
+        on_malformed = None, max_call_bytes = None),
+        text_signature = "(dialect='hermes', *, tools=None, thinking_tags=None, \
+            tool_call_markers=None, start_in=None, stop_sequences=None, id_prefix=None, \
+            on_malformed=None, max_call_bytes=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

@@ -101,7 +101,7 @@ def test_invalid_utf8_becomes_replacement_characters() -> None:
 
 def test_keywords_are_the_json_config_keys() -> None:
     params = inspect.signature(Sieve).parameters
-    assert list(params)[0] == "dialect"
+    assert list(params)[0] == "dialect" and params["dialect"].default == "hermes"
     keys = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
     # The keys of the JSON config (core/src/config.rs, ConfigBuf::from_value), no more.
     assert keys == {
