@@ -61,6 +61,11 @@ if [ -f ffi-c/test.sh ]; then
   bash ffi-c/test.sh
 fi
 
+if [ -f py/test.sh ]; then
+  step "Python binding (fresh venv, pip install ./py, pytest, mypy --strict)"
+  bash py/test.sh
+fi
+
 if [ -f fuzz/run.sh ]; then
   step "fuzz smoke (every target, fixed seed and run count, seeds only; debug assertions on)"
   bash fuzz/run.sh --debug-assertions --smoke

@@ -1,0 +1,60 @@
+"""Type names of the tokensieve API (for annotations; nothing here runs on the hot path)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+    from ._tokensieve import Event
+
+#: The wire formats a :class:`~tokensieve.Sieve` reads (``tokensieve.DIALECTS`` at run time).
+Dialect = Literal["anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder"]
+#: A block's type.
+BlockType = Literal["text", "thinking", "tool_call", "tool_result"]
+#: Which part of a tool call a ``tool_call`` chunk carries.
+Part = Literal["name", "id", "input"]
+#: What an event is.
+EventKind = Literal["block_start", "chunk", "block_complete", "stop"]
+#: Why a tool call could not be parsed (``event.error["reason"]``).
+ErrorReason = Literal[
+    "malformed-body",
+    "missing-name",
+    "malformed-parameter",
+    "unexpected-content",
+    "unfinished",
+    "too-large",
+    "nesting-too-deep",
+]
+
+
+class SieveOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`~tokensieve.Sieve`: the keys of the JSON config."""
+
+    tools: list[Mapping[str, Any]] | tuple[Mapping[str, Any], ...] | None
+    thinking_tags: tuple[str, str] | list[str] | None
+    tool_call_markers: tuple[str, str] | list[str] | None
+    start_in: Literal["text", "thinking"] | None
+    stop_sequences: list[str] | tuple[str, ...] | None
+    id_prefix: str | None
+    on_malformed: Literal["text", "drop"] | None
+    max_call_bytes: int | None
+
+
+class ToolCall(TypedDict):
+    """A complete, successful tool call (:attr:`Collector.tool_calls <tokensieve.Collector.tool_calls>`)."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+class Parser(Protocol):
+    """What :func:`~tokensieve.stream` and :func:`~tokensieve.astream` drive: a
+    :class:`~tokensieve.Sieve` today, a provider-stream decoder later."""
+
+    def feed(self, data: str | Buffer, /) -> list[Event]: ...
+
+    def finish(self) -> list[Event]: ...
