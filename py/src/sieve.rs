@@ -440,8 +440,9 @@ impl Sieve {
                 ));
             }
             let bytes = bytes_of(py, "prefill", text, &mut st.scratch)?;
-            st.sieve.prefill(bytes);
-            Ok(())
+            st.sieve
+                .prefill(bytes)
+                .map_err(|e| PyRuntimeError::new_err(format!("prefill(): {e}: call reset() first")))
         })
     }
 
