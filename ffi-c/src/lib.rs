@@ -1,6 +1,6 @@
 //! The C ABI of tokensieve (`libtokensieve.so`, `libtokensieve.a`, header `include/tokensieve.h`).
 //!
-//! A pull API over [`sieve::Sieve`]: `tokensieve_feed` hands the parser a piece of model
+//! A pull API over [`tokensieve::Sieve`]: `tokensieve_feed` hands the parser a piece of model
 //! output, `tokensieve_next` returns one event at a time until it says "need more". Events are
 //! a fixed-layout struct whose strings are `(ptr, len)` slices into the fed input or the
 //! parser's memory, valid until the next call on that parser.
@@ -27,7 +27,7 @@ use core::ptr;
 use std::alloc::Layout;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use sieve::{
+use tokensieve::{
     BlockType, Config, ConfigBuf, ConfigError, Dialect, ErrorReason, Event, OnMalformed, Param,
     Part, Sieve, StartIn, StrList, Tool, ToolList,
 };
@@ -692,11 +692,11 @@ unsafe fn read_config(c: &tokensieve_config) -> Result<Read<'_>, i32> {
         start_in,
         on_malformed,
         id_prefix,
-        max_call_bytes: or(c.max_call_bytes, sieve::config::DEFAULT_MAX_CALL_BYTES),
+        max_call_bytes: or(c.max_call_bytes, tokensieve::config::DEFAULT_MAX_CALL_BYTES),
         stops,
         tools,
         accumulate: c.accumulate != 0,
-        buffer_size: or(c.buffer_size, sieve::DEFAULT_MEMORY),
+        buffer_size: or(c.buffer_size, tokensieve::DEFAULT_MEMORY),
         accumulate_size: or(c.accumulate_size, DEFAULT_ACCUMULATE),
     })
 }
@@ -825,13 +825,13 @@ fn plan(r: &Read<'_>, fixed: bool) -> Result<Plan, i32> {
             })?;
         }
     }
-    if fixed && r.buffer_size < sieve::MIN_MEMORY {
+    if fixed && r.buffer_size < tokensieve::MIN_MEMORY {
         return Err(gerr(
             E_CONFIG,
             format_args!(
                 "config: buffer_size {} is below the minimum {}",
                 r.buffer_size,
-                sieve::MIN_MEMORY
+                tokensieve::MIN_MEMORY
             ),
         ));
     }
@@ -1132,8 +1132,8 @@ pub unsafe extern "C" fn tokensieve_config_default(out: *mut tokensieve_config) 
         stop_sequences_len: 0,
         tools: ptr::null(),
         tools_len: 0,
-        max_call_bytes: sieve::config::DEFAULT_MAX_CALL_BYTES,
-        buffer_size: sieve::DEFAULT_MEMORY,
+        max_call_bytes: tokensieve::config::DEFAULT_MAX_CALL_BYTES,
+        buffer_size: tokensieve::DEFAULT_MEMORY,
         accumulate_size: DEFAULT_ACCUMULATE,
     };
     // SAFETY: non-NULL and writable by the contract above.
@@ -1709,7 +1709,7 @@ mod tests {
     /// moves whenever the core's fixed buffers do (it was stale at 448 until 2026-11-22).
     #[test]
     fn headers_state_the_minimum_buffer_size() {
-        let stated = format!("minimum {};", sieve::MIN_MEMORY);
+        let stated = format!("minimum {};", tokensieve::MIN_MEMORY);
         for (name, header) in [
             ("tokensieve.h", include_str!("../../include/tokensieve.h")),
             (

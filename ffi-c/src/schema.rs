@@ -6,8 +6,8 @@
 //! earlier one. The text is validated first with the core's strict validator, so the
 //! scanner below may assume well-formed JSON.
 
-use sieve::ValueType;
-use sieve::json::strict::{Kind, validate};
+use tokensieve::ValueType;
+use tokensieve::json::strict::{Kind, validate};
 
 /// Why a schema was rejected.
 pub(crate) type SchemaError = &'static str;
