@@ -17,8 +17,8 @@ use crate::types::{
     tokensieve_part, tokensieve_start_in,
 };
 
-/// `mirror!(CEnum <=> CoreType, value(v) = EXPR { C_VARIANT = [core value], … })`: see the
-/// module's doc. `EXPR` computes, from the core value `v`, the C value it must have.
+/// `mirror!(CEnum <=> CoreType, value(v) = EXPR[, all = LIST]; { C_VARIANT = [core value], … })`:
+/// see the module's doc. `EXPR` computes, from the core value `v`, the C value it must have.
 macro_rules! mirror {
     (
         $c:ident <=> $core:ty, value($v:ident) = $value:expr $(, all = $all:expr)?;
@@ -57,7 +57,10 @@ macro_rules! mirror {
                     concat!(stringify!($cv), " is not the value of ", stringify!($($core_value)+))
                 );
                 assert!($c::code($v) == $c::$cv as u32);
-                assert!(matches!($c::decode($c::$cv as u32), Some(d) if $c::code(d) == $c::$cv as u32));
+                assert!(matches!(
+                    $c::decode($c::$cv as u32),
+                    Some(d) if $c::code(d) == $c::$cv as u32
+                ));
             )+
             let pairs = [$(stringify!($cv)),+].len();
             $(
