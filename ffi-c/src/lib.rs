@@ -32,7 +32,6 @@ mod event;
 mod memory;
 mod panic;
 mod parser;
-mod schema;
 mod stream;
 mod types;
 

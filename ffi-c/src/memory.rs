@@ -9,13 +9,13 @@ use core::mem::{align_of, size_of};
 use core::ptr;
 use std::alloc::Layout;
 
+use tokensieve::json::schema::{self, Found, SchemaError};
 use tokensieve::{Config, MIN_MEMORY, Param, Sieve, StrList, Tool, ToolList};
 
 use crate::config::{Read, read_config};
 use crate::error::{Error, Result, config_err};
 use crate::event::Acc;
 use crate::parser::tokensieve_parser;
-use crate::schema;
 use crate::types::tokensieve_config;
 
 /// The alignment of a parser's block (`tokensieve_state_align`).
@@ -123,9 +123,9 @@ fn count_tool(r: &Read<'_>, i: usize, counts: &mut Counts) -> Result<()> {
         return Ok(());
     }
     schema::scan(schema, |f| {
-        if let schema::Found::Param(raw, _, _) = f {
+        if let Found::Property(p) = f {
             counts.params += 1;
-            counts.bytes += raw.len(); // decoded names are never longer
+            counts.bytes += p.raw_name.len(); // decoded names are never longer
         }
     })
     .map_err(|m| {
@@ -359,14 +359,14 @@ unsafe fn copy_params(
     slots: *mut Param<'static>,
     schema: &[u8],
     bytes: &mut Bytes,
-) -> core::result::Result<&'static [Param<'static>], schema::SchemaError> {
+) -> core::result::Result<&'static [Param<'static>], SchemaError> {
     let mut count = 0usize;
     if !schema.is_empty() {
         schema::scan(schema, |f| match f {
-            schema::Found::Reset => count = 0,
-            schema::Found::Param(raw, value_type, items) => {
+            Found::Reset => count = 0,
+            Found::Property(p) => {
                 let at = bytes.len;
-                schema::decode(raw, |piece| bytes.append(piece));
+                schema::decode(p.raw_name, |piece| bytes.append(piece));
                 let pname = bytes.finish(at);
                 // SAFETY: `count` slots stay within the planned number of params (plan
                 // counted every property, resets only lower `count`); slots `0..count`
@@ -375,14 +375,14 @@ unsafe fn copy_params(
                     match (0..count).find(|&j| (*slots.add(j)).name == pname) {
                         // A later duplicate replaces the earlier (as serde_json does).
                         Some(j) => {
-                            (*slots.add(j)).value_type = value_type;
-                            (*slots.add(j)).items = items;
+                            (*slots.add(j)).value_type = p.value_type;
+                            (*slots.add(j)).items = p.items;
                         }
                         None => {
                             slots.add(count).write(Param {
                                 name: pname,
-                                value_type,
-                                items,
+                                value_type: p.value_type,
+                                items: p.items,
                             });
                             count += 1;
                         }
