@@ -19,7 +19,19 @@ use crate::types::{
 
 /// `mirror!(CEnum <=> CoreType, value(v) = EXPR[, all = LIST]; { C_VARIANT = [core value], … })`:
 /// see the module's doc. `EXPR` computes, from the core value `v`, the C value it must have.
+/// `mirror!(CEnum <=> Option<Core>, none = C_NONE; { … })` for enums where 0 means none.
 macro_rules! mirror {
+    // An optional core value: `NONE` is 0 and stands for `None`, the others are one more
+    // than the core's discriminant.
+    (
+        $c:ident <=> Option<$core:ty>, none = $none:ident;
+        { $($cv:ident = [$($core_value:tt)+]),+ $(,)? }
+    ) => {
+        mirror!($c <=> Option<$core>, value(v) = if let Some(v) = v { v as u32 + 1 } else { 0 }; {
+            $none = [None],
+            $($cv = [Some($($core_value)+)],)+
+        });
+    };
     (
         $c:ident <=> $core:ty, value($v:ident) = $value:expr $(, all = $all:expr)?;
         { $($cv:ident = [$($core_value:tt)+]),+ $(,)? }
@@ -104,26 +116,18 @@ mirror!(tokensieve_block_type <=> BlockType, value(t) = t as u32; {
     TOKENSIEVE_BLOCK_TOOL_RESULT = [BlockType::ToolResult],
 });
 
-mirror!(tokensieve_part <=> Option<Part>, value(p) = match p {
-    None => 0,
-    Some(p) => p as u32 + 1,
-}; {
-    TOKENSIEVE_PART_NONE = [None],
-    TOKENSIEVE_PART_NAME = [Some(Part::Name)],
-    TOKENSIEVE_PART_ID = [Some(Part::Id)],
-    TOKENSIEVE_PART_INPUT = [Some(Part::Input)],
+mirror!(tokensieve_part <=> Option<Part>, none = TOKENSIEVE_PART_NONE; {
+    TOKENSIEVE_PART_NAME = [Part::Name],
+    TOKENSIEVE_PART_ID = [Part::Id],
+    TOKENSIEVE_PART_INPUT = [Part::Input],
 });
 
-mirror!(tokensieve_call_error <=> Option<ErrorReason>, value(r) = match r {
-    None => 0,
-    Some(r) => r as u32 + 1,
-}; {
-    TOKENSIEVE_CALL_OK = [None],
-    TOKENSIEVE_CALL_MALFORMED_BODY = [Some(ErrorReason::MalformedBody)],
-    TOKENSIEVE_CALL_MISSING_NAME = [Some(ErrorReason::MissingName)],
-    TOKENSIEVE_CALL_MALFORMED_PARAMETER = [Some(ErrorReason::MalformedParameter)],
-    TOKENSIEVE_CALL_UNEXPECTED_CONTENT = [Some(ErrorReason::UnexpectedContent)],
-    TOKENSIEVE_CALL_UNFINISHED = [Some(ErrorReason::Unfinished)],
-    TOKENSIEVE_CALL_TOO_LARGE = [Some(ErrorReason::TooLarge)],
-    TOKENSIEVE_CALL_NESTING_TOO_DEEP = [Some(ErrorReason::NestingTooDeep)],
+mirror!(tokensieve_call_error <=> Option<ErrorReason>, none = TOKENSIEVE_CALL_OK; {
+    TOKENSIEVE_CALL_MALFORMED_BODY = [ErrorReason::MalformedBody],
+    TOKENSIEVE_CALL_MISSING_NAME = [ErrorReason::MissingName],
+    TOKENSIEVE_CALL_MALFORMED_PARAMETER = [ErrorReason::MalformedParameter],
+    TOKENSIEVE_CALL_UNEXPECTED_CONTENT = [ErrorReason::UnexpectedContent],
+    TOKENSIEVE_CALL_UNFINISHED = [ErrorReason::Unfinished],
+    TOKENSIEVE_CALL_TOO_LARGE = [ErrorReason::TooLarge],
+    TOKENSIEVE_CALL_NESTING_TOO_DEEP = [ErrorReason::NestingTooDeep],
 });

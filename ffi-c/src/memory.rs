@@ -130,7 +130,8 @@ fn count_tool(r: &Read<'_>, i: usize, counts: &mut Counts) -> Result<()> {
     })
     .map_err(|m| {
         Error::Config.report(format_args!(
-            "config: the schema of tools[{i}] (`{name}`) {m}"
+            "config: the schema of tools[{i}] (`{name}`) {}",
+            m.message()
         ))
     })
 }
@@ -339,8 +340,9 @@ unsafe fn copy_tools(
         // SAFETY: slots from `used` on are free; the plan counted every parameter.
         let slots = unsafe { params_ptr.add(used) };
         // SAFETY: forwarded: `slots` has room for this tool's parameters.
-        let params = unsafe { copy_params(slots, schema, bytes) }
-            .map_err(|m| Error::Config.report(format_args!("config: tools[{i}] schema {m}")))?;
+        let params = unsafe { copy_params(slots, schema, bytes) }.map_err(|m| {
+            Error::Config.report(format_args!("config: tools[{i}] schema {}", m.message()))
+        })?;
         used += params.len();
         // SAFETY: `i < tools.len()`, the planned number of tool slots.
         unsafe { tools_ptr.add(i).write(Tool { name, params }) };

@@ -1,7 +1,6 @@
 //! Unit tests of the ABI from Rust (the C tests are ffi-c/tests/*.c, run by ffi-c/test.sh).
 
-use core::mem::size_of;
-use core::ptr;
+use core::mem::{MaybeUninit, size_of};
 use std::alloc::Layout;
 
 use crate::error::{EVENT, Error, OK};
@@ -12,10 +11,8 @@ use crate::*;
 
 #[test]
 fn a_panic_poisons_until_reset() {
-    let mut c = EMPTY_CONFIG;
+    let c = default_config();
     // SAFETY: test: valid config pointer.
-    unsafe { tokensieve_config_default(&mut c) };
-    // SAFETY: as above.
     let p = unsafe { tokensieve_new(&c) };
     assert!(!p.is_null());
     // SAFETY: live parser.
@@ -32,24 +29,14 @@ fn a_panic_poisons_until_reset() {
     unsafe { tokensieve_free(p) };
 }
 
-const EMPTY_CONFIG: tokensieve_config = tokensieve_config {
-    dialect: 0,
-    start_in: 0,
-    on_malformed: 0,
-    accumulate: 0,
-    thinking_open: ptr::null(),
-    thinking_close: ptr::null(),
-    tool_call_open: ptr::null(),
-    tool_call_close: ptr::null(),
-    id_prefix: ptr::null(),
-    stop_sequences: ptr::null(),
-    stop_sequences_len: 0,
-    tools: ptr::null(),
-    tools_len: 0,
-    max_call_bytes: 0,
-    buffer_size: 0,
-    accumulate_size: 0,
-};
+/// `tokensieve_config_default`'s config.
+fn default_config() -> tokensieve_config {
+    let mut c = MaybeUninit::uninit();
+    // SAFETY: test: writable for one config.
+    assert_eq!(unsafe { tokensieve_config_default(c.as_mut_ptr()) }, OK);
+    // SAFETY: written by the call above.
+    unsafe { c.assume_init() }
+}
 
 /// The headers state the minimum `buffer_size` as a number (C has no `MIN_MEMORY`); it
 /// moves whenever the core's fixed buffers do (it was stale at 448 until 2026-11-22).
@@ -78,13 +65,11 @@ fn headers_state_the_minimum_buffer_size() {
 fn a_cut_accumulation_does_not_depend_on_the_chunking() {
     let text = "ab\u{e9}cdefgh\u{1F600}ijklmnopqrstuvwxyz";
     let content = |piece: usize| -> (Vec<u8>, bool) {
-        let mut c = EMPTY_CONFIG;
-        // SAFETY: test: valid config pointer.
-        unsafe { tokensieve_config_default(&mut c) };
+        let mut c = default_config();
         c.dialect = tokensieve_dialect::TOKENSIEVE_DIALECT_PASSTHROUGH as u32;
         c.accumulate = 1;
         c.accumulate_size = 13;
-        // SAFETY: as above.
+        // SAFETY: test: valid config pointer.
         let size = unsafe { tokensieve_state_size(&c) };
         let layout = Layout::from_size_align(size, STATE_ALIGN).expect("layout");
         // SAFETY: non-zero size.

@@ -30,8 +30,6 @@
 //! assert_eq!(schema::scan(b"[]", |_| {}), Err(SchemaError::NotObject));
 //! ```
 
-use core::fmt;
-
 use crate::config::ValueType;
 use crate::json::strict::{self, Kind};
 
@@ -45,19 +43,13 @@ pub enum SchemaError {
 }
 
 impl SchemaError {
-    /// What is wrong, as said after the schema's name: `is not valid JSON`, `must be a JSON
-    /// Schema object`.
+    /// What is wrong, said after the schema's name (so no `Display`): `is not valid JSON`,
+    /// `must be a JSON Schema object`.
     pub const fn message(self) -> &'static str {
         match self {
             SchemaError::NotJson => "is not valid JSON",
             SchemaError::NotObject => "must be a JSON Schema object",
         }
-    }
-}
-
-impl fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
     }
 }
 
