@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates include/tokensieve.h and include/tokensieve_php.h from ffi-c/src/lib.rs with
-# cbindgen (installed with `cargo install cbindgen --locked` when missing).
+# Regenerates include/tokensieve.h and include/tokensieve_php.h with cbindgen (installed with
+# `cargo install cbindgen --locked` when missing) from ffi-c/src: lib.rs and the modules it
+# declares, which cbindgen follows.
 #   ffi-c/gen-headers.sh           rewrite the headers
 #   ffi-c/gen-headers.sh --check   fail (exit 1) when a committed header is stale
 set -euo pipefail

@@ -405,8 +405,10 @@ pub use owned::ConfigBuf;
 #[cfg(feature = "alloc")]
 mod owned {
     use super::*;
+    use crate::json::schema::{self, Found, Property, SchemaError};
     use alloc::borrow::ToOwned;
     use alloc::boxed::Box;
+    use alloc::string::{String, ToString};
     use alloc::vec::Vec;
     use serde_json::Value;
 
@@ -562,9 +564,7 @@ mod owned {
         /// assert_eq!(c.tools.len(), 1);
         /// ```
         pub fn add_tool(&mut self, name: &str, schema_json: &str) -> Result<(), ConfigError> {
-            let schema: Value = serde_json::from_str(schema_json)
-                .map_err(|_| err("schema", "is not valid JSON"))?;
-            let tool = tool_from_schema(name, Some(&schema))?;
+            let tool = tool_from_schema(name, Some(schema_json.as_bytes()))?;
             self.tools.push(tool);
             Ok(())
         }
@@ -602,43 +602,54 @@ mod owned {
             .and_then(Value::as_str)
             .ok_or_else(|| err("tools", "each tool needs a string name"))?;
         match obj.get("schema") {
-            // Schemas may arrive as JSON text.
-            Some(Value::String(s)) => {
-                let v: Value =
-                    serde_json::from_str(s).map_err(|_| err("schema", "is not valid JSON"))?;
-                tool_from_schema(name, Some(&v))
-            }
-            other => tool_from_schema(name, other),
+            // Schemas may arrive as JSON text; an object is read as its JSON text too (one
+            // reader for both, and for the C ABI).
+            Some(Value::String(s)) => tool_from_schema(name, Some(s.as_bytes())),
+            Some(v) => tool_from_schema(name, Some(v.to_string().as_bytes())),
+            None => tool_from_schema(name, None),
         }
     }
 
-    fn tool_from_schema(name: &str, schema: Option<&Value>) -> Result<ToolBuf, ConfigError> {
+    /// A tool from its name and the JSON text of its schema, read by [`schema::scan`] (as
+    /// the C ABI reads it).
+    fn tool_from_schema(name: &str, schema_json: Option<&[u8]>) -> Result<ToolBuf, ConfigError> {
+        let mut params = Vec::new();
+        let read = match schema_json {
+            Some(text) => schema::scan(text, |f| match f {
+                Found::Reset => params.clear(),
+                Found::Property(p) => add_param(&mut params, p),
+            }),
+            None => Ok(()),
+        };
+        // Text that is not JSON, then an empty name, then a schema that is not an object.
+        if read == Err(SchemaError::NotJson) {
+            return Err(err("schema", SchemaError::NotJson.message()));
+        }
         if name.is_empty() {
             return Err(err("tools", "a tool name must not be empty"));
         }
-        let mut params = Vec::new();
-        if let Some(schema) = schema {
-            if !schema.is_object() {
-                return Err(err("schema", "must be a JSON Schema object"));
-            }
-            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
-                // Only a string `type` declares a type (a list of types is left untyped).
-                let ty = |p: Option<&Value>| match p.and_then(|p| p.get("type")) {
-                    Some(Value::String(s)) => ValueType::from_schema_name(s),
-                    _ => ValueType::Any,
-                };
-                for (pname, p) in props {
-                    params.push(ParamBuf {
-                        name: pname.as_str().into(),
-                        value_type: ty(Some(p)),
-                        items: ty(p.get("items")),
-                    });
-                }
-            }
-        }
+        read.map_err(|e| err("schema", e.message()))?;
         Ok(ToolBuf {
             name: name.into(),
             params,
         })
+    }
+
+    /// Adds a property; a later one of the same name replaces the earlier, in its place.
+    fn add_param(params: &mut Vec<ParamBuf>, p: Property<'_>) {
+        let mut name = Vec::new();
+        schema::decode(p.raw_name, |piece| name.extend_from_slice(piece));
+        let name = String::from_utf8(name).unwrap_or_default();
+        match params.iter_mut().find(|q| *q.name == *name) {
+            Some(q) => {
+                q.value_type = p.value_type;
+                q.items = p.items;
+            }
+            None => params.push(ParamBuf {
+                name: name.into(),
+                value_type: p.value_type,
+                items: p.items,
+            }),
+        }
     }
 }

@@ -7,7 +7,7 @@ mod support;
 
 use support::{coalesce, run, to_value};
 use tokensieve::accumulate::Collector;
-use tokensieve::{Config, ConfigBuf, Dialect, Event, Sieve};
+use tokensieve::{Config, ConfigBuf, Dialect, Event, ParamBuf, Sieve, ValueType};
 
 const TRANSCRIPT: &[u8] = b"Hi <thinking>plan</thinking><function_calls><invoke name=\"f\">\
 <parameter name=\"a\">1</parameter></invoke></function_calls>done <thin";
@@ -205,4 +205,53 @@ fn misuse_is_an_error_not_silence() {
     let mut more = &b"more"[..];
     assert!(matches!(sieve.pull(&mut more), Ok(Pull::Done)));
     assert!(more.is_empty());
+}
+
+/// One reader (`tokensieve::json::schema`) for a schema however it comes: text for
+/// `add_tool`, text or an object in a JSON config. A later `properties` replaces the earlier;
+/// a later duplicate property replaces the earlier, in its place.
+#[test]
+fn a_schema_reads_alike_as_text_and_as_an_object() {
+    let schema = r#"{"properties":{"x":{}},"properties":{"a":{"type":"string"},
+        "b\u0061":{"type":"array","items":{"type":"integer"}},"a":{"type":"number"}}}"#;
+    let mut added = ConfigBuf::new(Dialect::AnthropicXml);
+    added.add_tool("f", schema).unwrap();
+    let text =
+        serde_json::json!({"dialect": "anthropic-xml", "tools": [{"name": "f", "schema": schema}]});
+    let object =
+        format!(r#"{{"dialect":"anthropic-xml","tools":[{{"name":"f","schema":{schema}}}]}}"#);
+    let want = vec![
+        ParamBuf {
+            name: "a".into(),
+            value_type: ValueType::Number,
+            items: ValueType::Any,
+        },
+        ParamBuf {
+            name: "ba".into(),
+            value_type: ValueType::Array,
+            items: ValueType::Integer,
+        },
+    ];
+    for (how, config) in [
+        ("add_tool", added),
+        ("text", ConfigBuf::from_json(&text.to_string()).unwrap()),
+        ("object", ConfigBuf::from_json(&object).unwrap()),
+    ] {
+        assert_eq!(config.tools[0].params, want, "schema as {how}");
+    }
+    // Errors: not JSON, then an empty name, then not an object.
+    let key = |name: &str, schema: &str| {
+        let mut c = ConfigBuf::new(Dialect::AnthropicXml);
+        let e = c.add_tool(name, schema).unwrap_err();
+        (e.key().to_string(), e.message())
+    };
+    assert_eq!(key("", "{"), ("schema".into(), "is not valid JSON"));
+    assert_eq!(
+        key("", "[]"),
+        ("tools".into(), "a tool name must not be empty")
+    );
+    assert_eq!(
+        key("f", "[]"),
+        ("schema".into(), "must be a JSON Schema object")
+    );
 }

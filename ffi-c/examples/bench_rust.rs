@@ -3,7 +3,7 @@
 //! bench_rust -- [CHUNK] [REPEAT]`.
 use std::time::Instant;
 
-use sieve::{Config, ConfigBuf, Dialect, Sieve};
+use tokensieve::{Config, ConfigBuf, Dialect, Sieve};
 
 const UNIT: &str = "Sure, here is the plan for today.\n<thinking>Step one, then step two; check the weather.</thinking>\n\
 Calling the tool now.<function_calls><invoke name=\"get_weather\"><parameter name=\"city\">Paris</parameter>\
@@ -17,7 +17,7 @@ fn run(sieve: &mut Sieve<'_>, input: &[u8], chunk: usize) -> (f64, u64) {
         let mut rest = piece;
         while let Some(ev) = sieve.next(&mut rest) {
             n += 1;
-            if let sieve::Event::Chunk(c) = ev {
+            if let tokensieve::Event::Chunk(c) = ev {
                 bytes += c.text.len();
             }
         }
@@ -45,7 +45,7 @@ fn main() {
     )
     .unwrap();
     let config: Config<'_> = buf.config();
-    let mut memory = vec![0u8; sieve::DEFAULT_MEMORY];
+    let mut memory = vec![0u8; tokensieve::DEFAULT_MEMORY];
     for (name, mut sieve) in [
         ("heap", Sieve::new(&config).unwrap()),
         (

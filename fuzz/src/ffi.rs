@@ -1,4 +1,4 @@
-//! The `ffi` target: the C ABI (`ffi-c/src/lib.rs`, the only crate with `unsafe` code),
+//! The `ffi` target: the C ABI (`ffi-c/src`, the only crate with `unsafe` code),
 //! called as C would call it, under AddressSanitizer.
 //!
 //! Input: `[dialect, flags, seed, (prefill length)?, input…]`, or `[0xF0..=0xFF, config

@@ -3,6 +3,7 @@
 //! Tool-call input streams as compact, strict JSON text (docs/design.md rule 9). Text that
 //! becomes a JSON string is escaped here; a complete value that is already valid JSON is
 //! compacted here (whitespace outside strings dropped, numbers and strings as written).
+//! [`schema`] reads a tool's JSON Schema (the declared parameter types), also without a heap.
 
 /// One step of escaping text as the contents of a JSON string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,4 +94,5 @@ pub fn compact_piece(src: &[u8], from: usize, to: usize) -> (usize, usize) {
 }
 
 pub mod relaxed;
+pub mod schema;
 pub mod strict;

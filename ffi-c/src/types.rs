@@ -1,0 +1,291 @@
+//! The types of the ABI: `#[repr(C)]` enums (so that both headers, C and PHP, carry their
+//! values) and structs. cbindgen writes them to the headers in this order, with these docs.
+
+use core::ffi::c_char;
+use core::ptr;
+
+/// The version of this ABI: bumped on any change to a struct layout or a signature.
+#[repr(C)]
+pub enum tokensieve_abi {
+    /// Compare with `tokensieve_abi_version()` at start-up.
+    TOKENSIEVE_ABI_VERSION = 1,
+}
+
+/// Status of `tokensieve_next`.
+#[repr(C)]
+pub enum tokensieve_next_status {
+    /// An event was written to `*out`.
+    TOKENSIEVE_EVENT = 0,
+    /// All fed input is consumed: feed more (or finish).
+    TOKENSIEVE_NEED_MORE = 1,
+    /// The stream has ended (finish drained, or a stop sequence); nothing more will come.
+    TOKENSIEVE_DONE = 2,
+}
+
+/// Status of the other calls; the negative values are also returned by `tokensieve_next`.
+#[repr(C)]
+pub enum tokensieve_status {
+    /// Success.
+    TOKENSIEVE_OK = 0,
+    /// A required pointer argument was NULL.
+    TOKENSIEVE_E_NULL = -1,
+    /// The call is not allowed in the parser's state (feed after finish, next before feed,
+    /// feed before the previous input was drained, prefill after feeding).
+    TOKENSIEVE_E_STATE = -2,
+    /// The configuration was rejected.
+    TOKENSIEVE_E_CONFIG = -3,
+    /// Memory too small, misaligned, or the heap refused.
+    TOKENSIEVE_E_MEMORY = -4,
+    /// The pointer is not a live parser (never initialised, or freed).
+    TOKENSIEVE_E_INVALID = -5,
+    /// An internal error (a Rust panic) was caught; the parser is poisoned until reset.
+    TOKENSIEVE_E_PANIC = -6,
+}
+
+/// `tokensieve_event.kind`.
+#[repr(C)]
+pub enum tokensieve_kind {
+    /// A block begins: `index`, `block_type`.
+    TOKENSIEVE_KIND_BLOCK_START = 1,
+    /// A piece of the open block: `text`, `block_type`, `index` (the block), `depth`, `part`,
+    /// `tool_name`, `tool_id`.
+    TOKENSIEVE_KIND_CHUNK = 2,
+    /// The open block ends: `index`, `block_type`, `tool_name`, `tool_id`, the error fields,
+    /// `content`/`input` when accumulating.
+    TOKENSIEVE_KIND_BLOCK_COMPLETE = 3,
+    /// A stop sequence matched (`text` is the sequence); it is the last event.
+    TOKENSIEVE_KIND_STOP = 4,
+}
+
+/// `tokensieve_event.block_type`.
+#[repr(C)]
+pub enum tokensieve_block_type {
+    /// Visible text.
+    TOKENSIEVE_BLOCK_TEXT = 0,
+    /// Thinking.
+    TOKENSIEVE_BLOCK_THINKING = 1,
+    /// A tool call.
+    TOKENSIEVE_BLOCK_TOOL_CALL = 2,
+    /// A tool result.
+    TOKENSIEVE_BLOCK_TOOL_RESULT = 3,
+}
+
+/// `tokensieve_event.part` (tool_call chunks).
+#[repr(C)]
+pub enum tokensieve_part {
+    /// Not a tool_call chunk.
+    TOKENSIEVE_PART_NONE = 0,
+    /// The tool's name.
+    TOKENSIEVE_PART_NAME = 1,
+    /// The call id.
+    TOKENSIEVE_PART_ID = 2,
+    /// A piece of the input JSON object.
+    TOKENSIEVE_PART_INPUT = 3,
+}
+
+/// `tokensieve_event.error_code`: why a tool call failed (0: it did not).
+#[repr(C)]
+pub enum tokensieve_call_error {
+    /// No error.
+    TOKENSIEVE_CALL_OK = 0,
+    /// `malformed-body`.
+    TOKENSIEVE_CALL_MALFORMED_BODY = 1,
+    /// `missing-name`.
+    TOKENSIEVE_CALL_MISSING_NAME = 2,
+    /// `malformed-parameter`.
+    TOKENSIEVE_CALL_MALFORMED_PARAMETER = 3,
+    /// `unexpected-content`.
+    TOKENSIEVE_CALL_UNEXPECTED_CONTENT = 4,
+    /// `unfinished`.
+    TOKENSIEVE_CALL_UNFINISHED = 5,
+    /// `too-large`.
+    TOKENSIEVE_CALL_TOO_LARGE = 6,
+    /// `nesting-too-deep`.
+    TOKENSIEVE_CALL_NESTING_TOO_DEEP = 7,
+}
+
+/// Bits of `tokensieve_event.flags`.
+#[repr(C)]
+pub enum tokensieve_flag {
+    /// The event belongs to a text block (what a text-to-speech engine speaks).
+    TOKENSIEVE_FLAG_VISIBLE = 1,
+    /// block_complete of a tool result that reports an error.
+    TOKENSIEVE_FLAG_IS_ERROR = 2,
+    /// block_complete of a failed call whose `error_raw` was cut (it outgrew the buffer).
+    TOKENSIEVE_FLAG_RAW_TRUNCATED = 4,
+    /// block_complete whose accumulated `content`/`input` was cut (caller memory only: it
+    /// outgrew `accumulate_size`; the slice holds whole characters up to that point).
+    TOKENSIEVE_FLAG_ACCUMULATED_TRUNCATED = 8,
+}
+
+/// `tokensieve_config.dialect`.
+#[repr(C)]
+pub enum tokensieve_dialect {
+    /// All text, plus thinking markers and stop sequences.
+    TOKENSIEVE_DIALECT_PASSTHROUGH = 0,
+    /// `<thinking>`, `<function_calls><invoke name=…>`, `<function_results>`.
+    TOKENSIEVE_DIALECT_ANTHROPIC_XML = 1,
+    /// `<tool_call>{json}</tool_call>`.
+    TOKENSIEVE_DIALECT_HERMES = 2,
+    /// `<tool_name><arg>…</arg></tool_name>`.
+    TOKENSIEVE_DIALECT_MORPH_XML = 3,
+    /// `<tool_call><function=N><parameter=K>…`.
+    TOKENSIEVE_DIALECT_QWEN3_CODER = 4,
+}
+
+/// `tokensieve_config.start_in`.
+#[repr(C)]
+pub enum tokensieve_start_in {
+    /// The stream starts in text.
+    TOKENSIEVE_START_IN_TEXT = 0,
+    /// The prompt template already opened the thinking tag.
+    TOKENSIEVE_START_IN_THINKING = 1,
+}
+
+/// `tokensieve_config.on_malformed`.
+#[repr(C)]
+pub enum tokensieve_on_malformed {
+    /// A failed call's raw text is also emitted as a visible text block.
+    TOKENSIEVE_ON_MALFORMED_TEXT = 0,
+    /// Only the failed tool_call block reports it.
+    TOKENSIEVE_ON_MALFORMED_DROP = 1,
+}
+
+/// A tool the model may call: its name and the JSON Schema of its input object.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct tokensieve_tool {
+    /// NUL-terminated UTF-8, not empty. Copied at init: need not outlive the call.
+    pub name: *const c_char,
+    /// NUL-terminated JSON Schema text of the input object, or NULL (no declared
+    /// parameters). Only `properties` → `type` (and `items.type`) are read. Copied at init.
+    pub schema: *const c_char,
+}
+
+/// Parser configuration. Fill it with `tokensieve_config_default`, then set fields. Every
+/// string is NUL-terminated UTF-8 and is copied by `tokensieve_new`/`tokensieve_init`: none
+/// of it needs to outlive that call.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct tokensieve_config {
+    /// A `TOKENSIEVE_DIALECT_*` value (default anthropic-xml).
+    pub dialect: u32,
+    /// A `TOKENSIEVE_START_IN_*` value (default text).
+    pub start_in: u32,
+    /// A `TOKENSIEVE_ON_MALFORMED_*` value (default text).
+    pub on_malformed: u32,
+    /// Non-zero: block_complete events carry `content` (text, thinking, tool_result) and
+    /// `input` (successful tool_call), as in the JSON form (default 0).
+    pub accumulate: u32,
+    /// Thinking markers: both NULL for the dialect's default, or both set.
+    pub thinking_open: *const c_char,
+    /// See `thinking_open`.
+    pub thinking_close: *const c_char,
+    /// hermes only: tool-call markers, both NULL (`<tool_call>`, `</tool_call>`) or both set.
+    pub tool_call_open: *const c_char,
+    /// See `tool_call_open`.
+    pub tool_call_close: *const c_char,
+    /// Prefix of generated call ids; NULL for `call_`.
+    pub id_prefix: *const c_char,
+    /// `stop_sequences_len` stop sequences (matched in text blocks only), or NULL when 0.
+    pub stop_sequences: *const *const c_char,
+    /// Number of stop sequences.
+    pub stop_sequences_len: usize,
+    /// `tools_len` tools, or NULL when 0.
+    pub tools: *const tokensieve_tool,
+    /// Number of tools.
+    pub tools_len: usize,
+    /// Heap parsers: how many bytes of one call may be held (default 1 MiB; 0 = default).
+    pub max_call_bytes: usize,
+    /// Caller memory: bytes for held parameter values and a failed call's raw text (default
+    /// 2048, minimum 1028; 0 = default; below the minimum the config is rejected with
+    /// TOKENSIEVE_E_CONFIG). A raw text beyond ~3/4 of it is cut and flagged.
+    pub buffer_size: usize,
+    /// Caller memory with `accumulate`: bytes for one block's `content`/`input` (default
+    /// 4096; 0 = default). Beyond it the block is flagged ACCUMULATED_TRUNCATED and carries
+    /// the longest prefix of its text (whole characters) that fits, whatever the chunking.
+    pub accumulate_size: usize,
+}
+
+/// A string slice: `len` bytes at `ptr`, not NUL-terminated. `ptr == NULL` means absent;
+/// a present empty string has a non-NULL `ptr` and `len == 0`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct tokensieve_str {
+    /// The bytes (UTF-8, except `error_raw`, which is the call's bytes as received).
+    pub ptr: *const c_char,
+    /// Their number.
+    pub len: usize,
+}
+
+/// One event. Every slice points into the input given to `tokensieve_feed` or into the
+/// parser's memory: valid until the next call on the same parser (any call, including
+/// `tokensieve_next`, `tokensieve_reset` and `tokensieve_free`). Copy what you keep.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct tokensieve_event {
+    /// A `TOKENSIEVE_KIND_*` value.
+    pub kind: u32,
+    /// A `TOKENSIEVE_BLOCK_*` value (all kinds but STOP).
+    pub block_type: u32,
+    /// `TOKENSIEVE_FLAG_*` bits.
+    pub flags: u32,
+    /// The block's index (for chunks: the index of the block they belong to).
+    pub index: u32,
+    /// Chunks: nesting depth (0 top level, 1 inside a tool region or call).
+    pub depth: u32,
+    /// Chunks: a `TOKENSIEVE_PART_*` value.
+    pub part: u32,
+    /// block_complete: a `TOKENSIEVE_CALL_*` value (non-zero: the call failed).
+    pub error_code: u32,
+    /// Always 0.
+    pub reserved: u32,
+    /// Chunks: the text (whole UTF-8 characters, never empty). STOP: the stop sequence.
+    pub text: tokensieve_str,
+    /// The tool's name, once known (never on `name` chunks).
+    pub tool_name: tokensieve_str,
+    /// The call or result id, once known.
+    pub tool_id: tokensieve_str,
+    /// block_complete of text, thinking, tool_result with `accumulate`: the block's text.
+    pub content: tokensieve_str,
+    /// block_complete of a successful tool_call with `accumulate`: compact JSON object text.
+    pub input: tokensieve_str,
+    /// block_complete of a failed call: the reason name (`malformed-body`, …).
+    pub error_reason: tokensieve_str,
+    /// block_complete of a failed call: its raw bytes (may be invalid UTF-8).
+    pub error_raw: tokensieve_str,
+}
+
+pub(crate) const NO_STR: tokensieve_str = tokensieve_str {
+    ptr: ptr::null(),
+    len: 0,
+};
+
+pub(crate) fn some_str(s: &[u8]) -> tokensieve_str {
+    tokensieve_str {
+        ptr: s.as_ptr().cast(),
+        len: s.len(),
+    }
+}
+
+pub(crate) fn opt_str(s: Option<&str>) -> tokensieve_str {
+    s.map_or(NO_STR, |s| some_str(s.as_bytes()))
+}
+
+pub(crate) const EMPTY_EVENT: tokensieve_event = tokensieve_event {
+    kind: 0,
+    block_type: 0,
+    flags: 0,
+    index: 0,
+    depth: 0,
+    part: 0,
+    error_code: 0,
+    reserved: 0,
+    text: NO_STR,
+    tool_name: NO_STR,
+    tool_id: NO_STR,
+    content: NO_STR,
+    input: NO_STR,
+    error_reason: NO_STR,
+    error_raw: NO_STR,
+};
