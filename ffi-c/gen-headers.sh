@@ -16,8 +16,13 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 (cd "$here" && cbindgen --quiet --config cbindgen.toml --crate tokensieve-ffi --output "$tmp/tokensieve.h" .)
 (cd "$here" && cbindgen --quiet --config cbindgen-php.toml --crate tokensieve-ffi --output "$tmp/tokensieve_php.h.raw" .)
-# PHP's FFI::cdef takes no preprocessor lines at all.
-grep -v '^#' "$tmp/tokensieve_php.h.raw" | cat -s > "$tmp/tokensieve_php.h"
+# PHP's FFI::cdef takes no preprocessor lines at all. And PHP FFI turns a `const char *` it
+# reads from a struct into a PHP string with strlen, which reads past a slice (slices are not
+# NUL-terminated): in the PHP header a slice's pointer is `const uint8_t *`, read with
+# FFI::string($ptr, $len).
+grep -v '^#' "$tmp/tokensieve_php.h.raw" | cat -s |
+  sed '/^typedef struct tokensieve_str {/,/^} tokensieve_str;/ s/const char \*ptr;/const uint8_t *ptr;/' \
+  > "$tmp/tokensieve_php.h"
 if [ "${1:-}" = "--check" ]; then
   stale=0
   for h in tokensieve.h tokensieve_php.h; do

@@ -337,18 +337,22 @@ typedef struct tokensieve_config {
    */
   size_t tools_len;
   /**
-   * Heap parsers: how many bytes of one call may be held (default 1 MiB; 0 = default).
+   * Heap parsers: how many bytes of one call may be held (default 1 MiB; 0 = default;
+   * accepted: 64 to 268435455 (256 MiB - 1), else TOKENSIEVE_E_CONFIG). A failed call
+   * longer than that comes back as text whole (its raw, then the rest as it streams).
    */
   size_t max_call_bytes;
   /**
    * Caller memory: bytes for held parameter values and a failed call's raw text (default
-   * 2048, minimum 1028; 0 = default; below the minimum the config is rejected with
-   * TOKENSIEVE_E_CONFIG). A raw text beyond ~3/4 of it is cut and flagged.
+   * 2048, minimum 1028, maximum 268435455 (256 MiB - 1); 0 = default; outside that range
+   * the config is rejected with TOKENSIEVE_E_CONFIG). A raw text beyond ~3/4 of it is cut
+   * and flagged.
    */
   size_t buffer_size;
   /**
    * Caller memory with `accumulate`: bytes for one block's `content`/`input` (default
-   * 4096; 0 = default). Beyond it the block is flagged ACCUMULATED_TRUNCATED and carries
+   * 4096, maximum 268435455 (256 MiB - 1); 0 = default; above the maximum the config is
+   * rejected with TOKENSIEVE_E_CONFIG). Beyond it the block is flagged ACCUMULATED_TRUNCATED and carries
    * the longest prefix of its text (whole characters) that fits, whatever the chunking.
    */
   size_t accumulate_size;
@@ -362,7 +366,7 @@ typedef struct tokensieve_str {
   /**
    * The bytes (UTF-8, except `error_raw`, which is the call's bytes as received).
    */
-  const char *ptr;
+  const uint8_t *ptr;
   /**
    * Their number.
    */

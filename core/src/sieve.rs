@@ -274,7 +274,7 @@ impl<'a> Sieve<'a> {
     /// A parser that uses `memory` for its buffers and never touches the heap.
     ///
     /// `memory` must be at least [`MIN_MEMORY`] bytes; [`DEFAULT_MEMORY`] fits the calls of
-    /// the conformance vectors. A quarter (at least 64 bytes) holds undecided parameter
+    /// the conformance vectors; at most 256 MiB of it is used. A quarter (at least 64 bytes) holds undecided parameter
     /// values, the rest a failed call's raw text (cut, and reported as cut, beyond it).
     ///
     /// ```
@@ -293,6 +293,9 @@ impl<'a> Sieve<'a> {
         if memory.len() < MIN_MEMORY {
             return Err(ConfigError::new("memory", "is smaller than MIN_MEMORY"));
         }
+        // Buffers are addressed with 28 bits: more than 256 MiB would not be used right.
+        let usable = memory.len().min(crate::emit::SPAN_LIMIT as usize);
+        let memory = &mut memory[..usable];
         let (hold, rest) = memory.split_at_mut(HOLD_CAP);
         let (strs, rest) = rest.split_at_mut(STRS_LEN);
         let value_len = (rest.len() / 4).max(64);

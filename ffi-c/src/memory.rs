@@ -53,6 +53,9 @@ fn align_up(n: usize, a: usize) -> Option<usize> {
 
 /// Validates the config (without a heap) and lays out its block. `fixed`: caller memory
 /// (sieve buffers and accumulation live in the block).
+/// The largest `buffer_size` and `accumulate_size` taken (as `max_call_bytes`: 256 MiB - 1).
+pub(crate) const MAX_BUFFER: usize = (1 << 28) - 1;
+
 pub(crate) fn plan(r: &Read<'_>, fixed: bool) -> Result<Plan> {
     let counts = validate(r)?;
     if fixed && r.buffer_size < MIN_MEMORY {
@@ -60,6 +63,18 @@ pub(crate) fn plan(r: &Read<'_>, fixed: bool) -> Result<Plan> {
             "config: buffer_size {} is below the minimum {}",
             r.buffer_size, MIN_MEMORY
         )));
+    }
+    // Buffers are addressed with 28 bits (the core's spans): 256 MiB is also what a
+    // heap parser's max_call_bytes may be. Beyond it `state_size` would only overflow.
+    for (key, size) in [
+        ("buffer_size", r.buffer_size),
+        ("accumulate_size", r.accumulate_size),
+    ] {
+        if fixed && size > MAX_BUFFER {
+            return Err(Error::Config.report(format_args!(
+                "config: {key} {size} is above the maximum {MAX_BUFFER} (256 MiB - 1)"
+            )));
+        }
     }
     let sieve_len = if fixed { r.buffer_size } else { 0 };
     let acc_len = if fixed && r.accumulate {

@@ -144,6 +144,21 @@ static void caller_memory(void) {
     c.buffer_size = 100;
     CHECK(tokensieve_state_size(&c) == 0);
     CHECK(has(tokensieve_last_error(NULL), "buffer_size"));
+    /* Sizes have an upper bound (256 MiB - 1), so state_size never overflows to a huge
+       number (it returned ~2^63 for accumulate_size = SIZE_MAX / 2). */
+    tokensieve_config_default(&c);
+    c.accumulate = 1;
+    c.accumulate_size = (size_t)-1 / 2;
+    CHECK(tokensieve_state_size(&c) == 0);
+    CHECK(has(tokensieve_last_error(NULL), "accumulate_size"));
+    tokensieve_config_default(&c);
+    c.buffer_size = (size_t)1 << 28;
+    CHECK(tokensieve_state_size(&c) == 0);
+    CHECK(has(tokensieve_last_error(NULL), "maximum"));
+    tokensieve_config_default(&c);
+    c.max_call_bytes = 63;
+    CHECK(tokensieve_new(&c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "max_call_bytes"));
     tokensieve_config_default(&c);
     p = tokensieve_init(aligned(0), size, &c);
     CHECK(p != NULL && (void *)p == aligned(0));

@@ -16,7 +16,7 @@ use crate::scan::{Decision, TAG_CAP};
 mod queue;
 
 use queue::Queue;
-pub(crate) use queue::{BufId, Meta, Pending, Spool, SpoolMode};
+pub(crate) use queue::{BufId, Meta, Pending, SPAN_LIMIT, Spool, SpoolMode};
 
 /// Capacity of a tool name, a tool id and a parameter key (each).
 pub const STR_CAP: usize = TAG_CAP;
