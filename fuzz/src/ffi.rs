@@ -407,18 +407,7 @@ fn stream(
     let mut out = blank();
     let mut events = Vec::new();
     if misuse {
-        // SAFETY: `p` is live; `out` is writable.
-        let rc = unsafe { c::tokensieve_next(p, &mut out) };
-        expect_failure(p, rc, E_STATE, "next before feed");
-        // SAFETY: `p` is live; NULL out is the misuse under test.
-        let rc = unsafe { c::tokensieve_next(p, ptr::null_mut()) };
-        expect_failure(p, rc, E_NULL, "next with out NULL");
-        // SAFETY: NULL parser is the misuse under test.
-        let rc = unsafe { c::tokensieve_feed(ptr::null_mut(), c"x".as_ptr(), 1) };
-        expect_failure(ptr::null(), rc, E_NULL, "feed with p NULL");
-        // SAFETY: `p` is live; NULL data with a length is the misuse under test.
-        let rc = unsafe { c::tokensieve_feed(p, ptr::null(), 3) };
-        expect_failure(p, rc, E_NULL, "feed with data NULL");
+        misuse_before_feed(p);
     }
     if !prefill.is_empty() {
         let pre: Box<[u8]> = prefill.into();
@@ -440,16 +429,7 @@ fn stream(
     let rc = unsafe { c::tokensieve_feed(p, current.as_ptr().cast(), current.len()) };
     assert_eq!(rc, OK, "feed: {}", last_error(p));
     if misuse {
-        let pre = b"<thinking>";
-        // SAFETY: `p` is live; `pre` is readable.
-        let rc = unsafe { c::tokensieve_prefill(p, pre.as_ptr().cast(), pre.len()) };
-        expect_failure(p, rc, E_STATE, "prefill after feed");
-        if !current.is_empty() {
-            // Nothing pulled yet, so not drained: a second feed is refused.
-            // SAFETY: `p` is live; the data is readable.
-            let rc = unsafe { c::tokensieve_feed(p, c"y".as_ptr(), 1) };
-            expect_failure(p, rc, E_STATE, "feed before drained");
-        }
+        misuse_after_first_feed(p, current.is_empty());
     }
     loop {
         // SAFETY: `p` is live; `out` is writable; `current` is alive.
@@ -497,21 +477,62 @@ fn stream(
             expect_failure(p, rc, E_STATE, "feed after finish");
         }
     }
+    drain_finished(p, &mut out, &mut events);
+    events
+}
+
+/// Calls that are refused before the first feed: next, NULL out, NULL parser, NULL data.
+fn misuse_before_feed(p: *mut c::tokensieve_parser) {
+    let mut out = blank();
+    // SAFETY: `p` is live; `out` is writable.
+    let rc = unsafe { c::tokensieve_next(p, &mut out) };
+    expect_failure(p, rc, E_STATE, "next before feed");
+    // SAFETY: `p` is live; NULL out is the misuse under test.
+    let rc = unsafe { c::tokensieve_next(p, ptr::null_mut()) };
+    expect_failure(p, rc, E_NULL, "next with out NULL");
+    // SAFETY: NULL parser is the misuse under test.
+    let rc = unsafe { c::tokensieve_feed(ptr::null_mut(), c"x".as_ptr(), 1) };
+    expect_failure(ptr::null(), rc, E_NULL, "feed with p NULL");
+    // SAFETY: `p` is live; NULL data with a length is the misuse under test.
+    let rc = unsafe { c::tokensieve_feed(p, ptr::null(), 3) };
+    expect_failure(p, rc, E_NULL, "feed with data NULL");
+}
+
+/// Calls that are refused right after the first feed: a prefill, and (when that piece is not
+/// empty, so not drained) a second feed.
+fn misuse_after_first_feed(p: *mut c::tokensieve_parser, first_was_empty: bool) {
+    let pre = b"<thinking>";
+    // SAFETY: `p` is live; `pre` is readable.
+    let rc = unsafe { c::tokensieve_prefill(p, pre.as_ptr().cast(), pre.len()) };
+    expect_failure(p, rc, E_STATE, "prefill after feed");
+    if !first_was_empty {
+        // Nothing pulled yet, so not drained: a second feed is refused.
+        // SAFETY: `p` is live; the data is readable.
+        let rc = unsafe { c::tokensieve_feed(p, c"y".as_ptr(), 1) };
+        expect_failure(p, rc, E_STATE, "feed before drained");
+    }
+}
+
+/// After `finish`: every remaining event, then DONE, and DONE again.
+fn drain_finished(
+    p: *mut c::tokensieve_parser,
+    out: &mut c::tokensieve_event,
+    events: &mut Vec<CEvent>,
+) {
     loop {
         // SAFETY: `p` is live; `out` is writable; no input is pending.
-        match unsafe { c::tokensieve_next(p, &mut out) } {
-            EVENT => events.push(CEvent::of(&out)),
+        match unsafe { c::tokensieve_next(p, out) } {
+            EVENT => events.push(CEvent::of(out)),
             DONE => break,
             other => panic!("tokensieve_next after finish: {other}: {}", last_error(p)),
         }
     }
     // SAFETY: `p` is live; `out` is writable.
     assert_eq!(
-        unsafe { c::tokensieve_next(p, &mut out) },
+        unsafe { c::tokensieve_next(p, out) },
         DONE,
         "next after DONE"
     );
-    events
 }
 
 /// Checks one event list on its own.
