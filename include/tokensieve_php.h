@@ -344,7 +344,7 @@ typedef struct tokensieve_config {
   size_t max_call_bytes;
   /**
    * Caller memory: bytes for held parameter values and a failed call's raw text (default
-   * 2048, minimum 1028, maximum 268435455 (256 MiB - 1); 0 = default; outside that range
+   * 2048, minimum 1028; maximum 268435455 (256 MiB - 1); 0 = default; outside that range
    * the config is rejected with TOKENSIEVE_E_CONFIG). A raw text beyond ~3/4 of it is cut
    * and flagged.
    */

@@ -200,7 +200,7 @@ pub struct tokensieve_config {
     /// longer than that comes back as text whole (its raw, then the rest as it streams).
     pub max_call_bytes: usize,
     /// Caller memory: bytes for held parameter values and a failed call's raw text (default
-    /// 2048, minimum 1028, maximum 268435455 (256 MiB - 1); 0 = default; outside that range
+    /// 2048, minimum 1028; maximum 268435455 (256 MiB - 1); 0 = default; outside that range
     /// the config is rejected with TOKENSIEVE_E_CONFIG). A raw text beyond ~3/4 of it is cut
     /// and flagged.
     pub buffer_size: usize,
