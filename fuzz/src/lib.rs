@@ -7,12 +7,13 @@
 //! (empty pieces included); the coalesced events must be equal (rule 4), and both runs must
 //! obey rules 1, 3, 6 (where checkable), 7, 8, 9 and 10.
 
+pub mod fast;
 pub mod ffi;
 
 use std::borrow::Cow;
 
 use serde_json::{Value, json};
-use tokensieve::{BlockType, ConfigBuf, Dialect, Event, MIN_MEMORY, Part, Sieve};
+use tokensieve::{BlockType, Config, ConfigBuf, Dialect, Event, MIN_MEMORY, Part, Sieve};
 
 /// One event, owned (with the error's `raw_truncated`, which `OwnedEvent` does not keep).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,9 +182,56 @@ fn tools(typed: bool) -> Value {
 impl Setup {
     /// Decodes `[flags, seed, (prefill length)?, input…]`; `None` for too short data.
     pub fn decode(dialect: Dialect, data: &[u8]) -> Option<Setup> {
+        let head = Head::read(data)?;
+        Some(Setup {
+            config: head.config(dialect),
+            fixed_memory: head.fixed_memory(),
+            prefill: head.prefill.to_vec(),
+            input: head.input.to_vec(),
+            seed: u64::from(head.seed) ^ (data.len() as u64).rotate_left(17),
+        })
+    }
+}
+
+/// A stream target's input `[flags, seed, (prefill length)?, input…]` read, borrowed; what
+/// [`Setup::decode`] builds its config and memory from.
+#[derive(Clone, Copy, Debug)]
+pub struct Head<'a> {
+    /// The flag bits (`$TOKENSIEVE_FUZZ_MASK` cleared).
+    pub flags: u8,
+    /// The seed byte.
+    pub seed: u8,
+    /// Prefill text (flag bit 6).
+    pub prefill: &'a [u8],
+    /// The stream.
+    pub input: &'a [u8],
+}
+
+impl<'a> Head<'a> {
+    /// Flag bits that only choose the config, apart from the seed's `max_call_bytes`.
+    pub const CONFIG_BITS: u8 = 0b1000_1111;
+
+    /// Splits the input; `None` for too short data.
+    pub fn read(data: &'a [u8]) -> Option<Head<'a>> {
         let (&flags, rest) = data.split_first()?;
         let flags = flags & !flag_mask();
-        let (&seed, mut rest) = rest.split_first()?;
+        let (&seed, mut input) = rest.split_first()?;
+        let mut prefill: &[u8] = &[];
+        if flags & 64 != 0 {
+            let (&n, r) = input.split_first()?;
+            (prefill, input) = r.split_at((n as usize % 48).min(r.len()));
+        }
+        Some(Head {
+            flags,
+            seed,
+            prefill,
+            input,
+        })
+    }
+
+    /// The config object (JSON form) the flags pick.
+    pub fn config(&self, dialect: Dialect) -> Value {
+        let flags = self.flags;
         let mut config = json!({"dialect": dialect.name()});
         if flags & 1 != 0 {
             config["stop_sequences"] = json!(STOPS);
@@ -200,27 +248,23 @@ impl Setup {
         if flags & 8 != 0 {
             config["on_malformed"] = json!("drop");
         }
-        if flags & 16 != 0 {
-            config["max_call_bytes"] = json!(64 + (seed as usize) * 3);
-        }
-        let fixed_memory = (flags & 32 != 0).then(|| MIN_MEMORY + (seed as usize) * 13);
-        let mut prefill = Vec::new();
-        if flags & 64 != 0 {
-            let (&n, r) = rest.split_first()?;
-            let n = (n as usize % 48).min(r.len());
-            prefill = r[..n].to_vec();
-            rest = &r[n..];
+        if let Some(n) = self.max_call_bytes() {
+            config["max_call_bytes"] = json!(n);
         }
         if flags & 128 != 0 {
             config["thinking_tags"] = json!([CUSTOM_THINKING.0, CUSTOM_THINKING.1]);
         }
-        Some(Setup {
-            config,
-            fixed_memory,
-            prefill,
-            input: rest.to_vec(),
-            seed: u64::from(seed) ^ (data.len() as u64).rotate_left(17),
-        })
+        config
+    }
+
+    /// A tiny `max_call_bytes` (bit 4).
+    pub fn max_call_bytes(&self) -> Option<usize> {
+        (self.flags & 16 != 0).then(|| 64 + (self.seed as usize) * 3)
+    }
+
+    /// Caller-provided memory of this size instead of heap buffers (bit 5).
+    pub fn fixed_memory(&self) -> Option<usize> {
+        (self.flags & 32 != 0).then(|| MIN_MEMORY + (self.seed as usize) * 13)
     }
 }
 
@@ -241,13 +285,25 @@ pub fn pieces<'a>(input: &'a [u8], sizes: &'a [usize]) -> impl Iterator<Item = &
 
 /// Runs `input` in pieces of `sizes` (then the rest whole) through `sieve`, then finishes.
 pub fn drive(sieve: &mut Sieve<'_>, prefill: &[u8], input: &[u8], sizes: &[usize]) -> Vec<Ev> {
+    let mut out = Vec::new();
+    drive_with(sieve, prefill, input, sizes, |ev| out.push(Ev::of(ev)));
+    out
+}
+
+/// [`drive`], handing every event to `f` as it comes instead of keeping it.
+pub fn drive_with(
+    sieve: &mut Sieve<'_>,
+    prefill: &[u8],
+    input: &[u8],
+    sizes: &[usize],
+    mut f: impl FnMut(&Event<'_>),
+) {
     if !prefill.is_empty() {
         sieve.prefill(prefill).expect("a prefill on a fresh parser");
     }
-    let mut out = Vec::new();
     for mut piece in pieces(input, sizes) {
         while let Some(ev) = sieve.next(&mut piece) {
-            out.push(Ev::of(&ev));
+            f(&ev);
         }
         assert!(
             piece.is_empty() || sieve.is_done(),
@@ -258,13 +314,12 @@ pub fn drive(sieve: &mut Sieve<'_>, prefill: &[u8], input: &[u8], sizes: &[usize
     sieve.finish();
     let mut empty: &[u8] = &[];
     while let Some(ev) = sieve.next(&mut empty) {
-        out.push(Ev::of(&ev));
+        f(&ev);
     }
     assert!(sieve.is_done(), "not done after draining finish()");
     // After the end, nothing more comes.
     let mut more: &[u8] = b"<thinking>x";
     assert!(sieve.next(&mut more).is_none(), "an event after the end");
-    out
 }
 
 type Meta<'a> = (
@@ -503,27 +558,36 @@ pub fn is_compact(text: &str) -> bool {
 /// Runs the setup with the given piece sizes, on heap buffers or fixed memory.
 pub fn run(setup: &Setup, sizes: &[usize]) -> Option<Vec<Ev>> {
     let config = ConfigBuf::from_value(&setup.config).ok()?;
-    let c = config.config();
-    match setup.fixed_memory {
-        Some(n) => {
-            let mut mem = vec![0u8; n];
-            let mut sieve = Sieve::with_memory(&c, &mut mem).ok()?;
-            let events = drive(&mut sieve, &setup.prefill, &setup.input, sizes);
+    with_sieve(&config.config(), setup.fixed_memory, |sieve| {
+        let events = drive(sieve, &setup.prefill, &setup.input, sizes);
+        if setup.fixed_memory.is_some() {
             // reset() gives a fresh parser: the same pieces again, the same events.
             sieve.reset();
-            let again = drive(&mut sieve, &setup.prefill, &setup.input, sizes);
+            let again = drive(sieve, &setup.prefill, &setup.input, sizes);
             assert_same(
                 &coalesce(&events),
                 &coalesce(&again),
                 "reset() changed the events",
             );
-            Some(events)
         }
-        None => {
-            let mut sieve = Sieve::new(&c).ok()?;
-            Some(drive(&mut sieve, &setup.prefill, &setup.input, sizes))
-        }
+        events
+    })
+}
+
+/// `f` on a parser of `config`, on heap buffers or `fixed_memory` bytes of caller memory;
+/// `None` when the config is rejected (a dialect this build does not parse).
+pub fn with_sieve<R>(
+    config: &Config<'_>,
+    fixed_memory: Option<usize>,
+    f: impl FnOnce(&mut Sieve<'_>) -> R,
+) -> Option<R> {
+    let mut mem = vec![0u8; fixed_memory.unwrap_or(0)];
+    let mut sieve = match fixed_memory {
+        Some(_) => Sieve::with_memory(config, &mut mem),
+        None => Sieve::new(config),
     }
+    .ok()?;
+    Some(f(&mut sieve))
 }
 
 /// Panics with the first difference when two coalesced event lists differ.

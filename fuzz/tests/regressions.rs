@@ -1,7 +1,7 @@
 //! Fuzz findings, minimised, as tests (see fuzz/README.md, "Findings").
 //!
 //! * `replay_*`: every file under `fuzz/regressions/<target>/` is a raw fuzz input of that
-//!   target (`[flags, seed, …]`); each must pass the target's checks.
+//!   target (`[flags, seed, …]`; see each target's layout); each must pass the target's checks.
 //! * The findings as readable reproducers; open ones are `#[ignore]`d until the core fixes
 //!   them (`cargo test -- --ignored` shows them failing).
 
@@ -43,7 +43,17 @@ fn replay_stream_targets() {
 #[test]
 fn replay_json_and_format() {
     replay("json", tokensieve_fuzz::check_json);
+    replay("json_relaxed", tokensieve_fuzz::check_relaxed);
     replay("format", tokensieve_fuzz::check_format);
+}
+
+#[test]
+fn replay_fast_targets() {
+    replay("fast_sieve", tokensieve_fuzz::fast::check_fast_sieve);
+    replay(
+        "fast_json_relaxed",
+        tokensieve_fuzz::fast::check_fast_relaxed,
+    );
 }
 
 #[test]
