@@ -47,7 +47,7 @@
 //!   at its first `</k>`): `<![CDATA[…]]>` is inner markup, kept as written.
 
 use crate::config::{Config, StartIn, ValueType};
-use crate::emit::{Act, Emit, Emitter, STR_CAP, Spool, SpoolMode};
+use crate::emit::{Act, Emit, Emitter, STR_CAP, Spool, SpoolMode, floor_char_boundary};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{DYNAMIC, Decision, EXTRA, Names, Tag, Vocab};
 
@@ -280,11 +280,22 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
             out.escaped_act(meta, bytes)
         }
         Ctx::Held => {
-            if out.value.push(bytes) {
-                Act::skip(n)
+            // What fits (whole characters) is held; the call fails at the first character
+            // that does not, the same byte at any chunking.
+            let room = out.value.limit() - out.value.len();
+            let (take, consume) = if bytes.len() <= room {
+                (bytes.len(), n)
+            } else if matches!(d, Decision::Text(_)) {
+                let fit = floor_char_boundary(bytes, room);
+                (fit, fit)
             } else {
-                skip_call(s, ErrorReason::TooLarge)
+                (0, 0)
+            };
+            if consume == 0 {
+                return skip_call(s, ErrorReason::TooLarge);
             }
+            out.value.push(&bytes[..take]);
+            Act::skip(consume)
         }
         Ctx::Skip => out.skip(d, s.reason),
     }

@@ -180,20 +180,26 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
         Decision::Text(n) | Decision::Invalid(n) => n,
         _ => return Act::WAIT,
     };
-    let blank = matches!(d, Decision::Text(_)) && ws_prefix(&window[..n]) == n;
+    let ws = if matches!(d, Decision::Text(_)) {
+        ws_prefix(&window[..n])
+    } else {
+        0
+    };
     match s.ctx {
         Ctx::Text => out.content(BlockType::Text, 0, d),
         Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
         Ctx::Region => {
             let stray_open = matches!(out.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
-            if !stray_open && blank {
-                // Wire formatting unless non-whitespace text follows before the next tag.
+            if !stray_open && ws > 0 {
+                // Wire formatting unless non-whitespace text follows before the next tag. The
+                // run is held whatever follows it in this decision, so what the buffer keeps
+                // of a long run does not depend on where chunks split it.
                 if s.held_ws == 0 {
                     out.value.clear();
                 }
-                out.value.push(&window[..n]);
+                out.value.push(&window[..ws]);
                 s.held_ws = out.value.len() as u32;
-                return Act::skip(n);
+                return Act::skip(ws);
             }
             if stray_open && s.held_ws > 0 {
                 let held = s.held_ws as usize;
@@ -206,11 +212,6 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
         Ctx::Func => {
             // Whitespace between elements is wire formatting, whatever text follows it (so
             // the failure starts at the same byte at any chunking).
-            let ws = if matches!(d, Decision::Text(_)) {
-                ws_prefix(&window[..n])
-            } else {
-                0
-            };
             if ws > 0 {
                 Act::skip(ws)
             } else {
