@@ -1,3 +1,4 @@
+#![cfg(feature = "alloc")]
 //! Calls far larger than `max_call_bytes` lose no byte (docs/design.md, rule 6 and "Bounded
 //! memory"): a 100 MB argument in every dialect that has calls, fed in 64 KiB reads.
 //!
