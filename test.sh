@@ -67,7 +67,7 @@ if [ -f py/test.sh ]; then
 fi
 
 if [ -f fuzz/run.sh ]; then
-  step "fuzz smoke (every target, fixed seed and run count, seeds only; debug assertions on)"
+  step "fuzz smoke (every target, fixed seed and run count, seeds and the committed corpus; debug assertions on)"
   bash fuzz/run.sh --debug-assertions --smoke
 fi
 
