@@ -14,7 +14,7 @@ use crate::scan::tag::attr;
 use crate::scan::{Decision, EXTRA, Tag, Vocab};
 
 use super::Machine;
-use super::value::{self, NO_CDATA, Value, trim, ws_prefix};
+use super::value::{self, NO_CDATA, Value, leading_ws, trim};
 
 const NAMES: &[&[u8]] = &[
     b"function_calls",
@@ -215,7 +215,7 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
         _ => return Act::WAIT,
     };
     let is_text = matches!(d, Decision::Text(_));
-    let ws = if is_text { ws_prefix(&window[..n]) } else { 0 };
+    let ws = leading_ws(d, window);
     match s.ctx {
         Ctx::Text => out.content(BlockType::Text, 0, d),
         Ctx::Thinking => out.content(BlockType::Thinking, 0, d),

@@ -52,7 +52,7 @@ use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{DYNAMIC, Decision, EXTRA, Names, Tag, Vocab};
 
 use super::Machine;
-use super::value::{self, ws_prefix};
+use super::value::{self, leading_ws};
 use super::xml_value::{ANY, ENTITIES, convert, items};
 
 const fn bit(e: u8) -> u32 {
@@ -258,11 +258,7 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
         Ctx::Call => {
             // Whitespace between arguments is wire formatting, whatever text follows it (so
             // the failure starts at the same byte at any chunking).
-            let ws = if matches!(d, Decision::Text(_)) {
-                ws_prefix(bytes)
-            } else {
-                0
-            };
+            let ws = leading_ws(d, window);
             if ws > 0 {
                 Act::skip(ws)
             } else {

@@ -37,7 +37,7 @@ use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Tag, Vocab};
 
 use super::Machine;
-use super::value::{self, Value, trim, ws_prefix};
+use super::value::{self, Value, leading_ws, trim};
 
 const NAMES: &[&[u8]] = &[b"tool_call", b"function", b"parameter"];
 const WRAP: u8 = 0;
@@ -176,15 +176,10 @@ impl Machine for State {
 }
 
 fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
-    let n = match d {
-        Decision::Text(n) | Decision::Invalid(n) => n,
-        _ => return Act::WAIT,
-    };
-    let ws = if matches!(d, Decision::Text(_)) {
-        ws_prefix(&window[..n])
-    } else {
-        0
-    };
+    if !matches!(d, Decision::Text(_) | Decision::Invalid(_)) {
+        return Act::WAIT;
+    }
+    let ws = leading_ws(d, window);
     match s.ctx {
         Ctx::Text => out.content(BlockType::Text, 0, d),
         Ctx::Thinking => out.content(BlockType::Thinking, 0, d),

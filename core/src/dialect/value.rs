@@ -69,6 +69,17 @@ pub(crate) fn ws_prefix(bytes: &[u8]) -> usize {
         .count()
 }
 
+/// The whitespace at the head of a text decision about `window` (none for invalid bytes).
+/// Between elements it is wire formatting whatever follows it in the same decision, so a
+/// dialect skips it first and decides about the rest separately: the outcome then does not
+/// depend on where chunks split the run.
+pub(crate) fn leading_ws(d: Decision, window: &[u8]) -> usize {
+    match d {
+        Decision::Text(n) => ws_prefix(&window[..n]),
+        _ => 0,
+    }
+}
+
 /// The range of `b` without leading and trailing ASCII whitespace.
 pub(crate) fn trim(b: &[u8]) -> (usize, usize) {
     let a = ws_prefix(b);

@@ -734,10 +734,10 @@ impl<'a> Emitter<'a> {
             return Act::skip(len);
         }
         self.spill = false;
+        // A spill opened its text block exactly when the text comes back (`re_emit`).
         let meta = self.meta(None);
-        let open_text = matches!(self.open, Some(o) if o.ty == BlockType::Text);
         self.close_open();
-        if with_closer && open_text {
+        if with_closer && self.re_emit() {
             return Act {
                 consume: len,
                 emit: Some((meta, Emit::Window(0, len))),
