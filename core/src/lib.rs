@@ -52,6 +52,7 @@ pub mod event;
 pub mod format;
 pub mod json;
 mod scan;
+pub mod provider;
 mod sieve;
 
 pub use config::{
