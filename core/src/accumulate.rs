@@ -9,7 +9,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::event::{BlockType, ErrorReason, Event, Part};
+use crate::event::{BlockType, ErrorReason, ErrorSource, Event, FinishReason, Part, Usage};
 use crate::json::escape_piece;
 
 /// An event that owns its texts.
@@ -21,6 +21,8 @@ pub enum OwnedEvent {
         index: u32,
         /// Block type.
         block_type: BlockType,
+        /// The choice (provider streams with `n > 1`; else 0).
+        choice: u32,
     },
     /// A piece of the open block.
     Chunk {
@@ -38,6 +40,8 @@ pub enum OwnedEvent {
         tool_name: Option<String>,
         /// The tool id, once known.
         tool_id: Option<String>,
+        /// The choice.
+        choice: u32,
     },
     /// A block ends.
     BlockComplete {
@@ -57,11 +61,45 @@ pub enum OwnedEvent {
         error: Option<(ErrorReason, Vec<u8>)>,
         /// An error result.
         is_error: bool,
+        /// The choice.
+        choice: u32,
+        /// A refusal text block.
+        refusal: bool,
+        /// A server-side tool call or result.
+        server: bool,
+        /// Opaque signature to send back.
+        signature: Option<String>,
+        /// Redacted thinking to send back.
+        redacted: Option<String>,
     },
     /// A stop sequence ended the stream.
     Stop {
         /// The stop sequence.
         sequence: String,
+    },
+    /// A provider response (or choice) ended.
+    Finish {
+        /// Normalised reason.
+        reason: FinishReason,
+        /// The provider's word.
+        raw_reason: Option<String>,
+        /// Token counts.
+        usage: Option<Usage>,
+        /// Response id.
+        response_id: Option<String>,
+        /// Model.
+        model: Option<String>,
+        /// The choice.
+        choice: u32,
+    },
+    /// A provider or framing error; the stream went on.
+    Error {
+        /// Who reported it.
+        source: ErrorSource,
+        /// Code or type.
+        code: Option<String>,
+        /// What was wrong.
+        message: String,
     },
 }
 
@@ -93,10 +131,18 @@ impl Collector {
     /// Records `event` and returns it owned, with accumulated fields on completions.
     pub fn push(&mut self, event: &Event<'_>) -> OwnedEvent {
         match *event {
-            Event::BlockStart { index, block_type } => {
+            Event::BlockStart {
+                index,
+                block_type,
+                choice,
+            } => {
                 self.content.clear();
                 self.input.clear();
-                OwnedEvent::BlockStart { index, block_type }
+                OwnedEvent::BlockStart {
+                    index,
+                    block_type,
+                    choice,
+                }
             }
             Event::Chunk(c) => {
                 if c.part == Some(Part::Input) {
@@ -112,6 +158,7 @@ impl Collector {
                     part: c.part,
                     tool_name: c.tool_name.map(Into::into),
                     tool_id: c.tool_id.map(Into::into),
+                    choice: c.choice,
                 }
             }
             Event::BlockComplete(b) => {
@@ -125,10 +172,28 @@ impl Collector {
                     input: (tool && b.error.is_none()).then(|| core::mem::take(&mut self.input)),
                     error: b.error.map(|e| (e.reason, e.raw.into())),
                     is_error: b.is_error,
+                    choice: b.choice,
+                    refusal: b.refusal,
+                    server: b.server,
+                    signature: b.signature.map(Into::into),
+                    redacted: b.redacted.map(Into::into),
                 }
             }
             Event::Stop { sequence } => OwnedEvent::Stop {
                 sequence: sequence.into(),
+            },
+            Event::Finish(f) => OwnedEvent::Finish {
+                reason: f.reason,
+                raw_reason: f.raw_reason.map(Into::into),
+                usage: f.usage.copied(),
+                response_id: f.response_id.map(Into::into),
+                model: f.model.map(Into::into),
+                choice: f.choice,
+            },
+            Event::Error(e) => OwnedEvent::Error {
+                source: e.source,
+                code: e.code.map(Into::into),
+                message: e.message.into(),
             },
         }
     }
@@ -171,10 +236,15 @@ impl OwnedEvent {
             o.push_str(v);
         };
         match self {
-            OwnedEvent::BlockStart { index, block_type } => {
+            OwnedEvent::BlockStart {
+                index,
+                block_type,
+                choice,
+            } => {
                 o.push_str("{\"event\":\"block_start\"");
                 kv_raw(&mut o, "index", &itoa(*index));
                 kv_str(&mut o, "type", block_type.as_str());
+                choice_json(&mut o, *choice);
             }
             OwnedEvent::Chunk {
                 text,
@@ -184,6 +254,7 @@ impl OwnedEvent {
                 part,
                 tool_name,
                 tool_id,
+                choice,
             } => {
                 o.push_str("{\"event\":\"chunk\"");
                 kv_str(&mut o, "text", text);
@@ -205,6 +276,7 @@ impl OwnedEvent {
                 if let Some(i) = tool_id {
                     kv_str(&mut o, "tool_id", i);
                 }
+                choice_json(&mut o, *choice);
             }
             OwnedEvent::BlockComplete {
                 index,
@@ -215,6 +287,11 @@ impl OwnedEvent {
                 input,
                 error,
                 is_error,
+                choice,
+                refusal,
+                server,
+                signature,
+                redacted,
             } => {
                 o.push_str("{\"event\":\"block_complete\"");
                 kv_raw(&mut o, "index", &itoa(*index));
@@ -241,15 +318,95 @@ impl OwnedEvent {
                 if *is_error {
                     kv_raw(&mut o, "is_error", "true");
                 }
+                choice_json(&mut o, *choice);
+                if *refusal {
+                    kv_raw(&mut o, "refusal", "true");
+                }
+                if *server {
+                    kv_raw(&mut o, "server", "true");
+                }
+                if let Some(s) = signature {
+                    kv_str(&mut o, "signature", s);
+                }
+                if let Some(r) = redacted {
+                    kv_str(&mut o, "redacted", r);
+                }
             }
             OwnedEvent::Stop { sequence } => {
                 o.push_str("{\"event\":\"stop\"");
                 kv_str(&mut o, "sequence", sequence);
             }
+            OwnedEvent::Finish {
+                reason,
+                raw_reason,
+                usage,
+                response_id,
+                model,
+                choice,
+            } => {
+                o.push_str("{\"event\":\"finish\"");
+                kv_str(&mut o, "reason", reason.as_str());
+                if let Some(r) = raw_reason {
+                    kv_str(&mut o, "raw_reason", r);
+                }
+                if let Some(u) = usage {
+                    o.push_str(",\"usage\":");
+                    usage_json(&mut o, u);
+                }
+                if let Some(r) = response_id {
+                    kv_str(&mut o, "response_id", r);
+                }
+                if let Some(m) = model {
+                    kv_str(&mut o, "model", m);
+                }
+                choice_json(&mut o, *choice);
+            }
+            OwnedEvent::Error {
+                source,
+                code,
+                message,
+            } => {
+                o.push_str("{\"event\":\"error\"");
+                kv_str(&mut o, "source", source.as_str());
+                if let Some(c) = code {
+                    kv_str(&mut o, "code", c);
+                }
+                kv_str(&mut o, "message", message);
+            }
         }
         o.push('}');
         o
     }
+}
+
+fn choice_json(o: &mut String, choice: u32) {
+    if choice != 0 {
+        o.push_str(",\"choice\":");
+        o.push_str(&itoa(choice));
+    }
+}
+
+fn usage_json(o: &mut String, u: &Usage) {
+    use core::fmt::Write;
+    o.push('{');
+    let fields = [
+        ("input_tokens", u.input_tokens),
+        ("output_tokens", u.output_tokens),
+        ("cache_read_tokens", u.cache_read_tokens),
+        ("cache_write_tokens", u.cache_write_tokens),
+        ("reasoning_tokens", u.reasoning_tokens),
+    ];
+    let mut first = true;
+    for (k, v) in fields {
+        if let Some(v) = v {
+            if !first {
+                o.push(',');
+            }
+            first = false;
+            let _ = write!(o, "\"{k}\":{v}");
+        }
+    }
+    o.push('}');
 }
 
 fn itoa(n: u32) -> String {

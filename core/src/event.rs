@@ -141,6 +141,8 @@ pub struct Chunk<'a> {
     pub tool_name: Option<&'a str>,
     /// The call or result id, once known (only on `input` chunks and results).
     pub tool_id: Option<&'a str>,
+    /// Provider streams with `n > 1`: which choice (0 for model text).
+    pub choice: u32,
 }
 
 impl Chunk<'_> {
@@ -149,7 +151,7 @@ impl Chunk<'_> {
     /// ```
     /// # use tokensieve::*;
     /// let c = Chunk { text: "hi", block_type: BlockType::Text, block: 0, depth: 0,
-    ///                 part: None, tool_name: None, tool_id: None };
+    ///                 part: None, tool_name: None, tool_id: None, choice: 0 };
     /// assert!(c.visible());
     /// ```
     pub fn visible(&self) -> bool {
@@ -172,6 +174,41 @@ pub struct BlockComplete<'a> {
     pub error: Option<CallError<'a>>,
     /// True for a tool result that reports an error.
     pub is_error: bool,
+    /// Provider streams with `n > 1`: which choice (0 for model text).
+    pub choice: u32,
+    /// Provider streams: a text block made of refusal deltas.
+    pub refusal: bool,
+    /// Provider streams: a server-side tool call or its result.
+    pub server: bool,
+    /// Provider streams: opaque signature the host must send back with the block.
+    pub signature: Option<&'a str>,
+    /// Provider streams: redacted (encrypted) thinking the host must send back.
+    pub redacted: Option<&'a str>,
+}
+
+impl<'a> BlockComplete<'a> {
+    /// A completion with no provider extras (choice 0, no refusal, signature, …).
+    ///
+    /// ```
+    /// # use tokensieve::*;
+    /// let c = BlockComplete::new(3, BlockType::Text);
+    /// assert_eq!((c.index, c.signature, c.choice), (3, None, 0));
+    /// ```
+    pub const fn new(index: u32, block_type: BlockType) -> BlockComplete<'a> {
+        BlockComplete {
+            index,
+            block_type,
+            tool_name: None,
+            tool_id: None,
+            error: None,
+            is_error: false,
+            choice: 0,
+            refusal: false,
+            server: false,
+            signature: None,
+            redacted: None,
+        }
+    }
 }
 
 /// One event of the stream.
@@ -183,6 +220,8 @@ pub enum Event<'a> {
         index: u32,
         /// The block's type.
         block_type: BlockType,
+        /// Provider streams with `n > 1`: which choice (0 for model text).
+        choice: u32,
     },
     /// A piece of the open block.
     Chunk(Chunk<'a>),
@@ -193,4 +232,125 @@ pub enum Event<'a> {
         /// The stop sequence that matched.
         sequence: &'a str,
     },
+    /// Provider streams: the response (or one choice of it) ended.
+    Finish(Finish<'a>),
+    /// Provider streams: an error the provider sent, or a broken frame; the stream goes on.
+    Error(StreamError<'a>),
+}
+
+/// Why a provider response ended, normalised across providers (docs/providers.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum FinishReason {
+    /// The model ended its turn (or met a stop sequence).
+    Stop = 0,
+    /// A token limit cut the response.
+    Length = 1,
+    /// The model called tools and waits for their results.
+    ToolCalls = 2,
+    /// A content filter stopped the response.
+    ContentFilter = 3,
+    /// The model refused.
+    Refusal = 4,
+    /// The response ended with an error (or the body ended early).
+    Error = 5,
+    /// Any other reason; `raw_reason` has the provider's word.
+    Other = 6,
+}
+
+impl FinishReason {
+    /// The name used in the JSON form.
+    ///
+    /// ```
+    /// assert_eq!(tokensieve::FinishReason::ToolCalls.as_str(), "tool_calls");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FinishReason::Stop => "stop",
+            FinishReason::Length => "length",
+            FinishReason::ToolCalls => "tool_calls",
+            FinishReason::ContentFilter => "content_filter",
+            FinishReason::Refusal => "refusal",
+            FinishReason::Error => "error",
+            FinishReason::Other => "other",
+        }
+    }
+}
+
+/// Token counts a provider reported (the last value of each counter wins).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Usage {
+    /// Prompt tokens.
+    pub input_tokens: Option<u64>,
+    /// Generated tokens.
+    pub output_tokens: Option<u64>,
+    /// Prompt tokens read from the provider's cache.
+    pub cache_read_tokens: Option<u64>,
+    /// Prompt tokens written to the provider's cache.
+    pub cache_write_tokens: Option<u64>,
+    /// Generated tokens spent on reasoning.
+    pub reasoning_tokens: Option<u64>,
+}
+
+impl Usage {
+    /// True when no counter was reported.
+    ///
+    /// ```
+    /// assert!(tokensieve::Usage::default().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        *self == Usage::default()
+    }
+}
+
+/// The end of a provider response or of one of its choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finish<'a> {
+    /// The normalised reason.
+    pub reason: FinishReason,
+    /// The provider's own word for it, when it gave one (`"eof"` when the body ended early).
+    pub raw_reason: Option<&'a str>,
+    /// Token counts, when the provider reported any.
+    pub usage: Option<&'a Usage>,
+    /// The provider's response id.
+    pub response_id: Option<&'a str>,
+    /// The model that answered.
+    pub model: Option<&'a str>,
+    /// Which choice ended (0 unless `n > 1`).
+    pub choice: u32,
+}
+
+/// Where a stream error came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum ErrorSource {
+    /// The provider sent an error.
+    Provider = 0,
+    /// The body's framing or JSON was broken.
+    Framing = 1,
+}
+
+impl ErrorSource {
+    /// The name used in the JSON form.
+    ///
+    /// ```
+    /// assert_eq!(tokensieve::ErrorSource::Framing.as_str(), "framing");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorSource::Provider => "provider",
+            ErrorSource::Framing => "framing",
+        }
+    }
+}
+
+/// An error in a provider stream; decoding goes on after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamError<'a> {
+    /// Who reported it.
+    pub source: ErrorSource,
+    /// The provider's error code or type, or the framing fault's name.
+    pub code: Option<&'a str>,
+    /// What was wrong.
+    pub message: &'a str,
 }

@@ -51,8 +51,8 @@ pub mod event;
 #[cfg(feature = "alloc")]
 pub mod format;
 pub mod json;
-mod scan;
 pub mod provider;
+mod scan;
 mod sieve;
 
 pub use config::{
@@ -60,7 +60,10 @@ pub use config::{
 };
 #[cfg(feature = "alloc")]
 pub use config::{ConfigBuf, ParamBuf, ToolBuf};
-pub use event::{BlockComplete, BlockType, CallError, Chunk, ErrorReason, Event, Part};
+pub use event::{
+    BlockComplete, BlockType, CallError, Chunk, ErrorReason, ErrorSource, Event, Finish,
+    FinishReason, Part, StreamError, Usage,
+};
 pub use sieve::{DEFAULT_MEMORY, HOLD_CAP, MIN_MEMORY, Misuse, Pull, STR_CAP, Sieve};
 
 /// The README's examples run as doctests.

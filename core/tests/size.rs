@@ -13,5 +13,6 @@ fn parser_state_fits_in_512_bytes() {
 fn events_are_small() {
     let size = core::mem::size_of::<Event<'static>>();
     println!("size_of::<Event>() = {size} bytes");
-    assert!(size <= 96, "Event is {size} bytes");
+    // 104 since provider streams: a completion carries `signature` and `redacted` too.
+    assert!(size <= 104, "Event is {size} bytes");
 }

@@ -91,7 +91,9 @@ pub(crate) fn convert(ev: &Event<'_>, acc: &mut Acc) -> tokensieve_event {
         }
     };
     match *ev {
-        Event::BlockStart { index, block_type } => {
+        Event::BlockStart {
+            index, block_type, ..
+        } => {
             acc.clear();
             e.kind = tokensieve_kind::TOKENSIEVE_KIND_BLOCK_START as u32;
             e.block_type = tokensieve_block_type::code(block_type);
@@ -146,6 +148,8 @@ pub(crate) fn convert(ev: &Event<'_>, acc: &mut Acc) -> tokensieve_event {
             e.kind = tokensieve_kind::TOKENSIEVE_KIND_STOP as u32;
             e.text = some_str(sequence.as_bytes());
         }
+        // A parser never emits provider events; the C decoder API (issue 16) will map them.
+        Event::Finish(_) | Event::Error(_) => {}
     }
     e
 }

@@ -86,6 +86,7 @@ impl Shape {
                 assert!(self.open.is_none(), "block open at stop");
                 self.stopped = true;
             }
+            Event::Finish(_) | Event::Error(_) => panic!("a parser emitted a provider event"),
         }
     }
 }

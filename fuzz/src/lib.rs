@@ -60,7 +60,9 @@ impl Ev {
     /// The owned form of an event.
     pub fn of(ev: &Event<'_>) -> Ev {
         match *ev {
-            Event::BlockStart { index, block_type } => Ev::Start(index, block_type),
+            Event::BlockStart {
+                index, block_type, ..
+            } => Ev::Start(index, block_type),
             Event::Chunk(c) => Ev::Chunk {
                 text: c.text.into(),
                 ty: c.block_type,
@@ -79,6 +81,7 @@ impl Ev {
                 is_error: b.is_error,
             },
             Event::Stop { sequence } => Ev::Stop(sequence.into()),
+            Event::Finish(_) | Event::Error(_) => panic!("a parser emitted a provider event"),
         }
     }
 }

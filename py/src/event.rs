@@ -399,7 +399,9 @@ impl Converter {
     /// The Python event for `ev` (records what completions need).
     pub(crate) fn convert(&mut self, py: Python<'_>, ev: &CoreEvent<'_>) -> PyResult<Py<Event>> {
         let event = match *ev {
-            CoreEvent::BlockStart { index, block_type } => {
+            CoreEvent::BlockStart {
+                index, block_type, ..
+            } => {
                 self.content.clear();
                 self.input.clear();
                 Event {
@@ -454,6 +456,12 @@ impl Converter {
                 text: Some(PyString::new(py, sequence).unbind()),
                 ..Event::empty()
             },
+            // Only a provider decoder emits these; the Python Decoder (issue 16) maps them.
+            CoreEvent::Finish(_) | CoreEvent::Error(_) => {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                    "provider events are not supported by this binding yet",
+                ));
+            }
         };
         let obj = Py::new(py, event)?;
         untrack(&obj);

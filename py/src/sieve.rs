@@ -136,7 +136,9 @@ impl Recorded {
 
     fn push(&mut self, ev: &CoreEvent<'_>) {
         let rec = match *ev {
-            CoreEvent::BlockStart { index, block_type } => Rec::Start(index, block_type),
+            CoreEvent::BlockStart {
+                index, block_type, ..
+            } => Rec::Start(index, block_type),
             CoreEvent::Chunk(c) => Rec::Chunk {
                 text: self.text(c.text),
                 block_type: c.block_type,
@@ -159,6 +161,8 @@ impl Recorded {
                 is_error: b.is_error,
             },
             CoreEvent::Stop { sequence } => Rec::Stop(self.text(sequence)),
+            // A Sieve never emits provider events (they come from a provider decoder).
+            CoreEvent::Finish(_) | CoreEvent::Error(_) => return,
         };
         self.events.push(rec);
     }
@@ -171,6 +175,7 @@ impl Recorded {
                 Rec::Start(index, block_type) => CoreEvent::BlockStart {
                     index: *index,
                     block_type: *block_type,
+                    choice: 0,
                 },
                 Rec::Chunk {
                     text,
@@ -188,6 +193,7 @@ impl Recorded {
                     part: *part,
                     tool_name: tool_name.as_ref().map(t),
                     tool_id: tool_id.as_ref().map(t),
+                    choice: 0,
                 }),
                 Rec::Complete {
                     index,
@@ -207,6 +213,7 @@ impl Recorded {
                         raw_truncated: *cut,
                     }),
                     is_error: *is_error,
+                    ..BlockComplete::new(*index, *block_type)
                 }),
                 Rec::Stop(seq) => CoreEvent::Stop { sequence: t(seq) },
             };

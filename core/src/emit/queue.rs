@@ -392,6 +392,7 @@ impl Emitter<'_> {
             } else {
                 None
             },
+            choice: 0,
         }
     }
 
@@ -401,6 +402,7 @@ impl Emitter<'_> {
             Pending::Start { index, ty } => Event::BlockStart {
                 index,
                 block_type: ty,
+                choice: 0,
             },
             Pending::Complete {
                 index,
@@ -428,6 +430,7 @@ impl Emitter<'_> {
                     raw_truncated: self.raw_cut,
                 }),
                 is_error,
+                ..BlockComplete::new(index, ty)
             }),
             Pending::Chunk { meta, text } => {
                 let text = match text {
