@@ -358,7 +358,7 @@ impl<'a> Sieve<'a> {
     /// sieve.prefill(b"Assistant: <thinking>").unwrap();
     /// let mut input = &b"hmm"[..];
     /// assert!(matches!(sieve.next(&mut input),
-    ///     Some(Event::BlockStart { index: 0, block_type: BlockType::Thinking })));
+    ///     Some(Event::BlockStart { index: 0, block_type: BlockType::Thinking, choice: 0 })));
     /// assert_eq!(sieve.prefill(b"more"), Err(Misuse::PrefillAfterInput));
     /// ```
     pub fn prefill(&mut self, text: &[u8]) -> Result<(), Misuse> {
