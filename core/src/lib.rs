@@ -51,8 +51,8 @@ pub mod event;
 #[cfg(feature = "alloc")]
 pub mod format;
 pub mod json;
-mod scan;
 pub mod provider;
+mod scan;
 mod sieve;
 
 pub use config::{
