@@ -222,3 +222,14 @@ fn feed<W: std::io::Write>(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap's own consistency checks of the definition (names, groups, conflicts).
+    #[test]
+    fn cli_definition_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}
