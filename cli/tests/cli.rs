@@ -1,0 +1,363 @@
+//! The `tokensieve` binary as a user and the conformance runner call it: `--version`,
+//! `--help` of every subcommand, usage errors (exit status 2), and `parse`'s output.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `tokensieve ARGS` with `stdin` on its standard input.
+fn run_with(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tokensieve"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tokensieve");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write stdin");
+    child.wait_with_output().expect("wait for tokensieve")
+}
+
+/// Runs `tokensieve ARGS` with an empty standard input.
+fn run(args: &[&str]) -> Output {
+    run_with(args, b"")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// A file under this test binary's scratch directory holding `text`.
+fn file(name: &str, text: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
+    std::fs::write(&path, text).expect("write scratch file");
+    path
+}
+
+const SUBCOMMANDS: [&str; 4] = ["parse", "demo", "dialects", "decode"];
+
+const INPUT: &str = "Hi <thinking>hmm</thinking>there";
+
+/// `parse --dialect anthropic-xml --json` of [`INPUT`], whole.
+const INPUT_JSON: [&str; 9] = [
+    r#"{"event":"block_start","index":0,"type":"text"}"#,
+    r#"{"event":"chunk","text":"Hi ","type":"text","visible":true,"block":0,"depth":0}"#,
+    r#"{"event":"block_complete","index":0,"type":"text","content":"Hi "}"#,
+    r#"{"event":"block_start","index":1,"type":"thinking"}"#,
+    r#"{"event":"chunk","text":"hmm","type":"thinking","visible":false,"block":1,"depth":0}"#,
+    r#"{"event":"block_complete","index":1,"type":"thinking","content":"hmm"}"#,
+    r#"{"event":"block_start","index":2,"type":"text"}"#,
+    r#"{"event":"chunk","text":"there","type":"text","visible":true,"block":2,"depth":0}"#,
+    r#"{"event":"block_complete","index":2,"type":"text","content":"there"}"#,
+];
+
+#[test]
+fn version() {
+    for flag in ["--version", "-V"] {
+        let o = run(&[flag]);
+        assert!(o.status.success(), "{flag}: {o:?}");
+        assert_eq!(
+            stdout(&o),
+            format!("tokensieve {}\n", env!("CARGO_PKG_VERSION"))
+        );
+        assert_eq!(stderr(&o), "");
+    }
+}
+
+#[test]
+fn help_lists_every_subcommand() {
+    for args in [&["--help"][..], &["-h"], &["help"]] {
+        let o = run(args);
+        assert!(o.status.success(), "{args:?}: {o:?}");
+        let out = stdout(&o);
+        assert!(out.contains("Usage: tokensieve <COMMAND>"), "{out}");
+        for sub in SUBCOMMANDS {
+            let line = out
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{sub} ")))
+                .unwrap_or_else(|| panic!("`{sub}` missing from --help:\n{out}"));
+            assert!(
+                line.split_whitespace().count() > 2,
+                "no description: {line}"
+            );
+        }
+    }
+}
+
+/// The options `SUB -h` lists, each with the rest of its line (its description).
+fn options(sub: &str) -> Vec<(String, String)> {
+    let o = run(&[sub, "-h"]);
+    assert!(o.status.success(), "{sub} -h: {o:?}");
+    let out = stdout(&o);
+    assert!(out.contains(&format!("Usage: tokensieve {sub}")), "{out}");
+    let section = out
+        .split("Options:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{sub} -h has no options:\n{out}"));
+    section
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            let l = l.trim_start();
+            let (flags, description) = l.split_once("  ").unwrap_or((l, ""));
+            (flags.to_string(), description.trim().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn every_option_of_every_subcommand_has_a_description() {
+    let expected: [(&str, &[&str]); 4] = [
+        (
+            "parse",
+            &[
+                "--config <FILE>",
+                "--dialect <D>",
+                "--tools <FILE>",
+                "--prefill <FILE>",
+                "--chunk <N>",
+                "--json",
+                "--visible-only",
+            ],
+        ),
+        ("demo", &["--fast"]),
+        ("dialects", &[]),
+        (
+            "decode",
+            &[
+                "--provider <P>",
+                "--text-dialect <D>",
+                "--config <FILE>",
+                "--chunk <N>",
+                "--json",
+            ],
+        ),
+    ];
+    for (sub, wanted) in expected {
+        let options = options(sub);
+        for (flags, description) in &options {
+            assert!(!description.is_empty(), "{sub} {flags}: no description");
+        }
+        for flag in wanted.iter().chain(&["-h, --help"]) {
+            assert!(
+                options.iter().any(|(f, _)| f == flag),
+                "{sub} -h does not list {flag}: {options:?}"
+            );
+        }
+        assert_eq!(options.len(), wanted.len() + 1, "{sub}: {options:?}");
+    }
+}
+
+#[test]
+fn long_help_of_every_subcommand() {
+    for sub in SUBCOMMANDS {
+        let o = run(&[sub, "--help"]);
+        assert!(o.status.success(), "{sub} --help: {o:?}");
+        let out = stdout(&o);
+        assert!(out.contains(&format!("Usage: tokensieve {sub}")), "{out}");
+        assert_eq!(stdout(&run(&["help", sub])), out, "help {sub}");
+    }
+    let parse = stdout(&run(&["parse", "--help"]));
+    assert!(parse.contains("[possible values: passthrough, anthropic-xml"));
+    let decode = stdout(&run(&["decode", "--help"]));
+    for provider in [
+        "openai-chat",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+        "bedrock",
+    ] {
+        assert!(decode.contains(&format!("- {provider}:")), "{decode}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let cfg = file("usage.json", r#"{"dialect":"hermes"}"#);
+    let cfg = cfg.to_str().unwrap();
+    let cases: [&[&str]; 13] = [
+        &[],
+        &["bogus"],
+        &["parse"],
+        &["parse", "--bogus", "--dialect", "hermes"],
+        &["parse", "--dialect", "nope"],
+        &["parse", "--dialect"],
+        &["parse", "--dialect", "hermes", "--chunk", "x"],
+        &["parse", "--config", cfg, "--dialect", "hermes"],
+        &["parse", "--config", cfg, "--tools", cfg],
+        &["parse", "--dialect", "hermes", "a", "b"],
+        &["demo", "--bogus"],
+        &["decode", "--provider", "nope"],
+        &["decode", "--provider", "gemini", "--config", cfg],
+    ];
+    for args in cases {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {o:?}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.starts_with("error:") || (args.is_empty() && err.starts_with("Parse model")),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("Usage: tokensieve") || err.contains("--help"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn run_errors_exit_2_with_the_program_name() {
+    let o = run(&[
+        "parse",
+        "--dialect",
+        "hermes",
+        "/nonexistent/tokensieve-input",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        stderr(&o).starts_with("tokensieve: reading /nonexistent/tokensieve-input: "),
+        "{}",
+        stderr(&o)
+    );
+    let bad = file("bad.json", "{not json");
+    let o = run(&["parse", "--config", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(stderr(&o).starts_with("tokensieve: "), "{}", stderr(&o));
+}
+
+#[test]
+fn parse_json_from_standard_input() {
+    let o = run_with(
+        &["parse", "--dialect", "anthropic-xml", "--json"],
+        INPUT.as_bytes(),
+    );
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), INPUT_JSON);
+    assert_eq!(stderr(&o), "");
+    let dash = run_with(
+        &["parse", "--dialect", "anthropic-xml", "--json", "-"],
+        INPUT.as_bytes(),
+    );
+    assert_eq!(dash.stdout, o.stdout);
+}
+
+/// The conformance runner's call: `parse --config F [--prefill F] --chunk N --json FILE`.
+#[test]
+fn parse_json_as_the_conformance_runner_calls_it() {
+    let cfg = file("conformance.json", r#"{"dialect":"anthropic-xml"}"#);
+    let input = file("conformance.txt", INPUT);
+    let (cfg, input) = (cfg.to_str().unwrap(), input.to_str().unwrap());
+    let whole = INPUT.len().to_string();
+    let o = run(&["parse", "--config", cfg, "--chunk", &whole, "--json", input]);
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), INPUT_JSON);
+
+    // In 4-byte pieces, "there" arrives as "t" + "here": the same blocks, one more chunk.
+    let o = run(&["parse", "--config", cfg, "--chunk", "4", "--json", input]);
+    assert!(o.status.success(), "{o:?}");
+    let mut expected = INPUT_JSON[..7].to_vec();
+    expected.extend([
+        r#"{"event":"chunk","text":"t","type":"text","visible":true,"block":2,"depth":0}"#,
+        r#"{"event":"chunk","text":"here","type":"text","visible":true,"block":2,"depth":0}"#,
+        INPUT_JSON[8],
+    ]);
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), expected);
+
+    // The prefill opens a thinking block silently; the input closes it.
+    let prefill = file("prefill.txt", "a<thinking>b");
+    let input = file("after-prefill.txt", "x</thinking>y");
+    let o = run(&[
+        "parse",
+        "--config",
+        cfg,
+        "--prefill",
+        prefill.to_str().unwrap(),
+        "--chunk",
+        "1",
+        "--json",
+        input.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(
+        stdout(&o).lines().collect::<Vec<_>>(),
+        [
+            r#"{"event":"block_start","index":0,"type":"thinking"}"#,
+            r#"{"event":"chunk","text":"x","type":"thinking","visible":false,"block":0,"depth":0}"#,
+            r#"{"event":"block_complete","index":0,"type":"thinking","content":"x"}"#,
+            r#"{"event":"block_start","index":1,"type":"text"}"#,
+            r#"{"event":"chunk","text":"y","type":"text","visible":true,"block":1,"depth":0}"#,
+            r#"{"event":"block_complete","index":1,"type":"text","content":"y"}"#,
+        ]
+    );
+}
+
+#[test]
+fn parse_human_and_visible_views() {
+    let human = run_with(&["parse", "--dialect", "anthropic-xml"], INPUT.as_bytes());
+    assert!(human.status.success(), "{human:?}");
+    assert_eq!(stdout(&human), "Hi [thinking] hmm\nthere\n");
+
+    let visible = run_with(
+        &["parse", "--dialect", "anthropic-xml", "--visible-only"],
+        INPUT.as_bytes(),
+    );
+    assert_eq!(stdout(&visible), "Hi there\n");
+    // The later of --json and --visible-only wins, as it always has.
+    let later = run_with(
+        &[
+            "parse",
+            "--json",
+            "--dialect",
+            "anthropic-xml",
+            "--visible-only",
+        ],
+        INPUT.as_bytes(),
+    );
+    assert_eq!(later.stdout, visible.stdout);
+
+    let call = r#"<function_calls><invoke name="f"><parameter name="a">1</parameter></invoke></function_calls>"#;
+    let tools = file("tools.json", r#"[{"name":"f","schema":{"type":"object"}}]"#);
+    let o = run_with(
+        &[
+            "parse",
+            "--dialect",
+            "anthropic-xml",
+            "--tools",
+            tools.to_str().unwrap(),
+        ],
+        call.as_bytes(),
+    );
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(stdout(&o), "\n→ f({\"a\":1})\n\n");
+}
+
+#[test]
+fn dialects_and_demo() {
+    let o = run(&["dialects"]);
+    assert!(o.status.success(), "{o:?}");
+    let names: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert!(names.iter().any(|n| n == "anthropic-xml"), "{names:?}");
+    assert!(names.iter().any(|n| n == "passthrough"), "{names:?}");
+
+    let o = run(&["demo", "--fast"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(stdout(&o).contains("→ get_weather("), "{}", stdout(&o));
+}
+
+#[test]
+fn decode_is_not_built_yet() {
+    let o = run(&["decode", "--provider", "anthropic", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(stderr(&o), "decode: not built yet\n");
+    assert_eq!(stdout(&o), "");
+}
