@@ -5,4 +5,5 @@
 //! documents → the relaxed JSON lexer → one mapper per provider format → events.
 #![allow(dead_code)] // the decoder lands piece by piece
 
+pub(crate) mod base64;
 pub(crate) mod frame;

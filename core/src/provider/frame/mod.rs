@@ -14,6 +14,8 @@
 //! * `json_array.rs` — a streamed JSON array, one document per element (Gemini's default).
 //! * `event_stream.rs` — the AWS event stream (Bedrock): prelude, headers, payload, CRCs.
 
+pub(crate) mod event_stream;
+
 /// What the front of the input is (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Framed {
