@@ -1,15 +1,18 @@
 //! `tokensieve decode`: a provider's streaming response body (the HTTP body of a streaming
 //! API: SSE, a streamed JSON array, or AWS event-stream frames) into events.
 //!
-//! Not built yet: the arguments are defined and parsed, and [`decode`] is the one place to
-//! wire the decoder in (docs/providers.md says what it decides). `main` calls it with the
-//! parsed [`DecodeArgs`] and exits with what it returns.
+//! The config (`--config`) is the JSON object of docs/providers.md; `--json` prints the
+//! conformance-vector form, one event per line.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::io::{Read, Write};
+
 use clap::{ArgGroup, Args, ValueEnum};
-use tokensieve::Dialect;
+use tokensieve::accumulate::{Collector, OwnedEvent};
+use tokensieve::provider::{Decoder, DecoderConfig};
+use tokensieve::{Dialect, OnMalformed};
 
 /// The arguments of `tokensieve decode`:
 /// `(--config FILE | --provider P [--text-dialect D]) [--chunk N] [--json] [FILE|-]`.
@@ -61,9 +64,136 @@ pub enum Provider {
     Bedrock,
 }
 
-/// Runs `tokensieve decode`. For now it says so and fails (exit status 1).
+impl Provider {
+    fn core(self) -> tokensieve::provider::Provider {
+        use tokensieve::provider::Provider as P;
+        match self {
+            Provider::OpenaiChat => P::OpenAiChat,
+            Provider::OpenaiResponses => P::OpenAiResponses,
+            Provider::Anthropic => P::Anthropic,
+            Provider::Gemini => P::Gemini,
+            Provider::Bedrock => P::Bedrock,
+        }
+    }
+}
+
+/// Runs `tokensieve decode`: exit 0, or 2 with a message on stderr.
 pub fn decode(args: DecodeArgs) -> ExitCode {
-    let _ = args; // read by the decoder once it is wired in
-    eprintln!("decode: not built yet");
-    ExitCode::FAILURE
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tokensieve: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The config's `provider`, `id_prefix`, `on_malformed`, `max_call_bytes`,
+/// `max_frame_bytes` (docs/providers.md, "Input and configuration").
+fn config_of(args: &DecodeArgs) -> Result<(DecoderConfig<'static>, String), String> {
+    let mut prefix = String::from("call_");
+    let mut config = match (&args.config, args.provider) {
+        (Some(path), _) => {
+            let text = crate::read_file(path)?;
+            let v: serde_json::Value =
+                serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let obj = v.as_object().ok_or("the config must be a JSON object")?;
+            let name = obj
+                .get("provider")
+                .and_then(|p| p.as_str())
+                .ok_or("config: `provider` (a string) is required")?;
+            let provider = tokensieve::provider::Provider::from_name(name)
+                .ok_or_else(|| format!("config: unknown provider {name:?}"))?;
+            let mut c = DecoderConfig::new(provider);
+            for (k, v) in obj {
+                match (k.as_str(), v) {
+                    ("provider", _) => {}
+                    ("id_prefix", serde_json::Value::String(s)) => prefix = s.clone(),
+                    ("on_malformed", serde_json::Value::String(s)) => {
+                        c.options.on_malformed = match s.as_str() {
+                            "text" => OnMalformed::Text,
+                            "drop" => OnMalformed::Drop,
+                            _ => return Err(format!("config: on_malformed {s:?}")),
+                        }
+                    }
+                    ("max_call_bytes", v) if v.as_u64().is_some() => {
+                        c.options.max_call_bytes = v.as_u64().unwrap_or(0) as usize
+                    }
+                    ("max_frame_bytes", v) if v.as_u64().is_some() => {
+                        c.max_frame_bytes = v.as_u64().unwrap_or(0).min(u32::MAX.into()) as u32
+                    }
+                    (k, _) => return Err(format!("config: unknown or mistyped key {k:?}")),
+                }
+            }
+            c
+        }
+        (None, Some(p)) => DecoderConfig::new(p.core()),
+        (None, None) => return Err("--provider or --config is required".into()),
+    };
+    if args.text_dialect.is_some() {
+        config.text_dialect = args.text_dialect;
+    }
+    Ok((config, prefix))
+}
+
+fn run(args: &DecodeArgs) -> Result<(), String> {
+    let (mut config, prefix) = config_of(args)?;
+    config.options.id_prefix = &prefix;
+    let body = match &args.file {
+        Some(p) if p.as_os_str() != "-" => crate::read_file(p)?,
+        _ => {
+            let mut v = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut v)
+                .map_err(|e| format!("stdin: {e}"))?;
+            v
+        }
+    };
+    let mut decoder = Decoder::new(&config).map_err(|e| format!("config: {e}"))?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut collector = Collector::new();
+    let mut fail = None;
+    let mut emit = |ev: tokensieve::Event<'_>| {
+        let owned = collector.push(&ev);
+        let r = if args.json {
+            writeln!(out, "{}", owned.to_json())
+        } else {
+            human(&mut out, &owned)
+        };
+        if let Err(e) = r {
+            fail.get_or_insert(e);
+        }
+    };
+    let size = if args.chunk == 0 {
+        body.len().max(1)
+    } else {
+        args.chunk
+    };
+    for read in body.chunks(size) {
+        decoder.feed_with(read, &mut emit);
+    }
+    decoder.finish_with(&mut emit);
+    if let Some(e) = fail {
+        return Err(format!("stdout: {e}"));
+    }
+    out.flush().map_err(|e| format!("stdout: {e}"))
+}
+
+/// The human view: visible text as it comes; other events on lines of their own.
+fn human(out: &mut impl Write, ev: &OwnedEvent) -> std::io::Result<()> {
+    match ev {
+        OwnedEvent::Chunk {
+            text,
+            block_type: tokensieve::BlockType::Text,
+            ..
+        } => write!(out, "{text}"),
+        OwnedEvent::BlockComplete {
+            block_type: tokensieve::BlockType::Text,
+            ..
+        }
+        | OwnedEvent::BlockStart { .. }
+        | OwnedEvent::Chunk { .. } => Ok(()),
+        other => writeln!(out, "\n[{}]", other.to_json()),
+    }
 }

@@ -142,7 +142,7 @@ fn dialects() {
 }
 
 /// The bytes of `path`, or of standard input when it is `-`.
-fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     if path.as_os_str() == "-" {
         let mut v = Vec::new();
         std::io::stdin()

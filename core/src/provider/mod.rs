@@ -1,9 +1,815 @@
 //! Provider streams ("chat mode"): the HTTP body of a streaming LLM API → the same events as
-//! a dialect gives (docs/design.md, "Provider streams").
+//! a dialect gives (docs/design.md "Provider streams"; the decisions in docs/providers.md).
 //!
-//! Data flows one way: body bytes → [`frame`] (SSE, JSON array, AWS event stream) → JSON
-//! documents → the relaxed JSON lexer → one mapper per provider format → events.
-#![allow(dead_code)] // the decoder lands piece by piece
+//! Data flows one way: body bytes → `frame` (SSE, JSON array, AWS event stream; the first
+//! byte decides, see [`Decoder`]) → JSON documents → the relaxed JSON [`Lexer`] with the
+//! token's `path` → one mapper per provider format → `out` (blocks, queued events) →
+//! [`Event`]s. Nothing is buffered per event: text fields stream out as they are unescaped,
+//! straight from the input when the JSON string needs no unescaping.
+//!
+//! ```
+//! use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+//! use tokensieve::Event;
+//!
+//! let config = DecoderConfig::new(Provider::OpenAiChat);
+//! let mut decoder = Decoder::new(&config).unwrap();
+//! let body = b"data: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\n\
+//!              data: {\"choices\":[{\"delta\":{\"content\":\"lo\"},\"finish_reason\":\"stop\"}]}\n\n\
+//!              data: [DONE]\n\n";
+//! let mut text = String::new();
+//! let mut finished = false;
+//! for read in body.chunks(7) {
+//!     let mut input = read;
+//!     while let Some(event) = decoder.next(&mut input) {
+//!         match event {
+//!             Event::Chunk(c) if c.visible() => text.push_str(c.text),
+//!             Event::Finish(f) => finished = f.reason == tokensieve::FinishReason::Stop,
+//!             _ => {}
+//!         }
+//!     }
+//! }
+//! decoder.finish_with(|_| {});
+//! assert_eq!((text.as_str(), finished), ("Hello", true));
+//! ```
+
+// Gemini and Bedrock framing (json_array, event_stream, base64) is built and tested but not
+// wired to a mapper yet.
+#![allow(dead_code)]
+
+use crate::buf::Buf;
+use crate::config::{Config, ConfigError, Dialect};
+use crate::event::{BlockType, Event};
+use crate::json::relaxed::{Lex, Lexer, Literal, Text, Token};
 
 pub(crate) mod base64;
 pub(crate) mod frame;
+mod openai_chat;
+mod out;
+mod path;
+
+use frame::{Framed, sse::SseFramer};
+use out::{ARGS_STEP, Out, SMALL};
+use path::Path;
+
+/// The provider formats a [`Decoder`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Provider {
+    /// OpenAI Chat Completions and every compatible server (vLLM, SGLang, llama.cpp, …).
+    OpenAiChat = 0,
+    /// OpenAI Responses.
+    OpenAiResponses = 1,
+    /// Anthropic Messages.
+    Anthropic = 2,
+    /// Google Gemini (`alt=sse` or the streamed JSON array).
+    Gemini = 3,
+    /// AWS Bedrock (the AWS event stream).
+    Bedrock = 4,
+}
+
+impl Provider {
+    /// Every provider, in the order of their numbers.
+    pub const ALL: [Provider; 5] = [
+        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
+        Provider::Anthropic,
+        Provider::Gemini,
+        Provider::Bedrock,
+    ];
+
+    /// The config name (`openai-chat`, `openai-responses`, `anthropic`, `gemini`, `bedrock`).
+    ///
+    /// ```
+    /// use tokensieve::provider::Provider;
+    /// assert_eq!(Provider::from_name("anthropic"), Some(Provider::Anthropic));
+    /// assert_eq!(Provider::OpenAiChat.name(), "openai-chat");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat => "openai-chat",
+            Provider::OpenAiResponses => "openai-responses",
+            Provider::Anthropic => "anthropic",
+            Provider::Gemini => "gemini",
+            Provider::Bedrock => "bedrock",
+        }
+    }
+
+    /// The provider with this config name.
+    pub fn from_name(name: &str) -> Option<Provider> {
+        Provider::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// How a [`Decoder`] is set up (docs/providers.md, "Input and configuration").
+#[derive(Clone, Copy, Debug)]
+pub struct DecoderConfig<'a> {
+    /// The body's format.
+    pub provider: Provider,
+    /// Options shared with the dialects: `id_prefix`, `on_malformed`, `max_call_bytes`.
+    pub options: Config<'a>,
+    /// Text deltas run through this dialect (not built yet: must be `None`).
+    pub text_dialect: Option<Dialect>,
+    /// AWS event stream: the largest frame accepted.
+    pub max_frame_bytes: u32,
+}
+
+impl DecoderConfig<'_> {
+    /// The defaults for a provider.
+    pub const fn new(provider: Provider) -> DecoderConfig<'static> {
+        DecoderConfig {
+            provider,
+            options: Config::new(Dialect::Passthrough),
+            text_dialect: None,
+            max_frame_bytes: 16 << 20,
+        }
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        self.options.validate()?;
+        if self.text_dialect.is_some() {
+            return Err(ConfigError::new("text_dialect", "is not supported yet"));
+        }
+        if self.provider != Provider::OpenAiChat {
+            return Err(ConfigError::new("provider", "is not decoded yet"));
+        }
+        Ok(())
+    }
+}
+
+/// What a string value that starts now is for (the mapper decides at its first byte).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sink {
+    /// Not needed.
+    Skip,
+    /// Content of a text or thinking block.
+    Text {
+        ty: BlockType,
+        choice: u32,
+        refusal: bool,
+    },
+    /// Arguments text of the open tool call (JSON text, transcoded to compact JSON).
+    Args,
+    /// Handed to the mapper piece by piece (`Map::piece`), then `Map::string_end`.
+    Collect,
+}
+
+/// A number or literal value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scalar {
+    /// A non-negative integer that fits u64.
+    Int(u64),
+    /// Any other number.
+    Number,
+    Literal(Literal),
+}
+
+/// Per-document facts from the framing.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DocInfo<'a> {
+    /// SSE `event:` name, AWS `:event-type`.
+    pub event: &'a [u8],
+    /// AWS `:message-type` (`event`, `exception`, `error`).
+    pub message_type: &'a [u8],
+}
+
+/// One provider format's mapping from JSON tokens to events (see `openai_chat.rs`).
+pub(crate) trait Map {
+    /// Back to the initial state.
+    fn reset_state(&mut self);
+    /// A document begins.
+    fn begin(&mut self, doc: DocInfo<'_>, out: &mut Out);
+    /// A container opened; `p.depth()` counts it.
+    fn open(&mut self, p: &Path, out: &mut Out);
+    /// A container is about to close; `p.depth()` still counts it.
+    fn close(&mut self, p: &Path, out: &mut Out);
+    /// A string value starts at `p`.
+    fn string(&mut self, p: &Path, out: &mut Out) -> Sink;
+    /// A decoded piece of a `Collect` string.
+    fn piece(&mut self, bytes: &[u8], out: &mut Out);
+    /// A `Collect` string ended.
+    fn string_end(&mut self, p: &Path, out: &mut Out);
+    /// A number or literal at `p`.
+    fn scalar(&mut self, p: &Path, v: Scalar, out: &mut Out);
+    /// The document ended.
+    fn end(&mut self, out: &mut Out);
+    /// SSE `data: [DONE]`.
+    fn done(&mut self, out: &mut Out);
+    /// The body ended.
+    fn eof(&mut self, out: &mut Out);
+}
+
+enum Mapper {
+    OpenAiChat(openai_chat::OpenAiChat),
+}
+
+impl Mapper {
+    fn get(&mut self) -> &mut dyn Map {
+        match self {
+            Mapper::OpenAiChat(m) => m,
+        }
+    }
+}
+
+/// How the body is cut into documents (decided by its first meaningful byte).
+enum Framing {
+    /// Nothing but BOM and whitespace seen yet.
+    Detect {
+        bom: u8,
+    },
+    /// Whole JSON documents, one after another (a non-streaming body, a bare error).
+    Whole,
+    Sse(SseFramer),
+}
+
+/// Where the reader is in the current document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DocState {
+    /// No document open.
+    Between,
+    /// Reading a document.
+    Open,
+    /// The document's JSON failed or completed; its remaining bytes are skipped.
+    Skip,
+}
+
+/// Decodes a provider's HTTP response body into [`Event`]s (see the module docs).
+pub struct Decoder<'m> {
+    framing: Framing,
+    lexer: Lexer,
+    path: Path,
+    doc: DocState,
+    sink: Sink,
+    num: [u8; 24],
+    num_len: u8,
+    map: Mapper,
+    out: Out<'m>,
+    finishing: bool,
+    finished: bool,
+}
+
+/// Result of one step of the reader.
+enum Step<'i> {
+    Again,
+    Chunk(&'i str),
+    /// A chunk whose text is a character the lexer decoded.
+    Char(char),
+    NeedMore,
+}
+
+impl<'m> Decoder<'m> {
+    /// A decoder whose held bytes live on the heap, bounded by `max_call_bytes`.
+    #[cfg(feature = "alloc")]
+    pub fn new(config: &DecoderConfig<'_>) -> Result<Decoder<'static>, ConfigError> {
+        config.validate()?;
+        let limit = config.options.max_call_bytes;
+        Ok(Decoder::build(
+            config,
+            [
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+            ],
+        ))
+    }
+
+    /// A decoder that uses `memory` for its held bytes and never touches the heap (at least
+    /// 640 bytes; a fifth each for raw arguments, held fragments, signatures, redacted data
+    /// and error messages).
+    ///
+    /// ```
+    /// use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+    /// let config = DecoderConfig::new(Provider::OpenAiChat);
+    /// let mut memory = [0u8; 4096];
+    /// let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
+    /// let mut input = &b"data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"[..];
+    /// assert!(decoder.next(&mut input).is_some());
+    /// ```
+    pub fn with_memory(
+        config: &DecoderConfig<'_>,
+        memory: &'m mut [u8],
+    ) -> Result<Decoder<'m>, ConfigError> {
+        config.validate()?;
+        if memory.len() < 640 {
+            return Err(ConfigError::new("memory", "is smaller than 640 bytes"));
+        }
+        let part = memory.len() / 5;
+        let (a, rest) = memory.split_at_mut(part);
+        let (b, rest) = rest.split_at_mut(part);
+        let (c, rest) = rest.split_at_mut(part);
+        let (d, e) = rest.split_at_mut(part);
+        Ok(Decoder::build(
+            config,
+            [
+                Buf::slice(a),
+                Buf::slice(b),
+                Buf::slice(c),
+                Buf::slice(d),
+                Buf::slice(e),
+            ],
+        ))
+    }
+
+    fn build(config: &DecoderConfig<'_>, bufs: [Buf<'m>; 5]) -> Decoder<'m> {
+        // `validate` let only the providers built so far through.
+        let map = Mapper::OpenAiChat(openai_chat::OpenAiChat::new());
+        Decoder {
+            framing: Framing::Detect { bom: 0 },
+            lexer: Lexer::new(),
+            path: Path::new(),
+            doc: DocState::Between,
+            sink: Sink::Skip,
+            num: [0; 24],
+            num_len: 0,
+            map,
+            out: Out::new(bufs, config.options.id_prefix, config.options.on_malformed),
+            finishing: false,
+            finished: false,
+        }
+    }
+
+    /// Back to the initial state, keeping configuration and memory.
+    pub fn reset(&mut self) {
+        self.framing = Framing::Detect { bom: 0 };
+        self.lexer.reset();
+        self.path.reset();
+        self.doc = DocState::Between;
+        self.sink = Sink::Skip;
+        self.out.reset();
+        self.map.get().reset_state();
+        self.finishing = false;
+        self.finished = false;
+    }
+
+    /// Says the body ended; then call [`next`](Self::next) with empty input until `None`.
+    pub fn finish(&mut self) {
+        self.finishing = true;
+    }
+
+    /// Feeds one read and hands every event it completes to `f`.
+    pub fn feed_with(&mut self, input: &[u8], mut f: impl FnMut(Event<'_>)) {
+        let mut input = input;
+        while let Some(ev) = self.next(&mut input) {
+            f(ev);
+        }
+    }
+
+    /// Ends the body and hands the remaining events to `f`.
+    pub fn finish_with(&mut self, mut f: impl FnMut(Event<'_>)) {
+        self.finish();
+        let mut empty: &[u8] = &[];
+        while let Some(ev) = self.next(&mut empty) {
+            f(ev);
+        }
+    }
+
+    /// The next event from `input` (consumed from its front), or `None` when the input is
+    /// used up (feed the next read) or, after [`finish`](Self::finish), the stream is over.
+    pub fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
+        loop {
+            if self.out.has_pending() {
+                return self.out.pop();
+            }
+            if self.out.replaying() {
+                self.out.replay_step();
+                continue;
+            }
+            match self.step(input) {
+                Step::Again => {}
+                Step::NeedMore => return None,
+                Step::Chunk(text) => return self.out.chunk(self.part(), text),
+                Step::Char(c) => {
+                    let mut buf = [0u8; 4];
+                    let s = c.encode_utf8(&mut buf);
+                    self.out.text_via_queue(s.as_bytes());
+                }
+            }
+        }
+    }
+
+    fn part(&self) -> Option<crate::event::Part> {
+        None
+    }
+
+    /// One framing or JSON step.
+    fn step<'i>(&mut self, input: &mut &'i [u8]) -> Step<'i> {
+        if self.finished {
+            *input = &[];
+            return Step::NeedMore;
+        }
+        let framed = match &mut self.framing {
+            Framing::Detect { bom } => {
+                if input.is_empty() {
+                    if self.finishing {
+                        self.framing = Framing::Whole;
+                        return Step::Again;
+                    }
+                    return Step::NeedMore;
+                }
+                let b = input[0];
+                const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+                if (*bom as usize) < 3 && b == BOM[*bom as usize] {
+                    *bom += 1;
+                    *input = &input[1..];
+                    return Step::Again;
+                }
+                if matches!(b, b' ' | b'\t' | b'\r' | b'\n') {
+                    *input = &input[1..];
+                    return Step::Again;
+                }
+                self.framing = if b == b'{' {
+                    Framing::Whole
+                } else {
+                    Framing::Sse(SseFramer::new())
+                };
+                return Step::Again;
+            }
+            Framing::Whole => {
+                if input.is_empty() {
+                    if self.finishing {
+                        if self.doc == DocState::Open {
+                            Framed::End
+                        } else {
+                            Framed::Finished
+                        }
+                    } else {
+                        Framed::NeedMore
+                    }
+                } else if self.doc == DocState::Between {
+                    // Whitespace between whole documents is not a document.
+                    let ws = input
+                        .iter()
+                        .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+                        .unwrap_or(input.len());
+                    if ws > 0 {
+                        *input = &input[ws..];
+                        return Step::Again;
+                    }
+                    Framed::Begin
+                } else {
+                    Framed::Payload(input.len())
+                }
+            }
+            Framing::Sse(f) => {
+                if self.finishing && input.is_empty() {
+                    f.finish()
+                } else {
+                    f.next(input)
+                }
+            }
+        };
+        match framed {
+            Framed::NeedMore => Step::NeedMore,
+            Framed::Begin => {
+                self.begin_doc();
+                Step::Again
+            }
+            Framed::Payload(n) => self.payload(input, n),
+            Framed::Held => {
+                if let Framing::Sse(f) = &mut self.framing {
+                    let mut held = [0u8; 8];
+                    let h = f.held();
+                    let n = h.len().min(8);
+                    held[..n].copy_from_slice(&h[..n]);
+                    self.bytes_from_self(&held[..n]);
+                }
+                Step::Again
+            }
+            Framed::Newline => {
+                self.bytes_from_self(b"\n");
+                Step::Again
+            }
+            Framed::End => {
+                self.end_doc();
+                Step::Again
+            }
+            Framed::Done => {
+                self.map.get().done(&mut self.out);
+                Step::Again
+            }
+            Framed::Fault(f) => {
+                if self.doc != DocState::Between {
+                    self.end_doc();
+                }
+                self.out.fault(f.code(), f.message());
+                Step::Again
+            }
+            Framed::Finished => {
+                if self.doc != DocState::Between {
+                    self.end_doc();
+                }
+                self.map.get().eof(&mut self.out);
+                self.finished = true;
+                Step::Again
+            }
+        }
+    }
+
+    fn doc_info(&self) -> DocInfo<'_> {
+        match &self.framing {
+            Framing::Sse(f) => DocInfo {
+                event: f.event_name(),
+                message_type: b"",
+            },
+            _ => DocInfo::default(),
+        }
+    }
+
+    fn begin_doc(&mut self) {
+        self.lexer.reset();
+        self.path.reset();
+        self.sink = Sink::Skip;
+        self.doc = DocState::Open;
+        let info = self.doc_info();
+        // The framer's metadata is copied out by the mapper (it borrows `self.framing`).
+        let (event, mt) = (info.event, info.message_type);
+        let mut ev = [0u8; 64];
+        let mut m = [0u8; 16];
+        let ne = event.len().min(64);
+        let nm = mt.len().min(16);
+        ev[..ne].copy_from_slice(&event[..ne]);
+        m[..nm].copy_from_slice(&mt[..nm]);
+        self.map.get().begin(
+            DocInfo {
+                event: &ev[..ne],
+                message_type: &m[..nm],
+            },
+            &mut self.out,
+        );
+    }
+
+    fn end_doc(&mut self) {
+        if self.doc == DocState::Open {
+            // A top-level number completes only here.
+            loop {
+                match self.lexer.finish() {
+                    Lex::Token(t) => {
+                        let _ = self.token(t);
+                    }
+                    Lex::Done | Lex::NeedMore => break,
+                    Lex::Error(_) => {
+                        if self.lexer.offset() > 0 {
+                            self.out
+                                .fault("json", "undecodable JSON in one event; skipped");
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if self.doc != DocState::Between {
+            self.map.get().end(&mut self.out);
+        }
+        self.doc = DocState::Between;
+        self.sink = Sink::Skip;
+    }
+
+    /// Payload bytes that are not in the input (an SSE line join, held `[DONE]` look-alike).
+    fn bytes_from_self(&mut self, bytes: &[u8]) {
+        let mut rest = bytes;
+        while !rest.is_empty() && self.doc == DocState::Open {
+            match self.lexer.next(&mut rest) {
+                Lex::Token(t) => {
+                    if let Some(text) = self.token(t) {
+                        // Only text pieces of a string can come from these bytes; route
+                        // them through the queue (they are not in the input).
+                        self.text_bytes(text.as_bytes().as_bytes());
+                    }
+                }
+                Lex::NeedMore => break,
+                Lex::Done => {
+                    self.doc = DocState::Skip;
+                }
+                Lex::Error(_) => {
+                    self.doc = DocState::Skip;
+                    self.out
+                        .fault("json", "undecodable JSON in one event; skipped");
+                }
+            }
+        }
+    }
+
+    fn text_bytes(&mut self, text: &[u8]) {
+        if let Sink::Text {
+            ty,
+            choice,
+            refusal,
+        } = self.sink
+        {
+            if !self.out.is_open(ty, choice, refusal) {
+                self.out.open_text(ty, choice, refusal);
+            }
+            self.out.text_via_queue(text);
+        }
+    }
+
+    fn payload<'i>(&mut self, input: &mut &'i [u8], n: usize) -> Step<'i> {
+        let n = n.min(input.len());
+        if self.doc != DocState::Open {
+            // Skipping a failed document (or bytes after its value).
+            self.consume(input, n);
+            return Step::Again;
+        }
+        // Text that must first open its block, and arguments, are read in small steps
+        // (their bytes are copied; see `out.rs`).
+        let limit = match self.sink {
+            Sink::Text {
+                ty,
+                choice,
+                refusal,
+            } if !self.out.is_open(ty, choice, refusal) => SMALL,
+            Sink::Args => ARGS_STEP,
+            _ => n,
+        };
+        let all = &input[..n];
+        let mut rest = &all[..n.min(limit)];
+        let lexed = self.lexer.next(&mut rest);
+        let used = n.min(limit) - rest.len();
+        let step = match lexed {
+            Lex::Token(t) => match self.token(t) {
+                Some(text) => {
+                    if let Sink::Text {
+                        ty,
+                        choice,
+                        refusal,
+                    } = self.sink
+                    {
+                        if self.out.is_open(ty, choice, refusal) && !self.out.has_pending() {
+                            match text {
+                                TextOut::Input(s) => {
+                                    // `s` borrows `all`, which borrows the input.
+                                    let s: &'i str = s;
+                                    self.consume(input, used);
+                                    return Step::Chunk(s);
+                                }
+                                TextOut::Char(c) => {
+                                    self.consume(input, used);
+                                    return Step::Char(c);
+                                }
+                            }
+                        }
+                    }
+                    self.text_bytes(text.as_bytes().as_bytes());
+                    Step::Again
+                }
+                None => Step::Again,
+            },
+            Lex::NeedMore => Step::Again,
+            Lex::Done => {
+                self.doc = DocState::Skip;
+                Step::Again
+            }
+            Lex::Error(_) => {
+                self.doc = DocState::Skip;
+                self.out
+                    .fault("json", "undecodable JSON in one event; skipped");
+                Step::Again
+            }
+        };
+        self.consume(input, used);
+        step
+    }
+
+    fn consume(&mut self, input: &mut &[u8], n: usize) {
+        if let Framing::Sse(f) = &mut self.framing {
+            f.consumed(&input[..n]);
+        }
+        *input = &input[n..];
+    }
+
+    /// Handles one token; returns a text piece when it is content of a `Sink::Text` string
+    /// (the caller decides how it goes out).
+    fn token<'i>(&mut self, t: Token<'i>) -> Option<TextOut<'i>> {
+        let map = match &mut self.map {
+            Mapper::OpenAiChat(m) => m as &mut dyn Map,
+        };
+        let p = &mut self.path;
+        let out = &mut self.out;
+        match t {
+            Token::ObjectStart | Token::ArrayStart => {
+                p.open(t == Token::ObjectStart);
+                map.open(p, out);
+            }
+            Token::ObjectEnd | Token::ArrayEnd => {
+                map.close(p, out);
+                p.close();
+            }
+            Token::KeyStart => p.key_start(),
+            Token::KeyEnd => p.key_end(),
+            Token::StringStart => {
+                p.value_start();
+                self.sink = map.string(p, out);
+            }
+            Token::StringEnd => {
+                if self.sink == Sink::Collect {
+                    map.string_end(p, out);
+                }
+                self.sink = Sink::Skip;
+            }
+            Token::Text(text) => return self.text(text),
+            Token::NumberStart => {
+                p.value_start();
+                self.num_len = 0;
+            }
+            Token::Number(piece) => {
+                let b = piece.as_bytes();
+                let at = self.num_len as usize;
+                if let Some(dst) = self.num.get_mut(at..at + b.len()) {
+                    dst.copy_from_slice(b);
+                    self.num_len += b.len() as u8;
+                } else {
+                    self.num_len = u8::MAX;
+                }
+            }
+            Token::NumberEnd => {
+                let v = self
+                    .num
+                    .get(..self.num_len as usize)
+                    .and_then(|d| core::str::from_utf8(d).ok())
+                    .and_then(|d| d.parse::<u64>().ok())
+                    .map_or(Scalar::Number, Scalar::Int);
+                map.scalar(p, v, out);
+            }
+            Token::Literal(l) => {
+                p.value_start();
+                map.scalar(p, Scalar::Literal(l), out);
+            }
+        }
+        None
+    }
+
+    fn text<'i>(&mut self, text: Text<'i>) -> Option<TextOut<'i>> {
+        let mut scratch = [0u8; 4];
+        if self.path.in_key() {
+            let d = text.decoded(&mut scratch);
+            self.path.key_piece(d);
+            return None;
+        }
+        match self.sink {
+            Sink::Skip => None,
+            Sink::Text { .. } => Some(match text {
+                Text::Plain(crate::json::relaxed::Piece::Input(b)) => {
+                    TextOut::Input(crate::emit::str_of(b))
+                }
+                Text::Plain(p) => {
+                    let b = p.as_bytes();
+                    // Static and inline pieces are a character or two; go one by one.
+                    TextOut::Char(crate::emit::str_of(b).chars().next().unwrap_or('\u{FFFD}'))
+                }
+                Text::Char(c) => TextOut::Char(c),
+                Text::LoneSurrogate(_) => TextOut::Char('\u{FFFD}'),
+            }),
+            Sink::Args => {
+                let d = text.decoded(&mut scratch);
+                self.out.args_text(d);
+                None
+            }
+            Sink::Collect => {
+                let d = text.decoded(&mut scratch);
+                self.map.get().piece(d, &mut self.out);
+                None
+            }
+        }
+    }
+}
+
+/// A text piece of a `Sink::Text` string.
+enum TextOut<'i> {
+    Input(&'i str),
+    Char(char),
+}
+
+impl TextOut<'_> {
+    fn as_bytes(&self) -> TextBytes {
+        let mut t = TextBytes {
+            buf: [0; SMALL + 4],
+            len: 0,
+        };
+        let b: &[u8] = match self {
+            TextOut::Input(s) => s.as_bytes(),
+            TextOut::Char(c) => {
+                let mut tmp = [0u8; 4];
+                let n = c.encode_utf8(&mut tmp).len();
+                t.buf[..n].copy_from_slice(&tmp[..n]);
+                t.len = n;
+                return t;
+            }
+        };
+        let n = b.len().min(t.buf.len());
+        t.buf[..n].copy_from_slice(&b[..n]);
+        t.len = n;
+        t
+    }
+}
+
+struct TextBytes {
+    buf: [u8; SMALL + 4],
+    len: usize,
+}
+
+impl TextBytes {
+    fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}

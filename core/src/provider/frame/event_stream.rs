@@ -477,7 +477,7 @@ mod tests {
             Framed::End => events.push(Ev::End),
             Framed::Fault(x) => events.push(Ev::Fault(x)),
             Framed::Finished => events.push(Ev::Finished),
-            Framed::NeedMore | Framed::Newline | Framed::Done => {
+            Framed::NeedMore | Framed::Newline | Framed::Held | Framed::Done => {
                 panic!("unexpected {framed:?}")
             }
         }

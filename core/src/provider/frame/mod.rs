@@ -15,6 +15,10 @@
 //! * `event_stream.rs` — the AWS event stream (Bedrock): prelude, headers, payload, CRCs.
 
 pub(crate) mod event_stream;
+pub(crate) mod json_array;
+pub(crate) mod sse;
+#[cfg(test)]
+mod testing;
 
 /// What the front of the input is (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +32,11 @@ pub(crate) enum Framed {
     Payload(usize),
     /// One payload byte `\n` that is not in the input (SSE joins multi-line data with LF).
     Newline,
+    /// Payload bytes the framer consumed and held while it could not yet tell what they were
+    /// (SSE: a read ended inside the first bytes of a data value that might be `[DONE]`, or
+    /// at the start of a bare JSON document's line that might be `data:`). At most 8 bytes;
+    /// read them with the framer's `held()`, which consumes them.
+    Held,
     /// The current document is complete.
     End,
     /// SSE `data: [DONE]`: the OpenAI end marker (no document).

@@ -1,0 +1,415 @@
+//! OpenAI Chat Completions (and every compatible server): `chat.completion.chunk` events,
+//! or one whole `chat.completion` body.
+//!
+//! Paths read (depth = containers open at the value):
+//! `id`, `model` (1); `choices[i]` (3): `index`, `finish_reason`; `choices[i].delta` or
+//! `.message` (4): `content` → text, `reasoning_content` (DeepSeek) / `reasoning`
+//! (OpenRouter) → thinking, `refusal` → a refusal text block; `tool_calls[j]` (6): `index`,
+//! `id`, `function` (7): `name`, `arguments`; `usage` (2, 3); `error` (2) or, in an SSE
+//! `event: error`, the top level.
+//!
+//! Tool-call fragments are keyed by `index` (docs/providers.md): arguments stream straight
+//! into the call's block when the fragment has named its call before them; otherwise they
+//! are held until the fragment ends (proxies send `arguments` before `name`, `index` last).
+
+use heapless::Vec;
+
+use super::out::{Out, Slot};
+use super::path::{Key, Path};
+use super::{DocInfo, Map, Scalar, Sink};
+use crate::event::{BlockType, ErrorSource, FinishReason};
+
+/// Calls remembered per stream (the oldest is forgotten past this).
+const CALLS: usize = 8;
+
+#[derive(Clone, Copy)]
+struct Call {
+    choice: u32,
+    index: u32,
+    id: Slot,
+    name: Slot,
+    /// The decoder-wide call number (`OpenBlock::call`).
+    n: u32,
+}
+
+/// The tool-call fragment being read.
+#[derive(Clone, Copy)]
+struct Frag {
+    index: Option<u32>,
+    id: Slot,
+    name: Slot,
+    /// Its arguments are held in `out.held`.
+    holding: bool,
+    /// It had any field at all.
+    any: bool,
+}
+
+const FRAG: Frag = Frag {
+    index: None,
+    id: Slot::EMPTY,
+    name: Slot::EMPTY,
+    holding: false,
+    any: false,
+};
+
+/// What a `Collect` string is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum What {
+    None,
+    ResponseId,
+    Model,
+    FinishReason,
+    FragId,
+    FragName,
+    HeldArgs,
+    ErrMessage,
+    ErrCode,
+    ErrType,
+}
+
+pub(crate) struct OpenAiChat {
+    choice: u32,
+    what: What,
+    frag: Frag,
+    calls: Vec<Call, CALLS>,
+    next_call: u32,
+    reason: Slot,
+    /// Collecting an error object (`error` member, or an SSE `event: error`).
+    err_depth: u32,
+    err_code: Slot,
+    err_type: Slot,
+    /// The document is an SSE `event: error`.
+    event_error: bool,
+    /// An error was read from this document (report once).
+    err_seen: bool,
+}
+
+impl OpenAiChat {
+    pub(crate) const fn new() -> OpenAiChat {
+        OpenAiChat {
+            choice: 0,
+            what: What::None,
+            frag: FRAG,
+            calls: Vec::new(),
+            next_call: 0,
+            reason: Slot::EMPTY,
+            err_depth: 0,
+            err_code: Slot::EMPTY,
+            err_type: Slot::EMPTY,
+            event_error: false,
+            err_seen: false,
+        }
+    }
+
+    /// `choices[i].delta` / `.message` at `level`.
+    fn in_message(p: &Path, level: u32) -> bool {
+        p.depth() >= level
+            && p.key(1) == Key::Choices
+            && matches!(p.key(3), Key::Delta | Key::Message)
+    }
+
+    /// The table position of the fragment's call. `last`: the fragment has ended, so an
+    /// absent index means the choice's current call.
+    fn resolve(&mut self, last: bool) -> Option<usize> {
+        let choice = self.choice;
+        let index = match self.frag.index {
+            Some(i) => i,
+            None if last => self
+                .calls
+                .iter()
+                .rev()
+                .find(|c| c.choice == choice)
+                .map_or(0, |c| c.index),
+            None => return None,
+        };
+        let found = self
+            .calls
+            .iter()
+            .rposition(|c| c.choice == choice && c.index == index);
+        if let Some(pos) = found {
+            let c = &mut self.calls[pos];
+            if self.frag.id.is_empty() || self.frag.id.bytes() == c.id.bytes() {
+                if c.name.is_empty() && !self.frag.name.is_empty() {
+                    c.name = self.frag.name;
+                }
+                return Some(pos);
+            }
+        }
+        // A new call: a new index, or a new id on a used index.
+        if !last && self.frag.name.is_empty() {
+            return None;
+        }
+        if self.calls.is_full() {
+            self.calls.remove(0);
+        }
+        let call = Call {
+            choice,
+            index,
+            id: self.frag.id,
+            name: self.frag.name,
+            n: self.next_call,
+        };
+        self.next_call += 1;
+        let _ = self.calls.push(call);
+        Some(self.calls.len() - 1)
+    }
+
+    /// Makes the call's block the open one.
+    fn open_call(&self, pos: usize, out: &mut Out) {
+        let c = &self.calls[pos];
+        let open = matches!(out.open, Some(o) if o.ty == BlockType::ToolCall && o.call == c.n);
+        if !open {
+            out.open_call(c.choice, c.n, false, c.name.bytes(), c.id.bytes());
+        }
+    }
+
+    fn report_error(&mut self, out: &mut Out) {
+        if self.err_seen {
+            return;
+        }
+        self.err_seen = true;
+        let code = if !self.err_code.is_empty() {
+            Some(self.err_code.bytes())
+        } else if !self.err_type.is_empty() {
+            Some(self.err_type.bytes())
+        } else {
+            None
+        };
+        out.error_held(ErrorSource::Provider, code);
+    }
+
+    fn start_error(&mut self, depth: u32, out: &mut Out) {
+        self.err_depth = depth;
+        self.err_code.clear();
+        self.err_type.clear();
+        out.message.clear();
+    }
+}
+
+fn reason_of(raw: &[u8]) -> FinishReason {
+    match raw {
+        b"stop" => FinishReason::Stop,
+        b"length" => FinishReason::Length,
+        b"tool_calls" | b"function_call" => FinishReason::ToolCalls,
+        b"content_filter" => FinishReason::ContentFilter,
+        _ => FinishReason::Other,
+    }
+}
+
+impl Map for OpenAiChat {
+    fn reset_state(&mut self) {
+        *self = OpenAiChat::new();
+    }
+
+    fn begin(&mut self, doc: DocInfo<'_>, out: &mut Out) {
+        self.choice = 0;
+        self.what = What::None;
+        self.err_depth = 0;
+        self.err_seen = false;
+        self.event_error = doc.event == b"error";
+        if self.event_error {
+            self.start_error(1, out);
+        }
+    }
+
+    fn open(&mut self, p: &Path, out: &mut Out) {
+        let d = p.depth();
+        if d == 3 && p.key(1) == Key::Choices {
+            self.choice = p.index(2);
+        } else if d == 6 && Self::in_message(p, 6) && p.key(4) == Key::ToolCalls {
+            self.frag = FRAG;
+            out.held.clear();
+        } else if d == 2 && p.key(1) == Key::Error && self.err_depth == 0 {
+            self.start_error(2, out);
+        }
+    }
+
+    fn close(&mut self, p: &Path, out: &mut Out) {
+        let d = p.depth();
+        if d == 6 && Self::in_message(p, 6) && p.key(4) == Key::ToolCalls {
+            let frag = self.frag;
+            if !(frag.any || frag.holding) {
+                return;
+            }
+            if let Some(pos) = self.resolve(true) {
+                if frag.holding || !self.calls[pos].name.is_empty() {
+                    self.open_call(pos, out);
+                    if frag.holding {
+                        out.replay_held();
+                    }
+                }
+            }
+        } else if d == 2 && self.err_depth == 2 && p.key(1) == Key::Error {
+            self.report_error(out);
+        }
+    }
+
+    fn string(&mut self, p: &Path, out: &mut Out) -> Sink {
+        let d = p.depth();
+        self.what = What::None;
+        if self.err_depth > 0 && d == self.err_depth {
+            self.what = match p.last_key() {
+                Key::Message => What::ErrMessage,
+                Key::Code => What::ErrCode,
+                Key::Type => What::ErrType,
+                _ => What::None,
+            };
+        } else if d == 1 && p.key(1) == Key::Error && self.err_depth == 0 {
+            // `{"error": "text"}`
+            self.start_error(1, out);
+            self.what = What::ErrMessage;
+        } else if d == 1 {
+            self.what = match p.key(1) {
+                Key::Id => What::ResponseId,
+                Key::Model => What::Model,
+                _ => What::None,
+            };
+        } else if d == 3 && p.key(1) == Key::Choices && p.key(3) == Key::FinishReason {
+            self.what = What::FinishReason;
+        } else if d == 4 && Self::in_message(p, 4) {
+            let choice = self.choice;
+            let (ty, refusal) = match p.key(4) {
+                Key::Content => (BlockType::Text, false),
+                Key::ReasoningContent | Key::Reasoning => (BlockType::Thinking, false),
+                Key::Refusal => (BlockType::Text, true),
+                _ => return Sink::Skip,
+            };
+            return Sink::Text {
+                ty,
+                choice,
+                refusal,
+            };
+        } else if d == 6 && Self::in_message(p, 6) && p.key(4) == Key::ToolCalls {
+            if p.key(6) == Key::Id {
+                self.what = What::FragId;
+                self.frag.id.clear();
+                self.frag.any = true;
+            }
+        } else if d == 7
+            && Self::in_message(p, 7)
+            && p.key(4) == Key::ToolCalls
+            && p.key(6) == Key::Function
+        {
+            self.frag.any = true;
+            match p.key(7) {
+                Key::Name => {
+                    self.what = What::FragName;
+                    self.frag.name.clear();
+                }
+                Key::Arguments => {
+                    if !self.frag.holding {
+                        if let Some(pos) = self.resolve(false) {
+                            self.open_call(pos, out);
+                            return Sink::Args;
+                        }
+                    }
+                    self.frag.holding = true;
+                    self.what = What::HeldArgs;
+                }
+                _ => {}
+            }
+        }
+        match self.what {
+            What::None => return Sink::Skip,
+            What::FinishReason => self.reason.clear(),
+            What::ResponseId => out.response_id.clear(),
+            What::Model => out.model.clear(),
+            _ => {}
+        }
+        Sink::Collect
+    }
+
+    fn piece(&mut self, bytes: &[u8], out: &mut Out) {
+        match self.what {
+            What::None => {}
+            What::ResponseId => out.response_id.push(bytes),
+            What::Model => out.model.push(bytes),
+            What::FinishReason => self.reason.push(bytes),
+            What::FragId => self.frag.id.push(bytes),
+            What::FragName => self.frag.name.push(bytes),
+            What::HeldArgs => {
+                let _ = out.held.push(bytes);
+            }
+            What::ErrMessage => {
+                let _ = out.message.push(bytes);
+            }
+            What::ErrCode => self.err_code.push(bytes),
+            What::ErrType => self.err_type.push(bytes),
+        }
+    }
+
+    fn string_end(&mut self, p: &Path, out: &mut Out) {
+        match self.what {
+            What::ResponseId if p.depth() == 1 => {}
+            What::FinishReason if !self.reason.is_empty() => {
+                let raw = self.reason;
+                out.choice_reason(self.choice, reason_of(raw.bytes()), raw.bytes());
+            }
+            What::ErrMessage if self.err_depth == 1 && !self.event_error => {
+                self.report_error(out);
+            }
+            _ => {}
+        }
+        self.what = What::None;
+    }
+
+    fn scalar(&mut self, p: &Path, v: Scalar, out: &mut Out) {
+        let d = p.depth();
+        let Scalar::Int(n) = v else {
+            return;
+        };
+        if d == 3 && p.key(1) == Key::Choices && p.key(3) == Key::Index {
+            self.choice = n.min(u64::from(u32::MAX)) as u32;
+        } else if d == 6 && Self::in_message(p, 6) && p.key(4) == Key::ToolCalls {
+            if p.key(6) == Key::Index {
+                self.frag.index = Some(n.min(u64::from(u32::MAX)) as u32);
+                self.frag.any = true;
+            }
+        } else if d == 2 && p.key(1) == Key::Usage {
+            match p.key(2) {
+                Key::PromptTokens => out.usage.input_tokens = Some(n),
+                Key::CompletionTokens => out.usage.output_tokens = Some(n),
+                _ => {}
+            }
+        } else if d == 3 && p.key(1) == Key::Usage {
+            match (p.key(2), p.key(3)) {
+                (Key::PromptTokensDetails, Key::CachedTokens) => {
+                    out.usage.cache_read_tokens = Some(n)
+                }
+                (Key::CompletionTokensDetails, Key::ReasoningTokens) => {
+                    out.usage.reasoning_tokens = Some(n)
+                }
+                _ => {}
+            }
+        } else if self.err_depth > 0 && d == self.err_depth && p.last_key() == Key::Code {
+            let mut digits = [0u8; 20];
+            let mut i = digits.len();
+            let mut v = n;
+            loop {
+                i -= 1;
+                digits[i] = b'0' + (v % 10) as u8;
+                v /= 10;
+                if v == 0 {
+                    break;
+                }
+            }
+            self.err_code.set(&digits[i..]);
+        }
+    }
+
+    fn end(&mut self, out: &mut Out) {
+        if self.event_error {
+            self.report_error(out);
+        }
+        self.event_error = false;
+        self.err_depth = 0;
+    }
+
+    fn done(&mut self, out: &mut Out) {
+        out.finish_all(false);
+    }
+
+    fn eof(&mut self, out: &mut Out) {
+        out.finish_all(true);
+    }
+}

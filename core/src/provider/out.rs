@@ -1,0 +1,802 @@
+//! The decoder's output side: open block, queued events, the strings they borrow, tool-call
+//! arguments, finish data. Mappers say *what* happened ("text for choice 1", "call X's
+//! arguments continue", "the response ended"); `Out` keeps the event stream well formed
+//! (docs/design.md rules 1, 8, 9, 10; docs/providers.md "When blocks start and end").
+//!
+//! Queued events own nothing: their texts are slots of `Out` (names, ids, held bytes),
+//! read when the event is handed out. The one event that borrows the input — a chunk of
+//! text cut straight from a JSON string — never waits in the queue (see `mod.rs`).
+
+use heapless::Deque;
+
+use crate::buf::Buf;
+use crate::config::OnMalformed;
+use crate::emit::str_of;
+use crate::event::{
+    BlockComplete, BlockType, CallError, Chunk, ErrorReason, ErrorSource, Event, Finish,
+    FinishReason, Part, StreamError, Usage,
+};
+use crate::json::relaxed::{Step, Transcoder};
+
+/// Longest tool name, tool id, response id, model, finish reason or error code kept; longer
+/// ones are cut at a character boundary.
+pub(crate) const SLOT_CAP: usize = 96;
+/// Longest piece of text moved through the queue (see `Out::text_via_queue`).
+pub(crate) const SMALL: usize = 64;
+/// How many bytes of arguments text one step transcodes (the output of one step fits
+/// `ARGS_OUT`: strict JSON escapes expand a byte six-fold at most).
+pub(crate) const ARGS_STEP: usize = 128;
+const ARGS_OUT: usize = 6 * (ARGS_STEP + 16);
+/// Choices whose finish data is tracked (`n` up to this; later choices share the last slot).
+pub(crate) const CHOICES: usize = 4;
+
+/// A short string kept by value.
+#[derive(Clone, Copy)]
+pub(crate) struct Slot {
+    buf: [u8; SLOT_CAP],
+    len: u8,
+}
+
+impl Slot {
+    pub(crate) const EMPTY: Slot = Slot {
+        buf: [0; SLOT_CAP],
+        len: 0,
+    };
+
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub(crate) fn push(&mut self, bytes: &[u8]) {
+        let at = self.len as usize;
+        let n = crate::emit::floor_char_boundary(bytes, (SLOT_CAP - at).min(bytes.len()));
+        self.buf[at..at + n].copy_from_slice(&bytes[..n]);
+        self.len += n as u8;
+    }
+
+    pub(crate) fn set(&mut self, bytes: &[u8]) {
+        self.clear();
+        self.push(bytes);
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len as usize]
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        str_of(self.bytes())
+    }
+
+    fn opt(&self) -> Option<&str> {
+        (!self.is_empty()).then(|| self.as_str())
+    }
+}
+
+/// The open block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct OpenBlock {
+    pub index: u32,
+    pub ty: BlockType,
+    pub choice: u32,
+    pub refusal: bool,
+    pub server: bool,
+    /// Which call (mapper's numbering) a tool_call block belongs to.
+    pub call: u32,
+}
+
+/// Where a queued chunk's text is.
+#[derive(Clone, Copy, Debug)]
+enum Src {
+    Static(&'static str),
+    Small,
+    Name,
+    Id,
+    Args(u16),
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Pending {
+    Start {
+        index: u32,
+        ty: BlockType,
+        choice: u32,
+    },
+    Chunk {
+        part: Option<Part>,
+        src: Src,
+        block: OpenBlock,
+        /// The block has completed since: its name and id are in `done_name`/`done_id`.
+        done: bool,
+    },
+    Complete {
+        open: OpenBlock,
+        error: Option<ErrorReason>,
+        signature: bool,
+        redacted: bool,
+    },
+    Finish {
+        choice: u32,
+    },
+    Error {
+        source: ErrorSource,
+        code: bool,
+        message: Src2,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Src2 {
+    Static(&'static str),
+    Held,
+}
+
+/// What a finish event will say about one choice.
+#[derive(Clone, Copy)]
+pub(crate) struct ChoiceEnd {
+    pub reason: Option<FinishReason>,
+    pub raw: Slot,
+    /// The choice was seen (so it gets a finish event).
+    pub seen: bool,
+    pub finished: bool,
+}
+
+impl ChoiceEnd {
+    const NEW: ChoiceEnd = ChoiceEnd {
+        reason: None,
+        raw: Slot::EMPTY,
+        seen: false,
+        finished: false,
+    };
+}
+
+/// Arguments of the open tool call: streamed through a transcoder, their decoded text kept
+/// in `raw` in case they fail.
+struct Args {
+    tc: Transcoder,
+    /// The transcoder failed: the rest only goes to `raw`.
+    failed: bool,
+    /// The value completed (bytes after it fail the call).
+    done: bool,
+    /// Any byte of arguments text arrived (`raw` still holds the previous call's until then).
+    any: bool,
+    /// The transcoder produced output (its first byte must open an object).
+    started: bool,
+}
+
+pub(crate) struct Out<'m> {
+    pub(crate) open: Option<OpenBlock>,
+    next_index: u32,
+    /// tool_call blocks so far (`{id_prefix}{n}`).
+    pub(crate) calls: u32,
+    queue: Deque<Pending, 8>,
+    pub(crate) name: Slot,
+    pub(crate) id: Slot,
+    /// Name and id of the last tool_call block completed (its queued events read these).
+    done_name: Slot,
+    done_id: Slot,
+    /// The block the `signature` / `redacted` bytes belong to.
+    pub(crate) sig_block: Option<u32>,
+    small: [u8; SMALL + 8],
+    small_len: u8,
+    args: Args,
+    args_out: [u8; ARGS_OUT],
+    pub(crate) raw: Buf<'m>,
+    /// Held bytes: an error message, argument fragments waiting for their call.
+    pub(crate) held: Buf<'m>,
+    pub(crate) signature: Buf<'m>,
+    pub(crate) redacted: Buf<'m>,
+    /// An error event's message.
+    pub(crate) message: Buf<'m>,
+    /// Held argument bytes still to feed (`replay_step`), from this offset.
+    replay: Option<u32>,
+    pub(crate) usage: Usage,
+    pub(crate) response_id: Slot,
+    pub(crate) model: Slot,
+    pub(crate) error_code: Slot,
+    pub(crate) choices: [ChoiceEnd; CHOICES],
+    /// An error was reported and no finish came since (the finish says `error`).
+    pub(crate) errored: bool,
+    on_malformed: OnMalformed,
+    id_prefix: Slot,
+}
+
+impl<'m> Out<'m> {
+    pub(crate) fn new(bufs: [Buf<'m>; 5], id_prefix: &str, on_malformed: OnMalformed) -> Self {
+        let [raw, held, signature, redacted, message] = bufs;
+        let mut prefix = Slot::EMPTY;
+        prefix.set(id_prefix.as_bytes());
+        Out {
+            open: None,
+            next_index: 0,
+            calls: 0,
+            queue: Deque::new(),
+            name: Slot::EMPTY,
+            id: Slot::EMPTY,
+            done_name: Slot::EMPTY,
+            done_id: Slot::EMPTY,
+            sig_block: None,
+            small: [0; SMALL + 8],
+            small_len: 0,
+            args: Args {
+                tc: Transcoder::new(),
+                failed: false,
+                done: false,
+                any: false,
+                started: false,
+            },
+            args_out: [0; ARGS_OUT],
+            raw,
+            held,
+            signature,
+            redacted,
+            message,
+            replay: None,
+            usage: Usage::default(),
+            response_id: Slot::EMPTY,
+            model: Slot::EMPTY,
+            error_code: Slot::EMPTY,
+            choices: [ChoiceEnd::NEW; CHOICES],
+            errored: false,
+            on_malformed,
+            id_prefix: prefix,
+        }
+    }
+
+    pub(crate) fn reset(&mut self) {
+        self.open = None;
+        self.next_index = 0;
+        self.calls = 0;
+        self.queue.clear();
+        self.name.clear();
+        self.id.clear();
+        self.done_name.clear();
+        self.done_id.clear();
+        self.sig_block = None;
+        self.small_len = 0;
+        self.raw.clear();
+        self.held.clear();
+        self.signature.clear();
+        self.redacted.clear();
+        self.message.clear();
+        self.replay = None;
+        self.usage = Usage::default();
+        self.response_id.clear();
+        self.model.clear();
+        self.error_code.clear();
+        self.choices = [ChoiceEnd::NEW; CHOICES];
+        self.errored = false;
+    }
+
+    pub(crate) fn has_pending(&self) -> bool {
+        !self.queue.is_empty()
+    }
+
+    fn push(&mut self, p: Pending) {
+        // The queue is sized for the longest sequence one step makes (complete, start,
+        // name, id, chunk); a full queue would be a bug, and dropping is safer than panicking.
+        let _ = self.queue.push_back(p);
+    }
+
+    fn push_chunk(&mut self, part: Option<Part>, src: Src) {
+        if let Some(block) = self.open {
+            self.push(Pending::Chunk {
+                part,
+                src,
+                block,
+                done: false,
+            });
+        }
+    }
+
+    pub(crate) fn choice_mut(&mut self, choice: u32) -> &mut ChoiceEnd {
+        let i = (choice as usize).min(CHOICES - 1);
+        let c = &mut self.choices[i];
+        c.seen = true;
+        c
+    }
+
+    // ---- blocks -------------------------------------------------------------------------
+
+    /// Is a block of this kind open (so its chunks can be handed out directly)?
+    pub(crate) fn is_open(&self, ty: BlockType, choice: u32, refusal: bool) -> bool {
+        matches!(self.open, Some(o) if o.ty == ty && o.choice == choice && o.refusal == refusal)
+    }
+
+    /// Opens a text or thinking block (completing the open one first).
+    pub(crate) fn open_text(&mut self, ty: BlockType, choice: u32, refusal: bool) {
+        self.close();
+        self.start(OpenBlock {
+            index: 0,
+            ty,
+            choice,
+            refusal,
+            server: false,
+            call: 0,
+        });
+    }
+
+    fn start(&mut self, mut b: OpenBlock) {
+        b.index = self.next_index;
+        self.next_index += 1;
+        self.choice_mut(b.choice);
+        self.push(Pending::Start {
+            index: b.index,
+            ty: b.ty,
+            choice: b.choice,
+        });
+        self.open = Some(b);
+    }
+
+    /// A piece of text (≤ `SMALL` bytes) that must wait behind queued events.
+    pub(crate) fn text_via_queue(&mut self, text: &[u8]) {
+        let n = text.len().min(self.small.len());
+        self.small[..n].copy_from_slice(&text[..n]);
+        self.small_len = n as u8;
+        self.push_chunk(None, Src::Small);
+    }
+
+    /// Opens a tool_call block: streams the name and id parts. An empty id becomes
+    /// `{id_prefix}{n}`; an empty name fails the call as `missing-name` when it completes.
+    pub(crate) fn open_call(
+        &mut self,
+        choice: u32,
+        call: u32,
+        server: bool,
+        name: &[u8],
+        id: &[u8],
+    ) {
+        self.close();
+        self.name.set(name);
+        self.id.set(id);
+        if self.id.is_empty() {
+            let mut digits = [0u8; 10];
+            let d = fmt_u32(self.calls, &mut digits);
+            let prefix = self.id_prefix;
+            self.id.set(prefix.bytes());
+            self.id.push(d);
+        }
+        self.calls += 1;
+        self.start(OpenBlock {
+            index: 0,
+            ty: BlockType::ToolCall,
+            choice,
+            refusal: false,
+            server,
+            call,
+        });
+        if !self.name.is_empty() {
+            self.push_chunk(Some(Part::Name), Src::Name);
+        }
+        self.push_chunk(Some(Part::Id), Src::Id);
+        self.args = Args {
+            tc: Transcoder::new(),
+            failed: false,
+            done: false,
+            any: false,
+            started: false,
+        };
+    }
+
+    /// Completes the open block, if any. A tool call's arguments are finished first: a
+    /// value that does not complete fails the call (`unfinished` when `cut`, else
+    /// `malformed-body`).
+    pub(crate) fn close(&mut self) {
+        self.close_with(false);
+    }
+
+    pub(crate) fn close_with(&mut self, cut: bool) {
+        let Some(open) = self.open.take() else {
+            return;
+        };
+        let mut error = None;
+        if open.ty == BlockType::ToolCall {
+            error = self.finish_args(cut);
+            if error.is_none() && self.name.is_empty() {
+                error = Some(ErrorReason::MissingName);
+            }
+            // Queued events of this block read its name and id from here from now on.
+            self.done_name = self.name;
+            self.done_id = self.id;
+            for p in self.queue.iter_mut() {
+                if let Pending::Chunk { done, .. } = p {
+                    *done = true;
+                }
+            }
+            self.name.clear();
+            self.id.clear();
+        }
+        let mine = self.sig_block == Some(open.index);
+        let signature = mine && self.signature.len() > 0;
+        let redacted = mine && self.redacted.len() > 0;
+        self.push(Pending::Complete {
+            open,
+            error,
+            signature,
+            redacted,
+        });
+        if let (Some(_), OnMalformed::Text) = (error, self.on_malformed) {
+            if self.raw.len() > 0 {
+                // rule 10: the raw arguments also become a text block of their own.
+                self.start(OpenBlock {
+                    index: 0,
+                    ty: BlockType::Text,
+                    choice: open.choice,
+                    refusal: false,
+                    server: false,
+                    call: 0,
+                });
+                self.push_chunk(None, Src::Args(u16::MAX));
+                let text = self.open.take().unwrap_or(open);
+                self.push(Pending::Complete {
+                    open: text,
+                    error: None,
+                    signature: false,
+                    redacted: false,
+                });
+            }
+        }
+    }
+
+    /// Ends the arguments: the error the call fails with, if any. Queues the closing input
+    /// pieces (`{}` for a call that had no arguments text).
+    fn finish_args(&mut self, cut: bool) -> Option<ErrorReason> {
+        if self.args.failed {
+            return Some(if cut {
+                ErrorReason::Unfinished
+            } else {
+                ErrorReason::MalformedBody
+            });
+        }
+        if !self.args.any {
+            self.push_chunk(Some(Part::Input), Src::Static("{}"));
+            return None;
+        }
+        if self.args.done {
+            return None;
+        }
+        // Top-level numbers and words complete at the end; anything else is cut short.
+        let mut n = 0;
+        loop {
+            match self.args.tc.finish() {
+                Step::Out(p) => {
+                    let b = p.as_bytes();
+                    if n + b.len() <= ARGS_OUT {
+                        self.args_out[n..n + b.len()].copy_from_slice(b);
+                        n += b.len();
+                    }
+                }
+                Step::Done => break,
+                Step::NeedMore | Step::Error(_) => {
+                    return Some(if cut {
+                        ErrorReason::Unfinished
+                    } else {
+                        ErrorReason::MalformedBody
+                    });
+                }
+            }
+        }
+        if n > 0 {
+            self.push_chunk(Some(Part::Input), Src::Args(n as u16));
+        }
+        None
+    }
+
+    /// Feeds up to `ARGS_STEP` bytes of decoded arguments text; queues at most one input
+    /// chunk. Returns how many bytes were used (all of `text` up to `ARGS_STEP`).
+    pub(crate) fn args_text(&mut self, text: &[u8]) -> usize {
+        let text = &text[..text.len().min(ARGS_STEP)];
+        if text.is_empty() {
+            return 0;
+        }
+        if !self.args.any {
+            self.raw.clear();
+            self.args.any = true;
+        }
+        let _ = self.raw.push(text);
+        let mut rest = text;
+        let mut n = 0;
+        while !self.args.failed && !rest.is_empty() {
+            if self.args.done {
+                // After the value only whitespace may follow.
+                if rest
+                    .iter()
+                    .any(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+                {
+                    self.args.failed = true;
+                }
+                break;
+            }
+            match self.args.tc.next(&mut rest) {
+                Step::Out(p) => {
+                    let b = p.as_bytes();
+                    if !self.args.started {
+                        self.args.started = true;
+                        // A tool call's input is an object (rule 9).
+                        if b.first() != Some(&b'{') {
+                            self.args.failed = true;
+                            break;
+                        }
+                    }
+                    let end = n + b.len();
+                    if let Some(dst) = self.args_out.get_mut(n..end) {
+                        dst.copy_from_slice(b);
+                        n = end;
+                    }
+                }
+                Step::NeedMore => break,
+                Step::Done => self.args.done = true,
+                Step::Error(_) => self.args.failed = true,
+            }
+        }
+        if n > 0 && !self.args.failed {
+            self.push_chunk(Some(Part::Input), Src::Args(n as u16));
+        }
+        text.len()
+    }
+
+    /// Feeds the held argument bytes to the open call, `ARGS_STEP` at a time (`replay_step`).
+    pub(crate) fn replay_held(&mut self) {
+        if self.held.len() > 0 {
+            self.replay = Some(0);
+        }
+    }
+
+    pub(crate) fn replaying(&self) -> bool {
+        self.replay.is_some()
+    }
+
+    /// One step of `replay_held`.
+    pub(crate) fn replay_step(&mut self) {
+        let Some(at) = self.replay else {
+            return;
+        };
+        let at = at as usize;
+        let end = (at + ARGS_STEP).min(self.held.len());
+        let mut piece = [0u8; ARGS_STEP];
+        let n = end.saturating_sub(at);
+        piece[..n].copy_from_slice(&self.held.bytes()[at..end]);
+        self.args_text(&piece[..n]);
+        if end >= self.held.len() {
+            self.replay = None;
+            self.held.clear();
+        } else {
+            self.replay = Some(end as u32);
+        }
+    }
+
+    // ---- signature, finish and errors ----------------------------------------------------
+
+    /// Reports an error: completes the open block first (rule 1).
+    pub(crate) fn error(&mut self, source: ErrorSource, code: Option<&[u8]>, message: &[u8]) {
+        self.close_with(true);
+        match code {
+            Some(c) => self.error_code.set(c),
+            None => self.error_code.clear(),
+        }
+        self.message.clear();
+        let _ = self.message.push(message);
+        self.errored = true;
+        self.push(Pending::Error {
+            source,
+            code: code.is_some(),
+            message: Src2::Held,
+        });
+    }
+
+    /// Reports an error whose message the mapper collected in `message`.
+    pub(crate) fn error_held(&mut self, source: ErrorSource, code: Option<&[u8]>) {
+        self.close_with(true);
+        match code {
+            Some(c) => self.error_code.set(c),
+            None => self.error_code.clear(),
+        }
+        self.errored = true;
+        self.push(Pending::Error {
+            source,
+            code: code.is_some(),
+            message: Src2::Held,
+        });
+    }
+
+    /// A framing fault or undecodable JSON (static texts).
+    pub(crate) fn fault(&mut self, code: &'static str, message: &'static str) {
+        self.close_with(true);
+        self.error_code.set(code.as_bytes());
+        self.errored = true;
+        self.push(Pending::Error {
+            source: ErrorSource::Framing,
+            code: true,
+            message: Src2::Static(message),
+        });
+    }
+
+    /// Records how a choice ends (its blocks complete now; the finish event comes later).
+    pub(crate) fn choice_reason(&mut self, choice: u32, reason: FinishReason, raw: &[u8]) {
+        if matches!(self.open, Some(o) if o.choice == choice) {
+            self.close();
+        }
+        let c = self.choice_mut(choice);
+        c.reason = Some(reason);
+        c.raw.set(raw);
+    }
+
+    /// Emits the finish events of every choice seen (or of choice 0 when none was), once.
+    /// `eof`: the body ended without the provider's end marker.
+    pub(crate) fn finish_all(&mut self, eof: bool) {
+        self.close_with(eof);
+        let mut any = false;
+        for i in 0..CHOICES {
+            let c = &mut self.choices[i];
+            if c.seen && !c.finished {
+                any = true;
+                self.finish_choice(i as u32, eof);
+            }
+        }
+        if !any && !self.choices.iter().any(|c| c.finished) {
+            self.choices[0].seen = true;
+            self.finish_choice(0, eof);
+        }
+    }
+
+    fn finish_choice(&mut self, choice: u32, eof: bool) {
+        let errored = self.errored;
+        let c = &mut self.choices[(choice as usize).min(CHOICES - 1)];
+        if c.finished {
+            return;
+        }
+        c.finished = true;
+        if c.reason.is_none() {
+            if errored {
+                c.reason = Some(FinishReason::Error);
+            } else if eof {
+                c.reason = Some(FinishReason::Error);
+                c.raw.set(b"eof");
+            } else {
+                c.reason = Some(FinishReason::Other);
+            }
+        }
+        self.push(Pending::Finish { choice });
+    }
+
+    // ---- handing out -------------------------------------------------------------------
+
+    pub(crate) fn pop(&mut self) -> Option<Event<'_>> {
+        let p = self.queue.pop_front()?;
+        Some(self.materialize(p))
+    }
+
+    fn src(&self, src: Src) -> &str {
+        match src {
+            Src::Static(s) => s,
+            Src::Small => str_of(&self.small[..self.small_len as usize]),
+            Src::Name => self.name.as_str(),
+            Src::Id => self.id.as_str(),
+            Src::Args(u16::MAX) => str_of(self.raw.bytes()),
+            Src::Args(n) => str_of(&self.args_out[..n as usize]),
+        }
+    }
+
+    /// A chunk of the open block with `text` (borrowed from anywhere): the one event handed
+    /// out without the queue.
+    pub(crate) fn chunk<'s>(&'s self, part: Option<Part>, text: &'s str) -> Option<Event<'s>> {
+        let open = self.open?;
+        Some(chunk_of(
+            open,
+            part,
+            text,
+            self.name.as_str(),
+            self.id.as_str(),
+        ))
+    }
+
+    fn materialize(&self, p: Pending) -> Event<'_> {
+        match p {
+            Pending::Start { index, ty, choice } => Event::BlockStart {
+                index,
+                block_type: ty,
+                choice,
+            },
+            Pending::Chunk {
+                part,
+                src,
+                block,
+                done,
+            } => {
+                let (name, id) = if done {
+                    (&self.done_name, &self.done_id)
+                } else {
+                    (&self.name, &self.id)
+                };
+                let text = match src {
+                    Src::Name => name.as_str(),
+                    Src::Id => id.as_str(),
+                    other => self.src(other),
+                };
+                chunk_of(block, part, text, name.as_str(), id.as_str())
+            }
+            Pending::Complete {
+                open,
+                error,
+                signature,
+                redacted,
+            } => {
+                let tool = open.ty == BlockType::ToolCall;
+                Event::BlockComplete(BlockComplete {
+                    tool_name: tool.then(|| self.done_name.as_str()),
+                    tool_id: tool.then(|| self.done_id.as_str()),
+                    error: error.map(|reason| CallError {
+                        reason,
+                        raw: self.raw.bytes(),
+                        raw_truncated: self.raw.len() >= self.raw.limit(),
+                    }),
+                    choice: open.choice,
+                    refusal: open.refusal,
+                    server: open.server,
+                    signature: signature.then(|| str_of(self.signature.bytes())),
+                    redacted: redacted.then(|| str_of(self.redacted.bytes())),
+                    ..BlockComplete::new(open.index, open.ty)
+                })
+            }
+            Pending::Finish { choice } => {
+                let c = &self.choices[(choice as usize).min(CHOICES - 1)];
+                Event::Finish(Finish {
+                    reason: c.reason.unwrap_or(FinishReason::Other),
+                    raw_reason: c.raw.opt(),
+                    usage: (!self.usage.is_empty()).then_some(&self.usage),
+                    response_id: self.response_id.opt(),
+                    model: self.model.opt(),
+                    choice,
+                })
+            }
+            Pending::Error {
+                source,
+                code,
+                message,
+            } => Event::Error(StreamError {
+                source,
+                code: code.then(|| self.error_code.as_str()),
+                message: match message {
+                    Src2::Static(s) => s,
+                    Src2::Held => str_of(self.message.bytes()),
+                },
+            }),
+        }
+    }
+}
+
+fn chunk_of<'s>(
+    open: OpenBlock,
+    part: Option<Part>,
+    text: &'s str,
+    name: &'s str,
+    id: &'s str,
+) -> Event<'s> {
+    let tool = open.ty == BlockType::ToolCall;
+    Event::Chunk(Chunk {
+        text,
+        block_type: open.ty,
+        block: open.index,
+        depth: u8::from(tool),
+        part,
+        tool_name: (tool && part != Some(Part::Name)).then_some(name),
+        tool_id: (tool && part == Some(Part::Input)).then_some(id),
+        choice: open.choice,
+    })
+}
+
+fn fmt_u32(mut n: u32, buf: &mut [u8; 10]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    &buf[i..]
+}

@@ -1,0 +1,200 @@
+//! Where a JSON token sits: the keys and array positions of the containers around it.
+//!
+//! Mappers decide by path (`choices[i].delta.content`), so the reader keeps, per open
+//! container up to [`PATH_DEPTH`], its kind and the current key (interned as a [`Key`]) or
+//! array position. Deeper containers are counted, not recorded: no provider puts anything a
+//! mapper reads that deep.
+
+/// How many container levels are recorded.
+pub(crate) const PATH_DEPTH: usize = 10;
+/// Longest key that is interned; longer keys are [`Key::Other`].
+const KEY_CAP: usize = 40;
+
+macro_rules! keys {
+    ($($v:ident = $s:literal,)*) => {
+        /// The object keys any mapper reads; every other key is `Other`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        pub(crate) enum Key { Other, $($v,)* }
+
+        fn intern(bytes: &[u8]) -> Key {
+            match bytes {
+                $($s => Key::$v,)*
+                _ => Key::Other,
+            }
+        }
+    };
+}
+
+keys! {
+    Arguments = b"arguments",
+    Bytes = b"bytes",
+    CacheCreationInputTokens = b"cache_creation_input_tokens",
+    CacheReadInputTokens = b"cache_read_input_tokens",
+    CachedTokens = b"cached_tokens",
+    Choices = b"choices",
+    CompletionTokens = b"completion_tokens",
+    CompletionTokensDetails = b"completion_tokens_details",
+    Code = b"code",
+    Content = b"content",
+    Delta = b"delta",
+    Error = b"error",
+    FinishReason = b"finish_reason",
+    Function = b"function",
+    Id = b"id",
+    Index = b"index",
+    InputTokens = b"input_tokens",
+    Message = b"message",
+    Model = b"model",
+    Name = b"name",
+    OutputTokens = b"output_tokens",
+    PromptTokens = b"prompt_tokens",
+    PromptTokensDetails = b"prompt_tokens_details",
+    Reasoning = b"reasoning",
+    ReasoningContent = b"reasoning_content",
+    ReasoningTokens = b"reasoning_tokens",
+    Refusal = b"refusal",
+    ToolCalls = b"tool_calls",
+    Type = b"type",
+    Usage = b"usage",
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Level {
+    object: bool,
+    key: Key,
+    /// Array: the position of the current element.
+    index: u32,
+}
+
+const EMPTY: Level = Level {
+    object: false,
+    key: Key::Other,
+    index: 0,
+};
+
+/// The path of the current token (see the module docs).
+#[derive(Clone, Debug)]
+pub(crate) struct Path {
+    levels: [Level; PATH_DEPTH],
+    depth: u32,
+    key: [u8; KEY_CAP],
+    key_len: u8,
+    key_long: bool,
+    /// The value at the current position has started (arrays count elements by it).
+    started: bool,
+    /// Between a key's quotes.
+    in_key: bool,
+}
+
+impl Path {
+    pub(crate) const fn new() -> Path {
+        Path {
+            levels: [EMPTY; PATH_DEPTH],
+            depth: 0,
+            key: [0; KEY_CAP],
+            key_len: 0,
+            key_long: false,
+            started: false,
+            in_key: false,
+        }
+    }
+
+    /// Inside a key's quotes (its text pieces are the key).
+    pub(crate) fn in_key(&self) -> bool {
+        self.in_key
+    }
+
+    pub(crate) fn reset(&mut self) {
+        self.depth = 0;
+        self.in_key = false;
+        self.started = false;
+        self.key_len = 0;
+        self.key_long = false;
+    }
+
+    /// How many containers are open.
+    pub(crate) fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The key of the member being read in the object at `level` (1 = outermost).
+    pub(crate) fn key(&self, level: u32) -> Key {
+        match self.levels.get(level.wrapping_sub(1) as usize) {
+            Some(l) if level <= self.depth && l.object => l.key,
+            _ => Key::Other,
+        }
+    }
+
+    /// The position of the element being read in the array at `level`.
+    pub(crate) fn index(&self, level: u32) -> u32 {
+        match self.levels.get(level.wrapping_sub(1) as usize) {
+            Some(l) if level <= self.depth && !l.object => l.index,
+            _ => 0,
+        }
+    }
+
+    /// The key of the innermost open object member (the value being read), if the
+    /// innermost container is an object.
+    pub(crate) fn last_key(&self) -> Key {
+        self.key(self.depth)
+    }
+
+    /// A value starts at the current position (arrays: the next element).
+    pub(crate) fn value_start(&mut self) {
+        if let Some(l) = self.levels.get_mut(self.depth.wrapping_sub(1) as usize) {
+            if !l.object && self.started {
+                l.index += 1;
+            }
+        }
+        self.started = true;
+    }
+
+    pub(crate) fn open(&mut self, object: bool) {
+        self.value_start();
+        if let Some(l) = self.levels.get_mut(self.depth as usize) {
+            *l = Level {
+                object,
+                key: Key::Other,
+                index: 0,
+            };
+        }
+        self.depth += 1;
+        self.started = false;
+    }
+
+    pub(crate) fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.started = true;
+    }
+
+    pub(crate) fn key_start(&mut self) {
+        self.key_len = 0;
+        self.key_long = false;
+        self.in_key = true;
+    }
+
+    pub(crate) fn key_piece(&mut self, bytes: &[u8]) {
+        let at = self.key_len as usize;
+        match self.key.get_mut(at..at + bytes.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                self.key_len += bytes.len() as u8;
+            }
+            None => self.key_long = true,
+        }
+    }
+
+    pub(crate) fn key_end(&mut self) {
+        let key = if self.key_long {
+            Key::Other
+        } else {
+            intern(&self.key[..self.key_len as usize])
+        };
+        if let Some(l) = self.levels.get_mut(self.depth.wrapping_sub(1) as usize) {
+            l.key = key;
+        }
+        self.started = false;
+        self.in_key = false;
+    }
+}

@@ -1,0 +1,154 @@
+#![cfg(feature = "alloc")]
+//! Provider decoders (docs/providers.md): chunk invariance (rule 4) and interleaving (rule 1)
+//! over every split of recorded-shape bodies, and the caller-memory decoder.
+
+use tokensieve::accumulate::Collector;
+use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+use tokensieve::{Event, FinishReason};
+
+const MIXED: &[u8] = include_bytes!("data/openai-chat-mixed.sse");
+
+/// JSON lines of the coalesced event stream of `body` fed `size` bytes at a time.
+fn decode(provider: Provider, body: &[u8], size: usize) -> Vec<String> {
+    let config = DecoderConfig::new(provider);
+    let mut decoder = Decoder::new(&config).unwrap();
+    let mut collector = Collector::new();
+    let mut events: Vec<tokensieve::accumulate::OwnedEvent> = Vec::new();
+    let mut push = |ev: Event<'_>| {
+        let owned = collector.push(&ev);
+        if let (
+            Some(tokensieve::accumulate::OwnedEvent::Chunk {
+                text: t0,
+                block_type: b0,
+                block: i0,
+                part: p0,
+                ..
+            }),
+            tokensieve::accumulate::OwnedEvent::Chunk {
+                text,
+                block_type,
+                block,
+                part,
+                ..
+            },
+        ) = (events.last_mut(), &owned)
+        {
+            if (&*b0, &*i0, &*p0) == (block_type, block, part) {
+                t0.push_str(text);
+                return;
+            }
+        }
+        events.push(owned);
+    };
+    for read in body.chunks(size.max(1)) {
+        decoder.feed_with(read, &mut push);
+    }
+    decoder.finish_with(&mut push);
+    events.iter().map(|e| e.to_json()).collect()
+}
+
+#[test]
+fn openai_chat_is_chunk_invariant() {
+    let whole = decode(Provider::OpenAiChat, MIXED, MIXED.len());
+    for size in 1..=70 {
+        assert_eq!(
+            decode(Provider::OpenAiChat, MIXED, size),
+            whole,
+            "size {size}"
+        );
+    }
+    let text = whole.iter().find(|l| l.contains("\"content\":")).unwrap();
+    assert!(text.contains(r#""content":"Hi \"there\" é""#), "{text}");
+    assert!(
+        whole
+            .last()
+            .unwrap()
+            .starts_with(r#"{"event":"finish","reason":"tool_calls""#)
+    );
+}
+
+#[test]
+fn openai_chat_arguments_stream_as_compact_json() {
+    let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": [1, 2.50]\"}}]}}]}\n\n\
+data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n";
+    let whole = decode(Provider::OpenAiChat, body, body.len());
+    for size in 1..=9 {
+        assert_eq!(
+            decode(Provider::OpenAiChat, body, size),
+            whole,
+            "size {size}"
+        );
+    }
+    assert!(
+        whole
+            .iter()
+            .any(|l| l.contains(r#""input":{"a":[1,2.50]}"#)),
+        "{whole:#?}"
+    );
+    // No [DONE]: the finish reason makes the end normal.
+    assert!(whole.last().unwrap().contains(r#""reason":"tool_calls""#));
+}
+
+#[test]
+fn eof_inside_a_call_is_an_error_finish() {
+    let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\"\"}}]}}]}\n\n";
+    let lines = decode(Provider::OpenAiChat, body, 5);
+    assert!(
+        lines.iter().any(|l| l.contains(r#""reason":"unfinished""#)),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains(r#""reason":"error","raw_reason":"eof""#)
+    );
+}
+
+#[test]
+fn provider_errors_are_events_and_decoding_goes_on() {
+    let body = b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n\
+event: error\ndata: {\"message\":\"overloaded\",\"code\":529}\n\n\
+data: {not json}\n\n\
+data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n\n";
+    let whole = decode(Provider::OpenAiChat, body, body.len());
+    for size in 1..=9 {
+        assert_eq!(
+            decode(Provider::OpenAiChat, body, size),
+            whole,
+            "size {size}"
+        );
+    }
+    assert!(
+        whole
+            .iter()
+            .any(|l| l.contains(r#""source":"provider","code":"529","message":"overloaded""#)),
+        "{whole:#?}"
+    );
+    assert!(
+        whole.iter().any(|l| l.contains(r#""content":"b""#)),
+        "{whole:#?}"
+    );
+}
+
+#[test]
+fn caller_memory_decoder() {
+    let config = DecoderConfig::new(Provider::OpenAiChat);
+    let mut memory = [0u8; 4096];
+    let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
+    let mut reason = None;
+    decoder.feed_with(MIXED, |ev| {
+        if let Event::Finish(f) = ev {
+            reason = Some(f.reason);
+        }
+    });
+    decoder.finish_with(|_| {});
+    assert_eq!(reason, Some(FinishReason::ToolCalls));
+}
+
+#[test]
+fn decoder_state_is_bounded() {
+    let size = core::mem::size_of::<Decoder<'static>>();
+    println!("size_of::<Decoder>() = {size} bytes");
+    assert!(size <= 8192, "Decoder is {size} bytes");
+}
