@@ -355,9 +355,38 @@ fn dialects_and_demo() {
 }
 
 #[test]
-fn decode_is_not_built_yet() {
-    let o = run(&["decode", "--provider", "anthropic", "--json"]);
-    assert_eq!(o.status.code(), Some(1), "{o:?}");
-    assert_eq!(stderr(&o), "decode: not built yet\n");
+fn decode_reads_openai_chat_and_refuses_providers_not_built() {
+    let dir = std::env::temp_dir().join(format!("tokensieve-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let body = dir.join("body.sse");
+    std::fs::write(
+        &body,
+        "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
+    )
+    .unwrap();
+    let path = body.to_str().unwrap();
+    let o = run(&[
+        "decode",
+        "--provider",
+        "openai-chat",
+        "--json",
+        "--chunk",
+        "3",
+        path,
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let out = stdout(&o);
+    assert!(
+        out.contains(r#"{"event":"block_complete","index":0,"type":"text","content":"Hi"}"#),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("{\"event\":\"finish\",\"reason\":\"stop\",\"raw_reason\":\"stop\"}\n"),
+        "{out}"
+    );
+
+    let o = run(&["decode", "--provider", "anthropic", "--json", path]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(stderr(&o).contains("provider"), "{}", stderr(&o));
     assert_eq!(stdout(&o), "");
 }
