@@ -389,11 +389,12 @@ impl<'m> Out<'m> {
     }
 
     pub(crate) fn close_with(&mut self, cut: bool) {
-        let Some(open) = self.open.take() else {
+        let Some(open) = self.open else {
             return;
         };
         let mut error = None;
         if open.ty == BlockType::ToolCall {
+            // Its closing input pieces still belong to the open block.
             error = self.finish_args(cut);
             if error.is_none() && self.name.is_empty() {
                 error = Some(ErrorReason::MissingName);
@@ -409,6 +410,7 @@ impl<'m> Out<'m> {
             self.name.clear();
             self.id.clear();
         }
+        self.open = None;
         let mine = self.sig_block == Some(open.index);
         let signature = mine && self.signature.len() > 0;
         let redacted = mine && self.redacted.len() > 0;
