@@ -7,8 +7,9 @@
 //! reads up to `n` bytes from the front of the input, reports the `k` bytes it used with
 //! `consumed(&input[..k])`, advances its input by `k`, and calls `next` again (the framer
 //! remembers that `n - k` payload bytes are still known, so a long line is scanned once).
-//! `finish()` says the body ended. Chunking never changes what a framer reports (after
-//! merging adjacent payload runs).
+//! Rarely the SSE framer must consume payload bytes before it can tell what they are; it
+//! hands them back as [`Framed::Held`]. `finish()` says the body ended. Chunking never
+//! changes what a framer reports (after merging adjacent payload runs).
 //!
 //! * `sse.rs` — Server-Sent Events (WHATWG): OpenAI, Anthropic, Gemini `alt=sse`.
 //! * `json_array.rs` — a streamed JSON array, one document per element (Gemini's default).
@@ -34,8 +35,8 @@ pub(crate) enum Framed {
     Newline,
     /// Payload bytes the framer consumed and held while it could not yet tell what they were
     /// (SSE: a read ended inside the first bytes of a data value that might be `[DONE]`, or
-    /// at the start of a bare JSON document's line that might be `data:`). At most 8 bytes;
-    /// read them with the framer's `held()`, which consumes them.
+    /// at the start of a bare JSON document's line that might be `data:` or `event:`). At
+    /// most 8 bytes; read them with the framer's `held()`, which consumes them.
     Held,
     /// The current document is complete.
     End,

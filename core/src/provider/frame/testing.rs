@@ -120,13 +120,18 @@ pub(crate) fn run<'a, F: Framer>(
     let mut out = Out::new();
     for chunk in chunks {
         let mut input = chunk;
-        // Every call that reports something other than a payload makes progress in the
-        // framer's state; a generous bound catches a framer that loops.
+        // A few calls in a row may consume nothing (Begin, Newline, Held, End, a fault); a
+        // generous bound catches a framer that loops.
         let mut idle = 0;
         loop {
             idle += 1;
-            assert!(idle < 64, "no progress at {:?}", input.escape_ascii());
-            match f.next(&mut input) {
+            assert!(idle < 64, "no progress at \"{}\"", input.escape_ascii());
+            let before = input.len();
+            let item = f.next(&mut input);
+            if input.len() < before {
+                idle = 0;
+            }
+            match item {
                 Framed::NeedMore => {
                     assert!(input.is_empty(), "NeedMore with input left");
                     break;
@@ -172,7 +177,7 @@ pub(crate) fn every_split<F: Framer>(new: impl Fn() -> F, body: &[u8]) -> Out {
     for at in 0..=body.len() {
         let (a, b) = body.split_at(at);
         let split = run(&mut new(), [a, b], usize::MAX);
-        assert_eq!(whole, split, "split at {at} of {:?}", body.escape_ascii());
+        assert_eq!(whole, split, "split at {at} of \"{}\"", body.escape_ascii());
         let split = run(&mut new(), [a, b], 1);
         assert_eq!(
             whole,
@@ -182,7 +187,12 @@ pub(crate) fn every_split<F: Framer>(new: impl Fn() -> F, body: &[u8]) -> Out {
         );
     }
     let bytes = run(&mut new(), body.chunks(1), usize::MAX);
-    assert_eq!(whole, bytes, "one byte per read: {:?}", body.escape_ascii());
+    assert_eq!(
+        whole,
+        bytes,
+        "one byte per read: \"{}\"",
+        body.escape_ascii()
+    );
     let bytes = run(&mut new(), body.chunks(3), 2);
     assert_eq!(
         whole,
@@ -226,4 +236,43 @@ pub(crate) fn count<F: Framer>(
         items += 1;
     }
     (payload, items)
+}
+
+/// `body` cut at `cuts` (clamped, sorted; empty reads included), for the proptests.
+#[cfg(feature = "std")]
+pub(crate) fn pieces<'a>(body: &'a [u8], cuts: &[usize]) -> std::vec::Vec<&'a [u8]> {
+    let mut cuts: std::vec::Vec<usize> = cuts.iter().map(|&c| c.min(body.len())).collect();
+    cuts.sort_unstable();
+    let mut out = std::vec::Vec::new();
+    let mut at = 0;
+    for c in cuts {
+        out.push(&body[at..c]);
+        at = c;
+    }
+    out.push(&body[at..]);
+    out
+}
+
+/// The chunk-invariance property: `body` whole, cut at `cuts`, cut with payloads taken
+/// `step` bytes at a time, and one byte per read, gives the same result.
+#[cfg(feature = "std")]
+pub(crate) fn same_at_any_cut<F: Framer>(
+    new: impl Fn() -> F,
+    body: &[u8],
+    cuts: &[usize],
+    step: usize,
+) {
+    let whole = run(&mut new(), [body], usize::MAX);
+    let split = pieces(body, cuts);
+    let body = body.escape_ascii();
+    assert_eq!(
+        whole,
+        run(&mut new(), split.iter().copied(), usize::MAX),
+        "\"{body}\" cut at {cuts:?}"
+    );
+    assert_eq!(
+        whole,
+        run(&mut new(), split.iter().copied(), step),
+        "\"{body}\" cut at {cuts:?}, step {step}"
+    );
 }
