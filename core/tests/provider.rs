@@ -47,16 +47,22 @@ fn decode(provider: Provider, body: &[u8], size: usize) -> Vec<String> {
     events.iter().map(|e| e.to_json()).collect()
 }
 
-#[test]
-fn openai_chat_is_chunk_invariant() {
-    let whole = decode(Provider::OpenAiChat, MIXED, MIXED.len());
-    for size in 1..=70 {
+/// The events of `body` read whole, asserted equal at every read size up to `max`.
+fn invariant(body: &[u8], max: usize) -> Vec<String> {
+    let whole = decode(Provider::OpenAiChat, body, body.len());
+    for size in 1..=max {
         assert_eq!(
-            decode(Provider::OpenAiChat, MIXED, size),
+            decode(Provider::OpenAiChat, body, size),
             whole,
             "size {size}"
         );
     }
+    whole
+}
+
+#[test]
+fn openai_chat_is_chunk_invariant() {
+    let whole = invariant(MIXED, 70);
     let text = whole.iter().find(|l| l.contains("\"content\":")).unwrap();
     assert!(text.contains(r#""content":"Hi \"there\" é""#), "{text}");
     assert!(
@@ -71,14 +77,7 @@ fn openai_chat_is_chunk_invariant() {
 fn openai_chat_arguments_stream_as_compact_json() {
     let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": [1, 2.50]\"}}]}}]}\n\n\
 data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n";
-    let whole = decode(Provider::OpenAiChat, body, body.len());
-    for size in 1..=9 {
-        assert_eq!(
-            decode(Provider::OpenAiChat, body, size),
-            whole,
-            "size {size}"
-        );
-    }
+    let whole = invariant(body, 9);
     assert!(
         whole
             .iter()
@@ -111,14 +110,7 @@ fn provider_errors_are_events_and_decoding_goes_on() {
 event: error\ndata: {\"message\":\"overloaded\",\"code\":529}\n\n\
 data: {not json}\n\n\
 data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n\n";
-    let whole = decode(Provider::OpenAiChat, body, body.len());
-    for size in 1..=9 {
-        assert_eq!(
-            decode(Provider::OpenAiChat, body, size),
-            whole,
-            "size {size}"
-        );
-    }
+    let whole = invariant(body, 9);
     assert!(
         whole
             .iter()

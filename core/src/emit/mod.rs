@@ -584,20 +584,10 @@ impl<'a> Emitter<'a> {
         };
         let p = prefix.len();
         buf[..p].copy_from_slice(prefix);
-        let mut digits = [0u8; 10];
-        let mut n = self.calls;
-        let mut k = 0;
-        loop {
-            digits[k] = b'0' + (n % 10) as u8;
-            n /= 10;
-            k += 1;
-            if n == 0 {
-                break;
-            }
-        }
-        for i in 0..k {
-            buf[p + i] = digits[k - 1 - i];
-        }
+        let mut digits = [0u8; 20];
+        let d = decimal(u64::from(self.calls), &mut digits);
+        let k = d.len();
+        buf[p..p + k].copy_from_slice(d);
         self.calls += 1;
         self.set_id(&buf[..p + k]);
     }
@@ -811,6 +801,19 @@ pub(crate) fn content_act(meta: Meta, d: Decision) -> Act {
 
 /// The length of the longest prefix of `text` (valid UTF-8) of at most `max` bytes that ends
 /// on a character boundary, but at least one character.
+/// `n` in decimal, written at the end of `buf`.
+pub(crate) fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[i..];
+        }
+    }
+}
+
 pub(crate) fn text_prefix(text: &[u8], max: usize) -> usize {
     if text.len() <= max {
         return text.len();

@@ -32,15 +32,13 @@
 //! assert_eq!((text.as_str(), finished), ("Hello", true));
 //! ```
 
-// Gemini and Bedrock framing (json_array, event_stream, base64) is built and tested but not
-// wired to a mapper yet.
-#![allow(dead_code)]
-
 use crate::buf::Buf;
 use crate::config::{Config, ConfigError, Dialect};
 use crate::event::{BlockType, Event};
-use crate::json::relaxed::{Lex, Lexer, Literal, Text, Token};
+use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Text, Token};
 
+// Built and tested; wired with the Bedrock mapper.
+#[allow(dead_code)]
 pub(crate) mod base64;
 pub(crate) mod frame;
 mod openai_chat;
@@ -166,10 +164,8 @@ pub(crate) enum Scalar {
 /// Per-document facts from the framing.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct DocInfo<'a> {
-    /// SSE `event:` name, AWS `:event-type`.
+    /// SSE `event:` name.
     pub event: &'a [u8],
-    /// AWS `:message-type` (`event`, `exception`, `error`).
-    pub message_type: &'a [u8],
 }
 
 /// One provider format's mapping from JSON tokens to events (see `openai_chat.rs`).
@@ -251,8 +247,6 @@ pub struct Decoder<'m> {
 enum Step<'i> {
     Again,
     Chunk(&'i str),
-    /// A chunk whose text is a character the lexer decoded.
-    Char(char),
     NeedMore,
 }
 
@@ -378,18 +372,9 @@ impl<'m> Decoder<'m> {
             match self.step(input) {
                 Step::Again => {}
                 Step::NeedMore => return None,
-                Step::Chunk(text) => return self.out.chunk(self.part(), text),
-                Step::Char(c) => {
-                    let mut buf = [0u8; 4];
-                    let s = c.encode_utf8(&mut buf);
-                    self.out.text_via_queue(s.as_bytes());
-                }
+                Step::Chunk(text) => return self.out.chunk(None, text),
             }
         }
-    }
-
-    fn part(&self) -> Option<crate::event::Part> {
-        None
     }
 
     /// One framing or JSON step.
@@ -506,37 +491,18 @@ impl<'m> Decoder<'m> {
         }
     }
 
-    fn doc_info(&self) -> DocInfo<'_> {
-        match &self.framing {
-            Framing::Sse(f) => DocInfo {
-                event: f.event_name(),
-                message_type: b"",
-            },
-            _ => DocInfo::default(),
-        }
-    }
-
     fn begin_doc(&mut self) {
         self.lexer.reset();
         self.path.reset();
         self.sink = Sink::Skip;
         self.doc = DocState::Open;
-        let info = self.doc_info();
-        // The framer's metadata is copied out by the mapper (it borrows `self.framing`).
-        let (event, mt) = (info.event, info.message_type);
-        let mut ev = [0u8; 64];
-        let mut m = [0u8; 16];
-        let ne = event.len().min(64);
-        let nm = mt.len().min(16);
-        ev[..ne].copy_from_slice(&event[..ne]);
-        m[..nm].copy_from_slice(&mt[..nm]);
-        self.map.get().begin(
-            DocInfo {
-                event: &ev[..ne],
-                message_type: &m[..nm],
+        let info = match &self.framing {
+            Framing::Sse(f) => DocInfo {
+                event: f.event_name(),
             },
-            &mut self.out,
-        );
+            _ => DocInfo::default(),
+        };
+        self.map.get().begin(info, &mut self.out);
     }
 
     fn end_doc(&mut self) {
@@ -574,7 +540,7 @@ impl<'m> Decoder<'m> {
                     if let Some(text) = self.token(t) {
                         // Only text pieces of a string can come from these bytes; route
                         // them through the queue (they are not in the input).
-                        self.text_bytes(text.as_bytes().as_bytes());
+                        self.text_bytes(text.bytes());
                     }
                 }
                 Lex::NeedMore => break,
@@ -636,21 +602,14 @@ impl<'m> Decoder<'m> {
                     } = self.sink
                     {
                         if self.out.is_open(ty, choice, refusal) && !self.out.has_pending() {
-                            match text {
-                                TextOut::Input(s) => {
-                                    // `s` borrows `all`, which borrows the input.
-                                    let s: &'i str = s;
-                                    self.consume(input, used);
-                                    return Step::Chunk(s);
-                                }
-                                TextOut::Char(c) => {
-                                    self.consume(input, used);
-                                    return Step::Char(c);
-                                }
+                            if let TextOut::Input(s) = text {
+                                // `s` borrows the input: handed out without a copy.
+                                self.consume(input, used);
+                                return Step::Chunk(s);
                             }
                         }
                     }
-                    self.text_bytes(text.as_bytes().as_bytes());
+                    self.text_bytes(text.bytes());
                     Step::Again
                 }
                 None => Step::Again,
@@ -681,9 +640,7 @@ impl<'m> Decoder<'m> {
     /// Handles one token; returns a text piece when it is content of a `Sink::Text` string
     /// (the caller decides how it goes out).
     fn token<'i>(&mut self, t: Token<'i>) -> Option<TextOut<'i>> {
-        let map = match &mut self.map {
-            Mapper::OpenAiChat(m) => m as &mut dyn Map,
-        };
+        let map = self.map.get();
         let p = &mut self.path;
         let out = &mut self.out;
         match t {
@@ -749,16 +706,10 @@ impl<'m> Decoder<'m> {
         match self.sink {
             Sink::Skip => None,
             Sink::Text { .. } => Some(match text {
-                Text::Plain(crate::json::relaxed::Piece::Input(b)) => {
-                    TextOut::Input(crate::emit::str_of(b))
-                }
-                Text::Plain(p) => {
-                    let b = p.as_bytes();
-                    // Static and inline pieces are a character or two; go one by one.
-                    TextOut::Char(crate::emit::str_of(b).chars().next().unwrap_or('\u{FFFD}'))
-                }
-                Text::Char(c) => TextOut::Char(c),
-                Text::LoneSurrogate(_) => TextOut::Char('\u{FFFD}'),
+                Text::Plain(Piece::Input(b)) => TextOut::Input(crate::emit::str_of(b)),
+                // A decoded escape, a character completed across reads, a bare word's
+                // held bytes: at most a dozen bytes.
+                other => TextOut::owned(other.decoded(&mut scratch)),
             }),
             Sink::Args => {
                 let d = text.decoded(&mut scratch);
@@ -774,42 +725,24 @@ impl<'m> Decoder<'m> {
     }
 }
 
-/// A text piece of a `Sink::Text` string.
+/// A text piece of a `Sink::Text` string: borrowed from the input, or a few decoded bytes.
 enum TextOut<'i> {
     Input(&'i str),
-    Char(char),
+    Owned { buf: [u8; 16], len: u8 },
 }
 
 impl TextOut<'_> {
-    fn as_bytes(&self) -> TextBytes {
-        let mut t = TextBytes {
-            buf: [0; SMALL + 4],
-            len: 0,
-        };
-        let b: &[u8] = match self {
-            TextOut::Input(s) => s.as_bytes(),
-            TextOut::Char(c) => {
-                let mut tmp = [0u8; 4];
-                let n = c.encode_utf8(&mut tmp).len();
-                t.buf[..n].copy_from_slice(&tmp[..n]);
-                t.len = n;
-                return t;
-            }
-        };
-        let n = b.len().min(t.buf.len());
-        t.buf[..n].copy_from_slice(&b[..n]);
-        t.len = n;
-        t
+    fn owned(bytes: &[u8]) -> Self {
+        let mut buf = [0u8; 16];
+        let n = crate::emit::floor_char_boundary(bytes, bytes.len().min(16));
+        buf[..n].copy_from_slice(&bytes[..n]);
+        TextOut::Owned { buf, len: n as u8 }
     }
-}
 
-struct TextBytes {
-    buf: [u8; SMALL + 4],
-    len: usize,
-}
-
-impl TextBytes {
-    fn as_bytes(&self) -> &[u8] {
-        &self.buf[..self.len]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            TextOut::Input(s) => s.as_bytes(),
+            TextOut::Owned { buf, len } => &buf[..*len as usize],
+        }
     }
 }

@@ -17,6 +17,7 @@ use heapless::Vec;
 use super::out::{Out, Slot};
 use super::path::{Key, Path};
 use super::{DocInfo, Map, Scalar, Sink};
+use crate::emit::decimal;
 use crate::event::{BlockType, ErrorSource, FinishReason};
 
 /// Calls remembered per stream (the oldest is forgotten past this).
@@ -338,9 +339,8 @@ impl Map for OpenAiChat {
         }
     }
 
-    fn string_end(&mut self, p: &Path, out: &mut Out) {
+    fn string_end(&mut self, _p: &Path, out: &mut Out) {
         match self.what {
-            What::ResponseId if p.depth() == 1 => {}
             What::FinishReason if !self.reason.is_empty() => {
                 let raw = self.reason;
                 out.choice_reason(self.choice, reason_of(raw.bytes()), raw.bytes());
@@ -383,17 +383,7 @@ impl Map for OpenAiChat {
             }
         } else if self.err_depth > 0 && d == self.err_depth && p.last_key() == Key::Code {
             let mut digits = [0u8; 20];
-            let mut i = digits.len();
-            let mut v = n;
-            loop {
-                i -= 1;
-                digits[i] = b'0' + (v % 10) as u8;
-                v /= 10;
-                if v == 0 {
-                    break;
-                }
-            }
-            self.err_code.set(&digits[i..]);
+            self.err_code.set(decimal(n, &mut digits));
         }
     }
 

@@ -11,7 +11,7 @@ use heapless::Deque;
 
 use crate::buf::Buf;
 use crate::config::OnMalformed;
-use crate::emit::str_of;
+use crate::emit::{decimal, str_of};
 use crate::event::{
     BlockComplete, BlockType, CallError, Chunk, ErrorReason, ErrorSource, Event, Finish,
     FinishReason, Part, StreamError, Usage,
@@ -124,14 +124,16 @@ enum Pending {
     Error {
         source: ErrorSource,
         code: bool,
-        message: Src2,
+        message: Message,
     },
 }
 
+/// Where an error event's message is.
 #[derive(Clone, Copy, Debug)]
-enum Src2 {
+enum Message {
     Static(&'static str),
-    Held,
+    /// In the `message` buffer (a provider's error message).
+    Collected,
 }
 
 /// What a finish event will say about one choice.
@@ -353,8 +355,8 @@ impl<'m> Out<'m> {
         self.name.set(name);
         self.id.set(id);
         if self.id.is_empty() {
-            let mut digits = [0u8; 10];
-            let d = fmt_u32(self.calls, &mut digits);
+            let mut digits = [0u8; 20];
+            let d = decimal(u64::from(self.calls), &mut digits);
             let prefix = self.id_prefix;
             self.id.set(prefix.bytes());
             self.id.push(d);
@@ -572,23 +574,6 @@ impl<'m> Out<'m> {
 
     // ---- signature, finish and errors ----------------------------------------------------
 
-    /// Reports an error: completes the open block first (rule 1).
-    pub(crate) fn error(&mut self, source: ErrorSource, code: Option<&[u8]>, message: &[u8]) {
-        self.close_with(true);
-        match code {
-            Some(c) => self.error_code.set(c),
-            None => self.error_code.clear(),
-        }
-        self.message.clear();
-        let _ = self.message.push(message);
-        self.errored = true;
-        self.push(Pending::Error {
-            source,
-            code: code.is_some(),
-            message: Src2::Held,
-        });
-    }
-
     /// Reports an error whose message the mapper collected in `message`.
     pub(crate) fn error_held(&mut self, source: ErrorSource, code: Option<&[u8]>) {
         self.close_with(true);
@@ -600,7 +585,7 @@ impl<'m> Out<'m> {
         self.push(Pending::Error {
             source,
             code: code.is_some(),
-            message: Src2::Held,
+            message: Message::Collected,
         });
     }
 
@@ -612,7 +597,7 @@ impl<'m> Out<'m> {
         self.push(Pending::Error {
             source: ErrorSource::Framing,
             code: true,
-            message: Src2::Static(message),
+            message: Message::Static(message),
         });
     }
 
@@ -671,12 +656,13 @@ impl<'m> Out<'m> {
         Some(self.materialize(p))
     }
 
-    fn src(&self, src: Src) -> &str {
+    /// A queued chunk's text; `name`/`id` are the slots of the chunk's block.
+    fn src<'s>(&'s self, src: Src, name: &'s Slot, id: &'s Slot) -> &'s str {
         match src {
             Src::Static(s) => s,
             Src::Small => str_of(&self.small[..self.small_len as usize]),
-            Src::Name => self.name.as_str(),
-            Src::Id => self.id.as_str(),
+            Src::Name => name.as_str(),
+            Src::Id => id.as_str(),
             Src::Args(u16::MAX) => str_of(self.raw.bytes()),
             Src::Args(n) => str_of(&self.args_out[..n as usize]),
         }
@@ -713,11 +699,7 @@ impl<'m> Out<'m> {
                 } else {
                     (&self.name, &self.id)
                 };
-                let text = match src {
-                    Src::Name => name.as_str(),
-                    Src::Id => id.as_str(),
-                    other => self.src(other),
-                };
+                let text = self.src(src, name, id);
                 chunk_of(block, part, text, name.as_str(), id.as_str())
             }
             Pending::Complete {
@@ -762,8 +744,8 @@ impl<'m> Out<'m> {
                 source,
                 code: code.then(|| self.error_code.as_str()),
                 message: match message {
-                    Src2::Static(s) => s,
-                    Src2::Held => str_of(self.message.bytes()),
+                    Message::Static(s) => s,
+                    Message::Collected => str_of(self.message.bytes()),
                 },
             }),
         }
@@ -788,17 +770,4 @@ fn chunk_of<'s>(
         tool_id: (tool && part == Some(Part::Input)).then_some(id),
         choice: open.choice,
     })
-}
-
-fn fmt_u32(mut n: u32, buf: &mut [u8; 10]) -> &[u8] {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    &buf[i..]
 }

@@ -122,7 +122,6 @@ pub(crate) struct SseFramer {
     /// The current event's name.
     event: [u8; EVENT_NAME_CAP],
     event_len: u8,
-    event_truncated: bool,
     /// Held payload bytes: `held_src.source()[..held_len]`.
     held_src: Hold,
     held_len: u8,
@@ -155,7 +154,6 @@ impl SseFramer {
             name_len: 0,
             event: [0; EVENT_NAME_CAP],
             event_len: 0,
-            event_truncated: false,
             held_src: Hold::Done,
             held_len: 0,
             name_ws: true,
@@ -167,20 +165,11 @@ impl SseFramer {
         }
     }
 
-    pub(crate) fn reset(&mut self) {
-        *self = Self::new();
-    }
-
     /// The name of the current event (`event:`, its first [`EVENT_NAME_CAP`] bytes; empty
     /// when it has none): valid from the event's first line until the next event starts, so
     /// it can be read at Begin and again at End (an `event:` line may follow `data:` lines).
     pub(crate) fn event_name(&self) -> &[u8] {
         &self.event[..usize::from(self.event_len)]
-    }
-
-    /// The event's name was longer than [`EVENT_NAME_CAP`] bytes.
-    pub(crate) fn event_name_truncated(&self) -> bool {
-        self.event_truncated
     }
 
     /// The payload bytes a [`Framed::Held`] stands for; they are consumed by this call.
@@ -595,14 +584,11 @@ impl SseFramer {
         let n = bytes.len().min(room);
         self.event[at..at + n].copy_from_slice(&bytes[..n]);
         self.event_len = (at + n) as u8;
-        if bytes.len() > room {
-            self.event_truncated = true;
-        }
+        if bytes.len() > room {}
     }
 
     fn clear_event_name(&mut self) {
         self.event_len = 0;
-        self.event_truncated = false;
         self.name_stale = false;
     }
 

@@ -1,4 +1,3 @@
-
 use super::super::testing::{Framer, Out, count, every_split, run};
 use super::*;
 
