@@ -262,6 +262,7 @@ pub(crate) fn same_at_any_cut<F: Framer>(
     cuts: &[usize],
     step: usize,
 ) {
+    let raw = body;
     let whole = run(&mut new(), [body], usize::MAX);
     let split = pieces(body, cuts);
     let body = body.escape_ascii();
@@ -275,4 +276,15 @@ pub(crate) fn same_at_any_cut<F: Framer>(
         run(&mut new(), split.iter().copied(), step),
         "\"{body}\" cut at {cuts:?}, step {step}"
     );
+    assert_eq!(
+        whole,
+        run(&mut new(), raw.chunks(1), usize::MAX),
+        "\"{body}\" one byte per read"
+    );
+}
+
+/// Where the proptests cut a body.
+#[cfg(feature = "std")]
+pub(crate) fn cuts() -> impl proptest::strategy::Strategy<Value = std::vec::Vec<usize>> {
+    proptest::collection::vec(0usize..400, 0..10)
 }
