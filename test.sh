@@ -51,6 +51,10 @@ for dialect in $(target/debug/tokensieve dialects); do
   done
 done
 
+step "provider vectors: lint (the decoder runs them once it exists) and the bedrock bodies are current"
+python3 conformance/check.py --lint-only --cases conformance/providers -q
+python3 conformance/providers/bedrock/make.py --check
+
 if [ -d ../shared/anchors/aisdk/cases ]; then
   step "side by side with @ai-sdk-tool/parser (recorded outputs; every difference explained)"
   python3 benches/aisdk/compare.py --no-live --strict --bin target/debug/tokensieve
