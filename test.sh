@@ -51,9 +51,16 @@ for dialect in $(target/debug/tokensieve dialects); do
   done
 done
 
-step "provider vectors: lint (the decoder runs them once it exists) and the bedrock bodies are current"
+step "provider vectors through tokensieve decode (providers this build decodes; all are linted)"
 python3 conformance/check.py --lint-only --cases conformance/providers -q
 python3 conformance/providers/bedrock/make.py --check
+for provider in $(target/debug/tokensieve providers); do
+  for dir in "conformance/providers/$provider" "../shared/conformance/providers/$provider"; do
+    [ -d "$dir" ] || continue
+    echo "-- $dir"
+    python3 conformance/check.py --cmd "$PWD/target/debug/tokensieve decode" --cases "$dir" -q
+  done
+done
 
 if [ -d ../shared/anchors/aisdk/cases ]; then
   step "side by side with @ai-sdk-tool/parser (recorded outputs; every difference explained)"

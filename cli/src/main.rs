@@ -5,8 +5,9 @@
 //!                  [--chunk N] [--json | --visible-only] [FILE|-]
 //! tokensieve demo [--fast]
 //! tokensieve dialects
+//! tokensieve providers
 //! tokensieve decode (--config FILE | --provider P [--text-dialect D]) [--chunk N] [--json]
-//!                   [FILE|-]                                         (not built yet)
+//!                   [FILE|-]
 //! ```
 //!
 //! Usage errors exit with status 2 (clap's messages); so do the errors of a run (an
@@ -45,7 +46,9 @@ enum Command {
     Demo(DemoArgs),
     /// List the dialects this build parses
     Dialects,
-    /// Decode a provider's streaming response body into events (not built yet)
+    /// List the providers whose streams this build decodes
+    Providers,
+    /// Decode a provider's streaming response body into events
     Decode(DecodeArgs),
 }
 
@@ -121,6 +124,14 @@ fn main() -> ExitCode {
         Command::Demo(args) => demo::demo(args.fast),
         Command::Dialects => {
             dialects();
+            Ok(())
+        }
+        Command::Providers => {
+            for p in tokensieve::provider::Provider::ALL {
+                if p.is_supported() {
+                    println!("{}", p.name());
+                }
+            }
             Ok(())
         }
         Command::Decode(args) => return decode::decode(args),

@@ -45,7 +45,7 @@ mod openai_chat;
 mod out;
 mod path;
 
-use frame::{Framed, sse::SseFramer};
+use frame::{Framed, json_array::JsonArrayFramer, sse::SseFramer};
 use out::{ARGS_STEP, Out, SMALL};
 use path::Path;
 
@@ -92,6 +92,17 @@ impl Provider {
         }
     }
 
+    /// Whether this build decodes the provider (the others are refused by
+    /// [`Decoder::new`] with a [`ConfigError`] naming `provider`).
+    ///
+    /// ```
+    /// use tokensieve::provider::Provider;
+    /// assert!(Provider::OpenAiChat.is_supported());
+    /// ```
+    pub fn is_supported(self) -> bool {
+        Mapper::new(self).is_some()
+    }
+
     /// The provider with this config name.
     pub fn from_name(name: &str) -> Option<Provider> {
         Provider::ALL.into_iter().find(|p| p.name() == name)
@@ -127,7 +138,7 @@ impl DecoderConfig<'_> {
         if self.text_dialect.is_some() {
             return Err(ConfigError::new("text_dialect", "is not supported yet"));
         }
-        if self.provider != Provider::OpenAiChat {
+        if !self.provider.is_supported() {
             return Err(ConfigError::new("provider", "is not decoded yet"));
         }
         Ok(())
@@ -194,11 +205,20 @@ pub(crate) trait Map {
     fn eof(&mut self, out: &mut Out);
 }
 
+/// One variant per provider format (a mapper is added here, in `Mapper::new` and `get`).
 enum Mapper {
     OpenAiChat(openai_chat::OpenAiChat),
 }
 
 impl Mapper {
+    /// The mapper of a provider; `None` while it is not built.
+    fn new(provider: Provider) -> Option<Mapper> {
+        match provider {
+            Provider::OpenAiChat => Some(Mapper::OpenAiChat(openai_chat::OpenAiChat::new())),
+            _ => None,
+        }
+    }
+
     fn get(&mut self) -> &mut dyn Map {
         match self {
             Mapper::OpenAiChat(m) => m,
@@ -215,6 +235,8 @@ enum Framing {
     /// Whole JSON documents, one after another (a non-streaming body, a bare error).
     Whole,
     Sse(SseFramer),
+    /// A streamed JSON array (Gemini).
+    JsonArray(JsonArrayFramer),
 }
 
 /// Where the reader is in the current document.
@@ -307,7 +329,8 @@ impl<'m> Decoder<'m> {
 
     fn build(config: &DecoderConfig<'_>, bufs: [Buf<'m>; 5]) -> Decoder<'m> {
         // `validate` let only the providers built so far through.
-        let map = Mapper::OpenAiChat(openai_chat::OpenAiChat::new());
+        let map = Mapper::new(config.provider)
+            .unwrap_or(Mapper::OpenAiChat(openai_chat::OpenAiChat::new()));
         Decoder {
             framing: Framing::Detect { bom: 0 },
             lexer: Lexer::new(),
@@ -405,6 +428,8 @@ impl<'m> Decoder<'m> {
                 }
                 self.framing = if b == b'{' {
                     Framing::Whole
+                } else if b == b'[' {
+                    Framing::JsonArray(JsonArrayFramer::new())
                 } else {
                     Framing::Sse(SseFramer::new())
                 };
@@ -437,6 +462,13 @@ impl<'m> Decoder<'m> {
                 }
             }
             Framing::Sse(f) => {
+                if self.finishing && input.is_empty() {
+                    f.finish()
+                } else {
+                    f.next(input)
+                }
+            }
+            Framing::JsonArray(f) => {
                 if self.finishing && input.is_empty() {
                     f.finish()
                 } else {
@@ -631,8 +663,10 @@ impl<'m> Decoder<'m> {
     }
 
     fn consume(&mut self, input: &mut &[u8], n: usize) {
-        if let Framing::Sse(f) = &mut self.framing {
-            f.consumed(&input[..n]);
+        match &mut self.framing {
+            Framing::Sse(f) => f.consumed(&input[..n]),
+            Framing::JsonArray(f) => f.consumed(&input[..n]),
+            _ => {}
         }
         *input = &input[n..];
     }

@@ -82,10 +82,6 @@ impl JsonArrayFramer {
         }
     }
 
-    pub(crate) fn reset(&mut self) {
-        *self = Self::new();
-    }
-
     /// Looks at the front of `input`; consumes framing bytes itself, never payload bytes.
     pub(crate) fn next(&mut self, input: &mut &[u8]) -> Framed {
         self.step(input, false)
