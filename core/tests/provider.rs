@@ -89,6 +89,25 @@ data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arg
 }
 
 #[test]
+fn arguments_written_as_an_object_are_captured_as_compact_json() {
+    // Some compatible servers write `arguments` as a JSON object (not a string); the whole
+    // value becomes the call's input, whatever the chunking, and what follows still decodes.
+    let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":{\"a\": [1, {\"b\": \"x\\u00e9\\\"\"}], \"c\": null}}}]}}]}\n\n\
+data: {\"choices\":[{\"delta\":{\"content\":\"after\"},\"finish_reason\":\"stop\"}]}\n\n";
+    let whole = invariant(body, 12);
+    assert!(
+        whole
+            .iter()
+            .any(|l| l.contains(r#""input":{"a":[1,{"b":"xé\""}],"c":null}"#)),
+        "{whole:#?}"
+    );
+    assert!(
+        whole.iter().any(|l| l.contains(r#""content":"after""#)),
+        "{whole:#?}"
+    );
+}
+
+#[test]
 fn eof_inside_a_call_is_an_error_finish() {
     let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\"\"}}]}}]}\n\n";
     let lines = decode(Provider::OpenAiChat, body, 5);

@@ -35,7 +35,7 @@
 use crate::buf::Buf;
 use crate::config::{Config, ConfigError, Dialect};
 use crate::event::{BlockType, Event};
-use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Text, Token};
+use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Text, Token, Writer};
 
 // Built and tested; wired with the Bedrock mapper.
 #[allow(dead_code)]
@@ -172,6 +172,26 @@ pub(crate) enum Scalar {
     Literal(Literal),
 }
 
+/// How a whole JSON value is taken (`Map::value`): rendered as compact JSON text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Capture {
+    /// The open tool call's arguments (an inline `input` / `args` object).
+    Args,
+    /// Content chunks of the open block (a server tool result's `content`).
+    #[allow(dead_code)] // taken by the Anthropic mapper (its branch is not merged yet)
+    Text,
+}
+
+/// What kind of value starts (`Map::value`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ValueStart {
+    Object,
+    Array,
+    String,
+    /// A number or literal.
+    Scalar,
+}
+
 /// Per-document facts from the framing.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct DocInfo<'a> {
@@ -203,6 +223,22 @@ pub(crate) trait Map {
     fn done(&mut self, out: &mut Out);
     /// The body ended.
     fn eof(&mut self, out: &mut Out);
+    /// A value of any kind starts at `p` (before `open`, `string` or `scalar`). `Some`: the
+    /// whole value is rendered as compact JSON into the open block (`Capture`); the mapper
+    /// sees none of its tokens, then `value_end`.
+    fn value(&mut self, _p: &Path, _v: ValueStart, _out: &mut Out) -> Option<Capture> {
+        None
+    }
+    /// A captured value ended (`p` is where it was).
+    fn value_end(&mut self, _p: &Path, _out: &mut Out) {}
+}
+
+/// A value being captured: how, the depth it started at, and its renderer.
+#[derive(Clone, Copy, Debug)]
+struct Captured {
+    kind: Capture,
+    depth: u32,
+    writer: Writer,
 }
 
 /// One variant per provider format (a mapper is added here, in `Mapper::new` and `get`).
@@ -259,6 +295,7 @@ pub struct Decoder<'m> {
     sink: Sink,
     num: [u8; 24],
     num_len: u8,
+    capture: Option<Captured>,
     map: Mapper,
     out: Out<'m>,
     finishing: bool,
@@ -339,6 +376,7 @@ impl<'m> Decoder<'m> {
             sink: Sink::Skip,
             num: [0; 24],
             num_len: 0,
+            capture: None,
             map,
             out: Out::new(bufs, config.options.id_prefix, config.options.on_malformed),
             finishing: false,
@@ -353,6 +391,7 @@ impl<'m> Decoder<'m> {
         self.path.reset();
         self.doc = DocState::Between;
         self.sink = Sink::Skip;
+        self.capture = None;
         self.out.reset();
         self.map.get().reset_state();
         self.finishing = false;
@@ -527,6 +566,7 @@ impl<'m> Decoder<'m> {
         self.lexer.reset();
         self.path.reset();
         self.sink = Sink::Skip;
+        self.capture = None;
         self.doc = DocState::Open;
         let info = match &self.framing {
             Framing::Sse(f) => DocInfo {
@@ -561,6 +601,7 @@ impl<'m> Decoder<'m> {
         }
         self.doc = DocState::Between;
         self.sink = Sink::Skip;
+        self.capture = None;
     }
 
     /// Payload bytes that are not in the input (an SSE line join, held `[DONE]` look-alike).
@@ -618,6 +659,8 @@ impl<'m> Decoder<'m> {
                 refusal,
             } if !self.out.is_open(ty, choice, refusal) => SMALL,
             Sink::Args => ARGS_STEP,
+            // A captured value's output pieces are copied (one token's text ≤ ARGS_STEP).
+            _ if self.capture.is_some() => ARGS_STEP,
             _ => n,
         };
         let all = &input[..n];
@@ -674,6 +717,31 @@ impl<'m> Decoder<'m> {
     /// Handles one token; returns a text piece when it is content of a `Sink::Text` string
     /// (the caller decides how it goes out).
     fn token<'i>(&mut self, t: Token<'i>) -> Option<TextOut<'i>> {
+        if self.capture.is_none() && t.starts_value() {
+            self.path.value_start();
+            let v = match t {
+                Token::ObjectStart => ValueStart::Object,
+                Token::ArrayStart => ValueStart::Array,
+                Token::StringStart => ValueStart::String,
+                _ => ValueStart::Scalar,
+            };
+            self.capture = self
+                .map
+                .get()
+                .value(&self.path, v, &mut self.out)
+                .map(|kind| Captured {
+                    kind,
+                    depth: self.path.depth(),
+                    writer: Writer::new(),
+                });
+            if self.capture.is_some() {
+                self.captured(t, true);
+                return None;
+            }
+        } else if self.capture.is_some() {
+            self.captured(t, false);
+            return None;
+        }
         let map = self.map.get();
         let p = &mut self.path;
         let out = &mut self.out;
@@ -689,7 +757,6 @@ impl<'m> Decoder<'m> {
             Token::KeyStart => p.key_start(),
             Token::KeyEnd => p.key_end(),
             Token::StringStart => {
-                p.value_start();
                 self.sink = map.string(p, out);
             }
             Token::StringEnd => {
@@ -700,7 +767,6 @@ impl<'m> Decoder<'m> {
             }
             Token::Text(text) => return self.text(text),
             Token::NumberStart => {
-                p.value_start();
                 self.num_len = 0;
             }
             Token::Number(piece) => {
@@ -723,11 +789,44 @@ impl<'m> Decoder<'m> {
                 map.scalar(p, v, out);
             }
             Token::Literal(l) => {
-                p.value_start();
                 map.scalar(p, Scalar::Literal(l), out);
             }
         }
         None
+    }
+
+    /// A token of a captured value (`first`: the one that starts it, its `value_start`
+    /// done): renders it into the open block and ends the capture with the value.
+    fn captured(&mut self, t: Token<'_>, first: bool) {
+        let Some(cap) = &mut self.capture else {
+            return;
+        };
+        let p = &mut self.path;
+        // The path keeps counting containers, so the value's end is found.
+        match t {
+            Token::ObjectStart | Token::ArrayStart => {
+                if !first {
+                    p.value_start();
+                }
+                p.open(t == Token::ObjectStart);
+            }
+            Token::ObjectEnd | Token::ArrayEnd => p.close(),
+            Token::KeyStart | Token::KeyEnd => {}
+            _ if t.starts_value() && !first => p.value_start(),
+            _ => {}
+        }
+        if let Some(piece) = cap.writer.render(t) {
+            match cap.kind {
+                Capture::Args => {
+                    self.out.args_text(piece.as_bytes());
+                }
+                Capture::Text => self.out.json_text(piece.as_bytes()),
+            }
+        }
+        if t.ends_value() && p.depth() == cap.depth {
+            self.capture = None;
+            self.map.get().value_end(&self.path, &mut self.out);
+        }
     }
 
     fn text<'i>(&mut self, text: Text<'i>) -> Option<TextOut<'i>> {

@@ -16,7 +16,7 @@ use heapless::Vec;
 
 use super::out::{Out, Slot};
 use super::path::{Key, Path};
-use super::{DocInfo, Map, Scalar, Sink};
+use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use crate::emit::decimal;
 use crate::event::{BlockType, ErrorSource, FinishReason};
 
@@ -385,6 +385,24 @@ impl Map for OpenAiChat {
             let mut digits = [0u8; 20];
             self.err_code.set(decimal(n, &mut digits));
         }
+    }
+
+    fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
+        // Some compatible servers write `arguments` as an object, not a JSON string.
+        if v == ValueStart::Object
+            && p.depth() == 7
+            && Self::in_message(p, 7)
+            && p.key(4) == Key::ToolCalls
+            && p.key(6) == Key::Function
+            && p.key(7) == Key::Arguments
+            && !self.frag.holding
+        {
+            self.frag.any = true;
+            let pos = self.resolve(false)?;
+            self.open_call(pos, out);
+            return Some(Capture::Args);
+        }
+        None
     }
 
     fn end(&mut self, out: &mut Out) {

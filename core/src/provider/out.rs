@@ -95,7 +95,13 @@ enum Src {
     Small,
     Name,
     Id,
-    Args(u16),
+    /// `args_out[from..from + len]`.
+    Args {
+        from: u16,
+        len: u16,
+    },
+    /// The failed call's raw arguments text (`raw`).
+    Raw,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -186,6 +192,8 @@ pub(crate) struct Out<'m> {
     small_len: u8,
     args: Args,
     args_out: [u8; ARGS_OUT],
+    /// Bytes of `args_out` queued chunks read.
+    args_used: usize,
     pub(crate) raw: Buf<'m>,
     /// Held bytes: an error message, argument fragments waiting for their call.
     pub(crate) held: Buf<'m>,
@@ -231,6 +239,7 @@ impl<'m> Out<'m> {
                 started: false,
             },
             args_out: [0; ARGS_OUT],
+            args_used: 0,
             raw,
             held,
             signature,
@@ -259,6 +268,7 @@ impl<'m> Out<'m> {
         self.done_id.clear();
         self.sig_block = None;
         self.small_len = 0;
+        self.args_used = 0;
         self.raw.clear();
         self.held.clear();
         self.signature.clear();
@@ -395,11 +405,13 @@ impl<'m> Out<'m> {
             return;
         };
         let mut error = None;
-        if open.ty == BlockType::ToolCall {
-            // Its closing input pieces still belong to the open block.
-            error = self.finish_args(cut);
-            if error.is_none() && self.name.is_empty() {
-                error = Some(ErrorReason::MissingName);
+        if matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult) {
+            if open.ty == BlockType::ToolCall {
+                // Its closing input pieces still belong to the open block.
+                error = self.finish_args(cut);
+                if error.is_none() && self.name.is_empty() {
+                    error = Some(ErrorReason::MissingName);
+                }
             }
             // Queued events of this block read its name and id from here from now on.
             self.done_name = self.name;
@@ -433,7 +445,7 @@ impl<'m> Out<'m> {
                     server: false,
                     call: 0,
                 });
-                self.push_chunk(None, Src::Args(u16::MAX));
+                self.push_chunk(None, Src::Raw);
                 let text = self.open.take().unwrap_or(open);
                 self.push(Pending::Complete {
                     open: text,
@@ -463,7 +475,8 @@ impl<'m> Out<'m> {
             return None;
         }
         // Top-level numbers and words complete at the end; anything else is cut short.
-        let mut n = 0;
+        let from = self.args_from();
+        let mut n = from;
         loop {
             match self.args.tc.finish() {
                 Step::Out(p) => {
@@ -483,10 +496,55 @@ impl<'m> Out<'m> {
                 }
             }
         }
-        if n > 0 {
-            self.push_chunk(Some(Part::Input), Src::Args(n as u16));
-        }
+        self.push_args(Some(Part::Input), from, n);
         None
+    }
+
+    /// Where new output goes in `args_out`: after what queued chunks still read.
+    fn args_from(&mut self) -> usize {
+        if self.queue.is_empty() {
+            self.args_used = 0;
+        }
+        self.args_used
+    }
+
+    /// Queues `args_out[from..to]` as a chunk of the open block.
+    fn push_args(&mut self, part: Option<Part>, from: usize, to: usize) {
+        if to > from {
+            self.args_used = to;
+            self.push_chunk(
+                part,
+                Src::Args {
+                    from: from as u16,
+                    len: (to - from) as u16,
+                },
+            );
+        }
+    }
+
+    /// A piece of a captured value's compact JSON text (`Capture::Text`): content of the
+    /// open block.
+    pub(crate) fn json_text(&mut self, piece: &[u8]) {
+        let from = self.args_from();
+        let n = piece.len().min(ARGS_OUT - from);
+        self.args_out[from..from + n].copy_from_slice(&piece[..n]);
+        self.push_args(None, from, from + n);
+    }
+
+    /// Opens a tool_result block (a server tool's result), named by its tool and call.
+    #[allow(dead_code)] // used by the Anthropic mapper (its branch is not merged yet)
+    pub(crate) fn open_result(&mut self, choice: u32, server: bool, name: &[u8], id: &[u8]) {
+        self.close();
+        self.name.set(name);
+        self.id.set(id);
+        self.start(OpenBlock {
+            index: 0,
+            ty: BlockType::ToolResult,
+            choice,
+            refusal: false,
+            server,
+            call: 0,
+        });
     }
 
     /// Feeds up to `ARGS_STEP` bytes of decoded arguments text; queues at most one input
@@ -502,7 +560,8 @@ impl<'m> Out<'m> {
         }
         let _ = self.raw.push(text);
         let mut rest = text;
-        let mut n = 0;
+        let from = self.args_from();
+        let mut n = from;
         while !self.args.failed && !rest.is_empty() {
             if self.args.done {
                 // After the value only whitespace may follow.
@@ -536,8 +595,8 @@ impl<'m> Out<'m> {
                 Step::Error(_) => self.args.failed = true,
             }
         }
-        if n > 0 && !self.args.failed {
-            self.push_chunk(Some(Part::Input), Src::Args(n as u16));
+        if !self.args.failed {
+            self.push_args(Some(Part::Input), from, n);
         }
         text.len()
     }
@@ -663,8 +722,10 @@ impl<'m> Out<'m> {
             Src::Small => str_of(&self.small[..self.small_len as usize]),
             Src::Name => name.as_str(),
             Src::Id => id.as_str(),
-            Src::Args(u16::MAX) => str_of(self.raw.bytes()),
-            Src::Args(n) => str_of(&self.args_out[..n as usize]),
+            Src::Raw => str_of(self.raw.bytes()),
+            Src::Args { from, len } => {
+                str_of(&self.args_out[from as usize..(from as usize + len as usize)])
+            }
         }
     }
 
@@ -708,7 +769,7 @@ impl<'m> Out<'m> {
                 signature,
                 redacted,
             } => {
-                let tool = open.ty == BlockType::ToolCall;
+                let tool = matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult);
                 Event::BlockComplete(BlockComplete {
                     tool_name: tool.then(|| self.done_name.as_str()),
                     tool_id: tool.then(|| self.done_id.as_str()),
@@ -759,7 +820,8 @@ fn chunk_of<'s>(
     name: &'s str,
     id: &'s str,
 ) -> Event<'s> {
-    let tool = open.ty == BlockType::ToolCall;
+    // As the dialects' emitter: a tool block's chunks name their call after the name part.
+    let tool = matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult);
     Event::Chunk(Chunk {
         text,
         block_type: open.ty,
@@ -767,7 +829,7 @@ fn chunk_of<'s>(
         depth: u8::from(tool),
         part,
         tool_name: (tool && part != Some(Part::Name)).then_some(name),
-        tool_id: (tool && part == Some(Part::Input)).then_some(id),
+        tool_id: (tool && !matches!(part, Some(Part::Name) | Some(Part::Id))).then_some(id),
         choice: open.choice,
     })
 }

@@ -150,8 +150,8 @@ impl Path {
         self.started = true;
     }
 
+    /// A container opens (its `value_start` was called).
     pub(crate) fn open(&mut self, object: bool) {
-        self.value_start();
         if let Some(l) = self.levels.get_mut(self.depth as usize) {
             *l = Level {
                 object,
