@@ -169,8 +169,10 @@ struct Args {
     failed: bool,
     /// The value completed (bytes after it fail the call).
     done: bool,
-    /// Any byte of arguments text arrived (`raw` still holds the previous call's until then).
+    /// A non-blank byte of arguments text arrived.
     any: bool,
+    /// Any byte arrived (`raw` still holds the previous call's until then).
+    raw_started: bool,
     /// The transcoder produced output (its first byte must open an object).
     started: bool,
 }
@@ -236,6 +238,7 @@ impl<'m> Out<'m> {
                 failed: false,
                 done: false,
                 any: false,
+                raw_started: false,
                 started: false,
             },
             args_out: [0; ARGS_OUT],
@@ -389,6 +392,7 @@ impl<'m> Out<'m> {
             failed: false,
             done: false,
             any: false,
+            raw_started: false,
             started: false,
         };
     }
@@ -554,11 +558,16 @@ impl<'m> Out<'m> {
         if text.is_empty() {
             return 0;
         }
-        if !self.args.any {
+        if !self.args.raw_started {
             self.raw.clear();
-            self.args.any = true;
+            self.args.raw_started = true;
         }
         let _ = self.raw.push(text);
+        // Blank arguments are no arguments (`{}`, docs/providers.md).
+        if !self.args.any && text.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+            return text.len();
+        }
+        self.args.any = true;
         let mut rest = text;
         let from = self.args_from();
         let mut n = from;
@@ -595,9 +604,8 @@ impl<'m> Out<'m> {
                 Step::Error(_) => self.args.failed = true,
             }
         }
-        if !self.args.failed {
-            self.push_args(Some(Part::Input), from, n);
-        }
+        // What streamed before a failure in this piece stays streamed (rule 10).
+        self.push_args(Some(Part::Input), from, n);
         text.len()
     }
 
@@ -698,6 +706,7 @@ impl<'m> Out<'m> {
         if c.reason.is_none() {
             if errored {
                 c.reason = Some(FinishReason::Error);
+                c.raw = self.error_code;
             } else if eof {
                 c.reason = Some(FinishReason::Error);
                 c.raw.set(b"eof");
