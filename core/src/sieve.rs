@@ -10,9 +10,9 @@
 use crate::buf::Buf;
 use crate::config::{Config, ConfigError};
 use crate::dialect::Active;
-use crate::emit::{
-    Act, Cfg, Emit, Emitter, Meta, Pending, RAW_SLACK, STRS_LEN, floor_char_boundary, str_of,
-};
+#[cfg(feature = "alloc")]
+use crate::emit::RAW_SLACK;
+use crate::emit::{Act, Cfg, Emit, Emitter, Meta, Pending, STRS_LEN, floor_char_boundary, str_of};
 use crate::event::{BlockType, Event, Part};
 use crate::scan::{self, Decision, TAG_CAP, Vocab};
 

@@ -334,6 +334,43 @@ impl<'a> Decoder<'a> {
         ))
     }
 
+    /// A decoder that owns what it needs of `config` (a copy of the text dialect's options):
+    /// for bindings and hosts that keep a decoder longer than its configuration.
+    ///
+    /// ```
+    /// use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+    /// fn make() -> Decoder<'static> {
+    ///     let mut config = DecoderConfig::new(Provider::OpenAiChat);
+    ///     config.options.dialect = tokensieve::Dialect::Hermes;
+    ///     Decoder::owned(&config).unwrap()
+    /// }
+    /// let mut decoder = make();
+    /// let mut input = &b"data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"[..];
+    /// assert!(decoder.next(&mut input).is_some());
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn owned(config: &DecoderConfig<'_>) -> Result<Decoder<'static>, ConfigError> {
+        config.validate()?;
+        let limit = config.options.max_call_bytes;
+        let route = match config.options.dialect {
+            Dialect::Passthrough => None,
+            _ => Some(Route::new(Sieve::from_config_buf(
+                crate::config::ConfigBuf::from_config(&config.options),
+            )?)),
+        };
+        Ok(Decoder::build(
+            config,
+            [
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+            ],
+            route,
+        ))
+    }
+
     /// A decoder that uses `memory` for its held bytes and never touches the heap (at least
     /// 640 bytes; a fifth each for raw arguments, held fragments, signatures, redacted data
     /// and error messages). With a text dialect, half of it (at least [`MIN_MEMORY`]) is
