@@ -258,3 +258,30 @@ fn text_dialect_on_caller_memory() {
 fn serde_json_string(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
+
+/// Arguments held before their call's name (a proxy's field order) that outgrow
+/// `max_call_bytes` end in a clear error, and decoding goes on.
+#[test]
+fn held_arguments_past_max_call_bytes_are_an_error() {
+    let mut config = DecoderConfig::new(Provider::OpenAiChat);
+    config.options.max_call_bytes = 64;
+    let args = format!("{{\\\"a\\\":\\\"{}\\\"}}", "x".repeat(200));
+    let body = format!(
+        "data: {{\"choices\":[{{\"delta\":{{\"tool_calls\":[{{\"function\":{{\"arguments\":\"{args}\",\"name\":\"f\"}},\"index\":0}}]}}}}]}}\n\n\
+data: {{\"choices\":[{{\"delta\":{{\"content\":\"after\"}},\"finish_reason\":\"stop\"}}]}}\n\n"
+    );
+    let whole = decode_with(&config, body.as_bytes(), body.len());
+    for size in [1, 7, 64] {
+        assert_eq!(decode_with(&config, body.as_bytes(), size), whole);
+    }
+    assert!(
+        whole
+            .iter()
+            .any(|l| l.contains(r#""event":"error""#) && l.contains("max-call-bytes")),
+        "{whole:#?}"
+    );
+    assert!(
+        whole.iter().any(|l| l.contains(r#""content":"after""#)),
+        "{whole:#?}"
+    );
+}
