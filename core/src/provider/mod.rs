@@ -504,7 +504,7 @@ impl<'a> Decoder<'a> {
                     let mut at = 0;
                     step = r.sieve.step_detached(&[], &mut at);
                     if step.is_none() {
-                        r.reset();
+                        r.end_run();
                         self.out.settle();
                         continue;
                     }
@@ -514,6 +514,8 @@ impl<'a> Decoder<'a> {
                     r.draining = true;
                     continue;
                 } else if !self.out.has_pending() && r.at < r.len {
+                    // Text queued behind the end of the last run is the new run's.
+                    r.choice = r.input_choice;
                     let mut at = r.at as usize;
                     step = r
                         .sieve
@@ -747,8 +749,8 @@ impl<'a> Decoder<'a> {
                 if let Some(r) = &mut self.route {
                     if !self.out.is_routed(choice) {
                         self.out.open_routed(choice);
-                        r.choice = choice;
                     }
+                    r.input_choice = choice;
                     r.push(&mut self.route_in, text);
                 }
                 return;
@@ -999,6 +1001,9 @@ struct Route<'a> {
     draining: bool,
     /// The choice whose text it reads.
     choice: u32,
+    /// The choice of the text in its input (it becomes `choice` when that text is fed, after
+    /// the last run has been drained).
+    input_choice: u32,
     /// The sieve's open block and the decoder's index for it.
     block: Option<(u32, u32)>,
 }
@@ -1011,14 +1016,21 @@ impl<'a> Route<'a> {
             len: 0,
             draining: false,
             choice: 0,
+            input_choice: 0,
             block: None,
         }
     }
 
     fn reset(&mut self) {
-        self.sieve.reset();
+        self.end_run();
         self.at = 0;
         self.len = 0;
+    }
+
+    /// The run is drained: the next text starts a fresh one (text already in the input
+    /// stays).
+    fn end_run(&mut self) {
+        self.sieve.reset();
         self.draining = false;
         self.block = None;
     }
