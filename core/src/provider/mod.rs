@@ -508,13 +508,11 @@ impl<'a> Decoder<'a> {
                         self.out.settle();
                         continue;
                     }
-                } else if self.out.flush_next() {
-                    self.out.take_flush();
-                    r.sieve.finish();
-                    r.draining = true;
-                    continue;
-                } else if !self.out.has_pending() && r.at < r.len {
-                    // Text queued behind the end of the last run is the new run's.
+                } else if r.at < r.len
+                    && (!self.out.has_pending() || (self.out.flush_next() && !r.behind_flush))
+                {
+                    // Input queued before the run's end (`FlushText`) is fed before it; input
+                    // of the next run waits for it.
                     r.choice = r.input_choice;
                     let mut at = r.at as usize;
                     step = r
@@ -525,6 +523,11 @@ impl<'a> Decoder<'a> {
                         r.at = 0;
                         r.len = 0;
                     }
+                } else if self.out.flush_next() {
+                    self.out.take_flush();
+                    r.sieve.finish();
+                    r.draining = true;
+                    continue;
                 }
             }
             if let Some(step) = step {
@@ -692,7 +695,10 @@ impl<'a> Decoder<'a> {
             loop {
                 match self.lexer.finish() {
                     Lex::Token(t) => {
-                        let _ = self.token(t);
+                        // Text the lexer held to the end (a string cut by the document's end).
+                        if let Some(text) = self.token(t) {
+                            self.text_bytes(text.bytes());
+                        }
                     }
                     Lex::Done | Lex::NeedMore => break,
                     Lex::Error(_) => {
@@ -749,6 +755,9 @@ impl<'a> Decoder<'a> {
                 if let Some(r) = &mut self.route {
                     if !self.out.is_routed(choice) {
                         self.out.open_routed(choice);
+                    }
+                    if r.at >= r.len {
+                        r.behind_flush = self.out.flush_queued();
                     }
                     r.input_choice = choice;
                     r.push(&mut self.route_in, text);
@@ -1004,6 +1013,8 @@ struct Route<'a> {
     /// The choice of the text in its input (it becomes `choice` when that text is fed, after
     /// the last run has been drained).
     input_choice: u32,
+    /// Its input came after a `FlushText` was queued: it is the next run's.
+    behind_flush: bool,
     /// The sieve's open block and the decoder's index for it.
     block: Option<(u32, u32)>,
 }
@@ -1017,6 +1028,7 @@ impl<'a> Route<'a> {
             draining: false,
             choice: 0,
             input_choice: 0,
+            behind_flush: false,
             block: None,
         }
     }
@@ -1037,6 +1049,12 @@ impl<'a> Route<'a> {
 
     /// Appends text (the decoder feeds it before its next step, so it always fits).
     fn push(&mut self, input: &mut [u8; ROUTE_INPUT], text: &[u8]) {
+        if self.at >= self.len {
+            // All fed: start over at the front (the sieve forgot the old bytes, see
+            // `Sieve::step_detached`).
+            self.at = 0;
+            self.len = 0;
+        }
         let at = self.len as usize;
         let n = text.len().min(ROUTE_INPUT - at);
         input[at..at + n].copy_from_slice(&text[..n]);

@@ -364,6 +364,11 @@ impl<'m> Out<'m> {
         i
     }
 
+    /// A `FlushText` is queued (and its run not yet drained).
+    pub(crate) fn flush_queued(&self) -> bool {
+        self.deferring
+    }
+
     /// The next queued event is the end of the text dialect's run.
     pub(crate) fn flush_next(&self) -> bool {
         matches!(self.queue.front(), Some(Pending::FlushText))
