@@ -536,7 +536,6 @@ impl<'m> Out<'m> {
     }
 
     /// Opens a tool_result block (a server tool's result), named by its tool and call.
-    #[allow(dead_code)] // used by the Anthropic mapper (its branch is not merged yet)
     pub(crate) fn open_result(&mut self, choice: u32, server: bool, name: &[u8], id: &[u8]) {
         self.close();
         self.name.set(name);
@@ -564,7 +563,11 @@ impl<'m> Out<'m> {
         }
         let _ = self.raw.push(text);
         // Blank arguments are no arguments (`{}`, docs/providers.md).
-        if !self.args.any && text.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+        if !self.args.any
+            && text
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
             return text.len();
         }
         self.args.any = true;
