@@ -515,3 +515,35 @@ fn damaged_bodies_never_panic_and_stay_well_formed() {
         assert_eq!(finishes, 1, "round {round}: {events:#?}");
     }
 }
+
+#[test]
+fn after_a_broken_event_a_later_delta_opens_a_new_block() {
+    let mut body = sse(&[
+        START,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\": 1"}}"#,
+    ]);
+    body.extend_from_slice(
+        b"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",,}\n\n",
+    );
+    body.extend_from_slice(&sse(&[
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"b\": 2}"}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        &delta("tool_use", 3),
+        STOP,
+    ]));
+    let events = invariant(&body, 10);
+    let fault = events
+        .iter()
+        .position(|l| l.contains(r#""source":"framing","code":"json""#))
+        .unwrap_or_else(|| panic!("{events:#?}"));
+    // The call completed before the fault (cut short), then opens again with its name and id.
+    assert!(
+        events[..fault]
+            .iter()
+            .any(|l| l.contains(r#""tool_id":"toolu_1","error":{"reason":"unfinished""#))
+    );
+    let again = find(&events[fault..], r#""tool_id":"toolu_1","input":{"b":2}}"#);
+    assert!(again.contains(r#""tool_name":"f""#), "{again}");
+    assert!(events.last().unwrap().contains(r#""reason":"tool_calls""#));
+}
