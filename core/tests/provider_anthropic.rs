@@ -12,8 +12,11 @@ const MIXED: &[u8] = include_bytes!("data/anthropic-mixed.sse");
 
 /// JSON lines of the coalesced event stream of `body` fed `size` bytes at a time.
 fn decode(body: &[u8], size: usize) -> Vec<String> {
-    let config = DecoderConfig::new(Provider::Anthropic);
-    let mut decoder = Decoder::new(&config).unwrap();
+    decode_with(&DecoderConfig::new(Provider::Anthropic), body, size)
+}
+
+fn decode_with(config: &DecoderConfig<'_>, body: &[u8], size: usize) -> Vec<String> {
+    let mut decoder = Decoder::new(config).unwrap();
     let mut collector = Collector::new();
     let mut events: Vec<OwnedEvent> = Vec::new();
     let mut push = |ev: Event<'_>| {
@@ -546,4 +549,35 @@ fn after_a_broken_event_a_later_delta_opens_a_new_block() {
     let again = find(&events[fault..], r#""tool_id":"toolu_1","input":{"b":2}}"#);
     assert!(again.contains(r#""tool_name":"f""#), "{again}");
     assert!(events.last().unwrap().contains(r#""reason":"tool_calls""#));
+}
+
+#[test]
+fn text_deltas_run_through_the_text_dialect_and_signatures_keep_their_block() {
+    let mut config = DecoderConfig::new(Provider::Anthropic);
+    config.options.dialect = tokensieve::Dialect::Hermes;
+    let body = sse(&[
+        START,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi <think>hmm</think>ok <tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>"}}"#,
+        // No content_block_stop: the signature's thinking block ends the dialect's run.
+        r#"{"type":"content_block_delta","index":1,"delta":{"type":"signature_delta","signature":"SIG"}}"#,
+        r#"{"type":"content_block_stop","index":1}"#,
+        &delta("end_turn", 9),
+        STOP,
+    ]);
+    let whole = decode_with(&config, &body, body.len());
+    for size in 1..=20 {
+        assert_eq!(decode_with(&config, &body, size), whole, "size {size}");
+    }
+    let completes: Vec<&String> = whole
+        .iter()
+        .filter(|l| l.contains("block_complete"))
+        .collect();
+    assert_eq!(completes.len(), 5, "{whole:#?}");
+    assert!(completes[1].contains(r#""index":1,"type":"thinking","content":"hmm""#));
+    assert!(completes[3].contains(r#""index":3,"type":"tool_call","tool_name":"f""#));
+    assert_eq!(
+        completes[4],
+        r#"{"event":"block_complete","index":4,"type":"thinking","content":"","signature":"SIG"}"#
+    );
 }
