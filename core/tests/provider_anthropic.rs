@@ -581,3 +581,57 @@ fn text_deltas_run_through_the_text_dialect_and_signatures_keep_their_block() {
         r#"{"event":"block_complete","index":4,"type":"thinking","content":"","signature":"SIG"}"#
     );
 }
+
+#[test]
+fn a_signature_past_the_memory_bound_is_dropped_and_reported() {
+    let sig = |s: &str| {
+        format!(
+            r#"{{"type":"content_block_delta","index":0,"delta":{{"type":"signature_delta","signature":"{s}"}}}}"#
+        )
+    };
+    let long = "S".repeat(100);
+    let body = sse(&[
+        START,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Hmm."}}"#,
+        &sig(&long),
+        &sig(&long),
+        &sig(&long),
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"content_block_start","index":1,"content_block":{"type":"thinking","thinking":""}}"#,
+        &sig("short").replace("\"index\":0", "\"index\":1"),
+        r#"{"type":"content_block_stop","index":1}"#,
+        &delta("end_turn", 3),
+        STOP,
+    ]);
+    // 640 bytes of memory: 128 for signatures.
+    let config = DecoderConfig::new(Provider::Anthropic);
+    for size in [1, 7, body.len()] {
+        let mut memory = [0u8; 640];
+        let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
+        let mut lines = Vec::new();
+        let mut collector = Collector::new();
+        let mut on = |ev: Event<'_>| {
+            let owned = collector.push(&ev);
+            if !matches!(ev, Event::Chunk(_)) {
+                lines.push(owned.to_json());
+            }
+        };
+        for read in body.chunks(size) {
+            decoder.feed_with(read, &mut on);
+        }
+        decoder.finish_with(&mut on);
+        assert_eq!(
+            lines,
+            [
+                r#"{"event":"block_start","index":0,"type":"thinking"}"#,
+                r#"{"event":"block_complete","index":0,"type":"thinking","content":"Hmm."}"#,
+                r#"{"event":"error","source":"framing","code":"max-call-bytes","message":"a thinking block's signature or redacted data exceeded max_call_bytes; it is dropped"}"#,
+                r#"{"event":"block_start","index":1,"type":"thinking"}"#,
+                r#"{"event":"block_complete","index":1,"type":"thinking","content":"","signature":"short"}"#,
+                r#"{"event":"finish","reason":"stop","raw_reason":"end_turn","usage":{"input_tokens":25,"output_tokens":3,"cache_read_tokens":0,"cache_write_tokens":0},"response_id":"msg_1","model":"claude-x"}"#,
+            ],
+            "size {size}"
+        );
+    }
+}

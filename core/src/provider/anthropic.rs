@@ -139,6 +139,8 @@ const BLOCK: Block = Block {
 };
 
 const RESTARTED: &[u8] = b"a second message_start: the message restarted";
+const SIG_DROPPED: &str =
+    "a thinking block's signature or redacted data exceeded max_call_bytes; it is dropped";
 
 pub(crate) struct Anthropic {
     ev: Ev,
@@ -150,6 +152,8 @@ pub(crate) struct Anthropic {
     next_call: u32,
     /// A `message_start` was read.
     started: bool,
+    /// The content block's signature (or redacted data) outgrew its memory.
+    sig_dropped: bool,
     /// The document's top-level value completed.
     complete: bool,
     /// Depth of the error object being collected (1: the document itself).
@@ -174,6 +178,7 @@ impl Anthropic {
             delta: Delta::Unknown,
             next_call: 0,
             started: false,
+            sig_dropped: false,
             complete: false,
             err_depth: 0,
             err_code: Slot::EMPTY,
@@ -290,6 +295,7 @@ impl Anthropic {
             ..BLOCK
         };
         self.delta = Delta::Unknown;
+        self.sig_dropped = false;
     }
 
     /// A content block object closes: a call or result with nothing in it still appears;
@@ -474,13 +480,20 @@ impl Map for Anthropic {
             What::BlockType => self.block.ty.push(bytes),
             What::BlockId => self.block.id.push(bytes),
             What::BlockName => self.block.name.push(bytes),
-            What::Signature if !bytes.is_empty() => {
+            What::Signature | What::Redacted if !bytes.is_empty() && !self.sig_dropped => {
                 Self::sig_block(out);
-                let _ = out.signature.push(bytes);
-            }
-            What::Redacted if !bytes.is_empty() => {
-                Self::sig_block(out);
-                let _ = out.redacted.push(bytes);
+                let buf = if self.what == What::Signature {
+                    &mut out.signature
+                } else {
+                    &mut out.redacted
+                };
+                if !buf.push(bytes) {
+                    // A cut signature is worse than none (the API refuses it): dropped and
+                    // reported; the rest of this block's pieces are ignored.
+                    buf.clear();
+                    self.sig_dropped = true;
+                    out.fault("max-call-bytes", SIG_DROPPED);
+                }
             }
             What::Signature | What::Redacted => {}
             What::ErrMessage => {
