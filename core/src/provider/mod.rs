@@ -39,6 +39,7 @@ use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Text, Token, Writer};
 use crate::sieve::{Detached, Sieve};
 
 // Built and tested; wired with the Bedrock mapper.
+mod anthropic;
 #[allow(dead_code)]
 pub(crate) mod base64;
 pub(crate) mod frame;
@@ -177,8 +178,10 @@ pub(crate) enum Capture {
     /// The open tool call's arguments (an inline `input` / `args` object).
     Args,
     /// Content chunks of the open block (a server tool result's `content`).
-    #[allow(dead_code)] // taken by the Anthropic mapper (its branch is not merged yet)
     Text,
+    /// As `Args`, except that an empty object gives nothing (Anthropic's
+    /// `content_block_start` says `input: {}` and the input streams after it).
+    InitialArgs,
 }
 
 /// What kind of value starts (`Map::value`).
@@ -238,11 +241,16 @@ struct Captured {
     kind: Capture,
     depth: u32,
     writer: Writer,
+    /// `InitialArgs`: the value's `{` waits for the next token (an empty object is nothing).
+    deferred: bool,
 }
 
 /// One variant per provider format (a mapper is added here, in `Mapper::new` and `get`).
+// No heap: the decoder holds its mapper by value, sized for the largest (by design).
+#[allow(clippy::large_enum_variant)]
 enum Mapper {
     OpenAiChat(openai_chat::OpenAiChat),
+    Anthropic(anthropic::Anthropic),
 }
 
 impl Mapper {
@@ -250,6 +258,7 @@ impl Mapper {
     fn new(provider: Provider) -> Option<Mapper> {
         match provider {
             Provider::OpenAiChat => Some(Mapper::OpenAiChat(openai_chat::OpenAiChat::new())),
+            Provider::Anthropic => Some(Mapper::Anthropic(anthropic::Anthropic::new())),
             _ => None,
         }
     }
@@ -257,6 +266,7 @@ impl Mapper {
     fn get(&mut self) -> &mut dyn Map {
         match self {
             Mapper::OpenAiChat(m) => m,
+            Mapper::Anthropic(m) => m,
         }
     }
 }
@@ -869,6 +879,7 @@ impl<'a> Decoder<'a> {
                     kind,
                     depth: self.path.depth(),
                     writer: Writer::new(),
+                    deferred: false,
                 });
             if self.capture.is_some() {
                 self.captured(t, true);
@@ -951,9 +962,25 @@ impl<'a> Decoder<'a> {
             _ if t.starts_value() && !first => p.value_start(),
             _ => {}
         }
-        if let Some(piece) = cap.writer.render(t) {
+        let mut piece = cap.writer.render(t);
+        if cap.kind == Capture::InitialArgs {
+            if first {
+                cap.deferred = t == Token::ObjectStart;
+                if cap.deferred {
+                    piece = None;
+                }
+            } else if cap.deferred {
+                cap.deferred = false;
+                if t == Token::ObjectEnd {
+                    piece = None;
+                } else {
+                    self.out.args_text(b"{");
+                }
+            }
+        }
+        if let Some(piece) = piece {
             match cap.kind {
-                Capture::Args => {
+                Capture::Args | Capture::InitialArgs => {
                     self.out.args_text(piece.as_bytes());
                 }
                 Capture::Text => self.out.json_text(piece.as_bytes()),

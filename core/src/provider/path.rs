@@ -58,6 +58,16 @@ keys! {
     ToolCalls = b"tool_calls",
     Type = b"type",
     Usage = b"usage",
+    // anthropic
+    ContentBlock = b"content_block",
+    Data = b"data",
+    Input = b"input",
+    PartialJson = b"partial_json",
+    Signature = b"signature",
+    StopReason = b"stop_reason",
+    Text = b"text",
+    Thinking = b"thinking",
+    ToolUseId = b"tool_use_id",
 }
 
 #[derive(Clone, Copy, Debug)]
