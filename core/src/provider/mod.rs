@@ -831,6 +831,12 @@ impl<'a> Decoder<'a> {
             },
             Lex::NeedMore => Step::Again,
             Lex::Done => {
+                if matches!(self.framing, Framing::Whole) {
+                    // Whole documents one after another: the next byte may start the next.
+                    self.consume(input, used);
+                    self.end_doc();
+                    return Step::Again;
+                }
                 self.doc = DocState::Skip;
                 Step::Again
             }
