@@ -788,6 +788,33 @@ impl<'a> Decoder<'a> {
             self.consume(input, n);
             return Step::Again;
         }
+        // Tokens that make no event are handled in the same step (no trip through the
+        // framing for each).
+        let mut n = n;
+        loop {
+            let before = input.len();
+            let (step, quiet) = self.payload_token(input, n);
+            n -= before - input.len();
+            if !quiet || n == 0 || !self.may_go_on() {
+                return step;
+            }
+        }
+    }
+
+    /// Can `payload` read on after a token: the document is open and nothing waits to be
+    /// handed out (queued events, held text to replay, text dialect input).
+    fn may_go_on(&self) -> bool {
+        self.doc == DocState::Open
+            && !self.out.has_pending()
+            && !self.out.replaying()
+            && self
+                .route
+                .as_ref()
+                .is_none_or(|r| !r.draining && r.at >= r.len)
+    }
+
+    /// One token of a payload; `true` with it when it was a token that made no event.
+    fn payload_token<'i>(&mut self, input: &mut &'i [u8], n: usize) -> (Step<'i>, bool) {
         // Text that must first open its block, and arguments, are read in small steps
         // (their bytes are copied; see `out.rs`).
         let limit = match self.sink {
@@ -807,6 +834,7 @@ impl<'a> Decoder<'a> {
         let mut rest = &all[..n.min(limit)];
         let lexed = self.lexer.next(&mut rest);
         let used = n.min(limit) - rest.len();
+        let mut quiet = false;
         let step = match lexed {
             Lex::Token(t) => match self.token(t) {
                 Some(text) => {
@@ -820,14 +848,17 @@ impl<'a> Decoder<'a> {
                             if let TextOut::Input(s) = text {
                                 // `s` borrows the input: handed out without a copy.
                                 self.consume(input, used);
-                                return Step::Chunk(s);
+                                return (Step::Chunk(s), false);
                             }
                         }
                     }
                     self.text_bytes(text.bytes());
                     Step::Again
                 }
-                None => Step::Again,
+                None => {
+                    quiet = true;
+                    Step::Again
+                }
             },
             Lex::NeedMore => Step::Again,
             Lex::Done => {
@@ -835,7 +866,7 @@ impl<'a> Decoder<'a> {
                     // Whole documents one after another: the next byte may start the next.
                     self.consume(input, used);
                     self.end_doc();
-                    return Step::Again;
+                    return (Step::Again, false);
                 }
                 self.doc = DocState::Skip;
                 Step::Again
@@ -848,7 +879,7 @@ impl<'a> Decoder<'a> {
             }
         };
         self.consume(input, used);
-        step
+        (step, quiet)
     }
 
     /// Does text of this kind run through the text dialect? (A provider's text does; its
