@@ -35,7 +35,7 @@
 use crate::buf::Buf;
 use crate::config::{Config, ConfigError, Dialect};
 use crate::event::{BlockType, Event};
-use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Text, Token, Writer};
+use crate::json::relaxed::{InlineBuf, Lex, Lexer, Literal, Piece, Quick, Text, Token, Writer};
 use crate::sieve::{Detached, Sieve};
 
 // Built and tested; wired with the Bedrock mapper.
@@ -792,6 +792,17 @@ impl<'a> Decoder<'a> {
         // framing for each).
         let mut n = n;
         loop {
+            if self.capture.is_none() {
+                let before = input.len();
+                let quick = self.quick(input, n);
+                n -= before - input.len();
+                if n == 0 || (quick && !self.may_go_on()) {
+                    return Step::Again;
+                }
+                if quick {
+                    continue;
+                }
+            }
             let before = input.len();
             let (step, quiet) = self.payload_token(input, n);
             n -= before - input.len();
@@ -811,6 +822,60 @@ impl<'a> Decoder<'a> {
                 .route
                 .as_ref()
                 .is_none_or(|r| !r.draining && r.at >= r.len)
+    }
+
+    /// The lexer's fast path for strict JSON ([`Quick`]): whole keys, plain strings that are
+    /// not text, integers and literals, handed to `token` as `next` would give them. `true`
+    /// when it read a value or key.
+    fn quick<'i>(&mut self, input: &mut &'i [u8], n: usize) -> bool {
+        let all: &'i [u8] = &input[..n];
+        let mut rest = all;
+        let q = self.lexer.quick(&mut rest);
+        let read = match q {
+            Quick::No => false,
+            Quick::Key(k) => {
+                self.token(Token::KeyStart);
+                if !k.is_empty() {
+                    self.token(Token::Text(Text::Plain(Piece::Input(k))));
+                }
+                self.token(Token::KeyEnd);
+                true
+            }
+            Quick::Str(c) => {
+                self.token(Token::StringStart);
+                // Text goes out through `payload_token` (zero-copy chunks); the lexer is
+                // inside the string then.
+                if matches!(self.sink, Sink::Skip | Sink::Collect)
+                    && self.capture.is_none()
+                    && self.may_go_on()
+                {
+                    self.lexer.quick_string_end(&mut rest, c.len());
+                    if !c.is_empty() {
+                        self.token(Token::Text(Text::Plain(Piece::Input(c))));
+                    }
+                    self.token(Token::StringEnd);
+                }
+                true
+            }
+            Quick::Int(d) => {
+                self.token(Token::NumberStart);
+                if self.capture.is_none() && self.may_go_on() {
+                    self.lexer.quick_word_end();
+                    for piece in d.chunks(InlineBuf::CAPACITY) {
+                        self.token(Token::Number(Piece::Input(piece)));
+                    }
+                    self.token(Token::NumberEnd);
+                }
+                true
+            }
+            Quick::Literal(l) => {
+                self.token(Token::Literal(l));
+                true
+            }
+        };
+        let used = n - rest.len();
+        self.consume(input, used);
+        read
     }
 
     /// One token of a payload; `true` with it when it was a token that made no event.

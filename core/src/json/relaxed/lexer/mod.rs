@@ -2,8 +2,11 @@
 //! `:`, comments). Quoted and bare keys and strings are read in `string.rs`, bare words in
 //! `word.rs`.
 
+mod quick;
 mod string;
 mod word;
+
+pub(crate) use quick::Quick;
 
 use super::error::{Error, Reason};
 use super::token::{Text, Token};

@@ -1,0 +1,165 @@
+//! A fast path for the strict JSON a provider writes: whole quoted keys and strings without
+//! escapes, plain integers and literals, read in one call instead of a token at a time. Each
+//! leaves the lexer exactly where `next` would after the same tokens, so a caller can mix
+//! both freely (the provider decoder uses it; the dialects do not).
+
+use super::{Gap, Lexer, State, Word, is_ws};
+use crate::json::relaxed::HOLD;
+use crate::json::relaxed::token::Literal;
+
+/// What [`Lexer::quick`] found at the front of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Quick<'a> {
+    /// Nothing it reads: go on with `next` (whitespace, a `,` or a `:` between tokens may
+    /// have been consumed, as `next` does without a token).
+    No,
+    /// A whole quoted key, consumed: what `next` gives as `KeyStart`, `Text` (its content,
+    /// when not empty) and `KeyEnd`.
+    Key(&'a [u8]),
+    /// A string value's opening quote, consumed (`StringStart`); the content and the closing
+    /// quote follow in the input ([`Lexer::quick_string_end`] takes them).
+    Str(&'a [u8]),
+    /// An integer's digits, consumed: `NumberStart` (the lexer is where `next` is after it;
+    /// [`Lexer::quick_word_end`] skips its `Number` pieces and `NumberEnd`).
+    Int(&'a [u8]),
+    /// A literal, consumed: `Literal`.
+    Literal(Literal),
+}
+
+/// The length of a quoted string's content when it is plain (no escape, no control
+/// character, valid UTF-8) and its closing `"` is in `rest`.
+fn plain_len(rest: &[u8]) -> Option<usize> {
+    let end = memchr::memchr2(b'"', b'\\', rest)?;
+    if rest.get(end) != Some(&b'"') {
+        return None;
+    }
+    let content = rest.get(..end)?;
+    if content.iter().all(|&b| (0x20..0x80).contains(&b)) {
+        return Some(end);
+    }
+    if content.iter().any(|&b| b < 0x20) || core::str::from_utf8(content).is_err() {
+        return None;
+    }
+    Some(end)
+}
+
+/// A byte that ends a bare word at once.
+fn ends_word(b: Option<&u8>) -> bool {
+    matches!(b, Some(b',' | b'}' | b']'))
+}
+
+impl Lexer {
+    /// Reads what it can of the front of `input` in one go (see [`Quick`]).
+    pub(crate) fn quick<'a>(&mut self, input: &mut &'a [u8]) -> Quick<'a> {
+        loop {
+            let State::Gap(g) = self.state else {
+                return Quick::No;
+            };
+            let skip = input.iter().position(|&b| !is_ws(b)).unwrap_or(input.len());
+            self.bump(input, skip);
+            let Some(&b) = input.first() else {
+                return Quick::No;
+            };
+            match (g, b) {
+                (Gap::Colon, b':') => {
+                    self.bump(input, 1);
+                    self.state = State::Gap(Gap::Value);
+                }
+                (Gap::After, b',') => {
+                    self.bump(input, 1);
+                    self.state = State::Gap(if self.top_is_object() {
+                        Gap::KeyOrClose
+                    } else {
+                        Gap::ValueOrClose
+                    });
+                }
+                (Gap::KeyOrClose, b'"') => {
+                    let all: &'a [u8] = input;
+                    let Some(len) = plain_len(all.get(1..).unwrap_or(&[])) else {
+                        return Quick::No;
+                    };
+                    self.bump(input, len + 2);
+                    self.quote = b'"';
+                    self.is_key = true;
+                    self.state = State::Gap(Gap::Colon);
+                    return Quick::Key(all.get(1..1 + len).unwrap_or(&[]));
+                }
+                (Gap::Value | Gap::ValueOrClose, b'"') => {
+                    let all: &'a [u8] = input;
+                    let Some(len) = plain_len(all.get(1..).unwrap_or(&[])) else {
+                        return Quick::No;
+                    };
+                    self.bump(input, 1);
+                    self.quote = b'"';
+                    self.is_key = false;
+                    self.state = State::Str;
+                    return Quick::Str(all.get(1..1 + len).unwrap_or(&[]));
+                }
+                (Gap::Value | Gap::ValueOrClose, b'0'..=b'9') if self.depth > 0 => {
+                    return self.quick_int(input);
+                }
+                (Gap::Value | Gap::ValueOrClose, b't' | b'f' | b'n') if self.depth > 0 => {
+                    let (lit, word): (Literal, &[u8]) = match b {
+                        b't' => (Literal::True, b"true"),
+                        b'f' => (Literal::False, b"false"),
+                        _ => (Literal::Null, b"null"),
+                    };
+                    if !input.starts_with(word) || !ends_word(input.get(word.len())) {
+                        return Quick::No;
+                    }
+                    self.bump(input, word.len());
+                    self.value_done();
+                    return Quick::Literal(lit);
+                }
+                _ => return Quick::No,
+            }
+        }
+    }
+
+    /// `0` or digits without a leading zero, ended at once by `,`, `}` or `]`, at most
+    /// `HOLD` long: held as `next` holds them, up to its `NumberStart`.
+    fn quick_int<'a>(&mut self, input: &mut &'a [u8]) -> Quick<'a> {
+        let all: &'a [u8] = input;
+        let len = all
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(all.len());
+        if len > HOLD || (len > 1 && all.first() == Some(&b'0')) || !ends_word(all.get(len)) {
+            return Quick::No;
+        }
+        let digits = all.get(..len).unwrap_or(&[]);
+        // The state `next` is in after `NumberStart` (`start_word`, `word_hold`, `end_word`);
+        // `num` and `lit` are not read again for this word.
+        self.is_key = false;
+        self.quote = 0;
+        if let Some(h) = self.hold.get_mut(..len) {
+            h.copy_from_slice(digits);
+        }
+        self.hold_len = len as u8;
+        self.hold_pos = 0;
+        self.ws_len = 0;
+        self.ws_bits = 0;
+        self.slash_pending = false;
+        self.comment_after = false;
+        self.block_after = false;
+        self.word_end = true;
+        self.word_num = true;
+        self.lit = 0;
+        self.state = State::Word(Word::EmitHold);
+        self.bump(input, len);
+        Quick::Int(digits)
+    }
+
+    /// After [`Quick::Str`]: consumes the `len` content bytes and the closing quote (the
+    /// `Text` and `StringEnd` tokens).
+    pub(crate) fn quick_string_end(&mut self, input: &mut &[u8], len: usize) {
+        self.bump(input, len + 1);
+        self.value_done();
+    }
+
+    /// After [`Quick::Int`]: its `Number` pieces and `NumberEnd` (nothing left to consume).
+    pub(crate) fn quick_word_end(&mut self) {
+        self.hold_pos = self.hold_len;
+        self.value_done();
+    }
+}
