@@ -834,11 +834,8 @@ impl<'a> Decoder<'a> {
         let read = match q {
             Quick::No => false,
             Quick::Key(k) => {
-                self.token(Token::KeyStart);
-                if !k.is_empty() {
-                    self.token(Token::Text(Text::Plain(Piece::Input(k))));
-                }
-                self.token(Token::KeyEnd);
+                // What `token` does with its KeyStart, Text and KeyEnd (no value is captured).
+                self.path.whole_key(k);
                 true
             }
             Quick::Str(c) => {
