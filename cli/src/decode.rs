@@ -89,7 +89,7 @@ pub fn decode(args: DecodeArgs) -> ExitCode {
 }
 
 /// The config's `provider`, `id_prefix`, `on_malformed`, `max_call_bytes`,
-/// `max_frame_bytes` (docs/providers.md, "Input and configuration").
+/// `max_frame_bytes`, `invoke_format` (docs/providers.md, "Input and configuration").
 fn config_of(args: &DecodeArgs) -> Result<(DecoderConfig<'static>, String), String> {
     let mut prefix = String::from("call_");
     let mut config = match (&args.config, args.provider) {
@@ -118,6 +118,10 @@ fn config_of(args: &DecodeArgs) -> Result<(DecoderConfig<'static>, String), Stri
                     }
                     ("max_call_bytes", v) if v.as_u64().is_some() => {
                         c.options.max_call_bytes = v.as_u64().unwrap_or(0) as usize
+                    }
+                    ("invoke_format", serde_json::Value::String(s)) => {
+                        c.invoke_format = tokensieve::provider::Provider::from_name(s)
+                            .ok_or_else(|| format!("config: unknown invoke_format {s:?}"))?
                     }
                     ("max_frame_bytes", v) if v.as_u64().is_some() => {
                         c.max_frame_bytes = v.as_u64().unwrap_or(0).min(u32::MAX.into()) as u32

@@ -564,7 +564,11 @@ impl<'m> Out<'m> {
         }
         let _ = self.raw.push(text);
         // Blank arguments are no arguments (`{}`, docs/providers.md).
-        if !self.args.any && text.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+        if !self.args.any
+            && text
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
             return text.len();
         }
         self.args.any = true;

@@ -58,6 +58,23 @@ keys! {
     ToolCalls = b"tool_calls",
     Type = b"type",
     Usage = b"usage",
+    // bedrock
+    AwsCacheReadInputTokens = b"cacheReadInputTokens",
+    AwsCacheWriteInputTokens = b"cacheWriteInputTokens",
+    AwsInputTokens = b"inputTokens",
+    AwsOutputTokens = b"outputTokens",
+    AwsReasoningContent = b"reasoningContent",
+    ContentBlockIndex = b"contentBlockIndex",
+    Input = b"input",
+    Output = b"output",
+    ReasoningText = b"reasoningText",
+    RedactedContent = b"redactedContent",
+    Signature = b"signature",
+    Start = b"start",
+    StopReason = b"stopReason",
+    Text = b"text",
+    ToolUse = b"toolUse",
+    ToolUseId = b"toolUseId",
 }
 
 #[derive(Clone, Copy, Debug)]
