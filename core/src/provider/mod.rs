@@ -590,6 +590,13 @@ impl Reader {
         self.capture = None;
     }
 
+    /// The document ends cut short (a framing fault says so): its JSON is not reported.
+    fn quiet(&mut self) {
+        if self.doc == DocState::Open {
+            self.doc = DocState::Skip;
+        }
+    }
+
     fn json_error(&mut self, out: &mut Out) {
         self.doc = DocState::Skip;
         out.fault("json", "undecodable JSON in one event; skipped");
@@ -1028,6 +1035,8 @@ impl<'m> Decoder<'m> {
             }
             Framed::Fault(f) => {
                 if self.reader.doc != DocState::Between {
+                    // A document cut by the fault is not also reported as bad JSON.
+                    self.reader.quiet();
                     self.end_doc();
                 }
                 self.out.fault(f.code(), f.message());
