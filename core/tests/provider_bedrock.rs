@@ -449,6 +449,34 @@ fn exception_frames_are_errors_and_decoding_goes_on() {
 }
 
 #[test]
+fn an_exception_frame_with_a_bad_crc_keeps_its_code() {
+    let mut body = delta(0, "x");
+    body.extend(exception("internalServerException", "boom"));
+    let end = body.len();
+    body[end - 1] ^= 1;
+    let events = invariant(&body, 70);
+    assert_eq!(
+        kinds(&events)[..],
+        [
+            "block_start",
+            "chunk",
+            "block_complete",
+            "error internalServerException",
+            "error message-crc",
+            "finish error message-crc",
+        ]
+    );
+}
+
+#[test]
+fn a_bare_error_body_is_a_provider_error() {
+    let body = br#"{"message":"The security token included in the request is invalid."}"#;
+    let events = invariant(body, 70);
+    assert_eq!(kinds(&events)[..], ["error", "finish error"]);
+    assert!(events[0].contains(r#""message":"The security token included"#));
+}
+
+#[test]
 fn a_delta_for_another_block_completes_the_open_one() {
     let mut body = delta(0, "one");
     body.extend(delta(1, "two"));

@@ -770,6 +770,8 @@ pub struct Decoder<'m> {
     /// Bedrock: the body is the AWS event stream unless it starts with `{`.
     aws: bool,
     max_frame_bytes: u32,
+    /// A framing fault to report in the next step.
+    fault: Option<frame::Fault>,
     finishing: bool,
     finished: bool,
 }
@@ -847,6 +849,7 @@ impl<'m> Decoder<'m> {
             out: Out::new(bufs, config.options.id_prefix, config.options.on_malformed),
             aws: config.provider == Provider::Bedrock,
             max_frame_bytes: config.max_frame_bytes,
+            fault: None,
             finishing: false,
             finished: false,
         }
@@ -858,6 +861,7 @@ impl<'m> Decoder<'m> {
         self.reader.reset();
         self.out.reset();
         self.map.reset_state();
+        self.fault = None;
         self.finishing = false;
         self.finished = false;
     }
@@ -908,6 +912,10 @@ impl<'m> Decoder<'m> {
         if self.finished {
             *input = &[];
             return Step::NeedMore;
+        }
+        if let Some(f) = self.fault.take() {
+            self.out.fault(f.code(), f.message());
+            return Step::Again;
         }
         // A nested document's decoded bytes are read before the outer one goes on.
         if let Some(n) = self.map.nested() {
@@ -1038,8 +1046,12 @@ impl<'m> Decoder<'m> {
                     // A document cut by the fault is not also reported as bad JSON.
                     self.reader.quiet();
                     self.end_doc();
+                    // What the document's end queued (an exception frame's error) goes out
+                    // before the fault is reported.
+                    self.fault = Some(f);
+                } else {
+                    self.out.fault(f.code(), f.message());
                 }
-                self.out.fault(f.code(), f.message());
                 Step::Again
             }
             Framed::Finished => {
