@@ -36,6 +36,7 @@ use crate::buf::Buf;
 use crate::config::{Config, ConfigError, Dialect};
 use crate::event::{BlockType, Event};
 use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Text, Token, Writer};
+use crate::sieve::{Detached, Sieve};
 
 pub(crate) mod base64;
 mod bedrock;
@@ -114,10 +115,12 @@ impl Provider {
 pub struct DecoderConfig<'a> {
     /// The body's format.
     pub provider: Provider,
-    /// Options shared with the dialects: `id_prefix`, `on_malformed`, `max_call_bytes`.
+    /// Options shared with the dialects (`id_prefix`, `on_malformed`, `max_call_bytes`), and
+    /// the *text dialect*: the provider's text deltas run through `options.dialect` (with its
+    /// `tools`, `thinking_tags`, …), its blocks in the decoder's index space — for a server
+    /// that passes `<tool_call>…` or `<think>` through as content (docs/providers.md, "Text
+    /// dialect"). [`Dialect::Passthrough`], the default, leaves text as it is.
     pub options: Config<'a>,
-    /// Text deltas run through this dialect (not built yet: must be `None`).
-    pub text_dialect: Option<Dialect>,
     /// AWS event stream: the largest frame accepted.
     pub max_frame_bytes: u32,
     /// Bedrock InvokeModelWithResponseStream: the format of the event each `chunk` frame
@@ -131,7 +134,6 @@ impl DecoderConfig<'_> {
         DecoderConfig {
             provider,
             options: Config::new(Dialect::Passthrough),
-            text_dialect: None,
             max_frame_bytes: frame::event_stream::DEFAULT_MAX_FRAME_BYTES,
             invoke_format: Provider::Anthropic,
         }
@@ -139,9 +141,6 @@ impl DecoderConfig<'_> {
 
     fn validate(&self) -> Result<(), ConfigError> {
         self.options.validate()?;
-        if self.text_dialect.is_some() {
-            return Err(ConfigError::new("text_dialect", "is not supported yet"));
-        }
         if !self.provider.is_supported() {
             return Err(ConfigError::new("provider", "is not decoded yet"));
         }
@@ -443,7 +442,7 @@ impl Nested {
     }
 
     /// One token of the held bytes, or the document's end.
-    fn step(&mut self, out: &mut Out) {
+    fn step(&mut self, to: TextTo<'_, '_, '_>) {
         let Nested {
             reader,
             map,
@@ -462,18 +461,18 @@ impl Nested {
             let mut rest = all;
             match reader.lexer.next(&mut rest) {
                 Lex::Token(t) => {
-                    if let Some(text) = reader.token(t, map.get(), out) {
-                        text_bytes(reader.sink, out, text.bytes());
+                    if let Some(text) = reader.token(t, map.get(), to.out) {
+                        text_bytes(reader.sink, to, text.bytes());
                     }
                 }
                 Lex::NeedMore => rest = &[],
                 Lex::Done => reader.doc = DocState::Skip,
-                Lex::Error(_) => reader.json_error(out),
+                Lex::Error(_) => reader.json_error(to.out),
             }
             *at += (all.len() - rest.len()) as u8;
         } else if *end {
             *end = false;
-            reader.end(map.get(), out);
+            reader.end(map.get(), to.out);
         }
     }
 
@@ -745,15 +744,38 @@ impl Reader {
     }
 }
 
-/// Text of a `Sink::Text` string that is not handed out straight from the input: opens its
-/// block if needed and queues it (at most `SMALL` bytes).
-fn text_bytes(sink: Sink, out: &mut Out, text: &[u8]) {
+/// Where text goes that is not handed out straight from the input: the text dialect's
+/// input, or a queued chunk (opening its block if needed).
+struct TextTo<'r, 'a, 'o> {
+    route: &'r mut Option<Route<'a>>,
+    route_in: &'r mut [u8; ROUTE_INPUT],
+    out: &'r mut Out<'o>,
+}
+
+/// Text of a `Sink::Text` string that is not handed out straight from the input (at most
+/// `SMALL` bytes, or `ROUTE_IN` for the text dialect).
+fn text_bytes(sink: Sink, to: TextTo<'_, '_, '_>, text: &[u8]) {
+    let TextTo {
+        route,
+        route_in,
+        out,
+    } = to;
     if let Sink::Text {
         ty,
         choice,
         refusal,
     } = sink
     {
+        if ty == BlockType::Text && !refusal {
+            if let Some(r) = route {
+                if !out.is_routed(choice) {
+                    out.open_routed(choice);
+                }
+                r.input_choice = choice;
+                r.push(route_in, text);
+                return;
+            }
+        }
         if !out.is_open(ty, choice, refusal) {
             out.open_text(ty, choice, refusal);
         }
@@ -762,11 +784,14 @@ fn text_bytes(sink: Sink, out: &mut Out, text: &[u8]) {
 }
 
 /// Decodes a provider's HTTP response body into [`Event`]s (see the module docs).
-pub struct Decoder<'m> {
+pub struct Decoder<'a> {
     framing: Framing,
     reader: Reader,
+    /// The text dialect, when one is set.
+    route: Option<Route<'a>>,
+    route_in: [u8; ROUTE_INPUT],
     map: Mapper,
-    out: Out<'m>,
+    out: Out<'a>,
     /// Bedrock: the body is the AWS event stream unless it starts with `{`.
     aws: bool,
     max_frame_bytes: u32,
@@ -783,12 +808,16 @@ enum Step<'i> {
     NeedMore,
 }
 
-impl<'m> Decoder<'m> {
+impl<'a> Decoder<'a> {
     /// A decoder whose held bytes live on the heap, bounded by `max_call_bytes`.
     #[cfg(feature = "alloc")]
-    pub fn new(config: &DecoderConfig<'_>) -> Result<Decoder<'static>, ConfigError> {
+    pub fn new(config: &'a DecoderConfig<'a>) -> Result<Decoder<'a>, ConfigError> {
         config.validate()?;
         let limit = config.options.max_call_bytes;
+        let route = match config.options.dialect {
+            Dialect::Passthrough => None,
+            _ => Some(Route::new(Sieve::new(&config.options)?)),
+        };
         Ok(Decoder::build(
             config,
             [
@@ -798,12 +827,53 @@ impl<'m> Decoder<'m> {
                 Buf::heap(limit),
                 Buf::heap(limit),
             ],
+            route,
+        ))
+    }
+
+    /// A decoder that owns what it needs of `config` (a copy of the text dialect's options):
+    /// for bindings and hosts that keep a decoder longer than its configuration.
+    ///
+    /// ```
+    /// use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+    /// fn make() -> Decoder<'static> {
+    ///     let mut config = DecoderConfig::new(Provider::OpenAiChat);
+    ///     config.options.dialect = tokensieve::Dialect::Hermes;
+    ///     Decoder::owned(&config).unwrap()
+    /// }
+    /// let mut decoder = make();
+    /// let mut input = &b"data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"[..];
+    /// assert!(decoder.next(&mut input).is_some());
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn owned(config: &DecoderConfig<'_>) -> Result<Decoder<'static>, ConfigError> {
+        config.validate()?;
+        let limit = config.options.max_call_bytes;
+        let route = match config.options.dialect {
+            Dialect::Passthrough => None,
+            _ => Some(Route::new(Sieve::from_config_buf(
+                crate::config::ConfigBuf::from_config(&config.options),
+            )?)),
+        };
+        Ok(Decoder::build(
+            config,
+            [
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+            ],
+            route,
         ))
     }
 
     /// A decoder that uses `memory` for its held bytes and never touches the heap (at least
     /// 640 bytes; a fifth each for raw arguments, held fragments, signatures, redacted data
-    /// and error messages).
+    /// and error messages). With a text dialect, half of it (at least [`MIN_MEMORY`]) is
+    /// the dialect's, and `memory` must hold 640 bytes more than that.
+    ///
+    /// [`MIN_MEMORY`]: crate::MIN_MEMORY
     ///
     /// ```
     /// use tokensieve::provider::{Decoder, DecoderConfig, Provider};
@@ -814,10 +884,25 @@ impl<'m> Decoder<'m> {
     /// assert!(decoder.next(&mut input).is_some());
     /// ```
     pub fn with_memory(
-        config: &DecoderConfig<'_>,
-        memory: &'m mut [u8],
-    ) -> Result<Decoder<'m>, ConfigError> {
+        config: &'a DecoderConfig<'a>,
+        memory: &'a mut [u8],
+    ) -> Result<Decoder<'a>, ConfigError> {
         config.validate()?;
+        let (route, memory) = match config.options.dialect {
+            Dialect::Passthrough => (None, memory),
+            _ => {
+                let half = (memory.len() / 2).max(crate::MIN_MEMORY);
+                if memory.len() < half + 640 {
+                    return Err(ConfigError::new(
+                        "memory",
+                        "is smaller than MIN_MEMORY + 640 bytes (a text dialect is set)",
+                    ));
+                }
+                let (dialect, rest) = memory.split_at_mut(half);
+                let sieve = Sieve::with_memory(&config.options, dialect)?;
+                (Some(Route::new(sieve)), rest)
+            }
+        };
         if memory.len() < 640 {
             return Err(ConfigError::new("memory", "is smaller than 640 bytes"));
         }
@@ -835,16 +920,23 @@ impl<'m> Decoder<'m> {
                 Buf::slice(d),
                 Buf::slice(e),
             ],
+            route,
         ))
     }
 
-    fn build(config: &DecoderConfig<'_>, bufs: [Buf<'m>; 5]) -> Decoder<'m> {
+    fn build(
+        config: &DecoderConfig<'_>,
+        bufs: [Buf<'a>; 5],
+        route: Option<Route<'a>>,
+    ) -> Decoder<'a> {
         // `validate` let only the providers built so far through.
         let map = Mapper::new(config.provider, config.invoke_format)
             .unwrap_or(Mapper::OpenAiChat(openai_chat::OpenAiChat::new()));
         Decoder {
             framing: Framing::Detect { bom: 0 },
             reader: Reader::new(),
+            route,
+            route_in: [0; ROUTE_INPUT],
             map,
             out: Out::new(bufs, config.options.id_prefix, config.options.on_malformed),
             aws: config.provider == Provider::Bedrock,
@@ -859,6 +951,9 @@ impl<'m> Decoder<'m> {
     pub fn reset(&mut self) {
         self.framing = Framing::Detect { bom: 0 };
         self.reader.reset();
+        if let Some(r) = &mut self.route {
+            r.reset();
+        }
         self.out.reset();
         self.map.reset_state();
         self.fault = None;
@@ -892,6 +987,43 @@ impl<'m> Decoder<'m> {
     /// used up (feed the next read) or, after [`finish`](Self::finish), the stream is over.
     pub fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
         loop {
+            // The text dialect: its end (drained before what follows), then its input. The
+            // step borrows nothing, so the event is made in a branch of its own.
+            let mut step = None;
+            if let Some(r) = &mut self.route {
+                if r.draining {
+                    let mut at = 0;
+                    step = r.sieve.step_detached(&[], &mut at);
+                    if step.is_none() {
+                        r.end_run();
+                        self.out.settle();
+                        continue;
+                    }
+                } else if self.out.flush_next() {
+                    self.out.take_flush();
+                    r.sieve.finish();
+                    r.draining = true;
+                    continue;
+                } else if !self.out.has_pending() && r.at < r.len {
+                    // Text queued behind the end of the last run is the new run's.
+                    r.choice = r.input_choice;
+                    let mut at = r.at as usize;
+                    step = r
+                        .sieve
+                        .step_detached(&self.route_in[..r.len as usize], &mut at);
+                    r.at = at as u16;
+                    if step.is_none() {
+                        r.at = 0;
+                        r.len = 0;
+                    }
+                }
+            }
+            if let Some(step) = step {
+                // A step came from the route, so it is there; the borrow that makes the event
+                // must not be taken on a path that goes on with the loop.
+                let r = self.route.as_mut()?;
+                return Some(r.event(step, &self.route_in, &mut self.out));
+            }
             if self.out.has_pending() {
                 return self.out.pop();
             }
@@ -920,7 +1052,11 @@ impl<'m> Decoder<'m> {
         // A nested document's decoded bytes are read before the outer one goes on.
         if let Some(n) = self.map.nested() {
             if n.pending() {
-                n.step(&mut self.out);
+                n.step(TextTo {
+                    route: &mut self.route,
+                    route_in: &mut self.route_in,
+                    out: &mut self.out,
+                });
                 return Step::Again;
             }
         }
@@ -1107,7 +1243,7 @@ impl<'m> Decoder<'m> {
                     if let Some(text) = self.token(t) {
                         // Only text pieces of a string can come from these bytes; route
                         // them through the queue (they are not in the input).
-                        text_bytes(self.reader.sink, &mut self.out, text.bytes());
+                        text_bytes(self.reader.sink, self.text_to(), text.bytes());
                     }
                 }
                 Lex::NeedMore => break,
@@ -1129,6 +1265,8 @@ impl<'m> Decoder<'m> {
         // Text that must first open its block, arguments and nested base64 text are read in
         // small steps (their bytes are copied; see `out.rs`).
         let limit = match self.reader.sink {
+            // Text for the text dialect is copied to its input.
+            Sink::Text { ty, refusal, .. } if self.routes(ty, refusal) => ROUTE_IN,
             Sink::Text {
                 ty,
                 choice,
@@ -1161,7 +1299,7 @@ impl<'m> Decoder<'m> {
                             }
                         }
                     }
-                    text_bytes(self.reader.sink, &mut self.out, text.bytes());
+                    text_bytes(self.reader.sink, self.text_to(), text.bytes());
                     Step::Again
                 }
                 None => Step::Again,
@@ -1178,6 +1316,20 @@ impl<'m> Decoder<'m> {
         };
         self.consume(input, used);
         step
+    }
+
+    fn text_to(&mut self) -> TextTo<'_, 'a, 'a> {
+        TextTo {
+            route: &mut self.route,
+            route_in: &mut self.route_in,
+            out: &mut self.out,
+        }
+    }
+
+    /// Does text of this kind run through the text dialect? (A provider's text does; its
+    /// thinking and refusals do not.)
+    fn routes(&self, ty: BlockType, refusal: bool) -> bool {
+        ty == BlockType::Text && !refusal && self.route.is_some()
     }
 
     fn consume(&mut self, input: &mut &[u8], n: usize) {
@@ -1211,6 +1363,100 @@ impl<'m> Decoder<'m> {
             }
         }
         None
+    }
+}
+
+/// How many bytes of text one step hands to the text dialect.
+const ROUTE_IN: usize = 256;
+/// Its input buffer (a step's text, and a few held bytes the framing adds).
+const ROUTE_INPUT: usize = ROUTE_IN + 16;
+
+/// The text dialect: a [`Sieve`] fed the provider's text deltas (copied, `ROUTE_IN` bytes a
+/// step), its block indices mapped into the decoder's.
+struct Route<'a> {
+    sieve: Sieve<'a>,
+    /// Its input is `Decoder::route_in[at..len]`.
+    at: u16,
+    len: u16,
+    /// `finish` was called on the sieve; its last events are being handed out.
+    draining: bool,
+    /// The choice whose text it reads.
+    choice: u32,
+    /// The choice of the text in its input (it becomes `choice` when that text is fed, after
+    /// the last run has been drained).
+    input_choice: u32,
+    /// The sieve's open block and the decoder's index for it.
+    block: Option<(u32, u32)>,
+}
+
+impl<'a> Route<'a> {
+    fn new(sieve: Sieve<'a>) -> Self {
+        Route {
+            sieve,
+            at: 0,
+            len: 0,
+            draining: false,
+            choice: 0,
+            input_choice: 0,
+            block: None,
+        }
+    }
+
+    fn reset(&mut self) {
+        self.end_run();
+        self.at = 0;
+        self.len = 0;
+    }
+
+    /// The run is drained: the next text starts a fresh one (text already in the input
+    /// stays).
+    fn end_run(&mut self) {
+        self.sieve.reset();
+        self.draining = false;
+        self.block = None;
+    }
+
+    /// Appends text (the decoder feeds it before its next step, so it always fits).
+    fn push(&mut self, input: &mut [u8; ROUTE_INPUT], text: &[u8]) {
+        let at = self.len as usize;
+        let n = text.len().min(ROUTE_INPUT - at);
+        input[at..at + n].copy_from_slice(&text[..n]);
+        self.len += n as u16;
+    }
+
+    /// The sieve's event with the decoder's block index and the choice.
+    fn event<'s>(&'s mut self, step: Detached, input: &'s [u8], out: &mut Out) -> Event<'s> {
+        let choice = self.choice;
+        let ev = self.sieve.event_detached(step, &input[..self.len as usize]);
+        let block = &mut self.block;
+        let mut index_of = |i: u32| match *block {
+            Some((s, ours)) if s == i => ours,
+            _ => {
+                let ours = out.take_index(choice);
+                *block = Some((i, ours));
+                ours
+            }
+        };
+        match ev {
+            Event::BlockStart {
+                index, block_type, ..
+            } => Event::BlockStart {
+                index: index_of(index),
+                block_type,
+                choice,
+            },
+            Event::Chunk(mut c) => {
+                c.block = index_of(c.block);
+                c.choice = choice;
+                Event::Chunk(c)
+            }
+            Event::BlockComplete(mut c) => {
+                c.index = index_of(c.index);
+                c.choice = choice;
+                Event::BlockComplete(c)
+            }
+            other => other,
+        }
     }
 }
 

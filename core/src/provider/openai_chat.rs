@@ -41,6 +41,8 @@ struct Frag {
     name: Slot,
     /// Its arguments are held in `out.held`.
     holding: bool,
+    /// They did not fit (`max_call_bytes`).
+    overflow: bool,
     /// It had any field at all.
     any: bool,
 }
@@ -50,6 +52,7 @@ const FRAG: Frag = Frag {
     id: Slot::EMPTY,
     name: Slot::EMPTY,
     holding: false,
+    overflow: false,
     any: false,
 };
 
@@ -250,6 +253,16 @@ impl Map for OpenAiChat {
             if !(frag.any || frag.holding) {
                 return;
             }
+            if frag.overflow {
+                // Arguments that came before their call's name and outgrew the memory for
+                // holding them: reported, not guessed at.
+                out.held.clear();
+                out.fault(
+                    "max-call-bytes",
+                    "a tool call's arguments came before its name and exceeded max_call_bytes; the fragment is dropped",
+                );
+                return;
+            }
             if let Some(pos) = self.resolve(true) {
                 if frag.holding || !self.calls[pos].name.is_empty() {
                     self.open_call(pos, out);
@@ -350,7 +363,9 @@ impl Map for OpenAiChat {
             What::FragId => self.frag.id.push(bytes),
             What::FragName => self.frag.name.push(bytes),
             What::HeldArgs => {
-                let _ = out.held.push(bytes);
+                if !out.held.push(bytes) {
+                    self.frag.overflow = true;
+                }
             }
             What::ErrMessage => {
                 let _ = out.message.push(bytes);
