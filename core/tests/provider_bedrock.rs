@@ -559,6 +559,33 @@ fn invalid_base64_in_a_chunk_is_a_fault_and_the_next_chunk_decodes() {
 }
 
 #[test]
+fn bytes_decoded_before_bad_base64_are_read_at_any_split() {
+    let mut config = DecoderConfig::new(Provider::Bedrock);
+    config.invoke_format = Provider::OpenAiChat;
+    let mut json = String::from(r#"{"choices":[{"index":0,"delta":{"content":"abc"#);
+    while json.len() % 3 != 0 {
+        json.push('c');
+    }
+    let text = &json[json.find("abc").unwrap()..];
+    let bad = format!(r#"{{"bytes":"{}A-B="}}"#, base64(json.as_bytes()));
+    let events = invariant_with(&config, &event("chunk", &bad), 70);
+    assert_eq!(
+        kinds(&events)[..],
+        [
+            "block_start",
+            "chunk",
+            "block_complete",
+            "error base64",
+            "finish error base64",
+        ]
+    );
+    assert!(
+        events[1].contains(&format!(r#""text":"{text}""#)),
+        "{events:?}"
+    );
+}
+
+#[test]
 fn caller_memory_decoder() {
     let config = DecoderConfig::new(Provider::Bedrock);
     let mut memory = [0u8; 2048];

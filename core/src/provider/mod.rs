@@ -344,6 +344,9 @@ struct Nested {
     len: u8,
     /// The base64 string ended: the document ends when `buf` is drained.
     end: bool,
+    /// The base64 text is invalid: reported, and the document skipped, once the bytes
+    /// decoded before the bad group are read (so that where reads are cut changes nothing).
+    failed: bool,
     /// A document began since the start (the inner mapper gets `eof`).
     used: bool,
 }
@@ -362,6 +365,7 @@ impl Nested {
             at: 0,
             len: 0,
             end: false,
+            failed: false,
             used: false,
         })
     }
@@ -373,12 +377,13 @@ impl Nested {
         self.at = 0;
         self.len = 0;
         self.end = false;
+        self.failed = false;
         self.used = false;
     }
 
     /// Bytes to read or a document to end.
     fn pending(&self) -> bool {
-        self.at < self.len || self.end
+        self.at < self.len || self.end || self.failed
     }
 
     /// The base64 string starts: a document begins.
@@ -388,18 +393,19 @@ impl Nested {
         self.at = 0;
         self.len = 0;
         self.end = false;
+        self.failed = false;
         self.used = true;
         self.map.get().begin(DocInfo::default(), out);
     }
 
     /// A decoded piece of the base64 string (at most `NESTED_STEP` bytes; `buf` is drained).
-    fn feed(&mut self, text: &[u8], out: &mut Out) {
+    fn feed(&mut self, text: &[u8]) {
         if self.at >= self.len {
             self.at = 0;
             self.len = 0;
         }
         let mut rest = text;
-        while !rest.is_empty() && self.reader.doc == DocState::Open {
+        while !rest.is_empty() && self.reader.doc == DocState::Open && !self.failed {
             let room = self.buf.get_mut(self.len as usize..).unwrap_or(&mut []);
             match self.b64.decode(rest, room) {
                 Ok((used, written)) => {
@@ -409,20 +415,13 @@ impl Nested {
                         break;
                     }
                 }
-                Err(_) => self.bad_base64(out),
+                Err(_) => self.failed = true,
             }
         }
     }
 
-    fn bad_base64(&mut self, out: &mut Out) {
-        if self.reader.doc == DocState::Open {
-            self.reader.doc = DocState::Skip;
-            out.fault("base64", "undecodable base64 in a chunk frame; skipped");
-        }
-    }
-
     /// The base64 string ended.
-    fn end_text(&mut self, out: &mut Out) {
+    fn end_text(&mut self) {
         if self.at >= self.len {
             self.at = 0;
             self.len = 0;
@@ -436,7 +435,7 @@ impl Nested {
                     self.len += n as u8;
                 }
             }
-            Err(_) => self.bad_base64(out),
+            Err(_) => self.failed = true,
         }
         self.end = true;
     }
@@ -450,6 +449,7 @@ impl Nested {
             at,
             len,
             end,
+            failed,
             ..
         } = self;
         if *at < *len {
@@ -470,6 +470,13 @@ impl Nested {
                 Lex::Error(_) => reader.json_error(to.out),
             }
             *at += (all.len() - rest.len()) as u8;
+        } else if *failed {
+            *failed = false;
+            if reader.doc == DocState::Open {
+                reader.doc = DocState::Skip;
+                to.out
+                    .fault("base64", "undecodable base64 in a chunk frame; skipped");
+            }
         } else if *end {
             *end = false;
             reader.end(map.get(), to.out);
@@ -481,6 +488,7 @@ impl Nested {
         self.at = 0;
         self.len = 0;
         self.end = false;
+        self.failed = false;
         self.reader.end(self.map.get(), out);
     }
 
@@ -1356,10 +1364,10 @@ impl<'a> Decoder<'a> {
                 n.begin(&mut self.out);
             }
             if let Some(text) = &text {
-                n.feed(text.bytes(), &mut self.out);
+                n.feed(text.bytes());
             }
             if after != Sink::Inner {
-                n.end_text(&mut self.out);
+                n.end_text();
             }
         }
         None
