@@ -288,3 +288,15 @@ data: {{\"choices\":[{{\"delta\":{{\"content\":\"after\"}},\"finish_reason\":\"s
         "{whole:#?}"
     );
 }
+
+/// Whole JSON documents one after another (no SSE framing) are each decoded.
+#[test]
+fn concatenated_whole_documents_each_decode() {
+    let body = b"{\"choices\":[{\"delta\":{\"content\":\"a\"}}]}{\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n{\"choices\":[{\"delta\":{\"content\":\"c\"},\"finish_reason\":\"stop\"}]}";
+    let whole = invariant(body, 20);
+    assert!(
+        whole.iter().any(|l| l.contains(r#""content":"abc""#)),
+        "{whole:#?}"
+    );
+    assert!(whole.last().unwrap().contains(r#""reason":"stop""#));
+}

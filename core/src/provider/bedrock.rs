@@ -308,11 +308,11 @@ impl Map for Bedrock {
             Doc::Start if d == 3 && p.key(1) == Key::Start && p.key(2) == Key::ToolUse => {
                 self.what = match p.key(3) {
                     Key::Name => What::ToolName,
-                    Key::ToolUseId => What::ToolId,
+                    Key::AwsToolUseId => What::ToolId,
                     _ => What::None,
                 };
             }
-            Doc::MessageStop if d == 1 && p.key(1) == Key::StopReason => {
+            Doc::MessageStop if d == 1 && p.key(1) == Key::AwsStopReason => {
                 self.what = What::Reason;
             }
             Doc::Exception if d == 1 && p.key(1) == Key::Message => {
@@ -323,7 +323,7 @@ impl Map for Bedrock {
             Doc::Whole => {
                 if d == 1 {
                     match p.key(1) {
-                        Key::StopReason => self.what = What::Reason,
+                        Key::AwsStopReason => self.what = What::Reason,
                         Key::Message => {
                             out.message.clear();
                             self.body_message = true;
@@ -336,7 +336,7 @@ impl Map for Bedrock {
                 } else if d == 6 && self.in_content(p, 6) {
                     match (p.key(5), p.key(6)) {
                         (Key::ToolUse, Key::Name) => self.what = What::ToolName,
-                        (Key::ToolUse, Key::ToolUseId) => self.what = What::ToolId,
+                        (Key::ToolUse, Key::AwsToolUseId) => self.what = What::ToolId,
                         (Key::AwsReasoningContent, Key::RedactedContent) => {
                             self.what = What::Redacted
                         }

@@ -38,6 +38,7 @@ use crate::event::{BlockType, Event};
 use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Text, Token, Writer};
 use crate::sieve::{Detached, Sieve};
 
+mod anthropic;
 pub(crate) mod base64;
 mod bedrock;
 pub(crate) mod frame;
@@ -193,8 +194,10 @@ pub(crate) enum Capture {
     /// The open tool call's arguments (an inline `input` / `args` object).
     Args,
     /// Content chunks of the open block (a server tool result's `content`).
-    #[allow(dead_code)] // taken by the Anthropic mapper (its branch is not merged yet)
     Text,
+    /// As `Args`, except that an empty object gives nothing (Anthropic's
+    /// `content_block_start` says `input: {}` and the input streams after it).
+    InitialArgs,
 }
 
 /// What kind of value starts (`Map::value`).
@@ -262,6 +265,8 @@ struct Captured {
     kind: Capture,
     depth: u32,
     writer: Writer,
+    /// `InitialArgs`: the value's `{` waits for the next token (an empty object is nothing).
+    deferred: bool,
 }
 
 /// One variant per provider format (a mapper is added here, in `Mapper::new` and `get`).
@@ -269,6 +274,7 @@ struct Captured {
 #[allow(clippy::large_enum_variant)]
 enum Mapper {
     OpenAiChat(openai_chat::OpenAiChat),
+    Anthropic(anthropic::Anthropic),
     /// The ConverseStream mapper, and the reader of the documents `chunk` frames wrap
     /// (`None` while the `invoke_format` mapper is not built).
     Bedrock(bedrock::Bedrock, Option<Nested>),
@@ -280,6 +286,7 @@ impl Mapper {
     fn new(provider: Provider, invoke: Provider) -> Option<Mapper> {
         match provider {
             Provider::OpenAiChat => Some(Mapper::OpenAiChat(openai_chat::OpenAiChat::new())),
+            Provider::Anthropic => Some(Mapper::Anthropic(anthropic::Anthropic::new())),
             Provider::Bedrock => Some(Mapper::Bedrock(
                 bedrock::Bedrock::new(),
                 Nested::new(invoke),
@@ -291,6 +298,7 @@ impl Mapper {
     fn get(&mut self) -> &mut dyn Map {
         match self {
             Mapper::OpenAiChat(m) => m,
+            Mapper::Anthropic(m) => m,
             Mapper::Bedrock(m, _) => m,
         }
     }
@@ -312,13 +320,17 @@ impl Mapper {
 }
 
 /// The mappers a nested document can be read with (Bedrock `invoke_format`).
+// No heap: held by value, sized for the larger.
+#[allow(clippy::large_enum_variant)]
 enum InnerMapper {
+    Anthropic(anthropic::Anthropic),
     OpenAiChat(openai_chat::OpenAiChat),
 }
 
 impl InnerMapper {
     fn get(&mut self) -> &mut dyn Map {
         match self {
+            InnerMapper::Anthropic(m) => m,
             InnerMapper::OpenAiChat(m) => m,
         }
     }
@@ -354,6 +366,7 @@ struct Nested {
 impl Nested {
     fn new(format: Provider) -> Option<Nested> {
         let map = match format {
+            Provider::Anthropic => InnerMapper::Anthropic(anthropic::Anthropic::new()),
             Provider::OpenAiChat => InnerMapper::OpenAiChat(openai_chat::OpenAiChat::new()),
             _ => return None,
         };
@@ -479,17 +492,17 @@ impl Nested {
             }
         } else if *end {
             *end = false;
-            reader.end(map.get(), to.out);
+            reader.end(map.get(), to);
         }
     }
 
     /// The outer document ended (or failed) with this one still open.
-    fn abort(&mut self, out: &mut Out) {
+    fn abort(&mut self, to: TextTo<'_, '_, '_>) {
         self.at = 0;
         self.len = 0;
         self.end = false;
         self.failed = false;
-        self.reader.end(self.map.get(), out);
+        self.reader.end(self.map.get(), to);
     }
 
     /// The body ended.
@@ -572,17 +585,21 @@ impl Reader {
     }
 
     /// The document ends: a top-level number completes, the mapper is told.
-    fn end(&mut self, map: &mut dyn Map, out: &mut Out) {
+    fn end(&mut self, map: &mut dyn Map, mut to: TextTo<'_, '_, '_>) {
         if self.doc == DocState::Open {
             loop {
                 match self.lexer.finish() {
                     Lex::Token(t) => {
-                        let _ = self.token(t, map, out);
+                        // Text the lexer held to the end (a string cut by the document's end).
+                        if let Some(text) = self.token(t, map, to.out) {
+                            text_bytes(self.sink, to.re(), text.bytes());
+                        }
                     }
                     Lex::Done | Lex::NeedMore => break,
                     Lex::Error(_) => {
                         if self.lexer.offset() > 0 {
-                            out.fault("json", "undecodable JSON in one event; skipped");
+                            to.out
+                                .fault("json", "undecodable JSON in one event; skipped");
                         }
                         break;
                     }
@@ -590,7 +607,7 @@ impl Reader {
             }
         }
         if self.doc != DocState::Between {
-            map.end(out);
+            map.end(to.out);
         }
         self.doc = DocState::Between;
         self.sink = Sink::Skip;
@@ -624,6 +641,7 @@ impl Reader {
                 kind,
                 depth: self.path.depth(),
                 writer: Writer::new(),
+                deferred: false,
             });
             if self.capture.is_some() {
                 self.captured(t, true, map, out);
@@ -704,9 +722,25 @@ impl Reader {
             _ if t.starts_value() && !first => p.value_start(),
             _ => {}
         }
-        if let Some(piece) = cap.writer.render(t) {
+        let mut piece = cap.writer.render(t);
+        if cap.kind == Capture::InitialArgs {
+            if first {
+                cap.deferred = t == Token::ObjectStart;
+                if cap.deferred {
+                    piece = None;
+                }
+            } else if cap.deferred {
+                cap.deferred = false;
+                if t == Token::ObjectEnd {
+                    piece = None;
+                } else {
+                    out.args_text(b"{");
+                }
+            }
+        }
+        if let Some(piece) = piece {
             match cap.kind {
-                Capture::Args => {
+                Capture::Args | Capture::InitialArgs => {
                     out.args_text(piece.as_bytes());
                 }
                 Capture::Text => out.json_text(piece.as_bytes()),
@@ -760,6 +794,16 @@ struct TextTo<'r, 'a, 'o> {
     out: &'r mut Out<'o>,
 }
 
+impl<'a, 'o> TextTo<'_, 'a, 'o> {
+    fn re(&mut self) -> TextTo<'_, 'a, 'o> {
+        TextTo {
+            route: &mut *self.route,
+            route_in: &mut *self.route_in,
+            out: &mut *self.out,
+        }
+    }
+}
+
 /// Text of a `Sink::Text` string that is not handed out straight from the input (at most
 /// `SMALL` bytes, or `ROUTE_IN` for the text dialect).
 fn text_bytes(sink: Sink, to: TextTo<'_, '_, '_>, text: &[u8]) {
@@ -778,6 +822,9 @@ fn text_bytes(sink: Sink, to: TextTo<'_, '_, '_>, text: &[u8]) {
             if let Some(r) = route {
                 if !out.is_routed(choice) {
                     out.open_routed(choice);
+                }
+                if r.at >= r.len {
+                    r.behind_flush = out.flush_queued();
                 }
                 r.input_choice = choice;
                 r.push(route_in, text);
@@ -1007,13 +1054,11 @@ impl<'a> Decoder<'a> {
                         self.out.settle();
                         continue;
                     }
-                } else if self.out.flush_next() {
-                    self.out.take_flush();
-                    r.sieve.finish();
-                    r.draining = true;
-                    continue;
-                } else if !self.out.has_pending() && r.at < r.len {
-                    // Text queued behind the end of the last run is the new run's.
+                } else if r.at < r.len
+                    && (!self.out.has_pending() || (self.out.flush_next() && !r.behind_flush))
+                {
+                    // Input queued before the run's end (`FlushText`) is fed before it; input
+                    // of the next run waits for it.
                     r.choice = r.input_choice;
                     let mut at = r.at as usize;
                     step = r
@@ -1024,6 +1069,11 @@ impl<'a> Decoder<'a> {
                         r.at = 0;
                         r.len = 0;
                     }
+                } else if self.out.flush_next() {
+                    self.out.take_flush();
+                    r.sieve.finish();
+                    r.draining = true;
+                    continue;
                 }
             }
             if let Some(step) = step {
@@ -1233,11 +1283,20 @@ impl<'a> Decoder<'a> {
 
     fn end_doc(&mut self) {
         let inner = self.reader.sink == Sink::Inner;
-        self.reader.end(self.map.get(), &mut self.out);
+        let to = TextTo {
+            route: &mut self.route,
+            route_in: &mut self.route_in,
+            out: &mut self.out,
+        };
+        self.reader.end(self.map.get(), to);
         if inner {
             // The document ended inside its nested one's base64 text.
             if let Some(n) = self.map.nested() {
-                n.abort(&mut self.out);
+                n.abort(TextTo {
+                    route: &mut self.route,
+                    route_in: &mut self.route_in,
+                    out: &mut self.out,
+                });
             }
         }
     }
@@ -1314,6 +1373,12 @@ impl<'a> Decoder<'a> {
             },
             Lex::NeedMore => Step::Again,
             Lex::Done => {
+                if matches!(self.framing, Framing::Whole) {
+                    // Whole documents one after another: the next byte may start the next.
+                    self.consume(input, used);
+                    self.end_doc();
+                    return Step::Again;
+                }
                 self.reader.doc = DocState::Skip;
                 Step::Again
             }
@@ -1393,6 +1458,8 @@ struct Route<'a> {
     /// The choice of the text in its input (it becomes `choice` when that text is fed, after
     /// the last run has been drained).
     input_choice: u32,
+    /// Its input came after a `FlushText` was queued: it is the next run's.
+    behind_flush: bool,
     /// The sieve's open block and the decoder's index for it.
     block: Option<(u32, u32)>,
 }
@@ -1406,6 +1473,7 @@ impl<'a> Route<'a> {
             draining: false,
             choice: 0,
             input_choice: 0,
+            behind_flush: false,
             block: None,
         }
     }
@@ -1426,6 +1494,12 @@ impl<'a> Route<'a> {
 
     /// Appends text (the decoder feeds it before its next step, so it always fits).
     fn push(&mut self, input: &mut [u8; ROUTE_INPUT], text: &[u8]) {
+        if self.at >= self.len {
+            // All fed: start over at the front (the sieve forgot the old bytes, see
+            // `Sieve::step_detached`).
+            self.at = 0;
+            self.len = 0;
+        }
         let at = self.len as usize;
         let n = text.len().min(ROUTE_INPUT - at);
         input[at..at + n].copy_from_slice(&text[..n]);

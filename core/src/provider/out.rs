@@ -364,6 +364,11 @@ impl<'m> Out<'m> {
         i
     }
 
+    /// A `FlushText` is queued (and its run not yet drained).
+    pub(crate) fn flush_queued(&self) -> bool {
+        self.deferring
+    }
+
     /// The next queued event is the end of the text dialect's run.
     pub(crate) fn flush_next(&self) -> bool {
         matches!(self.queue.front(), Some(Pending::FlushText))
@@ -637,7 +642,6 @@ impl<'m> Out<'m> {
     }
 
     /// Opens a tool_result block (a server tool's result), named by its tool and call.
-    #[allow(dead_code)] // used by the Anthropic mapper (its branch is not merged yet)
     pub(crate) fn open_result(&mut self, choice: u32, server: bool, name: &[u8], id: &[u8]) {
         self.close();
         self.name.set(name);

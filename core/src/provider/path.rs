@@ -58,23 +58,30 @@ keys! {
     ToolCalls = b"tool_calls",
     Type = b"type",
     Usage = b"usage",
-    // bedrock
+    // anthropic
+    ContentBlock = b"content_block",
+    Data = b"data",
+    Input = b"input",
+    PartialJson = b"partial_json",
+    Signature = b"signature",
+    StopReason = b"stop_reason",
+    Text = b"text",
+    Thinking = b"thinking",
+    ToolUseId = b"tool_use_id",
+    // bedrock (also Input, Signature, Text above)
     AwsCacheReadInputTokens = b"cacheReadInputTokens",
     AwsCacheWriteInputTokens = b"cacheWriteInputTokens",
     AwsInputTokens = b"inputTokens",
     AwsOutputTokens = b"outputTokens",
     AwsReasoningContent = b"reasoningContent",
+    AwsStopReason = b"stopReason",
+    AwsToolUseId = b"toolUseId",
     ContentBlockIndex = b"contentBlockIndex",
-    Input = b"input",
     Output = b"output",
     ReasoningText = b"reasoningText",
     RedactedContent = b"redactedContent",
-    Signature = b"signature",
     Start = b"start",
-    StopReason = b"stopReason",
-    Text = b"text",
     ToolUse = b"toolUse",
-    ToolUseId = b"toolUseId",
 }
 
 #[derive(Clone, Copy, Debug)]
