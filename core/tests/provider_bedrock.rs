@@ -12,6 +12,8 @@ const TOOL_USE: &[u8] =
     include_bytes!("../../conformance/providers/bedrock/002-converse-tool-use.bin");
 const REASONING: &[u8] =
     include_bytes!("../../conformance/providers/bedrock/003-converse-reasoning-signature.bin");
+const INVOKE: &[u8] =
+    include_bytes!("../../conformance/providers/bedrock/012-invoke-model-anthropic.bin");
 const WHOLE: &[u8] =
     include_bytes!("../../conformance/providers/bedrock/014-converse-non-streaming-body.body");
 
@@ -582,6 +584,103 @@ fn bytes_decoded_before_bad_base64_are_read_at_any_split() {
     assert!(
         events[1].contains(&format!(r#""text":"{text}""#)),
         "{events:?}"
+    );
+}
+
+#[test]
+fn invoke_model_anthropic_is_chunk_invariant() {
+    let whole = invariant(INVOKE, 70);
+    assert!(
+        whole
+            .iter()
+            .any(|l| l.contains(r#""text":"Checking the weather in Zürich.""#)),
+        "{whole:#?}"
+    );
+    assert!(
+        whole.last().unwrap().contains(
+            r#""reason":"tool_calls","raw_reason":"tool_use","usage":{"input_tokens":310,"output_tokens":57}"#
+        ),
+        "{whole:#?}"
+    );
+}
+
+#[test]
+fn chunk_base64_may_escape_its_slashes() {
+    // "???" is "Pz8/" where it falls on a base64 group.
+    let (text, b64) = (0..3)
+        .map(|pad| {
+            let text = format!("{}???", " ".repeat(pad));
+            let json = format!(
+                r#"{{"type":"content_block_delta","index":0,"delta":{{"type":"text_delta","text":"{text}"}}}}"#
+            );
+            (text, base64(json.as_bytes()))
+        })
+        .find(|(_, b)| b.contains('/'))
+        .unwrap();
+    let mut body = chunk(
+        r#"{"type":"message_start","message":{"id":"msg_1","model":"claude","usage":{"input_tokens":1,"output_tokens":1}}}"#,
+    );
+    body.extend(event(
+        "chunk",
+        &format!(r#"{{"bytes":"{}","p":"abc"}}"#, b64.replace('/', "\\/")),
+    ));
+    body.extend(chunk(r#"{"type":"message_stop"}"#));
+    let events = invariant(&body, 70);
+    assert_eq!(
+        kinds(&events)[..],
+        ["block_start", "chunk", "block_complete", "finish other"]
+    );
+    assert!(
+        events[1].contains(&format!(r#""text":"{text}""#)),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn a_chunk_frame_cut_inside_its_base64_ends_the_nested_document() {
+    let mut body = chunk(
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello there, this is long enough"}}"#,
+    );
+    let full = body.len();
+    body.extend(chunk(
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" and more"}}"#,
+    ));
+    // Cut the second frame inside its base64 text.
+    body.truncate(full + 12 + 60 + 40);
+    let events = invariant(&body, 70);
+    let k = kinds(&events);
+    assert_eq!(k.first().map(String::as_str), Some("block_start"));
+    assert_eq!(
+        k[k.len() - 3..],
+        [
+            "block_complete",
+            "error truncated",
+            "finish error truncated"
+        ]
+    );
+    // A bad message CRC on a chunk frame: what streamed stays, the next frame decodes.
+    let mut body = chunk(
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"one"}}"#,
+    );
+    let end = body.len();
+    body[end - 2] ^= 1;
+    body.extend(chunk(
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"two"}}"#,
+    ));
+    body.extend(chunk(r#"{"type":"message_stop"}"#));
+    let events = invariant(&body, 70);
+    assert_eq!(
+        kinds(&events)[..],
+        [
+            "block_start",
+            "chunk",
+            "block_complete",
+            "error message-crc",
+            "block_start",
+            "chunk",
+            "block_complete",
+            "finish error message-crc",
+        ]
     );
 }
 

@@ -502,6 +502,8 @@ impl Nested {
         self.len = 0;
         self.end = false;
         self.failed = false;
+        // The outer document's end, or its fault, reports it.
+        self.reader.quiet();
         self.reader.end(self.map.get(), to);
     }
 
