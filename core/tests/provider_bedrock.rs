@@ -685,6 +685,37 @@ fn a_chunk_frame_cut_inside_its_base64_ends_the_nested_document() {
 }
 
 #[test]
+fn a_signature_past_max_call_bytes_is_dropped_and_reported() {
+    let mut config = DecoderConfig::new(Provider::Bedrock);
+    config.options.max_call_bytes = 64;
+    let reasoning = |field: &str, value: &str| {
+        event(
+            "contentBlockDelta",
+            &format!(
+                r#"{{"contentBlockIndex":0,"delta":{{"reasoningContent":{{"{field}":"{value}"}}}}}}"#
+            ),
+        )
+    };
+    let mut body = reasoning("text", "Thinking.");
+    body.extend(reasoning("signature", &"S".repeat(50)));
+    body.extend(reasoning("signature", &"T".repeat(50)));
+    body.extend(reasoning("signature", "more"));
+    body.extend(stop_and_metadata("end_turn"));
+    let events = invariant_with(&config, &body, 70);
+    assert_eq!(
+        kinds(&events)[..],
+        [
+            "block_start",
+            "chunk",
+            "block_complete",
+            "error max-call-bytes",
+            "finish stop end_turn",
+        ]
+    );
+    assert!(!events[2].contains("signature"), "{events:?}");
+}
+
+#[test]
 fn caller_memory_decoder() {
     let config = DecoderConfig::new(Provider::Bedrock);
     let mut memory = [0u8; 2048];

@@ -26,6 +26,9 @@ use super::path::{Key, Path};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use crate::event::{BlockType, ErrorSource, FinishReason};
 
+const SIG_DROPPED: &str =
+    "a reasoning block's signature or redacted data exceeded max_call_bytes; it is dropped";
+
 /// What the current document is (from the frame headers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Doc {
@@ -74,6 +77,9 @@ pub(crate) struct Bedrock {
     call_opened: bool,
     next_call: u32,
     reason: Slot,
+    /// The block (index as `index`) whose signature or redacted data passed
+    /// `max_call_bytes`: dropped and reported, its later pieces ignored.
+    sig_dropped: Option<u32>,
     /// `messageStop` came: `metadata` now ends the stream.
     stopped: bool,
     finished: bool,
@@ -98,6 +104,7 @@ impl Bedrock {
             call_opened: false,
             next_call: 0,
             reason: Slot::EMPTY,
+            sig_dropped: None,
             stopped: false,
             finished: false,
             err_code: Slot::EMPTY,
@@ -375,13 +382,22 @@ impl Map for Bedrock {
             What::ErrMessage => {
                 let _ = out.message.push(bytes);
             }
-            What::Signature if !bytes.is_empty() => {
+            What::Signature | What::Redacted
+                if !bytes.is_empty() && self.sig_dropped != Some(self.index) =>
+            {
                 self.signed_block(out);
-                let _ = out.signature.push(bytes);
-            }
-            What::Redacted if !bytes.is_empty() => {
-                self.signed_block(out);
-                let _ = out.redacted.push(bytes);
+                let buf = if self.what == What::Signature {
+                    &mut out.signature
+                } else {
+                    &mut out.redacted
+                };
+                if !buf.push(bytes) {
+                    // A cut signature is worse than none (it would be refused when sent
+                    // back): dropped and reported, as Anthropic's (providers.md).
+                    buf.clear();
+                    self.sig_dropped = Some(self.index);
+                    out.fault("max-call-bytes", SIG_DROPPED);
+                }
             }
             What::Signature | What::Redacted => {}
         }
@@ -452,9 +468,14 @@ impl Map for Bedrock {
     fn end(&mut self, out: &mut Out) {
         match self.doc {
             Doc::Exception | Doc::Error => self.report_error(out),
-            Doc::Stop if self.open_wire == Some(self.index) => {
-                out.close();
-                self.open_wire = None;
+            Doc::Stop => {
+                if self.sig_dropped == Some(self.index) {
+                    self.sig_dropped = None;
+                }
+                if self.open_wire == Some(self.index) {
+                    out.close();
+                    self.open_wire = None;
+                }
             }
             Doc::Metadata if self.stopped && !self.finished => {
                 self.finished = true;
