@@ -591,6 +591,18 @@ impl<'m> Out<'m> {
             match self.args.tc.finish() {
                 Step::Out(p) => {
                     let b = p.as_bytes();
+                    if !self.args.started {
+                        self.args.started = true;
+                        // A top-level number or word completes only here: not an object
+                        // (rule 9).
+                        if b.first() != Some(&b'{') {
+                            return Some(if cut {
+                                ErrorReason::Unfinished
+                            } else {
+                                ErrorReason::MalformedBody
+                            });
+                        }
+                    }
                     if n + b.len() <= ARGS_OUT {
                         self.args_out[n..n + b.len()].copy_from_slice(b);
                         n += b.len();
