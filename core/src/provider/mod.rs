@@ -7,6 +7,10 @@
 //! [`Event`]s. Nothing is buffered per event: text fields stream out as they are unescaped,
 //! straight from the input when the JSON string needs no unescaping.
 //!
+//! Bedrock's InvokeModelWithResponseStream frames wrap one event of another format as
+//! base64 (`{"bytes": …}`): that string goes to a second reader (`Nested`: its own lexer,
+//! path and mapper, the same `out`), decoded as it streams through a 64-byte buffer.
+//!
 //! ```
 //! use tokensieve::provider::{Decoder, DecoderConfig, Provider};
 //! use tokensieve::Event;
