@@ -68,6 +68,20 @@ keys! {
     Text = b"text",
     Thinking = b"thinking",
     ToolUseId = b"tool_use_id",
+    // bedrock (also Input, Signature, Text above)
+    AwsCacheReadInputTokens = b"cacheReadInputTokens",
+    AwsCacheWriteInputTokens = b"cacheWriteInputTokens",
+    AwsInputTokens = b"inputTokens",
+    AwsOutputTokens = b"outputTokens",
+    AwsReasoningContent = b"reasoningContent",
+    AwsStopReason = b"stopReason",
+    AwsToolUseId = b"toolUseId",
+    ContentBlockIndex = b"contentBlockIndex",
+    Output = b"output",
+    ReasoningText = b"reasoningText",
+    RedactedContent = b"redactedContent",
+    Start = b"start",
+    ToolUse = b"toolUse",
 }
 
 #[derive(Clone, Copy, Debug)]
