@@ -109,10 +109,108 @@ fn anthropic_atom(kind: usize, a: usize, b: usize) -> String {
     }
 }
 
-fn atoms(provider: Provider) -> Option<fn(usize, usize, usize) -> String> {
+/// An AWS event-stream frame: string headers, the payload, both CRCs.
+fn frame(headers: &[(&str, &str)], payload: &[u8]) -> Vec<u8> {
+    let mut h = Vec::new();
+    for (name, value) in headers {
+        h.push(name.len() as u8);
+        h.extend_from_slice(name.as_bytes());
+        h.push(7);
+        h.extend_from_slice(&(value.len() as u16).to_be_bytes());
+        h.extend_from_slice(value.as_bytes());
+    }
+    let total = 12 + h.len() + payload.len() + 4;
+    let mut f = Vec::with_capacity(total);
+    f.extend_from_slice(&(total as u32).to_be_bytes());
+    f.extend_from_slice(&(h.len() as u32).to_be_bytes());
+    let crc = crc32fast::hash(&f);
+    f.extend_from_slice(&crc.to_be_bytes());
+    f.extend_from_slice(&h);
+    f.extend_from_slice(payload);
+    let crc = crc32fast::hash(&f);
+    f.extend_from_slice(&crc.to_be_bytes());
+    f
+}
+
+/// One Bedrock ConverseStream frame (or a damaged one) from a choice of shapes.
+fn bedrock_atom(kind: usize, a: usize, b: usize) -> Vec<u8> {
+    let ev = |name: &str, json: String| {
+        frame(
+            &[
+                (":event-type", name),
+                (":content-type", "application/json"),
+                (":message-type", "event"),
+            ],
+            json.as_bytes(),
+        )
+    };
+    let i = a % 3;
+    match kind % 12 {
+        0 => ev("messageStart", "{\"role\":\"assistant\"}".into()),
+        1..=3 => ev(
+            "contentBlockDelta",
+            format!(
+                "{{\"contentBlockIndex\":{i},\"delta\":{{\"text\":\"{}\"}}}}",
+                text(b)
+            ),
+        ),
+        4 => ev(
+            "contentBlockStart",
+            format!(
+                "{{\"contentBlockIndex\":{i},\"start\":{{\"toolUse\":{{\"toolUseId\":\"t{b}\",\"name\":\"f\"}}}}}}"
+            ),
+        ),
+        5 => ev(
+            "contentBlockDelta",
+            format!(
+                "{{\"contentBlockIndex\":{i},\"delta\":{{\"toolUse\":{{\"input\":\"{}\"}}}}}}",
+                ["{\\\"a\\\":", " 1", "}", ""][b % 4]
+            ),
+        ),
+        6 => ev(
+            "contentBlockDelta",
+            format!(
+                "{{\"contentBlockIndex\":{i},\"delta\":{{\"reasoningContent\":{{\"text\":\"{}\"}}}}}}",
+                text(b)
+            ),
+        ),
+        7 => ev("contentBlockStop", format!("{{\"contentBlockIndex\":{i}}}")),
+        8 => ev(
+            "messageStop",
+            format!(
+                "{{\"stopReason\":\"{}\"}}",
+                ["end_turn", "tool_use", "max_tokens"][b % 3]
+            ),
+        ),
+        9 => ev(
+            "metadata",
+            "{\"usage\":{\"inputTokens\":3,\"outputTokens\":4}}".into(),
+        ),
+        10 => frame(
+            &[
+                (":exception-type", "throttlingException"),
+                (":message-type", "exception"),
+            ],
+            b"{\"message\":\"slow down\"}",
+        ),
+        _ => {
+            // A frame whose message CRC is wrong.
+            let mut f = ev(
+                "contentBlockDelta",
+                format!("{{\"contentBlockIndex\":{i},\"delta\":{{\"text\":\"x\"}}}}"),
+            );
+            let n = f.len();
+            f[n - 1] ^= 1;
+            f
+        }
+    }
+}
+
+fn atoms(provider: Provider) -> Option<fn(usize, usize, usize) -> Vec<u8>> {
     match provider {
-        Provider::OpenAiChat => Some(openai_atom),
-        Provider::Anthropic => Some(anthropic_atom),
+        Provider::OpenAiChat => Some(|k, a, b| openai_atom(k, a, b).into_bytes()),
+        Provider::Anthropic => Some(|k, a, b| anthropic_atom(k, a, b).into_bytes()),
+        Provider::Bedrock => Some(bedrock_atom),
         _ => None,
     }
 }
@@ -216,15 +314,16 @@ proptest! {
         let Some(atom) = atoms(provider).filter(|_| provider.is_supported()) else {
             return Ok(());
         };
-        let mut body: String = parts.iter().map(|&(k, a, b)| atom(k, a, b)).collect();
-        if crlf {
-            body = body.replace('\n', "\r\n");
+        let mut body: Vec<u8> = parts.iter().flat_map(|&(k, a, b)| atom(k, a, b)).collect();
+        if crlf && provider != Provider::Bedrock {
+            body = String::from_utf8_lossy(&body).replace('\n', "\r\n").into_bytes();
         }
-        let whole = coalesce(decode(provider, hermes, body.as_bytes(), &[]));
-        prop_assert!(well_formed(&whole).is_ok(), "{:?}: {}", well_formed(&whole), body);
-        let split = coalesce(decode(provider, hermes, body.as_bytes(), &sizes));
-        prop_assert_eq!(&whole, &split, "sizes {:?}\n{}", sizes, body);
-        let bytewise = coalesce(decode(provider, hermes, body.as_bytes(), &[1]));
+        let shown = String::from_utf8_lossy(&body).into_owned();
+        let whole = coalesce(decode(provider, hermes, &body, &[]));
+        prop_assert!(well_formed(&whole).is_ok(), "{:?}: {}", well_formed(&whole), shown);
+        let split = coalesce(decode(provider, hermes, &body, &sizes));
+        prop_assert_eq!(&whole, &split, "sizes {:?}\n{}", sizes, shown);
+        let bytewise = coalesce(decode(provider, hermes, &body, &[1]));
         prop_assert_eq!(&whole, &bytewise);
     }
 }
