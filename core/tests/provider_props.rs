@@ -206,7 +206,10 @@ fn bedrock_atom(kind: usize, a: usize, b: usize) -> Vec<u8> {
     }
 }
 
-fn atoms(provider: Provider) -> Option<fn(usize, usize, usize) -> Vec<u8>> {
+/// Makes one event (an atom) of a body from three choices.
+type Atom = fn(usize, usize, usize) -> Vec<u8>;
+
+fn atoms(provider: Provider) -> Option<Atom> {
     match provider {
         Provider::OpenAiChat => Some(|k, a, b| openai_atom(k, a, b).into_bytes()),
         Provider::Anthropic => Some(|k, a, b| anthropic_atom(k, a, b).into_bytes()),
