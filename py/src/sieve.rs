@@ -393,6 +393,7 @@ impl Sieve {
     ) -> PyResult<Sieve> {
         let default = PyString::new(py, "hermes").into_any();
         let options = Options {
+            dialect_key: "dialect",
             dialect: dialect.unwrap_or(&default),
             tools,
             thinking_tags,
