@@ -3,9 +3,9 @@
 //! (docs/providers.md).
 //!
 //! Same rules as `Sieve`: a try-locked mutex (a call while another thread is inside one on
-//! the same Decoder raises `RuntimeError`), panics caught and raised as `RuntimeError`.
-//! Unlike `Sieve`, a feed keeps the GIL (a provider body comes in network reads, rarely
-//! 32 KiB at once).
+//! the same Decoder raises `RuntimeError`), panics caught and raised as `RuntimeError`,
+//! inputs of `RELEASE_GIL_AT` bytes or more decoded with the GIL released (events recorded,
+//! made Python objects after).
 
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
@@ -18,7 +18,7 @@ use tokensieve::provider::{Decoder as CoreDecoder, DecoderConfig, Provider};
 use crate::config::{Options, config_error, string, type_err, value_err};
 use crate::event::Converter;
 use crate::input::bytes_of;
-use crate::sieve::guarded;
+use crate::sieve::{RELEASE_GIL_AT, Recorded, guarded};
 
 /// Sets a provider-only keyword's value in the config.
 type Setter = fn(&mut DecoderConfig<'_>, &Bound<'_, PyAny>) -> PyResult<()>;
@@ -168,10 +168,21 @@ impl Decoder {
                     &[]
                 }
             };
+            let finish = data.is_none();
             let list = PyList::empty(py);
-            drain(decoder, bytes, data.is_none(), |ev| {
-                list.append(conv.convert(py, ev)?)
-            })?;
+            let mut sink = |ev: &CoreEvent<'_>| list.append(conv.convert(py, ev)?);
+            if bytes.len() >= RELEASE_GIL_AT {
+                let mut rec = Recorded::default();
+                py.detach(|| {
+                    drain(decoder, bytes, finish, |ev| {
+                        rec.push(ev);
+                        Ok(())
+                    })
+                })?;
+                rec.replay(&mut sink)?;
+            } else {
+                drain(decoder, bytes, finish, &mut sink)?;
+            }
             Ok(list)
         })
     }
