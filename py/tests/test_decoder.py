@@ -337,3 +337,20 @@ def test_concurrent_use_is_an_error_and_the_gil_is_released() -> None:
     t.start()
     t.join()
     assert out
+
+
+# --- the example ----------------------------------------------------------------------------
+
+def test_openai_tts_example() -> None:
+    import subprocess
+    import sys
+
+    example = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "examples", "openai_tts.py")
+    for args in ([], ["--async"]):
+        out = subprocess.run([sys.executable, example, *args], capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+        assert out[:4] == ["TTS> Sure!", "TTS> Let me check the forecast for Zürich.",
+                           "TTS> It looks like a sunny afternoon — about 21 °C.",
+                           "TTS> I'll also look up tomorrow."]
+        assert "finish: tool_calls" in out[5] and "'input_tokens': 84" in out[6]
