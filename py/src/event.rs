@@ -29,8 +29,9 @@ pub(crate) enum Kind {
     Error,
 }
 
-/// One event of the stream. Attributes are named as in the JSON form; an attribute is
-/// `None` exactly when the JSON form omits its key.
+/// One event of the stream (a Sieve's or a Decoder's). Attributes are named as in the JSON
+/// form (docs/providers.md's extended form for `finish`, `error` and the provider fields); an
+/// attribute is `None` exactly when the JSON form omits its key.
 #[pyclass(frozen, freelist = 256, module = "tokensieve", name = "Event")]
 pub struct Event {
     kind: Kind,
