@@ -48,27 +48,30 @@ pub struct Event {
     text: Option<Py<PyString>>,
     tool_name: Option<Py<PyString>>,
     tool_id: Option<Py<PyString>>,
-    /// Completions: kept as Rust strings (moved from the accumulator, never copied) and
-    /// made Python strings on access, so a stream whose host reads chunks only never pays
-    /// for a second copy of every block.
-    content: Option<String>,
-    input_json: Option<String>,
-    raw: Option<String>,
+    /// Completions: the `content` (text, thinking, tool_result), the `input_json` (a
+    /// successful tool_call) or the `raw` text (a failed one: `reason` is set) — one field,
+    /// as they never come together. Kept as a Rust string (moved from the accumulator, never
+    /// copied) and made a Python string on access, so a stream whose host reads chunks only
+    /// never pays for a second copy of every block.
+    body: Option<String>,
     /// Provider streams: the choice (0 unless `n > 1`; the JSON form omits 0).
     choice: u32,
     /// block_complete of a provider block: refusal text, server-side tool.
     refusal: bool,
     server: bool,
-    /// block_complete of a provider block: signature and redacted data to send back.
-    signature: Option<String>,
-    redacted: Option<String>,
-    /// finish and error events: their fields (boxed: most events have none).
+    /// finish and error events: their fields; a block_complete's signature and redacted
+    /// data (boxed: most events have none, and a small event is made faster).
     extra: Option<Box<Extra>>,
 }
 
-/// The fields of `finish` and `error` events.
+/// The fields of `finish` and `error` events, and what a block_complete of a provider
+/// block may carry for the host to send back.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Extra {
+    Block {
+        signature: Option<String>,
+        redacted: Option<String>,
+    },
     Finish {
         reason: FinishReason,
         raw_reason: Option<String>,
@@ -199,7 +202,7 @@ impl Event {
             Kind::BlockComplete => {
                 v.push(("index", self.index.into_bound_py_any(py)?));
                 v.push(("type", type_str(py, self.ty).clone().into_any()));
-                if let Some(c) = new_opt(py, &self.content) {
+                if let Some(c) = new_opt(py, self.content_ref()) {
                     v.push(("content", c.into_any()));
                 }
                 if let Some(n) = s(&self.tool_name) {
@@ -224,11 +227,17 @@ impl Event {
                 if self.server {
                     v.push(("server", true.into_bound_py_any(py)?));
                 }
-                if let Some(x) = new_opt(py, &self.signature) {
-                    v.push(("signature", x.into_any()));
-                }
-                if let Some(x) = new_opt(py, &self.redacted) {
-                    v.push(("redacted", x.into_any()));
+                if let Some(Extra::Block {
+                    signature,
+                    redacted,
+                }) = self.extra.as_deref()
+                {
+                    if let Some(x) = new_opt(py, signature) {
+                        v.push(("signature", x.into_any()));
+                    }
+                    if let Some(x) = new_opt(py, redacted) {
+                        v.push(("redacted", x.into_any()));
+                    }
                 }
             }
             Kind::Stop => v.push(("sequence", s(&self.text).expect("stops have a sequence"))),
@@ -273,6 +282,30 @@ impl Event {
             }
         }
         Ok(v)
+    }
+
+    fn content_ref(&self) -> &Option<String> {
+        if self.ty != BlockType::ToolCall {
+            &self.body
+        } else {
+            &None
+        }
+    }
+
+    fn input_json_ref(&self) -> &Option<String> {
+        if self.ty == BlockType::ToolCall && self.reason.is_none() {
+            &self.body
+        } else {
+            &None
+        }
+    }
+
+    fn raw_ref(&self) -> &Option<String> {
+        if self.reason.is_some() {
+            &self.body
+        } else {
+            &None
+        }
     }
 
     /// block_start, chunk, block_complete: the events of a block.
@@ -393,14 +426,14 @@ impl Event {
     /// block_complete of text, thinking and tool_result: the block's text.
     #[getter]
     fn content<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        new_opt(py, &self.content)
+        new_opt(py, self.content_ref())
     }
 
     /// block_complete of a successful tool_call: the input, a new dict on every access
     /// (parsed from `input_json` by `json.loads`).
     #[getter]
     fn input<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match &self.input_json {
+        match self.input_json_ref() {
             Some(j) => Ok(Some(json_loads(py)?.call1((j.as_str(),))?)),
             None => Ok(None),
         }
@@ -410,7 +443,7 @@ impl Event {
     /// exactly as the model wrote them.
     #[getter]
     fn input_json<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        new_opt(py, &self.input_json)
+        new_opt(py, self.input_json_ref())
     }
 
     /// block_complete of a failed tool_call: `{"reason": …, "raw": …}` (a new dict on every
@@ -422,7 +455,7 @@ impl Event {
         };
         let d = PyDict::new(py);
         d.set_item(intern!(py, "reason"), reason_str(py, reason))?;
-        d.set_item(intern!(py, "raw"), new_opt(py, &self.raw))?;
+        d.set_item(intern!(py, "raw"), new_opt(py, self.raw_ref()))?;
         if self.raw_truncated {
             d.set_item(intern!(py, "raw_truncated"), true)?;
         }
@@ -467,13 +500,19 @@ impl Event {
     /// block_complete: the opaque signature the host sends back with the block.
     #[getter]
     fn signature<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        new_opt(py, &self.signature)
+        match self.extra.as_deref() {
+            Some(Extra::Block { signature, .. }) => new_opt(py, signature),
+            _ => None,
+        }
     }
 
     /// block_complete of redacted thinking: the data the host sends back.
     #[getter]
     fn redacted<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        new_opt(py, &self.redacted)
+        match self.extra.as_deref() {
+            Some(Extra::Block { redacted, .. }) => new_opt(py, redacted),
+            _ => None,
+        }
     }
 
     /// finish: the normalised reason (`stop`, `length`, `tool_calls`, `content_filter`,
@@ -567,14 +606,10 @@ impl Event {
             && str_eq(py, &self.text, &o.text)
             && str_eq(py, &self.tool_name, &o.tool_name)
             && str_eq(py, &self.tool_id, &o.tool_id)
-            && self.content == o.content
-            && self.input_json == o.input_json
-            && self.raw == o.raw
+            && self.body == o.body
             && self.choice == o.choice
             && self.refusal == o.refusal
             && self.server == o.server
-            && self.signature == o.signature
-            && self.redacted == o.redacted
             && self.extra == o.extra;
         same.into_py_any(py)
     }
@@ -596,7 +631,7 @@ impl Event {
                 None => 0u8.hash(&mut h),
             }
         }
-        self.content.hash(&mut h);
+        self.body.hash(&mut h);
         self.extra.hash(&mut h);
         Ok(h.finish())
     }
@@ -694,9 +729,11 @@ impl Converter {
             }
             CoreEvent::BlockComplete(b) => {
                 let tool = b.block_type == BlockType::ToolCall;
-                let content = (!tool).then(|| std::mem::take(&mut self.content));
-                let input_json =
-                    (tool && b.error.is_none()).then(|| std::mem::take(&mut self.input));
+                let body = match b.error {
+                    Some(e) => Some(String::from_utf8_lossy(e.raw).into_owned()),
+                    None if tool => Some(std::mem::take(&mut self.input)),
+                    None => Some(std::mem::take(&mut self.content)),
+                };
                 self.content.clear();
                 self.input.clear();
                 Event {
@@ -706,16 +743,18 @@ impl Converter {
                     is_error: b.is_error,
                     reason: b.error.map(|e| e.reason),
                     raw_truncated: b.error.is_some_and(|e| e.raw_truncated),
-                    raw: b.error.map(|e| String::from_utf8_lossy(e.raw).into_owned()),
                     tool_name: self.opt_name(py, b.tool_name),
                     tool_id: self.opt_id(py, b.tool_id),
-                    content,
-                    input_json,
+                    body,
                     choice: b.choice,
                     refusal: b.refusal,
                     server: b.server,
-                    signature: b.signature.map(Into::into),
-                    redacted: b.redacted.map(Into::into),
+                    extra: (b.signature.is_some() || b.redacted.is_some()).then(|| {
+                        Box::new(Extra::Block {
+                            signature: b.signature.map(Into::into),
+                            redacted: b.redacted.map(Into::into),
+                        })
+                    }),
                     ..Event::empty()
                 }
             }
@@ -766,14 +805,10 @@ impl Event {
             text: None,
             tool_name: None,
             tool_id: None,
-            content: None,
-            input_json: None,
-            raw: None,
+            body: None,
             choice: 0,
             refusal: false,
             server: false,
-            signature: None,
-            redacted: None,
             extra: None,
         }
     }
