@@ -26,7 +26,26 @@ type Setter = fn(&mut DecoderConfig<'_>, &Bound<'_, PyAny>) -> PyResult<()>;
 /// The keyword arguments only a Decoder takes, besides `provider` and `text_dialect`
 /// (docs/providers.md, "Input and configuration"): a new provider key is one line here
 /// (and one in `DecoderOptions`, py/python/tokensieve/_types.py).
-const PROVIDER_KEYS: &[(&str, Setter)] = &[("max_frame_bytes", set_max_frame_bytes)];
+const PROVIDER_KEYS: &[(&str, Setter)] = &[
+    ("max_frame_bytes", set_max_frame_bytes),
+    ("invoke_format", set_invoke_format),
+];
+
+fn set_invoke_format(c: &mut DecoderConfig<'_>, v: &Bound<'_, PyAny>) -> PyResult<()> {
+    const KEY: &str = "invoke_format";
+    let name = string(KEY, v)?;
+    c.invoke_format = match Provider::from_name(&name) {
+        Some(p @ (Provider::Anthropic | Provider::OpenAiChat)) => p,
+        _ => {
+            return Err(value_err(
+                KEY,
+                "must be \"anthropic\" or \"openai-chat\"",
+                Some(v),
+            ));
+        }
+    };
+    Ok(())
+}
 
 fn set_max_frame_bytes(c: &mut DecoderConfig<'_>, v: &Bound<'_, PyAny>) -> PyResult<()> {
     const KEY: &str = "max_frame_bytes";

@@ -59,6 +59,9 @@ class DecoderOptions(SieveOptions, total=False):
     # Provider-only keys.
     #: AWS event stream (``bedrock``): the largest frame accepted (default 16 MiB).
     max_frame_bytes: int | None
+    #: ``bedrock`` InvokeModelWithResponseStream: the format each ``chunk`` wraps
+    #: (``"anthropic"``, the default, or ``"openai-chat"``).
+    invoke_format: Literal["anthropic", "openai-chat"] | None
 
 
 class Usage(TypedDict, total=False):
