@@ -44,6 +44,7 @@ mod anthropic;
 pub(crate) mod base64;
 pub(crate) mod frame;
 mod openai_chat;
+mod openai_responses;
 mod out;
 mod path;
 
@@ -251,6 +252,7 @@ struct Captured {
 enum Mapper {
     OpenAiChat(openai_chat::OpenAiChat),
     Anthropic(anthropic::Anthropic),
+    OpenAiResponses(openai_responses::OpenAiResponses),
 }
 
 impl Mapper {
@@ -259,6 +261,9 @@ impl Mapper {
         match provider {
             Provider::OpenAiChat => Some(Mapper::OpenAiChat(openai_chat::OpenAiChat::new())),
             Provider::Anthropic => Some(Mapper::Anthropic(anthropic::Anthropic::new())),
+            Provider::OpenAiResponses => Some(Mapper::OpenAiResponses(
+                openai_responses::OpenAiResponses::new(),
+            )),
             _ => None,
         }
     }
@@ -267,6 +272,7 @@ impl Mapper {
         match self {
             Mapper::OpenAiChat(m) => m,
             Mapper::Anthropic(m) => m,
+            Mapper::OpenAiResponses(m) => m,
         }
     }
 }

@@ -68,6 +68,21 @@ keys! {
     Text = b"text",
     Thinking = b"thinking",
     ToolUseId = b"tool_use_id",
+    // openai-responses
+    CallId = b"call_id",
+    EncryptedContent = b"encrypted_content",
+    IncompleteDetails = b"incomplete_details",
+    InputTokensDetails = b"input_tokens_details",
+    Item = b"item",
+    Output = b"output",
+    OutputTokensDetails = b"output_tokens_details",
+    Reason = b"reason",
+    Response = b"response",
+    Status = b"status",
+    Summary = b"summary",
+    ContentIndex = b"content_index",
+    OutputIndex = b"output_index",
+    SummaryIndex = b"summary_index",
 }
 
 #[derive(Clone, Copy, Debug)]
