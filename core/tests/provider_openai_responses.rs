@@ -445,3 +445,35 @@ fn an_encrypted_content_past_the_memory_bound_is_dropped_and_reported() {
         assert!(lines[3].starts_with(r#"{"event":"finish","reason":"stop""#));
     }
 }
+
+#[test]
+fn a_reasoning_item_without_encrypted_content_gets_no_earlier_signature() {
+    let body = sse(
+        true,
+        &[
+            CREATED,
+            r#"{"type":"response.reasoning_summary_text.delta","output_index":0,"summary_index":0,"delta":"A"}"#,
+            r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"reasoning","summary":[],"encrypted_content":"FIRST"}}"#,
+            r#"{"type":"response.reasoning_text.delta","output_index":1,"content_index":0,"delta":"B"}"#,
+            r#"{"type":"response.output_item.done","output_index":1,"item":{"type":"reasoning","summary":[]}}"#,
+            &completed("completed", "null"),
+        ],
+    );
+    let events = invariant(&body, 12);
+    assert_eq!(
+        blocks(&events)[..4],
+        [
+            r#"{"event":"block_start","index":0,"type":"thinking"}"#,
+            r#"{"event":"block_complete","index":0,"type":"thinking","content":"A","signature":"FIRST"}"#,
+            r#"{"event":"block_start","index":1,"type":"thinking"}"#,
+            r#"{"event":"block_complete","index":1,"type":"thinking","content":"B"}"#,
+        ]
+    );
+}
+
+#[test]
+fn a_whole_body_takes_arguments_written_as_an_object() {
+    let body = br#"{"status":"completed","output":[{"type":"function_call","call_id":"call_O","name":"o","arguments":{"k": [1, 2.50]}}]}"#;
+    let events = invariant(body, 16);
+    find(&events, r#""tool_id":"call_O","input":{"k":[1,2.50]}"#);
+}

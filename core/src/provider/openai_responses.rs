@@ -29,7 +29,7 @@ use heapless::Vec;
 
 use super::out::{Out, Slot};
 use super::path::{Key, Path};
-use super::{DocInfo, Map, Scalar, Sink};
+use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use crate::emit::decimal;
 use crate::event::{BlockType, ErrorSource, FinishReason};
 
@@ -328,6 +328,11 @@ impl OpenAiResponses {
     fn item_open(&mut self, out: &mut Out) {
         self.item = ITEM;
         self.sig_dropped = false;
+        if self.ev != Ev::ItemAdded {
+            // The encrypted_content read is this item's (none until it names one).
+            out.signature.clear();
+            out.sig_block = None;
+        }
         if self.ev == Ev::Unknown {
             // A whole body's items follow each other: the previous one's blocks complete.
             out.close();
@@ -686,6 +691,24 @@ impl Map for OpenAiResponses {
                 _ => {}
             }
         }
+    }
+
+    fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
+        // A whole body's `arguments` written as an object (compatible servers).
+        let level = self.item_level(p).filter(|&l| l == p.depth() && l == 3)?;
+        let named = !self.item.name.is_empty() && !self.item.opened;
+        if level == 3
+            && v == ValueStart::Object
+            && p.last_key() == Key::Arguments
+            && self.item.kind == Kind::FunctionCall
+            && named
+        {
+            let pos = self.remember(NONE, self.item.name, self.item.id);
+            self.item.opened = true;
+            self.open_call(pos, out);
+            return Some(Capture::Args);
+        }
+        None
     }
 
     fn end(&mut self, out: &mut Out) {
