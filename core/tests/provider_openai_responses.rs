@@ -16,8 +16,11 @@ const WHOLE: &[u8] =
 
 /// JSON lines of the coalesced event stream of `body` fed `size` bytes at a time.
 fn decode(body: &[u8], size: usize) -> Vec<String> {
-    let config = DecoderConfig::new(Provider::OpenAiResponses);
-    let mut decoder = Decoder::new(&config).unwrap();
+    decode_with(&DecoderConfig::new(Provider::OpenAiResponses), body, size)
+}
+
+fn decode_with(config: &DecoderConfig<'_>, body: &[u8], size: usize) -> Vec<String> {
+    let mut decoder = Decoder::new(config).unwrap();
     let mut collector = Collector::new();
     let mut events: Vec<OwnedEvent> = Vec::new();
     let mut push = |ev: Event<'_>| {
@@ -476,4 +479,41 @@ fn a_whole_body_takes_arguments_written_as_an_object() {
     let body = br#"{"status":"completed","output":[{"type":"function_call","call_id":"call_O","name":"o","arguments":{"k": [1, 2.50]}}]}"#;
     let events = invariant(body, 16);
     find(&events, r#""tool_id":"call_O","input":{"k":[1,2.50]}"#);
+}
+
+#[test]
+fn text_deltas_run_through_the_text_dialect_and_parts_end_its_run() {
+    let mut config = DecoderConfig::new(Provider::OpenAiResponses);
+    config.options.dialect = tokensieve::Dialect::Hermes;
+    let body = sse(
+        true,
+        &[
+            CREATED,
+            &text_delta(
+                0,
+                0,
+                r#"Hi <think>hmm</think>ok <tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>"#,
+            ),
+            // The reasoning item's encrypted_content: a thinking block after the run.
+            r#"{"type":"response.output_item.done","output_index":1,"item":{"type":"reasoning","summary":[],"encrypted_content":"SIG"}}"#,
+            &text_delta(2, 0, "Bye"),
+            &completed("completed", "null"),
+        ],
+    );
+    let whole = decode_with(&config, &body, body.len());
+    for size in 1..=20 {
+        assert_eq!(decode_with(&config, &body, size), whole, "size {size}");
+    }
+    let completes: Vec<&String> = whole
+        .iter()
+        .filter(|l| l.contains("block_complete"))
+        .collect();
+    assert_eq!(completes.len(), 6, "{whole:#?}");
+    assert!(completes[1].contains(r#""index":1,"type":"thinking","content":"hmm""#));
+    assert!(completes[3].contains(r#""index":3,"type":"tool_call","tool_name":"f""#));
+    assert_eq!(
+        completes[4],
+        r#"{"event":"block_complete","index":4,"type":"thinking","content":"","signature":"SIG"}"#
+    );
+    assert!(completes[5].contains(r#""index":5,"type":"text","content":"Bye""#));
 }
