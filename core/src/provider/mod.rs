@@ -47,6 +47,7 @@ pub(crate) mod base64;
 mod bedrock;
 pub(crate) mod frame;
 mod openai_chat;
+mod openai_responses;
 mod out;
 mod path;
 
@@ -282,6 +283,7 @@ enum Mapper {
     /// The ConverseStream mapper, and the reader of the documents `chunk` frames wrap
     /// (`None` while the `invoke_format` mapper is not built).
     Bedrock(bedrock::Bedrock, Option<Nested>),
+    OpenAiResponses(openai_responses::OpenAiResponses),
 }
 
 impl Mapper {
@@ -295,6 +297,9 @@ impl Mapper {
                 bedrock::Bedrock::new(),
                 Nested::new(invoke),
             )),
+            Provider::OpenAiResponses => Some(Mapper::OpenAiResponses(
+                openai_responses::OpenAiResponses::new(),
+            )),
             _ => None,
         }
     }
@@ -304,6 +309,7 @@ impl Mapper {
             Mapper::OpenAiChat(m) => m,
             Mapper::Anthropic(m) => m,
             Mapper::Bedrock(m, _) => m,
+            Mapper::OpenAiResponses(m) => m,
         }
     }
 

@@ -82,6 +82,20 @@ keys! {
     RedactedContent = b"redactedContent",
     Start = b"start",
     ToolUse = b"toolUse",
+    // openai-responses (also Output above)
+    CallId = b"call_id",
+    EncryptedContent = b"encrypted_content",
+    IncompleteDetails = b"incomplete_details",
+    InputTokensDetails = b"input_tokens_details",
+    Item = b"item",
+    OutputTokensDetails = b"output_tokens_details",
+    Reason = b"reason",
+    Response = b"response",
+    Status = b"status",
+    Summary = b"summary",
+    ContentIndex = b"content_index",
+    OutputIndex = b"output_index",
+    SummaryIndex = b"summary_index",
 }
 
 #[derive(Clone, Copy, Debug)]
