@@ -1,7 +1,7 @@
 #![cfg(feature = "alloc")]
 //! Rule 4 for the provider decoders, proptested over generated streams: bodies built from
-//! realistic and damaged events of each format (text with escapes, multibyte and invalid
-//! UTF-8, tool-call fragments in any order, thinking, usage, errors, comments, CRLF, broken
+//! realistic and damaged events of each format (text with escapes and multibyte
+//! characters, tool-call fragments in any order, thinking, usage, errors, comments, CRLF, broken
 //! JSON), split at random, give the same coalesced events as the whole body; the event model
 //! holds (blocks never interleave and complete in order, indices count up, a finish ends the
 //! stream), with and without the hermes text dialect (openai-chat, openai-responses,
