@@ -1341,8 +1341,17 @@ impl<'a> Decoder<'a> {
             self.consume(input, n);
             return Step::Again;
         }
-        // Tokens that make no event are handled in the same step (no trip through the
-        // framing for each).
+        // The framing is told once what the step used.
+        let start: &'i [u8] = input;
+        let step = self.payload_run(input, n);
+        let used = start.len() - input.len();
+        self.consumed(&start[..used]);
+        step
+    }
+
+    /// Tokens that make no event are handled in the same step (no trip through the framing
+    /// for each). Advances `input` without telling the framing.
+    fn payload_run<'i>(&mut self, input: &mut &'i [u8], n: usize) -> Step<'i> {
         let mut n = n;
         loop {
             if self.reader.capture.is_none() {
@@ -1427,7 +1436,7 @@ impl<'a> Decoder<'a> {
             }
         };
         let used = n - rest.len();
-        self.consume(input, used);
+        *input = &input[used..];
         read
     }
 
@@ -1466,7 +1475,7 @@ impl<'a> Decoder<'a> {
                         if self.out.is_open(ty, choice, refusal) && !self.out.has_pending() {
                             if let TextOut::Input(s) = text {
                                 // `s` borrows the input: handed out without a copy.
-                                self.consume(input, used);
+                                *input = &input[used..];
                                 return (Step::Chunk(s), false);
                             }
                         }
@@ -1483,7 +1492,7 @@ impl<'a> Decoder<'a> {
             Lex::Done => {
                 if matches!(self.framing, Framing::Whole) {
                     // Whole documents one after another: the next byte may start the next.
-                    self.consume(input, used);
+                    *input = &input[used..];
                     self.end_doc();
                     return (Step::Again, false);
                 }
@@ -1495,7 +1504,7 @@ impl<'a> Decoder<'a> {
                 Step::Again
             }
         };
-        self.consume(input, used);
+        *input = &input[used..];
         (step, quiet)
     }
 
@@ -1514,13 +1523,18 @@ impl<'a> Decoder<'a> {
     }
 
     fn consume(&mut self, input: &mut &[u8], n: usize) {
+        self.consumed(&input[..n]);
+        *input = &input[n..];
+    }
+
+    /// Tells the framing that these payload bytes were used.
+    fn consumed(&mut self, payload: &[u8]) {
         match &mut self.framing {
-            Framing::Sse(f) => f.consumed(&input[..n]),
-            Framing::JsonArray(f) => f.consumed(&input[..n]),
-            Framing::EventStream(f) => f.consumed(&input[..n]),
+            Framing::Sse(f) => f.consumed(payload),
+            Framing::JsonArray(f) => f.consumed(payload),
+            Framing::EventStream(f) => f.consumed(payload),
             _ => {}
         }
-        *input = &input[n..];
     }
 
     /// One token of the body's document. A `Sink::Inner` string's start, base64 text and
