@@ -39,7 +39,7 @@
 use crate::buf::Buf;
 use crate::config::{Config, ConfigError, Dialect};
 use crate::event::{BlockType, Event};
-use crate::json::relaxed::{InlineBuf, Lex, Lexer, Literal, Piece, Quick, Text, Token, Writer};
+use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Quick, Text, Token, Writer};
 use crate::sieve::{Detached, Sieve};
 
 mod anthropic;
@@ -1405,28 +1405,39 @@ impl<'a> Decoder<'a> {
             }
             Quick::Str(c) => {
                 self.token(Token::StringStart);
-                // Text goes out through `payload_token` (zero-copy chunks); the lexer is
-                // inside the string then.
-                if matches!(self.reader.sink, Sink::Skip | Sink::Collect)
-                    && self.reader.capture.is_none()
-                    && self.may_go_on()
-                {
-                    self.reader.lexer.quick_string_end(&mut rest, c.len());
-                    if !c.is_empty() {
-                        self.token(Token::Text(Text::Plain(Piece::Input(c))));
+                // Text goes out through `payload_token` (zero-copy chunks), and so does a
+                // nested document's base64; the lexer is inside the string then.
+                if self.reader.capture.is_none() && self.may_go_on() {
+                    match self.reader.sink {
+                        // What `Reader::token` does with its Text (nothing) and StringEnd.
+                        Sink::Skip => self.reader.lexer.quick_string_end(&mut rest, c.len()),
+                        Sink::Collect => {
+                            self.reader.lexer.quick_string_end(&mut rest, c.len());
+                            let map = self.map.get();
+                            if !c.is_empty() {
+                                let t = Token::Text(Text::Plain(Piece::Input(c)));
+                                self.reader.token(t, map, &mut self.out);
+                            }
+                            self.reader.token(Token::StringEnd, map, &mut self.out);
+                        }
+                        _ => {}
                     }
-                    self.token(Token::StringEnd);
                 }
                 true
             }
             Quick::Int(d) => {
                 self.token(Token::NumberStart);
                 if self.reader.capture.is_none() && self.may_go_on() {
+                    // What `Reader::token` does with its Number pieces and NumberEnd.
                     self.reader.lexer.quick_word_end();
-                    for piece in d.chunks(InlineBuf::CAPACITY) {
-                        self.token(Token::Number(Piece::Input(piece)));
+                    let mut v = Some(0u64);
+                    for &b in d {
+                        v = v
+                            .and_then(|v| v.checked_mul(10))
+                            .and_then(|v| v.checked_add(u64::from(b - b'0')));
                     }
-                    self.token(Token::NumberEnd);
+                    let v = v.map_or(Scalar::Number, Scalar::Int);
+                    self.map.get().scalar(&self.reader.path, v, &mut self.out);
                 }
                 true
             }
