@@ -1445,6 +1445,10 @@ impl<'a> Decoder<'a> {
                 self.token(Token::Literal(l));
                 true
             }
+            Quick::Token(t) => {
+                self.token(t);
+                true
+            }
         };
         let used = n - rest.len();
         *input = &input[used..];

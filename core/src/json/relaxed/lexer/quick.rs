@@ -3,9 +3,9 @@
 //! leaves the lexer exactly where `next` would after the same tokens, so a caller can mix
 //! both freely (the provider decoder uses it; the dialects do not).
 
-use super::{Gap, Lexer, State, Word, is_ws};
-use crate::json::relaxed::HOLD;
-use crate::json::relaxed::token::Literal;
+use super::{Gap, Lex, Lexer, State, Word, is_ws};
+use crate::json::relaxed::token::{Literal, Token};
+use crate::json::relaxed::{HOLD, MAX_DEPTH};
 
 /// What [`Lexer::quick`] found at the front of the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +24,8 @@ pub(crate) enum Quick<'a> {
     Int(&'a [u8]),
     /// A literal, consumed: `Literal`.
     Literal(Literal),
+    /// One token, as `next` gives it: a container's start or end, a string's end.
+    Token(Token<'a>),
 }
 
 /// The length of a quoted string's content when it is plain (no escape, no control
@@ -86,8 +88,21 @@ impl Lexer {
     /// Reads what it can of the front of `input` in one go (see [`Quick`]).
     pub(crate) fn quick<'a>(&mut self, input: &mut &'a [u8]) -> Quick<'a> {
         loop {
-            let State::Gap(g) = self.state else {
-                return Quick::No;
+            let g = match self.state {
+                State::Gap(g) => g,
+                // A string's closing quote (what `string` does first).
+                State::Str
+                    if self.utf8_len == 0 && self.hi == 0 && input.first() == Some(&self.quote) =>
+                {
+                    self.bump(input, 1);
+                    if self.is_key {
+                        self.state = State::Gap(Gap::Colon);
+                        return Quick::Token(Token::KeyEnd);
+                    }
+                    self.value_done();
+                    return Quick::Token(Token::StringEnd);
+                }
+                _ => return Quick::No,
             };
             let skip = input.iter().position(|&b| !is_ws(b)).unwrap_or(input.len());
             self.bump(input, skip);
@@ -144,6 +159,23 @@ impl Lexer {
                     self.bump(input, word.len());
                     self.value_done();
                     return Quick::Literal(lit);
+                }
+                (Gap::Value | Gap::ValueOrClose, b'{' | b'[')
+                    if usize::from(self.depth) < MAX_DEPTH =>
+                {
+                    return match self.open(input, b == b'{') {
+                        Some(Lex::Token(t)) => Quick::Token(t),
+                        // Too deep: `next` reports it.
+                        _ => Quick::No,
+                    };
+                }
+                (Gap::KeyOrClose | Gap::After, b'}') | (Gap::ValueOrClose | Gap::After, b']')
+                    if self.depth > 0 && self.top_is_object() == (b == b'}') =>
+                {
+                    return match self.close(input, b) {
+                        Some(Lex::Token(t)) => Quick::Token(t),
+                        _ => Quick::No,
+                    };
                 }
                 _ => return Quick::No,
             }
