@@ -86,6 +86,7 @@ fn ends_word(b: Option<&u8>) -> bool {
 
 impl Lexer {
     /// Reads what it can of the front of `input` in one go (see [`Quick`]).
+    #[inline(always)]
     pub(crate) fn quick<'a>(&mut self, input: &mut &'a [u8]) -> Quick<'a> {
         loop {
             let g = match self.state {
