@@ -1426,7 +1426,8 @@ impl<'a> Decoder<'a> {
                 true
             }
             Quick::Int(d) => {
-                self.token(Token::NumberStart);
+                let map = self.map.get();
+                self.reader.token(Token::NumberStart, map, &mut self.out);
                 if self.reader.capture.is_none() && self.may_go_on() {
                     // What `Reader::token` does with its Number pieces and NumberEnd.
                     self.reader.lexer.quick_word_end();
@@ -1442,11 +1443,18 @@ impl<'a> Decoder<'a> {
                 true
             }
             Quick::Literal(l) => {
-                self.token(Token::Literal(l));
+                // Not a string: `Decoder::token`'s nested-document work does not apply.
+                let t = Token::Literal(l);
+                self.reader.token(t, self.map.get(), &mut self.out);
+                true
+            }
+            Quick::Token(t @ (Token::StringEnd | Token::KeyEnd)) => {
+                self.token(t);
                 true
             }
             Quick::Token(t) => {
-                self.token(t);
+                // A container's start or end (see above).
+                self.reader.token(t, self.map.get(), &mut self.out);
                 true
             }
         };
