@@ -1356,8 +1356,11 @@ impl<'a> Decoder<'a> {
         loop {
             if self.reader.capture.is_none() {
                 let before = input.len();
-                let quick = self.quick(input, n);
+                let (quick, chunk) = self.quick(input, n);
                 n -= before - input.len();
+                if let Some(s) = chunk {
+                    return Step::Chunk(s);
+                }
                 if n == 0 || (quick && !self.may_go_on()) {
                     return Step::Again;
                 }
@@ -1392,9 +1395,10 @@ impl<'a> Decoder<'a> {
     /// The lexer's fast path for strict JSON ([`Quick`]): whole keys, plain strings that are
     /// not text, integers and literals, handed to `token` as `next` would give them. `true`
     /// when it read a value or key.
-    fn quick<'i>(&mut self, input: &mut &'i [u8], n: usize) -> bool {
+    fn quick<'i>(&mut self, input: &mut &'i [u8], n: usize) -> (bool, Option<&'i str>) {
         let all: &'i [u8] = &input[..n];
         let mut rest = all;
+        let mut chunk = None;
         let q = self.reader.lexer.quick(&mut rest);
         let read = match q {
             Quick::No => false,
@@ -1419,6 +1423,24 @@ impl<'a> Decoder<'a> {
                                 self.reader.token(t, map, &mut self.out);
                             }
                             self.reader.token(Token::StringEnd, map, &mut self.out);
+                        }
+                        // Text of the open block: handed out without a copy, as
+                        // `payload_token` does.
+                        Sink::Text {
+                            ty,
+                            choice,
+                            refusal,
+                        } if !c.is_empty()
+                            && !self.routes(ty, refusal)
+                            && self.out.is_open(ty, choice, refusal) =>
+                        {
+                            self.reader.lexer.quick_text(&mut rest, c.len());
+                            let t = Token::Text(Text::Plain(Piece::Input(c)));
+                            if let Some(TextOut::Input(s)) =
+                                self.reader.token(t, self.map.get(), &mut self.out)
+                            {
+                                chunk = Some(s);
+                            }
                         }
                         _ => {}
                     }
@@ -1460,7 +1482,7 @@ impl<'a> Decoder<'a> {
         };
         let used = n - rest.len();
         *input = &input[used..];
-        read
+        (read, chunk)
     }
 
     /// One token of a payload; `true` with it when it was a token that made no event.

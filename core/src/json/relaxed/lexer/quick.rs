@@ -224,6 +224,12 @@ impl Lexer {
         self.value_done();
     }
 
+    /// After [`Quick::Str`]: consumes the `len` content bytes as one `Text` token (the
+    /// closing quote is next).
+    pub(crate) fn quick_text(&mut self, input: &mut &[u8], len: usize) {
+        self.bump(input, len);
+    }
+
     /// After [`Quick::Int`]: its `Number` pieces and `NumberEnd` (nothing left to consume).
     pub(crate) fn quick_word_end(&mut self) {
         self.hold_pos = self.hold_len;
