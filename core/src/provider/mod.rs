@@ -1416,13 +1416,14 @@ impl<'a> Decoder<'a> {
                         // What `Reader::token` does with its Text (nothing) and StringEnd.
                         Sink::Skip => self.reader.lexer.quick_string_end(&mut rest, c.len()),
                         Sink::Collect => {
+                            // What `Reader::token` does with its Text and StringEnd.
                             self.reader.lexer.quick_string_end(&mut rest, c.len());
                             let map = self.map.get();
                             if !c.is_empty() {
-                                let t = Token::Text(Text::Plain(Piece::Input(c)));
-                                self.reader.token(t, map, &mut self.out);
+                                map.piece(c, &mut self.out);
                             }
-                            self.reader.token(Token::StringEnd, map, &mut self.out);
+                            map.string_end(&self.reader.path, &mut self.out);
+                            self.reader.sink = Sink::Skip;
                         }
                         // Text of the open block: handed out without a copy, as
                         // `payload_token` does.
