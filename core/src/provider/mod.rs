@@ -868,6 +868,16 @@ pub struct Decoder<'a> {
     finished: bool,
 }
 
+/// What the quick path read (`Decoder::quick`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum QuickRead {
+    No,
+    /// A whole key (only the path changed).
+    Key,
+    /// A value or a token of one (the mapper was told).
+    Value,
+}
+
 /// Result of one step of the reader.
 enum Step<'i> {
     Again,
@@ -1356,16 +1366,20 @@ impl<'a> Decoder<'a> {
         loop {
             if self.reader.capture.is_none() {
                 let before = input.len();
-                let (quick, chunk) = self.quick(input, n);
+                let (read, chunk) = self.quick(input, n);
                 n -= before - input.len();
                 if let Some(s) = chunk {
                     return Step::Chunk(s);
                 }
-                if n == 0 || (quick && !self.may_go_on()) {
+                if n == 0 {
                     return Step::Again;
                 }
-                if quick {
-                    continue;
+                match read {
+                    // A key changes the path only: nothing to hand out.
+                    QuickRead::Key => continue,
+                    QuickRead::Value if self.may_go_on() => continue,
+                    QuickRead::Value => return Step::Again,
+                    QuickRead::No => {}
                 }
             }
             let before = input.len();
@@ -1395,17 +1409,17 @@ impl<'a> Decoder<'a> {
     /// The lexer's fast path for strict JSON ([`Quick`]): whole keys, plain strings that are
     /// not text, integers and literals, handed to `token` as `next` would give them. `true`
     /// when it read a value or key.
-    fn quick<'i>(&mut self, input: &mut &'i [u8], n: usize) -> (bool, Option<&'i str>) {
+    fn quick<'i>(&mut self, input: &mut &'i [u8], n: usize) -> (QuickRead, Option<&'i str>) {
         let all: &'i [u8] = &input[..n];
         let mut rest = all;
         let mut chunk = None;
         let q = self.reader.lexer.quick(&mut rest);
         let read = match q {
-            Quick::No => false,
+            Quick::No => QuickRead::No,
             Quick::Key(k) => {
                 // What `token` does with its KeyStart, Text and KeyEnd (no value is captured).
                 self.reader.path.whole_key(k);
-                true
+                QuickRead::Key
             }
             Quick::Str(c) => {
                 self.token(Token::StringStart);
@@ -1446,7 +1460,7 @@ impl<'a> Decoder<'a> {
                         _ => {}
                     }
                 }
-                true
+                QuickRead::Value
             }
             Quick::Int(d) => {
                 let map = self.map.get();
@@ -1463,22 +1477,22 @@ impl<'a> Decoder<'a> {
                     let v = v.map_or(Scalar::Number, Scalar::Int);
                     self.map.get().scalar(&self.reader.path, v, &mut self.out);
                 }
-                true
+                QuickRead::Value
             }
             Quick::Literal(l) => {
                 // Not a string: `Decoder::token`'s nested-document work does not apply.
                 let t = Token::Literal(l);
                 self.reader.token(t, self.map.get(), &mut self.out);
-                true
+                QuickRead::Value
             }
             Quick::Token(t @ (Token::StringEnd | Token::KeyEnd)) => {
                 self.token(t);
-                true
+                QuickRead::Value
             }
             Quick::Token(t) => {
                 // A container's start or end (see above).
                 self.reader.token(t, self.map.get(), &mut self.out);
-                true
+                QuickRead::Value
             }
         };
         let used = n - rest.len();
