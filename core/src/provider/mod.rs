@@ -640,6 +640,7 @@ impl Reader {
 
     /// Handles one token; returns a text piece when it is content of a `Sink::Text` string
     /// or base64 text of a `Sink::Inner` string (the caller decides how it goes on).
+    #[inline(always)]
     fn token<'i>(&mut self, t: Token<'i>, map: &mut dyn Map, out: &mut Out) -> Option<TextOut<'i>> {
         if self.capture.is_none() && t.starts_value() {
             self.path.value_start();
