@@ -1600,6 +1600,7 @@ impl<'a> Decoder<'a> {
 
     /// One token of the body's document. A `Sink::Inner` string's start, base64 text and
     /// end go to the nested reader.
+    #[inline(always)]
     fn token<'i>(&mut self, t: Token<'i>) -> Option<TextOut<'i>> {
         let before = self.reader.sink;
         let text = self.reader.token(t, self.map.get(), &mut self.out);
