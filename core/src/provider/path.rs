@@ -225,6 +225,7 @@ impl Path {
     }
 
     /// A whole key at once: `key_start`, `key_piece` and `key_end`.
+    #[inline]
     pub(crate) fn whole_key(&mut self, bytes: &[u8]) {
         let key = if bytes.len() > KEY_CAP {
             Key::Other
