@@ -5,8 +5,9 @@
 # Steps: build libtokensieve (.so and .a); headers fresh (cbindgen); C tests built with
 # gcc -std=c99 -Wall -Wextra -pedantic -Werror and once as C++; the conformance vectors of
 # every supported dialect through the C API (caller memory, heap struct config, JSON config)
-# at chunk sizes 1,2,3,5,7,64,whole; misuse; the malloc-free proof; everything again under
-# valgrind (zero errors, zero leaks); the NANO-style example built against the static
+# at chunk sizes 1,2,3,5,7,64,whole; the provider vectors of every provider the library
+# decodes through the decoder API, at the same sizes; misuse; the malloc-free proof;
+# everything again under valgrind (zero errors, zero leaks); the NANO-style example built against the static
 # library, run and checked; the PHP class on the same vectors and its misuse tests, and both
 # again under valgrind (memory errors).
 set -euo pipefail
@@ -46,13 +47,13 @@ run bash "$here/gen-headers.sh" --check
 step "compile the C tests (C99 and C++)"
 CFLAGS=(-std=c99 -Wall -Wextra -pedantic -Werror -g -I"$root/include")
 LINK=(-L"$lib" -ltokensieve -Wl,-rpath,"$lib")
-for t in conformance misuse nomalloc; do
+for t in conformance decode misuse nomalloc; do
   gcc "${CFLAGS[@]}" "$here/tests/$t.c" -o "$out/$t" "${LINK[@]}"
 done
 # The example links the static library (what an embedded host does).
 gcc "${CFLAGS[@]}" "$here/examples/nano_stream.c" -o "$out/nano_stream" "$lib/libtokensieve.a" -lpthread -ldl -lm
 # Once as C++ (nomalloc redefines the allocator, which C++ declares noexcept: C only).
-for t in tests/conformance.c tests/misuse.c examples/nano_stream.c; do
+for t in tests/conformance.c tests/decode.c tests/misuse.c examples/nano_stream.c; do
   g++ -x c++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$root/include" "$here/$t" \
       -o "$out/cxx_$(basename "$t" .c)" "${LINK[@]}"
 done
@@ -73,6 +74,17 @@ for d in $(ls "$root/conformance/cases"); do
   fi
 done
 
+# Every provider with vectors, when the library decodes it (tokensieve_provider_supported).
+provider_dirs=()
+for p in openai-chat openai-responses anthropic gemini bedrock; do
+  [ -d "$root/conformance/providers/$p" ] || continue
+  if "$out/decode" --supported "$p"; then
+    provider_dirs+=(--cases "$root/conformance/providers/$p")
+  else
+    echo "(provider $p not decoded by this build: its vectors are skipped)"
+  fi
+done
+
 step "misuse and malloc-free path"
 run "$out/misuse"
 run "$out/nomalloc"
@@ -82,6 +94,11 @@ for mode in caller heap json; do
   echo "-- mode $mode"
   run python3 "$check_py" --cmd "$out/conformance --mode $mode" "${case_dirs[@]}" -q --jobs 2
 done
+
+step "provider vectors through the decoder API"
+if [ ${#provider_dirs[@]} -gt 0 ]; then
+  run python3 "$check_py" --cmd "$out/decode" "${provider_dirs[@]}" -q --jobs 2
+fi
 
 step "valgrind (zero errors, zero leaks)"
 VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all)
@@ -94,6 +111,11 @@ for mode in caller heap; do
   run python3 "$check_py" --cmd "${VG[*]} $out/conformance --mode $mode --also-sizes" "${case_dirs[@]}" \
       --sizes 0 --timeout 300 -q --jobs 2
 done
+if [ ${#provider_dirs[@]} -gt 0 ]; then
+  echo "-- provider vectors under valgrind, decoder, chunk sizes 1,2,3,5,7,64,whole in one process"
+  run python3 "$check_py" --cmd "${VG[*]} $out/decode --also-sizes" "${provider_dirs[@]}" \
+      --sizes 0 --timeout 300 -q --jobs 2
+fi
 echo "-- vectors under valgrind, JSON config, whole input"
 run python3 "$check_py" --cmd "${VG[*]} $out/conformance --mode json" "${case_dirs[@]}" \
     --sizes 0 --timeout 300 -q --jobs 2

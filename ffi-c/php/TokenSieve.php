@@ -36,7 +36,7 @@ class TokenSieveException extends \RuntimeException
 
 final class TokenSieve
 {
-    private const ABI_VERSION = 1;
+    private const ABI_VERSION = 2;
     private const TYPES = ['text', 'thinking', 'tool_call', 'tool_result'];
     private const PARTS = [1 => 'name', 2 => 'id', 3 => 'input'];
 

@@ -53,6 +53,22 @@ pub struct tokensieve_parser {
     alloc_size: usize,
 }
 
+impl crate::panic::Handle for tokensieve_parser {
+    const NOUN: &'static str = "parser";
+    fn is_live(&self) -> bool {
+        self.is_live()
+    }
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+    fn poison(&mut self) {
+        self.phase = Phase::Poisoned;
+    }
+    fn fail(&mut self, e: Error, args: fmt::Arguments<'_>) -> Error {
+        self.fail(e, args)
+    }
+}
+
 impl tokensieve_parser {
     pub(crate) fn new(sieve: Sieve<'static>, acc: Acc, alloc_size: usize) -> tokensieve_parser {
         tokensieve_parser {
