@@ -9,7 +9,8 @@
 # decodes through the decoder API, at the same sizes; misuse; the malloc-free proof;
 # everything again under valgrind (zero errors, zero leaks); the NANO-style example built against the static
 # library, run and checked; the PHP class on the same vectors and its misuse tests, and both
-# again under valgrind (memory errors).
+# again under valgrind (memory errors); TokenSieve\Decoder on the provider vectors (also
+# under valgrind).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -130,6 +131,14 @@ run php "$here/php/tests/misuse.php"
 run python3 "$check_py" --cmd "php $here/php/tests/parse.php" "${case_dirs[@]}" -q --jobs 2
 echo "-- through the generator"
 run python3 "$check_py" --cmd "php $here/php/tests/parse.php --generator" "${case_dirs[@]}" --sizes 1,7,0 -q --jobs 2
+if [ ${#provider_dirs[@]} -gt 0 ]; then
+  echo "-- TokenSieve\\Decoder on the provider vectors (feed, generator over reads, PSR-7-shaped body)"
+  run python3 "$check_py" --cmd "php $here/php/tests/decode.php" "${provider_dirs[@]}" -q --jobs 2
+  run python3 "$check_py" --cmd "php $here/php/tests/decode.php --generator" "${provider_dirs[@]}" \
+      --sizes 1,7,0 -q --jobs 2
+  run python3 "$check_py" --cmd "php $here/php/tests/decode.php --psr7" "${provider_dirs[@]}" \
+      --sizes 1,7,0 -q --jobs 2
+fi
 # PHP under valgrind: memory errors only (PHP keeps blocks until exit, so no leak check);
 # USE_ZEND_ALLOC=0 hands PHP's allocations to malloc, where valgrind sees them. This is what
 # found the use-after-free of a cloned TokenSieve and the over-read of slice pointers.
@@ -142,6 +151,11 @@ for ((k = 1; k < ${#case_dirs[@]}; k += 2)); do
 done
 run python3 "$check_py" --cmd "${VG_PHP[*]} php $here/php/tests/parse.php" "${project_dirs[@]}" \
     --sizes 0 --timeout 300 -q --jobs 2
+if [ ${#provider_dirs[@]} -gt 0 ]; then
+  echo "-- PHP decoder under valgrind: the provider vectors, whole"
+  run python3 "$check_py" --cmd "${VG_PHP[*]} php $here/php/tests/decode.php" "${provider_dirs[@]}" \
+      --sizes 0 --timeout 300 -q --jobs 2
+fi
 
 echo
 echo "ffi-c: $passed passed, $failed failed"
