@@ -6,7 +6,8 @@
 # gcc -std=c99 -Wall -Wextra -pedantic -Werror and once as C++; the conformance vectors of
 # every supported dialect through the C API (caller memory, heap struct config, JSON config)
 # at chunk sizes 1,2,3,5,7,64,whole; the provider vectors of every provider the library
-# decodes through the decoder API, at the same sizes; misuse; the malloc-free proof;
+# decodes through the decoder API (JSON config, heap struct config, caller memory), at the
+# same sizes; misuse; the malloc-free proof;
 # everything again under valgrind (zero errors, zero leaks); the NANO-style example built against the static
 # library, run and checked; the PHP class on the same vectors and its misuse tests, and both
 # again under valgrind (memory errors); TokenSieve\Decoder on the provider vectors (also
@@ -98,7 +99,10 @@ done
 
 step "provider vectors through the decoder API"
 if [ ${#provider_dirs[@]} -gt 0 ]; then
-  run python3 "$check_py" --cmd "$out/decode" "${provider_dirs[@]}" -q --jobs 2
+  for mode in json heap caller; do
+    echo "-- mode $mode"
+    run python3 "$check_py" --cmd "$out/decode --mode $mode" "${provider_dirs[@]}" -q --jobs 2
+  done
 fi
 
 step "valgrind (zero errors, zero leaks)"
@@ -113,9 +117,11 @@ for mode in caller heap; do
       --sizes 0 --timeout 300 -q --jobs 2
 done
 if [ ${#provider_dirs[@]} -gt 0 ]; then
-  echo "-- provider vectors under valgrind, decoder, chunk sizes 1,2,3,5,7,64,whole in one process"
-  run python3 "$check_py" --cmd "${VG[*]} $out/decode --also-sizes" "${provider_dirs[@]}" \
-      --sizes 0 --timeout 300 -q --jobs 2
+  for mode in json caller; do
+    echo "-- provider vectors under valgrind, decoder mode $mode, chunk sizes 1,2,3,5,7,64,whole in one process"
+    run python3 "$check_py" --cmd "${VG[*]} $out/decode --mode $mode --also-sizes" "${provider_dirs[@]}" \
+        --sizes 0 --timeout 300 -q --jobs 2
+  done
 fi
 echo "-- vectors under valgrind, JSON config, whole input"
 run python3 "$check_py" --cmd "${VG[*]} $out/conformance --mode json" "${case_dirs[@]}" \

@@ -391,8 +391,9 @@ typedef enum tokensieve_provider {
 } tokensieve_provider;
 
 /**
- * The opaque decoder (heap). Its configuration is owned by the decoder itself
- * (`Decoder::owned`): nothing borrows the caller's config.
+ * The opaque decoder. Nothing borrows the caller's config: a JSON decoder owns its
+ * configuration (`Decoder::owned`); a struct-configured one lives at the start of its block
+ * (heap or caller's), followed by its configuration copy and buffers.
  */
 typedef struct tokensieve_decoder tokensieve_decoder;
 
@@ -647,6 +648,31 @@ typedef struct tokensieve_config {
 } tokensieve_config;
 
 /**
+ * Decoder configuration (`tokensieve_decoder_new`, `tokensieve_decoder_init`). Fill it with
+ * `tokensieve_decoder_config_default`, then set fields. The JSON form of the same settings
+ * is taken by `tokensieve_decoder_new_json`.
+ */
+typedef struct tokensieve_decoder_config {
+  /**
+   * A `TOKENSIEVE_PROVIDER_*` value (default openai-chat).
+   */
+  uint32_t provider;
+  /**
+   * AWS event stream: the largest frame accepted (0 = the default, 16 MiB).
+   */
+  uint32_t max_frame_bytes;
+  /**
+   * The shared options and the text dialect: `text.dialect` is the dialect the provider's
+   * text runs through (default TOKENSIEVE_DIALECT_PASSTHROUGH: none), with its `tools`,
+   * markers, stop sequences; `id_prefix`, `on_malformed`, `max_call_bytes`, `accumulate`
+   * and `accumulate_size` as for a parser. `buffer_size`: caller memory for the decoder's
+   * held bytes (default 8192; at least 640, and 640 + 1028 with a text dialect, half of
+   * it then the dialect's). Strings are copied at creation.
+   */
+  struct tokensieve_config text;
+} tokensieve_decoder_config;
+
+/**
  * 1 when this build decodes `provider` (a `TOKENSIEVE_PROVIDER_*` value), else 0.
  */
 int32_t tokensieve_provider_supported(uint32_t provider);
@@ -726,13 +752,69 @@ int32_t tokensieve_decoder_reset(struct tokensieve_decoder *d);
 const char *tokensieve_decoder_last_error(const struct tokensieve_decoder *d);
 
 /**
- * Releases a decoder (drops it and frees its memory). NULL is a no-op. Using it after
- * this call is undefined behaviour.
+ * Releases a decoder. Heap decoders (`tokensieve_decoder_new*`) are dropped and their
+ * memory freed; caller-memory decoders (`tokensieve_decoder_init`) are only invalidated
+ * (later calls return TOKENSIEVE_E_INVALID while the memory is unchanged). NULL is a no-op.
+ * Using a heap decoder after this call is undefined behaviour.
  *
  * # Safety
  * `d` is NULL or a live decoder, not in use by another thread.
  */
 void tokensieve_decoder_free(struct tokensieve_decoder *d);
+
+/**
+ * Fills `*out` with the defaults: openai-chat, the default frame limit, and as `text`
+ * `tokensieve_config_default`'s values but dialect PASSTHROUGH (no text dialect) and
+ * `buffer_size` 8192. TOKENSIEVE_OK, or TOKENSIEVE_E_NULL when `out` is NULL.
+ *
+ * # Safety
+ * `out` is NULL or writable for one `tokensieve_decoder_config`.
+ */
+int32_t tokensieve_decoder_config_default(struct tokensieve_decoder_config *out);
+
+/**
+ * Bytes of caller memory a decoder with `config` needs (the decoder, a copy of the config,
+ * `text.buffer_size` bytes of buffers, the accumulation buffer). 0 when `config` is NULL
+ * or invalid (see `tokensieve_decoder_last_error(NULL)`). Never allocates. The alignment is
+ * `tokensieve_state_align()`.
+ *
+ * # Safety
+ * `config` is NULL or a valid config.
+ */
+size_t tokensieve_decoder_state_size(const struct tokensieve_decoder_config *config);
+
+/**
+ * Creates a decoder inside caller memory `mem` of `len` bytes, aligned to
+ * `tokensieve_state_align()`, with `len >= tokensieve_decoder_state_size(config)`. On
+ * success `*out` is the decoder (at `mem`) and the result TOKENSIEVE_OK; else `*out` is
+ * NULL and the status negative (TOKENSIEVE_E_NULL, TOKENSIEVE_E_CONFIG,
+ * TOKENSIEVE_E_MEMORY), with `tokensieve_decoder_last_error(NULL)` set.
+ *
+ * Neither this call nor any later call on the decoder allocates from the heap. `config`
+ * and its strings are copied into `mem`. `mem` stays the caller's: it must outlive the
+ * decoder and not be touched while it is in use; `tokensieve_decoder_free` only
+ * invalidates it.
+ *
+ * # Safety
+ * `mem` is NULL or valid for writes of `len` bytes; `config` is NULL or a valid config;
+ * `out` is NULL or writable for one pointer.
+ */
+int32_t tokensieve_decoder_init(void *mem,
+                                size_t len,
+                                const struct tokensieve_decoder_config *config,
+                                struct tokensieve_decoder **out);
+
+/**
+ * Creates a heap decoder from a struct config (as `tokensieve_decoder_init`, but one heap
+ * block; buffers grow as needed, bounded by `text.max_call_bytes`; `buffer_size` and
+ * `accumulate_size` do not apply). Status and `*out` as `tokensieve_decoder_init`.
+ * Release with `tokensieve_decoder_free`.
+ *
+ * # Safety
+ * `config` is NULL or a valid config; `out` is NULL or writable for one pointer.
+ */
+int32_t tokensieve_decoder_new(const struct tokensieve_decoder_config *config,
+                               struct tokensieve_decoder **out);
 
 /**
  * The ABI version of the library (`TOKENSIEVE_ABI_VERSION` of the header it was built

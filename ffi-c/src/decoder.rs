@@ -8,28 +8,69 @@ use core::fmt;
 use core::ptr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use tokensieve::provider::{Decoder, Provider};
+use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+use tokensieve::{ConfigError, Dialect};
 
-use crate::config::json_decoder;
-use crate::error::{DONE, EVENT, ErrBuf, Error, NEED_MORE, OK, set_thread_message, thread_message};
+use crate::config::{Read, json_decoder, read_config};
+use crate::error::{
+    DONE, EVENT, ErrBuf, Error, NEED_MORE, OK, Result, config_err, set_thread_message,
+    thread_message,
+};
 use crate::event::{Acc, convert};
+use crate::memory::{
+    Plan, STATE_ALIGN, block_acc, copy_config, decoder_shape, heap_alloc, heap_free, plan,
+};
 use crate::panic::{Handle, guard, with_parser};
-use crate::parser::Phase;
-use crate::types::{tokensieve_event, tokensieve_provider};
+use crate::parser::{Phase, tokensieve_config_default};
+use crate::types::{
+    tokensieve_decoder_config, tokensieve_dialect, tokensieve_event, tokensieve_provider,
+};
+
+/// The default `text.buffer_size` of a decoder config (caller memory).
+const DEFAULT_DECODER_MEMORY: usize = 8192;
+
+/// Where a decoder's memory came from, so that `free` releases it the right way.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Alloc {
+    /// `Box` (`tokensieve_decoder_new_json`).
+    Boxed,
+    /// A heap block of this many bytes (`tokensieve_decoder_new`).
+    Block(usize),
+    /// The caller's memory (`tokensieve_decoder_init`).
+    Caller,
+}
 
 const MAGIC: u64 = 0x7473_6465_636f_6431; // "tsdecod1"
 
-/// The opaque decoder (heap). Its configuration is owned by the decoder itself
-/// (`Decoder::owned`): nothing borrows the caller's config.
+/// The opaque decoder. Nothing borrows the caller's config: a JSON decoder owns its
+/// configuration (`Decoder::owned`); a struct-configured one lives at the start of its block
+/// (heap or caller's), followed by its configuration copy and buffers.
 pub struct tokensieve_decoder {
     magic: u64,
+    /// `'static` stands for "as long as this decoder" (its block, or its own heap copy).
     decoder: Decoder<'static>,
+    alloc: Alloc,
     /// The unread part of the last `tokensieve_decoder_feed` (the caller keeps it alive).
     input: *const u8,
     input_len: usize,
     phase: Phase,
     acc: Acc,
     err: ErrBuf,
+}
+
+impl tokensieve_decoder {
+    fn new(decoder: Decoder<'static>, acc: Acc, alloc: Alloc) -> tokensieve_decoder {
+        tokensieve_decoder {
+            magic: MAGIC,
+            decoder,
+            alloc,
+            input: ptr::null(),
+            input_len: 0,
+            phase: Phase::Fresh,
+            acc,
+            err: ErrBuf::new(),
+        }
+    }
 }
 
 impl Handle for tokensieve_decoder {
@@ -92,7 +133,7 @@ pub unsafe extern "C" fn tokensieve_decoder_new_json(
     let r = guard(
         "tokensieve_decoder_new_json",
         Err(Error::Panic),
-        || -> Result<*mut tokensieve_decoder, Error> {
+        || -> Result<*mut tokensieve_decoder> {
             // SAFETY: readable for `len` bytes by the contract.
             let text = unsafe { core::slice::from_raw_parts(config_json.cast::<u8>(), len) };
             let settings = json_decoder(text)?;
@@ -104,25 +145,14 @@ pub unsafe extern "C" fn tokensieve_decoder_new_json(
             } else {
                 Acc::Off
             };
-            Ok(Box::into_raw(Box::new(tokensieve_decoder {
-                magic: MAGIC,
+            Ok(Box::into_raw(Box::new(tokensieve_decoder::new(
                 decoder,
-                input: ptr::null(),
-                input_len: 0,
-                phase: Phase::Fresh,
                 acc,
-                err: ErrBuf::new(),
-            })))
+                Alloc::Boxed,
+            ))))
         },
     );
-    match r {
-        Ok(d) => {
-            // SAFETY: as above.
-            unsafe { out.write(d) };
-            OK
-        }
-        Err(e) => e.code(),
-    }
+    finish_new(r, out)
 }
 
 /// Hands the decoder the next read of the response body: `len` bytes at `data` (any
@@ -289,8 +319,10 @@ pub unsafe extern "C" fn tokensieve_decoder_last_error(
     thread_message()
 }
 
-/// Releases a decoder (drops it and frees its memory). NULL is a no-op. Using it after
-/// this call is undefined behaviour.
+/// Releases a decoder. Heap decoders (`tokensieve_decoder_new*`) are dropped and their
+/// memory freed; caller-memory decoders (`tokensieve_decoder_init`) are only invalidated
+/// (later calls return TOKENSIEVE_E_INVALID while the memory is unchanged). NULL is a no-op.
+/// Using a heap decoder after this call is undefined behaviour.
 ///
 /// # Safety
 /// `d` is NULL or a live decoder, not in use by another thread.
@@ -299,15 +331,268 @@ pub unsafe extern "C" fn tokensieve_decoder_free(d: *mut tokensieve_decoder) {
     if d.is_null() {
         return;
     }
-    // SAFETY: a live decoder by the contract; the magic tells some misuse.
-    if !unsafe { &*d }.is_live() {
+    // SAFETY: a live decoder by the contract; the magic tells an invalidated one.
+    let dec = unsafe { &mut *d };
+    if !dec.is_live() {
         set_thread_message(format_args!(
             "tokensieve_decoder_free: not a live tokensieve decoder"
         ));
         return;
     }
-    // SAFETY: made by Box::into_raw in tokensieve_decoder_new_json; not used again.
-    let mut b = unsafe { Box::from_raw(d) };
-    b.magic = 0;
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(b)));
+    dec.magic = 0;
+    let alloc = dec.alloc;
+    let _ = catch_unwind(AssertUnwindSafe(|| match alloc {
+        // SAFETY: made by Box::into_raw in tokensieve_decoder_new_json; not used again.
+        Alloc::Boxed => drop(unsafe { Box::from_raw(d) }),
+        // SAFETY: valid, and not used again (heap blocks are freed below; caller blocks
+        // are marked dead, so every later call stops at the magic check).
+        Alloc::Block(_) | Alloc::Caller => unsafe { ptr::drop_in_place(d) },
+    }));
+    if let Alloc::Block(size) = alloc {
+        // SAFETY: a heap block of `size` bytes from `heap_alloc`; its decoder dropped above.
+        unsafe { heap_free(d.cast(), size) };
+    }
+}
+
+/// Fills `*out` with the defaults: openai-chat, the default frame limit, and as `text`
+/// `tokensieve_config_default`'s values but dialect PASSTHROUGH (no text dialect) and
+/// `buffer_size` 8192. TOKENSIEVE_OK, or TOKENSIEVE_E_NULL when `out` is NULL.
+///
+/// # Safety
+/// `out` is NULL or writable for one `tokensieve_decoder_config`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_decoder_config_default(
+    out: *mut tokensieve_decoder_config,
+) -> i32 {
+    if out.is_null() {
+        return Error::Null
+            .report(format_args!(
+                "tokensieve_decoder_config_default: out is NULL"
+            ))
+            .code();
+    }
+    let mut text = core::mem::MaybeUninit::uninit();
+    // SAFETY: writable for one config.
+    unsafe { tokensieve_config_default(text.as_mut_ptr()) };
+    // SAFETY: written by the call above.
+    let mut text = unsafe { text.assume_init() };
+    text.dialect = tokensieve_dialect::TOKENSIEVE_DIALECT_PASSTHROUGH as u32;
+    text.buffer_size = DEFAULT_DECODER_MEMORY;
+    let c = tokensieve_decoder_config {
+        provider: tokensieve_provider::TOKENSIEVE_PROVIDER_OPENAI_CHAT as u32,
+        max_frame_bytes: 0,
+        text,
+    };
+    // SAFETY: non-NULL and writable by the contract.
+    unsafe { out.write(c) };
+    OK
+}
+
+/// A decoder config read: the provider (decoded by this build) and the text config's view.
+struct DecRead<'c> {
+    provider: Provider,
+    max_frame_bytes: u32,
+    text: Read<'c>,
+}
+
+/// Checks a decoder config and views its strings; lays out its block.
+///
+/// # Safety
+/// `c` is a valid config whose pointers follow the documented contract.
+unsafe fn read_decoder(c: &tokensieve_decoder_config, fixed: bool) -> Result<(DecRead<'_>, Plan)> {
+    let provider = tokensieve_provider::decode(c.provider).ok_or_else(|| {
+        Error::Config.report(format_args!(
+            "config: provider {} is not a TOKENSIEVE_PROVIDER_* value",
+            c.provider
+        ))
+    })?;
+    if !provider.is_supported() {
+        return Err(Error::Config.report(format_args!(
+            "config key `provider`: {} is not decoded by this build",
+            provider.name()
+        )));
+    }
+    // SAFETY: forwarded contract.
+    let mut r = unsafe { read_config(&c.text) }?;
+    if c.text.buffer_size == 0 {
+        r.buffer_size = DEFAULT_DECODER_MEMORY;
+    }
+    let p = plan(&r, fixed, decoder_shape(r.dialect != Dialect::Passthrough))?;
+    Ok((
+        DecRead {
+            provider,
+            max_frame_bytes: c.max_frame_bytes,
+            text: r,
+        },
+        p,
+    ))
+}
+
+/// Builds a decoder in `mem` (aligned to STATE_ALIGN, at least `plan.total` bytes): the
+/// config copied into the block, the decoder at its start.
+///
+/// # Safety
+/// `mem` is valid for writes of `plan.total` bytes, aligned, and stays allocated and
+/// untouched by anyone else until the decoder is dropped. `r` views the caller's config.
+unsafe fn build(
+    mem: *mut u8,
+    plan: &Plan,
+    r: &DecRead<'_>,
+    fixed: bool,
+    alloc: Alloc,
+) -> Result<*mut tokensieve_decoder> {
+    // SAFETY: forwarded contract.
+    let options = unsafe { copy_config(mem, plan, &r.text) }?;
+    let mut config = DecoderConfig::new(r.provider);
+    config.options = options;
+    if r.max_frame_bytes != 0 {
+        config.max_frame_bytes = r.max_frame_bytes;
+    }
+    // SAFETY: the config slot is inside the block and aligned for `DecoderConfig` (plan).
+    let slot = unsafe { mem.add(plan.config) }.cast::<DecoderConfig<'static>>();
+    // SAFETY: as above; written once, then only read (through the decoder's reference).
+    unsafe { slot.write(config) };
+    // SAFETY: just written; the block outlives the decoder (see `tokensieve_decoder::decoder`).
+    let config: &'static DecoderConfig<'static> = unsafe { &*slot };
+    let decoder = if fixed {
+        // SAFETY: the memory region is inside the block, used by this decoder only.
+        let memory: &'static mut [u8] =
+            unsafe { core::slice::from_raw_parts_mut(mem.add(plan.sieve), plan.sieve_len) };
+        Decoder::with_memory(config, memory)
+    } else {
+        Decoder::new(config)
+    }
+    .map_err(|e: ConfigError| config_err(&e))?;
+    // SAFETY: forwarded contract.
+    let acc = unsafe { block_acc(mem, plan, &r.text, fixed) };
+    let d = mem.cast::<tokensieve_decoder>();
+    // SAFETY: the block starts with room for the decoder and is aligned for it.
+    unsafe { d.write(tokensieve_decoder::new(decoder, acc, alloc)) };
+    Ok(d)
+}
+
+/// Bytes of caller memory a decoder with `config` needs (the decoder, a copy of the config,
+/// `text.buffer_size` bytes of buffers, the accumulation buffer). 0 when `config` is NULL
+/// or invalid (see `tokensieve_decoder_last_error(NULL)`). Never allocates. The alignment is
+/// `tokensieve_state_align()`.
+///
+/// # Safety
+/// `config` is NULL or a valid config.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_decoder_state_size(
+    config: *const tokensieve_decoder_config,
+) -> usize {
+    guard("tokensieve_decoder_state_size", 0, || {
+        if config.is_null() {
+            Error::Null.report(format_args!(
+                "tokensieve_decoder_state_size: config is NULL"
+            ));
+            return 0;
+        }
+        // SAFETY: non-NULL, valid by the contract.
+        unsafe { read_decoder(&*config, true) }.map_or(0, |(_, p)| p.total)
+    })
+}
+
+/// Creates a decoder inside caller memory `mem` of `len` bytes, aligned to
+/// `tokensieve_state_align()`, with `len >= tokensieve_decoder_state_size(config)`. On
+/// success `*out` is the decoder (at `mem`) and the result TOKENSIEVE_OK; else `*out` is
+/// NULL and the status negative (TOKENSIEVE_E_NULL, TOKENSIEVE_E_CONFIG,
+/// TOKENSIEVE_E_MEMORY), with `tokensieve_decoder_last_error(NULL)` set.
+///
+/// Neither this call nor any later call on the decoder allocates from the heap. `config`
+/// and its strings are copied into `mem`. `mem` stays the caller's: it must outlive the
+/// decoder and not be touched while it is in use; `tokensieve_decoder_free` only
+/// invalidates it.
+///
+/// # Safety
+/// `mem` is NULL or valid for writes of `len` bytes; `config` is NULL or a valid config;
+/// `out` is NULL or writable for one pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_decoder_init(
+    mem: *mut core::ffi::c_void,
+    len: usize,
+    config: *const tokensieve_decoder_config,
+    out: *mut *mut tokensieve_decoder,
+) -> i32 {
+    if out.is_null() {
+        return Error::Null
+            .report(format_args!("tokensieve_decoder_init: out is NULL"))
+            .code();
+    }
+    // SAFETY: non-NULL and writable by the contract.
+    unsafe { out.write(ptr::null_mut()) };
+    let r = guard("tokensieve_decoder_init", Err(Error::Panic), || {
+        if mem.is_null() || config.is_null() {
+            return Err(Error::Null.report(format_args!(
+                "tokensieve_decoder_init: mem and config must not be NULL"
+            )));
+        }
+        let mem = mem.cast::<u8>();
+        if (mem as usize) % STATE_ALIGN != 0 {
+            return Err(Error::Memory.report(format_args!(
+                "tokensieve_decoder_init: mem is not aligned to tokensieve_state_align() ({STATE_ALIGN})"
+            )));
+        }
+        // SAFETY: non-NULL, valid by the contract.
+        let (r, plan) = unsafe { read_decoder(&*config, true) }?;
+        if len < plan.total {
+            return Err(Error::Memory.report(format_args!(
+                "tokensieve_decoder_init: len is {len} bytes, tokensieve_decoder_state_size says {}",
+                plan.total
+            )));
+        }
+        // SAFETY: writable for `len >= plan.total` bytes, aligned; the caller keeps it
+        // alive and untouched while the decoder lives.
+        unsafe { build(mem, &plan, &r, true, Alloc::Caller) }
+    });
+    finish_new(r, out)
+}
+
+/// Creates a heap decoder from a struct config (as `tokensieve_decoder_init`, but one heap
+/// block; buffers grow as needed, bounded by `text.max_call_bytes`; `buffer_size` and
+/// `accumulate_size` do not apply). Status and `*out` as `tokensieve_decoder_init`.
+/// Release with `tokensieve_decoder_free`.
+///
+/// # Safety
+/// `config` is NULL or a valid config; `out` is NULL or writable for one pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_decoder_new(
+    config: *const tokensieve_decoder_config,
+    out: *mut *mut tokensieve_decoder,
+) -> i32 {
+    if out.is_null() {
+        return Error::Null
+            .report(format_args!("tokensieve_decoder_new: out is NULL"))
+            .code();
+    }
+    // SAFETY: non-NULL and writable by the contract.
+    unsafe { out.write(ptr::null_mut()) };
+    let r = guard("tokensieve_decoder_new", Err(Error::Panic), || {
+        if config.is_null() {
+            return Err(Error::Null.report(format_args!("tokensieve_decoder_new: config is NULL")));
+        }
+        // SAFETY: non-NULL, valid by the contract.
+        let (r, plan) = unsafe { read_decoder(&*config, false) }?;
+        let (mem, layout) = heap_alloc(plan.total)?;
+        // SAFETY: a fresh heap block of `plan.total` bytes, aligned; freed only by
+        // tokensieve_decoder_free after the decoder is dropped.
+        unsafe { build(mem, &plan, &r, false, Alloc::Block(layout.size())) }.inspect_err(|_| {
+            // SAFETY: allocated above with `layout`; nothing in it needs dropping.
+            unsafe { std::alloc::dealloc(mem, layout) };
+        })
+    });
+    finish_new(r, out)
+}
+
+/// Writes a made decoder to `*out` and returns the status.
+fn finish_new(r: Result<*mut tokensieve_decoder>, out: *mut *mut tokensieve_decoder) -> i32 {
+    match r {
+        Ok(d) => {
+            // SAFETY: `out` was checked non-NULL and writable by the entry point.
+            unsafe { out.write(d) };
+            OK
+        }
+        Err(e) => e.code(),
+    }
 }

@@ -16,7 +16,9 @@
 //! parser until `tokensieve_reset`).
 //!
 //! Provider streams (the HTTP body of a streaming LLM API): `tokensieve_decoder_new_json`
-//! makes a `tokensieve_decoder` with the same pull shape (`tokensieve_decoder_feed`,
+//! (heap, JSON config), `tokensieve_decoder_new` (heap) or `tokensieve_decoder_init` (caller
+//! memory, no heap at all; `tokensieve_decoder_state_size`), both from a
+//! `tokensieve_decoder_config`, make a `tokensieve_decoder` with the same pull shape (`tokensieve_decoder_feed`,
 //! `_next`, `_finish`, `_reset`, `_free`); its events are `tokensieve_event`s with the
 //! provider fields (FINISH and ERROR kinds, `choice`, usage, …).
 #![warn(missing_docs)]
@@ -43,9 +45,11 @@ mod stream;
 mod types;
 
 pub use decoder::{
-    tokensieve_decoder, tokensieve_decoder_feed, tokensieve_decoder_finish,
-    tokensieve_decoder_free, tokensieve_decoder_last_error, tokensieve_decoder_new_json,
-    tokensieve_decoder_next, tokensieve_decoder_reset, tokensieve_provider_supported,
+    tokensieve_decoder, tokensieve_decoder_config_default, tokensieve_decoder_feed,
+    tokensieve_decoder_finish, tokensieve_decoder_free, tokensieve_decoder_init,
+    tokensieve_decoder_last_error, tokensieve_decoder_new, tokensieve_decoder_new_json,
+    tokensieve_decoder_next, tokensieve_decoder_reset, tokensieve_decoder_state_size,
+    tokensieve_provider_supported,
 };
 pub use parser::{
     tokensieve_abi_version, tokensieve_config_default, tokensieve_dialect_supported,

@@ -289,6 +289,25 @@ pub struct tokensieve_config {
     pub accumulate_size: usize,
 }
 
+/// Decoder configuration (`tokensieve_decoder_new`, `tokensieve_decoder_init`). Fill it with
+/// `tokensieve_decoder_config_default`, then set fields. The JSON form of the same settings
+/// is taken by `tokensieve_decoder_new_json`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct tokensieve_decoder_config {
+    /// A `TOKENSIEVE_PROVIDER_*` value (default openai-chat).
+    pub provider: u32,
+    /// AWS event stream: the largest frame accepted (0 = the default, 16 MiB).
+    pub max_frame_bytes: u32,
+    /// The shared options and the text dialect: `text.dialect` is the dialect the provider's
+    /// text runs through (default TOKENSIEVE_DIALECT_PASSTHROUGH: none), with its `tools`,
+    /// markers, stop sequences; `id_prefix`, `on_malformed`, `max_call_bytes`, `accumulate`
+    /// and `accumulate_size` as for a parser. `buffer_size`: caller memory for the decoder's
+    /// held bytes (default 8192; at least 640, and 640 + 1028 with a text dialect, half of
+    /// it then the dialect's). Strings are copied at creation.
+    pub text: tokensieve_config,
+}
+
 /// A string slice: `len` bytes at `ptr`, not NUL-terminated. `ptr == NULL` means absent;
 /// a present empty string has a non-NULL `ptr` and `len == 0`.
 #[repr(C)]

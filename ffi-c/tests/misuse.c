@@ -484,6 +484,82 @@ static void decoder_text_dialect(void) {
     tokensieve_decoder_free(d);
 }
 
+/* The struct-configured decoders: heap (tokensieve_decoder_new) and caller memory. */
+static void decoder_struct(void) {
+    tokensieve_decoder_config dc;
+    tokensieve_decoder *d;
+    tokensieve_event ev;
+    size_t size;
+    int32_t rc;
+    uint32_t k;
+    CHECK(tokensieve_decoder_config_default(NULL) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_decoder_config_default(&dc) == TOKENSIEVE_OK);
+    CHECK(dc.provider == TOKENSIEVE_PROVIDER_OPENAI_CHAT);
+    CHECK(dc.text.dialect == TOKENSIEVE_DIALECT_PASSTHROUGH);
+    CHECK(tokensieve_decoder_state_size(NULL) == 0);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "NULL"));
+    CHECK(tokensieve_decoder_new(&dc, NULL) == TOKENSIEVE_E_NULL);
+    d = (tokensieve_decoder *)&d;
+    CHECK(tokensieve_decoder_new(NULL, &d) == TOKENSIEVE_E_NULL && d == NULL);
+    CHECK(tokensieve_decoder_init(aligned(0), 100, &dc, NULL) == TOKENSIEVE_E_NULL);
+    d = (tokensieve_decoder *)&d;
+    CHECK(tokensieve_decoder_init(NULL, 100, &dc, &d) == TOKENSIEVE_E_NULL && d == NULL);
+    CHECK(tokensieve_decoder_init(aligned(0), 100, NULL, &d) == TOKENSIEVE_E_NULL);
+
+    /* Bad values. */
+    dc.provider = 99;
+    CHECK(tokensieve_decoder_state_size(&dc) == 0);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "provider"));
+    CHECK(tokensieve_decoder_new(&dc, &d) == TOKENSIEVE_E_CONFIG && d == NULL);
+    for (k = 0; k < 5; k++) {
+        if (tokensieve_provider_supported(k)) continue;
+        dc.provider = k;
+        CHECK(tokensieve_decoder_new(&dc, &d) == TOKENSIEVE_E_CONFIG && d == NULL);
+        CHECK(has(tokensieve_decoder_last_error(NULL), "not decoded"));
+    }
+    tokensieve_decoder_config_default(&dc);
+    dc.text.buffer_size = 639;
+    CHECK(tokensieve_decoder_state_size(&dc) == 0);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "buffer_size"));
+    dc.text.buffer_size = 640;
+    CHECK(tokensieve_decoder_state_size(&dc) > 0);
+    dc.text.dialect = TOKENSIEVE_DIALECT_HERMES;
+    CHECK(tokensieve_decoder_state_size(&dc) == 0); /* a text dialect takes 1028 more */
+    dc.text.buffer_size = 640 + 1028;
+    CHECK(tokensieve_decoder_state_size(&dc) > 0);
+    dc.text.dialect = 77;
+    CHECK(tokensieve_decoder_state_size(&dc) == 0);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "dialect"));
+
+    /* Caller memory: too small, misaligned, then right. */
+    tokensieve_decoder_config_default(&dc);
+    size = tokensieve_decoder_state_size(&dc);
+    CHECK(size > 0 && size < sizeof pool - 256);
+    CHECK(tokensieve_decoder_init(aligned(0), size - 1, &dc, &d) == TOKENSIEVE_E_MEMORY && d == NULL);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "tokensieve_decoder_state_size"));
+    CHECK(tokensieve_decoder_init(aligned(1), size, &dc, &d) == TOKENSIEVE_E_MEMORY && d == NULL);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "aligned"));
+    rc = tokensieve_decoder_init(aligned(0), size, &dc, &d);
+    CHECK(rc == TOKENSIEVE_OK && d == (tokensieve_decoder *)aligned(0));
+    if (rc != TOKENSIEVE_OK) return;
+    CHECK(tokensieve_decoder_feed(d, "data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n", 45) ==
+          TOKENSIEVE_OK);
+    while ((rc = tokensieve_decoder_next(d, &ev)) == TOKENSIEVE_EVENT) {}
+    CHECK(rc == TOKENSIEVE_NEED_MORE);
+    tokensieve_decoder_free(d);
+    CHECK(tokensieve_decoder_feed(d, "x", 1) == TOKENSIEVE_E_INVALID);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "not a live tokensieve decoder"));
+    CHECK(tokensieve_decoder_reset(d) == TOKENSIEVE_E_INVALID);
+    tokensieve_decoder_free(d); /* invalidated: a no-op with a message */
+
+    /* Heap from the struct. */
+    tokensieve_decoder_config_default(&dc);
+    dc.text.id_prefix = "x_";
+    rc = tokensieve_decoder_new(&dc, &d);
+    CHECK(rc == TOKENSIEVE_OK && d != NULL);
+    tokensieve_decoder_free(d);
+}
+
 int main(void) {
     abi();
     null_pointers();
@@ -495,6 +571,7 @@ int main(void) {
     decoder_creation();
     decoder_states();
     decoder_text_dialect();
+    decoder_struct();
     printf("misuse: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
