@@ -209,6 +209,8 @@ pub(crate) unsafe fn json_sieve(config_json: *const c_char) -> Result<Sieve<'sta
 pub(crate) struct DecoderJson {
     provider: Provider,
     max_frame_bytes: Option<u32>,
+    /// Bedrock InvokeModel: the format `chunk` frames wrap.
+    invoke_format: Option<Provider>,
     /// The shared options; `dialect` is the text dialect (passthrough: none).
     options: ConfigBuf,
 }
@@ -220,6 +222,9 @@ impl DecoderJson {
         c.options = self.options.config();
         if let Some(n) = self.max_frame_bytes {
             c.max_frame_bytes = n;
+        }
+        if let Some(p) = self.invoke_format {
+            c.invoke_format = p;
         }
         c
     }
@@ -246,8 +251,14 @@ pub(crate) fn json_decoder(text: &[u8]) -> Result<DecoderJson> {
     // The provider-only keys, all here: what is left is a dialect config.
     let mut provider = None;
     let mut max_frame_bytes = None;
+    let mut invoke_format = None;
     let mut dialect = serde_json::Value::from("passthrough");
-    for key in ["provider", "text_dialect", "max_frame_bytes"] {
+    for key in [
+        "provider",
+        "text_dialect",
+        "max_frame_bytes",
+        "invoke_format",
+    ] {
         let Some(value) = obj.remove(key) else {
             continue;
         };
@@ -270,7 +281,16 @@ pub(crate) fn json_decoder(text: &[u8]) -> Result<DecoderJson> {
                     .ok_or_else(|| key_err(key, "must be a non-negative integer"))?;
                 max_frame_bytes = Some(n.min(u32::MAX.into()) as u32);
             }
-            _ => unreachable!("every key of the list is handled"),
+            "invoke_format" => {
+                invoke_format = match value.as_str().and_then(Provider::from_name) {
+                    Some(p @ (Provider::Anthropic | Provider::OpenAiChat)) => Some(p),
+                    _ => {
+                        return Err(key_err(key, "must be \"anthropic\" or \"openai-chat\""));
+                    }
+                }
+            }
+            // Every key of the list is handled above.
+            _ => {}
         }
     }
     let provider = provider.ok_or_else(|| key_err("provider", "is required"))?;
@@ -287,6 +307,7 @@ pub(crate) fn json_decoder(text: &[u8]) -> Result<DecoderJson> {
     Ok(DecoderJson {
         provider,
         max_frame_bytes,
+        invoke_format,
         options,
     })
 }
