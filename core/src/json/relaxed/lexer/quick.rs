@@ -236,3 +236,171 @@ impl Lexer {
         self.value_done();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::string::String;
+    use std::vec::Vec;
+
+    use super::Quick;
+    use crate::json::relaxed::lexer::{Lex, Lexer};
+    use crate::json::relaxed::token::Token;
+
+    /// Tokens as text, adjacent text and number pieces joined (reads cut them anywhere).
+    #[derive(Default)]
+    struct Seen(Vec<String>);
+
+    impl Seen {
+        fn piece(&mut self, tag: &str, bytes: &[u8]) {
+            let s = String::from_utf8_lossy(bytes);
+            match self.0.last_mut() {
+                Some(last) if last.starts_with(tag) => last.push_str(&s),
+                _ => self.0.push(std::format!("{tag}{s}")),
+            }
+        }
+
+        fn token(&mut self, t: Token<'_>) {
+            let mut scratch = [0u8; 4];
+            match t {
+                Token::Text(x) => self.piece("T:", x.decoded(&mut scratch)),
+                Token::Number(p) => self.piece("N:", p.as_bytes()),
+                other => self.0.push(std::format!("{other:?}")),
+            }
+        }
+
+        /// `Lex` other than a token: its kind (`Done`, `Error`; `NeedMore` is not kept).
+        fn end(&mut self, lex: Lex<'_>) -> bool {
+            match lex {
+                Lex::Token(t) => {
+                    self.token(t);
+                    false
+                }
+                Lex::NeedMore => true,
+                Lex::Done => {
+                    self.0.push("done".into());
+                    true
+                }
+                Lex::Error(e) => {
+                    self.0
+                        .push(std::format!("error {:?} at {}", e.kind, e.offset));
+                    true
+                }
+            }
+        }
+    }
+
+    fn with_next(doc: &[u8], read: usize) -> Vec<String> {
+        let mut lexer = Lexer::new();
+        let mut seen = Seen::default();
+        'reads: for chunk in doc.chunks(read) {
+            let mut input = chunk;
+            loop {
+                let lex = lexer.next(&mut input);
+                let stop = matches!(lex, Lex::Done | Lex::Error(_));
+                if seen.end(lex) {
+                    if stop {
+                        break 'reads;
+                    }
+                    break;
+                }
+            }
+        }
+        seen.0
+    }
+
+    /// `quick` first at every token, its strings and integers finished by the quick path
+    /// (`finish`) or left to `next`.
+    fn with_quick(doc: &[u8], read: usize, finish: bool) -> Vec<String> {
+        let mut lexer = Lexer::new();
+        let mut seen = Seen::default();
+        'reads: for chunk in doc.chunks(read) {
+            let mut input = chunk;
+            loop {
+                match lexer.quick(&mut input) {
+                    Quick::No => {}
+                    Quick::Key(k) => {
+                        seen.token(Token::KeyStart);
+                        if !k.is_empty() {
+                            seen.piece("T:", k);
+                        }
+                        seen.token(Token::KeyEnd);
+                        continue;
+                    }
+                    Quick::Str(c) => {
+                        seen.token(Token::StringStart);
+                        if finish {
+                            lexer.quick_string_end(&mut input, c.len());
+                            if !c.is_empty() {
+                                seen.piece("T:", c);
+                            }
+                            seen.token(Token::StringEnd);
+                        }
+                        continue;
+                    }
+                    Quick::Int(d) => {
+                        seen.token(Token::NumberStart);
+                        if finish {
+                            lexer.quick_word_end();
+                            seen.piece("N:", d);
+                            seen.token(Token::NumberEnd);
+                        }
+                        continue;
+                    }
+                    Quick::Literal(l) => {
+                        seen.token(Token::Literal(l));
+                        continue;
+                    }
+                    Quick::Token(t) => {
+                        seen.token(t);
+                        continue;
+                    }
+                }
+                let lex = lexer.next(&mut input);
+                let stop = matches!(lex, Lex::Done | Lex::Error(_));
+                if seen.end(lex) {
+                    if stop {
+                        break 'reads;
+                    }
+                    break;
+                }
+            }
+        }
+        seen.0
+    }
+
+    #[test]
+    fn quick_gives_what_next_gives_at_every_read_size() {
+        let docs: [&[u8]; 14] = [
+            br#"{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1741569952,"choices":[{"index":0,"delta":{"content":"hi \"there\""},"finish_reason":null}]}"#,
+            r#"{ "a" : [ 1 , 0 , 10 , true , false , null , "" , {} , [] ] , "b" : "caf\u00e9 naïve 🌍" }"#
+                .as_bytes(),
+            br#"{"k":01,"l":-1,"m":1.5,"n":1e3,"o":123456789012345678901234567890}"#,
+            br#"{"t":truex,"f":fals,"n":nul,"x":null}"#,
+            br#"{"bare":word,'single':'q',unquoted:1}"#,
+            br#"{"a":1 /* c */,"b":2 // line
+            }"#,
+            br#"{"a":[}"#,
+            br#"{"a":1]"#,
+            br#"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]"#,
+            br#"{"ctl":"a	b","esc":"a\nb","":"","\"k\"":1}"#,
+            b"{\"bad\":\"\xff\xfe\",\"cut\":\"\xe2\x82\"}",
+            br#"{"a":12345678901234567890123,"b":999999999999999999999999,"c":0,"d":12345678901234567890123456}"#,
+            br#"{"a":{"b":{"c":[1,2,{"d":"e"}]}},"z":[true]}"#,
+            br#"  {"x" :"y"  ,  "z"	:	3	}  "#,
+        ];
+        for doc in docs {
+            for read in 1..=doc.len() {
+                let want = with_next(doc, read);
+                for finish in [true, false] {
+                    assert_eq!(
+                        with_quick(doc, read, finish),
+                        want,
+                        "{} read {read} finish {finish}",
+                        String::from_utf8_lossy(doc)
+                    );
+                }
+            }
+        }
+    }
+}
