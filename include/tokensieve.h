@@ -668,6 +668,11 @@ typedef struct tokensieve_decoder_config {
    */
   uint32_t max_frame_bytes;
   /**
+   * Bedrock InvokeModelWithResponseStream: the format each `chunk` frame wraps,
+   * TOKENSIEVE_PROVIDER_ANTHROPIC (the default) or TOKENSIEVE_PROVIDER_OPENAI_CHAT.
+   */
+  uint32_t invoke_format;
+  /**
    * The shared options and the text dialect: `text.dialect` is the dialect the provider's
    * text runs through (default TOKENSIEVE_DIALECT_PASSTHROUGH: none), with its `tools`,
    * markers, stop sequences; `id_prefix`, `on_malformed`, `max_call_bytes`, `accumulate`

@@ -381,6 +381,7 @@ pub unsafe extern "C" fn tokensieve_decoder_config_default(
     let c = tokensieve_decoder_config {
         provider: tokensieve_provider::TOKENSIEVE_PROVIDER_OPENAI_CHAT as u32,
         max_frame_bytes: 0,
+        invoke_format: tokensieve_provider::TOKENSIEVE_PROVIDER_ANTHROPIC as u32,
         text,
     };
     // SAFETY: non-NULL and writable by the contract.
@@ -392,6 +393,7 @@ pub unsafe extern "C" fn tokensieve_decoder_config_default(
 struct DecRead<'c> {
     provider: Provider,
     max_frame_bytes: u32,
+    invoke_format: Provider,
     text: Read<'c>,
 }
 
@@ -412,6 +414,16 @@ unsafe fn read_decoder(c: &tokensieve_decoder_config, fixed: bool) -> Result<(De
             provider.name()
         )));
     }
+    let invoke_format = match tokensieve_provider::decode(c.invoke_format) {
+        Some(p @ (Provider::Anthropic | Provider::OpenAiChat)) => p,
+        _ => {
+            return Err(Error::Config.report(format_args!(
+                "config key `invoke_format`: {} is not TOKENSIEVE_PROVIDER_ANTHROPIC or \
+                 TOKENSIEVE_PROVIDER_OPENAI_CHAT",
+                c.invoke_format
+            )));
+        }
+    };
     // SAFETY: forwarded contract.
     let mut r = unsafe { read_config(&c.text) }?;
     if c.text.buffer_size == 0 {
@@ -422,6 +434,7 @@ unsafe fn read_decoder(c: &tokensieve_decoder_config, fixed: bool) -> Result<(De
         DecRead {
             provider,
             max_frame_bytes: c.max_frame_bytes,
+            invoke_format,
             text: r,
         },
         p,
@@ -448,6 +461,7 @@ unsafe fn build(
     if r.max_frame_bytes != 0 {
         config.max_frame_bytes = r.max_frame_bytes;
     }
+    config.invoke_format = r.invoke_format;
     // SAFETY: the config slot is inside the block and aligned for `DecoderConfig` (plan).
     let slot = unsafe { mem.add(plan.config) }.cast::<DecoderConfig<'static>>();
     // SAFETY: as above; written once, then only read (through the decoder's reference).

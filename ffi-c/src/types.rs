@@ -299,6 +299,9 @@ pub struct tokensieve_decoder_config {
     pub provider: u32,
     /// AWS event stream: the largest frame accepted (0 = the default, 16 MiB).
     pub max_frame_bytes: u32,
+    /// Bedrock InvokeModelWithResponseStream: the format each `chunk` frame wraps,
+    /// TOKENSIEVE_PROVIDER_ANTHROPIC (the default) or TOKENSIEVE_PROVIDER_OPENAI_CHAT.
+    pub invoke_format: u32,
     /// The shared options and the text dialect: `text.dialect` is the dialect the provider's
     /// text runs through (default TOKENSIEVE_DIALECT_PASSTHROUGH: none), with its `tools`,
     /// markers, stop sequences; `id_prefix`, `on_malformed`, `max_call_bytes`, `accumulate`

@@ -34,6 +34,7 @@ static int decoder_key(jr *r, const char *key, void *ctx) {
     tokensieve_decoder_config *dc = (tokensieve_decoder_config *)ctx;
     if (strcmp(key, "provider") == 0) return provider_code(keep(jstring(r)), &dc->provider);
     if (strcmp(key, "text_dialect") == 0) return dialect_code(keep(jstring(r)), &dc->text.dialect);
+    if (strcmp(key, "invoke_format") == 0) return provider_code(keep(jstring(r)), &dc->invoke_format);
     if (strcmp(key, "max_frame_bytes") == 0) {
         dc->max_frame_bytes = (uint32_t)strtoul(keep(jraw(r)), NULL, 10);
         return 1;
