@@ -41,6 +41,7 @@ use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Text, Token, Writer};
 #[allow(dead_code)]
 pub(crate) mod base64;
 pub(crate) mod frame;
+mod gemini;
 mod openai_chat;
 mod out;
 mod path;
@@ -160,6 +161,10 @@ pub(crate) enum Sink {
     Args,
     /// Handed to the mapper piece by piece (`Map::piece`), then `Map::string_end`.
     Collect,
+    /// As `Collect`, in pieces of at most `SMALL` bytes (so the mapper can send each one on
+    /// with `Out::text_via_queue`): text whose block type is known only later (Gemini
+    /// writes a part's `thought` flag after its `text`).
+    Hold,
 }
 
 /// A number or literal value.
@@ -242,8 +247,11 @@ struct Captured {
 }
 
 /// One variant per provider format (a mapper is added here, in `Mapper::new` and `get`).
+// Mappers differ in size; one is built per decoder and lives inline (no_std: no Box).
+#[allow(clippy::large_enum_variant)]
 enum Mapper {
     OpenAiChat(openai_chat::OpenAiChat),
+    Gemini(gemini::Gemini),
 }
 
 impl Mapper {
@@ -251,6 +259,7 @@ impl Mapper {
     fn new(provider: Provider) -> Option<Mapper> {
         match provider {
             Provider::OpenAiChat => Some(Mapper::OpenAiChat(openai_chat::OpenAiChat::new())),
+            Provider::Gemini => Some(Mapper::Gemini(gemini::Gemini::new())),
             _ => None,
         }
     }
@@ -258,6 +267,7 @@ impl Mapper {
     fn get(&mut self) -> &mut dyn Map {
         match self {
             Mapper::OpenAiChat(m) => m,
+            Mapper::Gemini(m) => m,
         }
     }
 }
@@ -659,6 +669,7 @@ impl<'m> Decoder<'m> {
                 refusal,
             } if !self.out.is_open(ty, choice, refusal) => SMALL,
             Sink::Args => ARGS_STEP,
+            Sink::Hold => SMALL,
             // A captured value's output pieces are copied (one token's text ≤ ARGS_STEP).
             _ if self.capture.is_some() => ARGS_STEP,
             _ => n,
@@ -760,7 +771,7 @@ impl<'m> Decoder<'m> {
                 self.sink = map.string(p, out);
             }
             Token::StringEnd => {
-                if self.sink == Sink::Collect {
+                if matches!(self.sink, Sink::Collect | Sink::Hold) {
                     map.string_end(p, out);
                 }
                 self.sink = Sink::Skip;
@@ -849,7 +860,7 @@ impl<'m> Decoder<'m> {
                 self.out.args_text(d);
                 None
             }
-            Sink::Collect => {
+            Sink::Collect | Sink::Hold => {
                 let d = text.decoded(&mut scratch);
                 self.map.get().piece(d, &mut self.out);
                 None

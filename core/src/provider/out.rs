@@ -102,6 +102,8 @@ enum Src {
     },
     /// The failed call's raw arguments text (`raw`).
     Raw,
+    /// The held bytes (`held`): text held until its block type was known.
+    Held,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -349,6 +351,14 @@ impl<'m> Out<'m> {
         self.small[..n].copy_from_slice(&text[..n]);
         self.small_len = n as u8;
         self.push_chunk(None, Src::Small);
+    }
+
+    /// The held bytes (whole characters of text) as one chunk of the open block; `held`
+    /// must stay as it is until the chunk is handed out.
+    pub(crate) fn held_text(&mut self) {
+        if self.held.len() > 0 {
+            self.push_chunk(None, Src::Held);
+        }
     }
 
     /// Opens a tool_call block: streams the name and id parts. An empty id becomes
@@ -690,6 +700,7 @@ impl<'m> Out<'m> {
 
     fn finish_choice(&mut self, choice: u32, eof: bool) {
         let errored = self.errored;
+        let code = self.error_code;
         let c = &mut self.choices[(choice as usize).min(CHOICES - 1)];
         if c.finished {
             return;
@@ -697,7 +708,9 @@ impl<'m> Out<'m> {
         c.finished = true;
         if c.reason.is_none() {
             if errored {
+                // providers.md: raw_reason the last error's code.
                 c.reason = Some(FinishReason::Error);
+                c.raw = code;
             } else if eof {
                 c.reason = Some(FinishReason::Error);
                 c.raw.set(b"eof");
@@ -723,6 +736,7 @@ impl<'m> Out<'m> {
             Src::Name => name.as_str(),
             Src::Id => id.as_str(),
             Src::Raw => str_of(self.raw.bytes()),
+            Src::Held => str_of(self.held.bytes()),
             Src::Args { from, len } => {
                 str_of(&self.args_out[from as usize..(from as usize + len as usize)])
             }

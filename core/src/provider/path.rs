@@ -57,6 +57,25 @@ keys! {
     ToolCalls = b"tool_calls",
     Type = b"type",
     Usage = b"usage",
+    // gemini
+    Args = b"args",
+    BlockReason = b"blockReason",
+    CachedContentTokenCount = b"cachedContentTokenCount",
+    Candidates = b"candidates",
+    CandidatesTokenCount = b"candidatesTokenCount",
+    FinishReasonCamel = b"finishReason",
+    FunctionCall = b"functionCall",
+    ModelVersion = b"modelVersion",
+    Parts = b"parts",
+    PromptFeedback = b"promptFeedback",
+    PromptTokenCount = b"promptTokenCount",
+    ResponseId = b"responseId",
+    Status = b"status",
+    Text = b"text",
+    Thought = b"thought",
+    ThoughtSignature = b"thoughtSignature",
+    ThoughtsTokenCount = b"thoughtsTokenCount",
+    UsageMetadata = b"usageMetadata",
 }
 
 #[derive(Clone, Copy, Debug)]
