@@ -436,3 +436,76 @@ fn text_past_the_held_bound_is_decided_where_it_stands() {
     // The heap decoder holds it all: the same events.
     assert_eq!(decode_with(body.as_bytes(), 7, None), lines);
 }
+
+/// Decodes `body` in reads of `size` with a decoder on `memory` bytes of caller memory (or
+/// the heap) and checks the stream is well formed: blocks never interleave, chunks and
+/// completions belong to the open block, indices count up, and the stream ends with at
+/// least choice 0's one finish, no choice finishing twice.
+fn well_formed(body: &[u8], size: usize, memory: Option<usize>) {
+    let config = DecoderConfig::new(Provider::Gemini);
+    let mut mem = vec![0u8; memory.unwrap_or(0)];
+    let mut decoder = match memory {
+        Some(_) => Decoder::with_memory(&config, &mut mem).unwrap(),
+        None => Decoder::new(&config).unwrap(),
+    };
+    let mut open: Option<(u32, u32)> = None;
+    let mut next = 0u32;
+    let mut finished: Vec<u32> = Vec::new();
+    let mut check = |ev: Event<'_>| {
+        assert!(
+            finished.is_empty() || matches!(ev, Event::Finish(_)),
+            "{ev:?} after a finish"
+        );
+        match ev {
+            Event::BlockStart { index, choice, .. } => {
+                assert_eq!(open, None, "block {index} starts inside another");
+                assert_eq!(index, next);
+                next += 1;
+                open = Some((index, choice));
+            }
+            Event::Chunk(c) => assert_eq!(open, Some((c.block, c.choice)), "{c:?}"),
+            Event::BlockComplete(c) => {
+                assert_eq!(open.map(|o| o.0), Some(c.index));
+                open = None;
+            }
+            Event::Finish(f) => {
+                assert_eq!(open, None);
+                assert!(
+                    !finished.contains(&f.choice),
+                    "choice {} finished twice",
+                    f.choice
+                );
+                finished.push(f.choice);
+            }
+            Event::Error(_) => assert_eq!(open, None, "error inside a block"),
+            Event::Stop { .. } => panic!("no stop sequences here"),
+        }
+    };
+    for read in body.chunks(size.max(1)) {
+        decoder.feed_with(read, &mut check);
+    }
+    decoder.finish_with(&mut check);
+    assert!(finished.contains(&0), "no finish for choice 0");
+}
+
+#[test]
+fn every_cut_and_corruption_of_the_vector_bodies_stays_well_formed() {
+    for (name, body) in VECTORS {
+        for cut in 0..=body.len() {
+            let prefix = &body[..cut];
+            for (size, memory) in [(prefix.len(), None), (3, Some(640)), (17, None)] {
+                let r = std::panic::catch_unwind(|| well_formed(prefix, size, memory));
+                assert!(r.is_ok(), "{name} cut at {cut}, reads of {size}");
+            }
+        }
+        // One byte changed at a time, to a few troublesome values.
+        for at in 0..body.len() {
+            for b in [b'"', b'{', b']', b'\\', b'\n', 0xC3] {
+                let mut bad = body.to_vec();
+                bad[at] = b;
+                let r = std::panic::catch_unwind(|| well_formed(&bad, 5, Some(640)));
+                assert!(r.is_ok(), "{name} byte {at} set to {b:#x}");
+            }
+        }
+    }
+}
