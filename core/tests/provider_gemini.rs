@@ -509,3 +509,24 @@ fn every_cut_and_corruption_of_the_vector_bodies_stays_well_formed() {
         }
     }
 }
+
+#[test]
+fn a_part_with_text_and_a_call_keeps_their_order() {
+    let body = sse(&cand(
+        r#"{"text":"a","functionCall":{"name":"f","args":{"x":1}},"text":"b"},{"text":"c"}"#,
+        r#","finishReason":"STOP""#,
+    ));
+    let lines = invariant(body.as_bytes());
+    let completes: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("block_complete"))
+        .collect();
+    assert_eq!(
+        completes,
+        [
+            r#"{"event":"block_complete","index":0,"type":"text","content":"a"}"#,
+            r#"{"event":"block_complete","index":1,"type":"tool_call","tool_name":"f","tool_id":"call_0","input":{"x":1}}"#,
+            r#"{"event":"block_complete","index":2,"type":"text","content":"bc"}"#,
+        ]
+    );
+}

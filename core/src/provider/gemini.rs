@@ -168,8 +168,7 @@ impl Gemini {
             let ty = match out.open {
                 Some(o)
                     if o.choice == self.choice
-                        && matches!(o.ty, BlockType::Text | BlockType::Thinking)
-                        && !o.refusal =>
+                        && matches!(o.ty, BlockType::Text | BlockType::Thinking) =>
                 {
                     o.ty
                 }
@@ -177,13 +176,11 @@ impl Gemini {
             };
             self.part.thought = Some(ty == BlockType::Thinking);
             self.part.streaming = true;
-            if !out.is_open(ty, self.choice, false) {
-                out.open_text(ty, self.choice, false);
-            }
-            if self.part.held {
-                self.part.held = false;
-                out.held_text();
-            }
+            self.flush_text(out);
+        }
+        let ty = self.part_type();
+        if !out.is_open(ty, self.choice, false) {
+            out.open_text(ty, self.choice, false);
         }
         out.text_via_queue(bytes);
     }
@@ -354,8 +351,10 @@ impl Map for Gemini {
                             refusal: false,
                         };
                     }
-                    self.flush_text(out);
-                    out.held.clear();
+                    if !self.part.held {
+                        // What it held before went out in an earlier step.
+                        out.held.clear();
+                    }
                     self.what = What::PartText;
                     return Sink::Hold;
                 }
