@@ -12,7 +12,7 @@ use std::io::{Read, Write};
 use clap::{ArgGroup, Args, ValueEnum};
 use tokensieve::accumulate::{Collector, OwnedEvent};
 use tokensieve::provider::{Decoder, DecoderConfig};
-use tokensieve::{Dialect, OnMalformed};
+use tokensieve::{ConfigBuf, Dialect};
 
 /// The arguments of `tokensieve decode`:
 /// `(--config FILE | --provider P [--text-dialect D]) [--chunk N] [--json] [FILE|-]`.
@@ -88,57 +88,78 @@ pub fn decode(args: DecodeArgs) -> ExitCode {
     }
 }
 
-/// The config's `provider`, `id_prefix`, `on_malformed`, `max_call_bytes`,
-/// `max_frame_bytes` (docs/providers.md, "Input and configuration").
-fn config_of(args: &DecodeArgs) -> Result<(DecoderConfig<'static>, String), String> {
-    let mut prefix = String::from("call_");
-    let mut config = match (&args.config, args.provider) {
+/// The decoder's settings: the provider, the options the dialects share (with `text_dialect`
+/// as their `dialect`), the AWS frame cap (docs/providers.md, "Input and configuration").
+struct Settings {
+    provider: tokensieve::provider::Provider,
+    options: ConfigBuf,
+    max_frame_bytes: Option<u32>,
+}
+
+/// The config file's keys: `provider`, `max_frame_bytes`, `text_dialect` and every key of a
+/// dialect config (`id_prefix`, `on_malformed`, `max_call_bytes`, `tools`, …) for the text
+/// dialect.
+fn settings_of(args: &DecodeArgs) -> Result<Settings, String> {
+    let mut settings = match (&args.config, args.provider) {
         (Some(path), _) => {
             let text = crate::read_file(path)?;
             let v: serde_json::Value =
                 serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let obj = v.as_object().ok_or("the config must be a JSON object")?;
+            let mut obj = v
+                .as_object()
+                .ok_or("the config must be a JSON object")?
+                .clone();
             let name = obj
-                .get("provider")
-                .and_then(|p| p.as_str())
+                .remove("provider")
+                .and_then(|p| p.as_str().map(str::to_owned))
                 .ok_or("config: `provider` (a string) is required")?;
-            let provider = tokensieve::provider::Provider::from_name(name)
+            let provider = tokensieve::provider::Provider::from_name(&name)
                 .ok_or_else(|| format!("config: unknown provider {name:?}"))?;
-            let mut c = DecoderConfig::new(provider);
-            for (k, v) in obj {
-                match (k.as_str(), v) {
-                    ("provider", _) => {}
-                    ("id_prefix", serde_json::Value::String(s)) => prefix = s.clone(),
-                    ("on_malformed", serde_json::Value::String(s)) => {
-                        c.options.on_malformed = match s.as_str() {
-                            "text" => OnMalformed::Text,
-                            "drop" => OnMalformed::Drop,
-                            _ => return Err(format!("config: on_malformed {s:?}")),
-                        }
-                    }
-                    ("max_call_bytes", v) if v.as_u64().is_some() => {
-                        c.options.max_call_bytes = v.as_u64().unwrap_or(0) as usize
-                    }
-                    ("max_frame_bytes", v) if v.as_u64().is_some() => {
-                        c.max_frame_bytes = v.as_u64().unwrap_or(0).min(u32::MAX.into()) as u32
-                    }
-                    (k, _) => return Err(format!("config: unknown or mistyped key {k:?}")),
-                }
+            let max_frame_bytes = match obj.remove("max_frame_bytes") {
+                None => None,
+                Some(v) => Some(
+                    v.as_u64()
+                        .ok_or("config: `max_frame_bytes` must be a non-negative integer")?
+                        .min(u32::MAX.into()) as u32,
+                ),
+            };
+            let dialect = obj
+                .remove("text_dialect")
+                .unwrap_or_else(|| serde_json::Value::from("passthrough"));
+            if obj.contains_key("dialect") {
+                return Err(
+                    "config: unknown key \"dialect\" (the decoder's is `text_dialect`)".into(),
+                );
             }
-            c
+            obj.insert("dialect".into(), dialect);
+            let options = ConfigBuf::from_value(&serde_json::Value::Object(obj))
+                .map_err(|e| format!("config: {e}"))?;
+            Settings {
+                provider,
+                options,
+                max_frame_bytes,
+            }
         }
-        (None, Some(p)) => DecoderConfig::new(p.core()),
+        (None, Some(p)) => Settings {
+            provider: p.core(),
+            options: ConfigBuf::new(Dialect::Passthrough),
+            max_frame_bytes: None,
+        },
         (None, None) => return Err("--provider or --config is required".into()),
     };
-    if args.text_dialect.is_some() {
-        config.text_dialect = args.text_dialect;
+    if let Some(d) = args.text_dialect {
+        settings.options.dialect = d;
     }
-    Ok((config, prefix))
+    Ok(settings)
 }
 
 fn run(args: &DecodeArgs) -> Result<(), String> {
-    let (mut config, prefix) = config_of(args)?;
-    config.options.id_prefix = &prefix;
+    let settings = settings_of(args)?;
+    let mut config = DecoderConfig::new(settings.provider);
+    config.options = settings.options.config();
+    if let Some(n) = settings.max_frame_bytes {
+        config.max_frame_bytes = n;
+    }
     let body = match &args.file {
         Some(p) if p.as_os_str() != "-" => crate::read_file(p)?,
         _ => {

@@ -475,6 +475,48 @@ mod owned {
             }
         }
 
+        /// An owned copy of a borrowed config (for a parser that must outlive it).
+        ///
+        /// ```
+        /// use tokensieve::{Config, ConfigBuf, Dialect};
+        /// let mut c = Config::new(Dialect::Hermes);
+        /// c.id_prefix = "tc_";
+        /// let owned = ConfigBuf::from_config(&c);
+        /// assert_eq!((owned.dialect, &*owned.id_prefix), (Dialect::Hermes, "tc_"));
+        /// ```
+        pub fn from_config(c: &Config<'_>) -> ConfigBuf {
+            let pair = |p: Option<(&str, &str)>| p.map(|(a, b)| (a.into(), b.into()));
+            let tools = match c.tools {
+                ToolList::Tools(t) => t
+                    .iter()
+                    .map(|t| ToolBuf {
+                        name: t.name.into(),
+                        params: t
+                            .params
+                            .iter()
+                            .map(|p| ParamBuf {
+                                name: p.name.into(),
+                                value_type: p.value_type,
+                                items: p.items,
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+                ToolList::Owned(t) => t.to_vec(),
+            };
+            ConfigBuf {
+                dialect: c.dialect,
+                thinking_tags: pair(c.thinking_tags),
+                tool_call_markers: pair(c.tool_call_markers),
+                start_in: c.start_in,
+                stop_sequences: c.stop_sequences.iter().map(Into::into).collect(),
+                id_prefix: c.id_prefix.into(),
+                on_malformed: c.on_malformed,
+                max_call_bytes: c.max_call_bytes,
+                tools,
+            }
+        }
+
         /// Reads a config from JSON text; unknown keys and bad values are errors that name the key.
         pub fn from_json(text: &str) -> Result<ConfigBuf, ConfigError> {
             let v: Value =

@@ -10,9 +10,9 @@
 use crate::buf::Buf;
 use crate::config::{Config, ConfigError};
 use crate::dialect::Active;
-use crate::emit::{
-    Act, Cfg, Emit, Emitter, Meta, Pending, RAW_SLACK, STRS_LEN, floor_char_boundary, str_of,
-};
+#[cfg(feature = "alloc")]
+use crate::emit::RAW_SLACK;
+use crate::emit::{Act, Cfg, Emit, Emitter, Meta, Pending, STRS_LEN, floor_char_boundary, str_of};
 use crate::event::{BlockType, Event, Part};
 use crate::scan::{self, Decision, TAG_CAP, Vocab};
 
@@ -492,8 +492,50 @@ impl<'a> Sieve<'a> {
             self.m.run_len = 0;
             return None;
         };
-        let emit = &self.m.emit;
+        Some(self.event(step))
+    }
+
+    /// [`next`](Sieve::next) in two halves, for a caller that must act on "no event" while
+    /// it holds the parser mutably (the provider decoder's text dialect): the step, fed
+    /// `buf[*at..]` and borrowing nothing, then [`event_detached`](Sieve::event_detached)
+    /// with the same `buf`.
+    pub(crate) fn step_detached(&mut self, buf: &[u8], at: &mut usize) -> Option<Detached> {
+        let mut input = buf.get(*at..).unwrap_or(&[]);
+        let step = self.advance(&mut input);
+        *at = buf.len() - input.len();
+        // Offsets of borrowed texts within `buf` (they are sub-slices of it).
+        let offset = |p: *const u8| (p as usize).wrapping_sub(buf.as_ptr() as usize);
         Some(match step {
+            None => {
+                self.m.run_len = 0;
+                return None;
+            }
+            Some(Step::Pending(p)) => Detached::Pending(p),
+            Some(Step::Str(meta, text)) => Detached::Str(meta, offset(text.as_ptr()), text.len()),
+            Some(Step::Direct(meta, what, source)) => {
+                Detached::Direct(meta, what, source.map(|b| (offset(b.as_ptr()), b.len())))
+            }
+        })
+    }
+
+    /// The event of a [`step_detached`](Sieve::step_detached) over `buf`.
+    pub(crate) fn event_detached<'s>(&'s self, step: Detached, buf: &'s [u8]) -> Event<'s> {
+        let bytes = |at: usize, len: usize| buf.get(at..at + len).unwrap_or(&[]);
+        let step = match step {
+            Detached::Pending(p) => Step::Pending(p),
+            Detached::Str(meta, at, len) => Step::Str(meta, str_of(bytes(at, len))),
+            Detached::Direct(meta, what, source) => {
+                Step::Direct(meta, what, source.map(|(at, len)| bytes(at, len)))
+            }
+        };
+        self.event(step)
+    }
+
+    /// The event of a step.
+    #[inline]
+    fn event<'s, 'i: 's>(&'s self, step: Step<'i>) -> Event<'s> {
+        let emit = &self.m.emit;
+        match step {
             Step::Pending(p) => emit.materialize(p),
             Step::Str(meta, text) => Event::Chunk(emit.chunk(meta, text)),
             Step::Direct(meta, what, source) => {
@@ -507,7 +549,7 @@ impl<'a> Sieve<'a> {
                 };
                 Event::Chunk(emit.chunk(meta, text))
             }
-        })
+        }
     }
 
     /// Runs the machine until it has an event (or needs input, or is done).
@@ -645,6 +687,13 @@ impl<'a> Sieve<'a> {
         }
         self.m.run_consumed(n);
     }
+}
+
+/// A step whose texts are offsets into the caller's buffer ([`Sieve::step_detached`]).
+pub(crate) enum Detached {
+    Pending(Pending),
+    Str(Meta, usize, usize),
+    Direct(Meta, Emit, Option<(usize, usize)>),
 }
 
 enum Step<'i> {

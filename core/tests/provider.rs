@@ -10,8 +10,11 @@ const MIXED: &[u8] = include_bytes!("data/openai-chat-mixed.sse");
 
 /// JSON lines of the coalesced event stream of `body` fed `size` bytes at a time.
 fn decode(provider: Provider, body: &[u8], size: usize) -> Vec<String> {
-    let config = DecoderConfig::new(provider);
-    let mut decoder = Decoder::new(&config).unwrap();
+    decode_with(&DecoderConfig::new(provider), body, size)
+}
+
+fn decode_with(config: &DecoderConfig<'_>, body: &[u8], size: usize) -> Vec<String> {
+    let mut decoder = Decoder::new(config).unwrap();
     let mut collector = Collector::new();
     let mut events: Vec<tokensieve::accumulate::OwnedEvent> = Vec::new();
     let mut push = |ev: Event<'_>| {
@@ -162,4 +165,123 @@ fn decoder_state_is_bounded() {
     let size = core::mem::size_of::<Decoder<'static>>();
     println!("size_of::<Decoder>() = {size} bytes");
     assert!(size <= 8192, "Decoder is {size} bytes");
+}
+
+/// A text dialect's blocks take the text's place in the decoder's index space, before and
+/// after the provider's own blocks, whatever the chunking; its held bytes are flushed when a
+/// provider block comes.
+#[test]
+fn text_dialect_blocks_share_the_index_space() {
+    let mut config = DecoderConfig::new(Provider::OpenAiChat);
+    config.options.dialect = tokensieve::Dialect::Hermes;
+    let delta = |c: &str| {
+        format!(
+            "data: {{\"choices\":[{{\"delta\":{{\"content\":{}}}}}]}}\n\n",
+            serde_json_string(c)
+        )
+    };
+    let native = "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"n1\",\"function\":{\"name\":\"native\",\"arguments\":\"{}\"}}]}}]}\n\n";
+    let mut body = String::new();
+    body += &delta("<think>hm</think>Hi <tool_call>{\"name\": \"f\", ");
+    body += &delta("\"arguments\": {\"a\": 1}}</tool_call> then <tool_");
+    body += native;
+    body += &delta("after");
+    body += "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+    let body = body.as_bytes();
+    let whole = decode_with(&config, body, body.len());
+    for size in 1..=40 {
+        assert_eq!(decode_with(&config, body, size), whole, "size {size}");
+    }
+    let starts: Vec<&String> = whole.iter().filter(|l| l.contains("block_start")).collect();
+    let kinds: Vec<String> = starts
+        .iter()
+        .map(|l| {
+            l.split("\"type\":\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    // thinking, text, hermes call, text (" then " + the held "<tool_" flushed), the native
+    // call, text after it.
+    assert_eq!(
+        kinds,
+        ["thinking", "text", "tool_call", "text", "tool_call", "text"],
+        "{whole:#?}"
+    );
+    for (i, l) in starts.iter().enumerate() {
+        assert!(l.contains(&format!("\"index\":{i},")), "{l}");
+    }
+    assert!(
+        whole
+            .iter()
+            .any(|l| l.contains(r#""content":" then <tool_""#)),
+        "{whole:#?}"
+    );
+    assert!(
+        whole
+            .iter()
+            .any(|l| l.contains(r#""tool_name":"f""#) && l.contains(r#""input":{"a":1}"#)),
+        "{whole:#?}"
+    );
+    assert!(whole.last().unwrap().contains(r#""reason":"stop""#));
+}
+
+/// The caller-memory decoder gives the text dialect its share of the memory.
+#[test]
+fn text_dialect_on_caller_memory() {
+    let mut config = DecoderConfig::new(Provider::OpenAiChat);
+    config.options.dialect = tokensieve::Dialect::Hermes;
+    let mut small = [0u8; 700];
+    assert!(Decoder::with_memory(&config, &mut small).is_err());
+    let mut memory = [0u8; 8192];
+    let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
+    let mut thinking = String::new();
+    decoder.feed_with(
+        b"data: {\"choices\":[{\"delta\":{\"content\":\"<think>a</think>b\"}}]}\n\n",
+        |ev| {
+            if let Event::Chunk(c) = ev {
+                if c.block_type == tokensieve::BlockType::Thinking {
+                    thinking.push_str(c.text);
+                }
+            }
+        },
+    );
+    decoder.finish_with(|_| {});
+    assert_eq!(thinking, "a");
+}
+
+/// A JSON string literal of `s` (quotes and backslashes escaped).
+fn serde_json_string(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Arguments held before their call's name (a proxy's field order) that outgrow
+/// `max_call_bytes` end in a clear error, and decoding goes on.
+#[test]
+fn held_arguments_past_max_call_bytes_are_an_error() {
+    let mut config = DecoderConfig::new(Provider::OpenAiChat);
+    config.options.max_call_bytes = 64;
+    let args = format!("{{\\\"a\\\":\\\"{}\\\"}}", "x".repeat(200));
+    let body = format!(
+        "data: {{\"choices\":[{{\"delta\":{{\"tool_calls\":[{{\"function\":{{\"arguments\":\"{args}\",\"name\":\"f\"}},\"index\":0}}]}}}}]}}\n\n\
+data: {{\"choices\":[{{\"delta\":{{\"content\":\"after\"}},\"finish_reason\":\"stop\"}}]}}\n\n"
+    );
+    let whole = decode_with(&config, body.as_bytes(), body.len());
+    for size in [1, 7, 64] {
+        assert_eq!(decode_with(&config, body.as_bytes(), size), whole);
+    }
+    assert!(
+        whole
+            .iter()
+            .any(|l| l.contains(r#""event":"error""#) && l.contains("max-call-bytes")),
+        "{whole:#?}"
+    );
+    assert!(
+        whole.iter().any(|l| l.contains(r#""content":"after""#)),
+        "{whole:#?}"
+    );
 }

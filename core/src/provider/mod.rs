@@ -36,6 +36,7 @@ use crate::buf::Buf;
 use crate::config::{Config, ConfigError, Dialect};
 use crate::event::{BlockType, Event};
 use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Text, Token, Writer};
+use crate::sieve::{Detached, Sieve};
 
 // Built and tested; wired with the Bedrock mapper.
 #[allow(dead_code)]
@@ -115,10 +116,12 @@ impl Provider {
 pub struct DecoderConfig<'a> {
     /// The body's format.
     pub provider: Provider,
-    /// Options shared with the dialects: `id_prefix`, `on_malformed`, `max_call_bytes`.
+    /// Options shared with the dialects (`id_prefix`, `on_malformed`, `max_call_bytes`), and
+    /// the *text dialect*: the provider's text deltas run through `options.dialect` (with its
+    /// `tools`, `thinking_tags`, …), its blocks in the decoder's index space — for a server
+    /// that passes `<tool_call>…` or `<think>` through as content (docs/providers.md, "Text
+    /// dialect"). [`Dialect::Passthrough`], the default, leaves text as it is.
     pub options: Config<'a>,
-    /// Text deltas run through this dialect (not built yet: must be `None`).
-    pub text_dialect: Option<Dialect>,
     /// AWS event stream: the largest frame accepted.
     pub max_frame_bytes: u32,
 }
@@ -129,16 +132,12 @@ impl DecoderConfig<'_> {
         DecoderConfig {
             provider,
             options: Config::new(Dialect::Passthrough),
-            text_dialect: None,
             max_frame_bytes: 16 << 20,
         }
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
         self.options.validate()?;
-        if self.text_dialect.is_some() {
-            return Err(ConfigError::new("text_dialect", "is not supported yet"));
-        }
         if !self.provider.is_supported() {
             return Err(ConfigError::new("provider", "is not decoded yet"));
         }
@@ -297,7 +296,7 @@ enum DocState {
 }
 
 /// Decodes a provider's HTTP response body into [`Event`]s (see the module docs).
-pub struct Decoder<'m> {
+pub struct Decoder<'a> {
     framing: Framing,
     lexer: Lexer,
     path: Path,
@@ -306,8 +305,11 @@ pub struct Decoder<'m> {
     num: [u8; 24],
     num_len: u8,
     capture: Option<Captured>,
+    /// The text dialect, when one is set.
+    route: Option<Route<'a>>,
+    route_in: [u8; ROUTE_INPUT],
     map: Mapper,
-    out: Out<'m>,
+    out: Out<'a>,
     finishing: bool,
     finished: bool,
 }
@@ -319,12 +321,16 @@ enum Step<'i> {
     NeedMore,
 }
 
-impl<'m> Decoder<'m> {
+impl<'a> Decoder<'a> {
     /// A decoder whose held bytes live on the heap, bounded by `max_call_bytes`.
     #[cfg(feature = "alloc")]
-    pub fn new(config: &DecoderConfig<'_>) -> Result<Decoder<'static>, ConfigError> {
+    pub fn new(config: &'a DecoderConfig<'a>) -> Result<Decoder<'a>, ConfigError> {
         config.validate()?;
         let limit = config.options.max_call_bytes;
+        let route = match config.options.dialect {
+            Dialect::Passthrough => None,
+            _ => Some(Route::new(Sieve::new(&config.options)?)),
+        };
         Ok(Decoder::build(
             config,
             [
@@ -334,12 +340,53 @@ impl<'m> Decoder<'m> {
                 Buf::heap(limit),
                 Buf::heap(limit),
             ],
+            route,
+        ))
+    }
+
+    /// A decoder that owns what it needs of `config` (a copy of the text dialect's options):
+    /// for bindings and hosts that keep a decoder longer than its configuration.
+    ///
+    /// ```
+    /// use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+    /// fn make() -> Decoder<'static> {
+    ///     let mut config = DecoderConfig::new(Provider::OpenAiChat);
+    ///     config.options.dialect = tokensieve::Dialect::Hermes;
+    ///     Decoder::owned(&config).unwrap()
+    /// }
+    /// let mut decoder = make();
+    /// let mut input = &b"data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"[..];
+    /// assert!(decoder.next(&mut input).is_some());
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn owned(config: &DecoderConfig<'_>) -> Result<Decoder<'static>, ConfigError> {
+        config.validate()?;
+        let limit = config.options.max_call_bytes;
+        let route = match config.options.dialect {
+            Dialect::Passthrough => None,
+            _ => Some(Route::new(Sieve::from_config_buf(
+                crate::config::ConfigBuf::from_config(&config.options),
+            )?)),
+        };
+        Ok(Decoder::build(
+            config,
+            [
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+                Buf::heap(limit),
+            ],
+            route,
         ))
     }
 
     /// A decoder that uses `memory` for its held bytes and never touches the heap (at least
     /// 640 bytes; a fifth each for raw arguments, held fragments, signatures, redacted data
-    /// and error messages).
+    /// and error messages). With a text dialect, half of it (at least [`MIN_MEMORY`]) is
+    /// the dialect's, and `memory` must hold 640 bytes more than that.
+    ///
+    /// [`MIN_MEMORY`]: crate::MIN_MEMORY
     ///
     /// ```
     /// use tokensieve::provider::{Decoder, DecoderConfig, Provider};
@@ -350,10 +397,25 @@ impl<'m> Decoder<'m> {
     /// assert!(decoder.next(&mut input).is_some());
     /// ```
     pub fn with_memory(
-        config: &DecoderConfig<'_>,
-        memory: &'m mut [u8],
-    ) -> Result<Decoder<'m>, ConfigError> {
+        config: &'a DecoderConfig<'a>,
+        memory: &'a mut [u8],
+    ) -> Result<Decoder<'a>, ConfigError> {
         config.validate()?;
+        let (route, memory) = match config.options.dialect {
+            Dialect::Passthrough => (None, memory),
+            _ => {
+                let half = (memory.len() / 2).max(crate::MIN_MEMORY);
+                if memory.len() < half + 640 {
+                    return Err(ConfigError::new(
+                        "memory",
+                        "is smaller than MIN_MEMORY + 640 bytes (a text dialect is set)",
+                    ));
+                }
+                let (dialect, rest) = memory.split_at_mut(half);
+                let sieve = Sieve::with_memory(&config.options, dialect)?;
+                (Some(Route::new(sieve)), rest)
+            }
+        };
         if memory.len() < 640 {
             return Err(ConfigError::new("memory", "is smaller than 640 bytes"));
         }
@@ -371,10 +433,15 @@ impl<'m> Decoder<'m> {
                 Buf::slice(d),
                 Buf::slice(e),
             ],
+            route,
         ))
     }
 
-    fn build(config: &DecoderConfig<'_>, bufs: [Buf<'m>; 5]) -> Decoder<'m> {
+    fn build(
+        config: &DecoderConfig<'_>,
+        bufs: [Buf<'a>; 5],
+        route: Option<Route<'a>>,
+    ) -> Decoder<'a> {
         // `validate` let only the providers built so far through.
         let map = Mapper::new(config.provider)
             .unwrap_or(Mapper::OpenAiChat(openai_chat::OpenAiChat::new()));
@@ -387,6 +454,8 @@ impl<'m> Decoder<'m> {
             num: [0; 24],
             num_len: 0,
             capture: None,
+            route,
+            route_in: [0; ROUTE_INPUT],
             map,
             out: Out::new(bufs, config.options.id_prefix, config.options.on_malformed),
             finishing: false,
@@ -402,6 +471,9 @@ impl<'m> Decoder<'m> {
         self.doc = DocState::Between;
         self.sink = Sink::Skip;
         self.capture = None;
+        if let Some(r) = &mut self.route {
+            r.reset();
+        }
         self.out.reset();
         self.map.get().reset_state();
         self.finishing = false;
@@ -434,6 +506,41 @@ impl<'m> Decoder<'m> {
     /// used up (feed the next read) or, after [`finish`](Self::finish), the stream is over.
     pub fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
         loop {
+            // The text dialect: its end (drained before what follows), then its input. The
+            // step borrows nothing, so the event is made in a branch of its own.
+            let mut step = None;
+            if let Some(r) = &mut self.route {
+                if r.draining {
+                    let mut at = 0;
+                    step = r.sieve.step_detached(&[], &mut at);
+                    if step.is_none() {
+                        r.reset();
+                        self.out.settle();
+                        continue;
+                    }
+                } else if self.out.flush_next() {
+                    self.out.take_flush();
+                    r.sieve.finish();
+                    r.draining = true;
+                    continue;
+                } else if !self.out.has_pending() && r.at < r.len {
+                    let mut at = r.at as usize;
+                    step = r
+                        .sieve
+                        .step_detached(&self.route_in[..r.len as usize], &mut at);
+                    r.at = at as u16;
+                    if step.is_none() {
+                        r.at = 0;
+                        r.len = 0;
+                    }
+                }
+            }
+            if let Some(step) = step {
+                // A step came from the route, so it is there; the borrow that makes the event
+                // must not be taken on a path that goes on with the loop.
+                let r = self.route.as_mut()?;
+                return Some(r.event(step, &self.route_in, &mut self.out));
+            }
             if self.out.has_pending() {
                 return self.out.pop();
             }
@@ -646,6 +753,16 @@ impl<'m> Decoder<'m> {
             refusal,
         } = self.sink
         {
+            if self.routes(ty, refusal) {
+                if let Some(r) = &mut self.route {
+                    if !self.out.is_routed(choice) {
+                        self.out.open_routed(choice);
+                        r.choice = choice;
+                    }
+                    r.push(&mut self.route_in, text);
+                }
+                return;
+            }
             if !self.out.is_open(ty, choice, refusal) {
                 self.out.open_text(ty, choice, refusal);
             }
@@ -663,6 +780,8 @@ impl<'m> Decoder<'m> {
         // Text that must first open its block, and arguments, are read in small steps
         // (their bytes are copied; see `out.rs`).
         let limit = match self.sink {
+            // Text for the text dialect is copied to its input.
+            Sink::Text { ty, refusal, .. } if self.routes(ty, refusal) => ROUTE_IN,
             Sink::Text {
                 ty,
                 choice,
@@ -714,6 +833,12 @@ impl<'m> Decoder<'m> {
         };
         self.consume(input, used);
         step
+    }
+
+    /// Does text of this kind run through the text dialect? (A provider's text does; its
+    /// thinking and refusals do not.)
+    fn routes(&self, ty: BlockType, refusal: bool) -> bool {
+        ty == BlockType::Text && !refusal && self.route.is_some()
     }
 
     fn consume(&mut self, input: &mut &[u8], n: usize) {
@@ -865,6 +990,90 @@ impl<'m> Decoder<'m> {
                 self.map.get().piece(d, &mut self.out);
                 None
             }
+        }
+    }
+}
+
+/// How many bytes of text one step hands to the text dialect.
+const ROUTE_IN: usize = 256;
+/// Its input buffer (a step's text, and a few held bytes the framing adds).
+const ROUTE_INPUT: usize = ROUTE_IN + 16;
+
+/// The text dialect: a [`Sieve`] fed the provider's text deltas (copied, `ROUTE_IN` bytes a
+/// step), its block indices mapped into the decoder's.
+struct Route<'a> {
+    sieve: Sieve<'a>,
+    /// Its input is `Decoder::route_in[at..len]`.
+    at: u16,
+    len: u16,
+    /// `finish` was called on the sieve; its last events are being handed out.
+    draining: bool,
+    /// The choice whose text it reads.
+    choice: u32,
+    /// The sieve's open block and the decoder's index for it.
+    block: Option<(u32, u32)>,
+}
+
+impl<'a> Route<'a> {
+    fn new(sieve: Sieve<'a>) -> Self {
+        Route {
+            sieve,
+            at: 0,
+            len: 0,
+            draining: false,
+            choice: 0,
+            block: None,
+        }
+    }
+
+    fn reset(&mut self) {
+        self.sieve.reset();
+        self.at = 0;
+        self.len = 0;
+        self.draining = false;
+        self.block = None;
+    }
+
+    /// Appends text (the decoder feeds it before its next step, so it always fits).
+    fn push(&mut self, input: &mut [u8; ROUTE_INPUT], text: &[u8]) {
+        let at = self.len as usize;
+        let n = text.len().min(ROUTE_INPUT - at);
+        input[at..at + n].copy_from_slice(&text[..n]);
+        self.len += n as u16;
+    }
+
+    /// The sieve's event with the decoder's block index and the choice.
+    fn event<'s>(&'s mut self, step: Detached, input: &'s [u8], out: &mut Out) -> Event<'s> {
+        let choice = self.choice;
+        let ev = self.sieve.event_detached(step, &input[..self.len as usize]);
+        let block = &mut self.block;
+        let mut index_of = |i: u32| match *block {
+            Some((s, ours)) if s == i => ours,
+            _ => {
+                let ours = out.take_index(choice);
+                *block = Some((i, ours));
+                ours
+            }
+        };
+        match ev {
+            Event::BlockStart {
+                index, block_type, ..
+            } => Event::BlockStart {
+                index: index_of(index),
+                block_type,
+                choice,
+            },
+            Event::Chunk(mut c) => {
+                c.block = index_of(c.block);
+                c.choice = choice;
+                Event::Chunk(c)
+            }
+            Event::BlockComplete(mut c) => {
+                c.index = index_of(c.index);
+                c.choice = choice;
+                Event::BlockComplete(c)
+            }
+            other => other,
         }
     }
 }

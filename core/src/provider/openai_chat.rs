@@ -41,6 +41,8 @@ struct Frag {
     name: Slot,
     /// Its arguments are held in `out.held`.
     holding: bool,
+    /// They did not fit (`max_call_bytes`).
+    overflow: bool,
     /// It had any field at all.
     any: bool,
 }
@@ -50,6 +52,7 @@ const FRAG: Frag = Frag {
     id: Slot::EMPTY,
     name: Slot::EMPTY,
     holding: false,
+    overflow: false,
     any: false,
 };
 
@@ -66,6 +69,8 @@ enum What {
     ErrMessage,
     ErrCode,
     ErrType,
+    /// Top-level `object` (vLLM's error document says `"error"`).
+    Object,
 }
 
 pub(crate) struct OpenAiChat {
@@ -79,8 +84,14 @@ pub(crate) struct OpenAiChat {
     err_depth: u32,
     err_code: Slot,
     err_type: Slot,
+    /// A numeric `code`, in decimal (used when no string code or type is given).
+    err_num: Slot,
     /// The document is an SSE `event: error`.
     event_error: bool,
+    /// Top-level `object` value.
+    object: Slot,
+    /// The document says `"object": "error"` (vLLM): its top-level fields are the error.
+    object_error: bool,
     /// An error was read from this document (report once).
     err_seen: bool,
 }
@@ -97,7 +108,10 @@ impl OpenAiChat {
             err_depth: 0,
             err_code: Slot::EMPTY,
             err_type: Slot::EMPTY,
+            err_num: Slot::EMPTY,
             event_error: false,
+            object: Slot::EMPTY,
+            object_error: false,
             err_seen: false,
         }
     }
@@ -169,12 +183,15 @@ impl OpenAiChat {
             return;
         }
         self.err_seen = true;
-        let code = if !self.err_code.is_empty() {
-            Some(self.err_code.bytes())
-        } else if !self.err_type.is_empty() {
-            Some(self.err_type.bytes())
-        } else {
-            None
+        // docs/providers.md: a string code, else the type, else a numeric code.
+        let code = [self.err_code, self.err_type, self.err_num]
+            .iter()
+            .position(|c| !c.is_empty());
+        let code = match code {
+            Some(0) => Some(self.err_code.bytes()),
+            Some(1) => Some(self.err_type.bytes()),
+            Some(_) => Some(self.err_num.bytes()),
+            None => None,
         };
         out.error_held(ErrorSource::Provider, code);
     }
@@ -183,6 +200,7 @@ impl OpenAiChat {
         self.err_depth = depth;
         self.err_code.clear();
         self.err_type.clear();
+        self.err_num.clear();
         out.message.clear();
     }
 }
@@ -193,6 +211,7 @@ fn reason_of(raw: &[u8]) -> FinishReason {
         b"length" => FinishReason::Length,
         b"tool_calls" | b"function_call" => FinishReason::ToolCalls,
         b"content_filter" => FinishReason::ContentFilter,
+        b"error" => FinishReason::Error,
         _ => FinishReason::Other,
     }
 }
@@ -208,9 +227,10 @@ impl Map for OpenAiChat {
         self.err_depth = 0;
         self.err_seen = false;
         self.event_error = doc.event == b"error";
-        if self.event_error {
-            self.start_error(1, out);
-        }
+        self.object_error = false;
+        // Top-level error fields are collected in every document: whether they are an
+        // error (`event: error`, `"object": "error"`) may be known only at its end.
+        self.start_error(1, out);
     }
 
     fn open(&mut self, p: &Path, out: &mut Out) {
@@ -220,7 +240,8 @@ impl Map for OpenAiChat {
         } else if d == 6 && Self::in_message(p, 6) && p.key(4) == Key::ToolCalls {
             self.frag = FRAG;
             out.held.clear();
-        } else if d == 2 && p.key(1) == Key::Error && self.err_depth == 0 {
+        } else if d == 2 && p.key(1) == Key::Error && self.err_depth == 1 {
+            // `{"error": {…}}`, also inside an `event: error`.
             self.start_error(2, out);
         }
     }
@@ -230,6 +251,16 @@ impl Map for OpenAiChat {
         if d == 6 && Self::in_message(p, 6) && p.key(4) == Key::ToolCalls {
             let frag = self.frag;
             if !(frag.any || frag.holding) {
+                return;
+            }
+            if frag.overflow {
+                // Arguments that came before their call's name and outgrew the memory for
+                // holding them: reported, not guessed at.
+                out.held.clear();
+                out.fault(
+                    "max-call-bytes",
+                    "a tool call's arguments came before its name and exceeded max_call_bytes; the fragment is dropped",
+                );
                 return;
             }
             if let Some(pos) = self.resolve(true) {
@@ -248,14 +279,15 @@ impl Map for OpenAiChat {
     fn string(&mut self, p: &Path, out: &mut Out) -> Sink {
         let d = p.depth();
         self.what = What::None;
-        if self.err_depth > 0 && d == self.err_depth {
-            self.what = match p.last_key() {
-                Key::Message => What::ErrMessage,
-                Key::Code => What::ErrCode,
-                Key::Type => What::ErrType,
-                _ => What::None,
-            };
-        } else if d == 1 && p.key(1) == Key::Error && self.err_depth == 0 {
+        let err_field = match p.last_key() {
+            Key::Message => What::ErrMessage,
+            Key::Code => What::ErrCode,
+            Key::Type => What::ErrType,
+            _ => What::None,
+        };
+        if self.err_depth > 0 && d == self.err_depth && err_field != What::None {
+            self.what = err_field;
+        } else if d == 1 && p.key(1) == Key::Error && self.err_depth == 1 {
             // `{"error": "text"}`
             self.start_error(1, out);
             self.what = What::ErrMessage;
@@ -263,6 +295,7 @@ impl Map for OpenAiChat {
             self.what = match p.key(1) {
                 Key::Id => What::ResponseId,
                 Key::Model => What::Model,
+                Key::Object => What::Object,
                 _ => What::None,
             };
         } else if d == 3 && p.key(1) == Key::Choices && p.key(3) == Key::FinishReason {
@@ -315,6 +348,7 @@ impl Map for OpenAiChat {
             What::FinishReason => self.reason.clear(),
             What::ResponseId => out.response_id.clear(),
             What::Model => out.model.clear(),
+            What::Object => self.object.clear(),
             _ => {}
         }
         Sink::Collect
@@ -329,25 +363,29 @@ impl Map for OpenAiChat {
             What::FragId => self.frag.id.push(bytes),
             What::FragName => self.frag.name.push(bytes),
             What::HeldArgs => {
-                let _ = out.held.push(bytes);
+                if !out.held.push(bytes) {
+                    self.frag.overflow = true;
+                }
             }
             What::ErrMessage => {
                 let _ = out.message.push(bytes);
             }
             What::ErrCode => self.err_code.push(bytes),
             What::ErrType => self.err_type.push(bytes),
+            What::Object => self.object.push(bytes),
         }
     }
 
-    fn string_end(&mut self, _p: &Path, out: &mut Out) {
+    fn string_end(&mut self, p: &Path, out: &mut Out) {
         match self.what {
             What::FinishReason if !self.reason.is_empty() => {
                 let raw = self.reason;
                 out.choice_reason(self.choice, reason_of(raw.bytes()), raw.bytes());
             }
-            What::ErrMessage if self.err_depth == 1 && !self.event_error => {
+            What::ErrMessage if self.err_depth == 1 && p.key(1) == Key::Error => {
                 self.report_error(out);
             }
+            What::Object => self.object_error = self.object.bytes() == b"error",
             _ => {}
         }
         self.what = What::None;
@@ -383,7 +421,7 @@ impl Map for OpenAiChat {
             }
         } else if self.err_depth > 0 && d == self.err_depth && p.last_key() == Key::Code {
             let mut digits = [0u8; 20];
-            self.err_code.set(decimal(n, &mut digits));
+            self.err_num.set(decimal(n, &mut digits));
         }
     }
 
@@ -406,10 +444,11 @@ impl Map for OpenAiChat {
     }
 
     fn end(&mut self, out: &mut Out) {
-        if self.event_error {
+        if self.event_error || self.object_error {
             self.report_error(out);
         }
         self.event_error = false;
+        self.object_error = false;
         self.err_depth = 0;
     }
 

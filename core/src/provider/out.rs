@@ -27,6 +27,8 @@ pub(crate) const SMALL: usize = 64;
 /// `ARGS_OUT`: strict JSON escapes expand a byte six-fold at most).
 pub(crate) const ARGS_STEP: usize = 128;
 const ARGS_OUT: usize = 6 * (ARGS_STEP + 16);
+/// Where block indices numbered later start (see `Out::settle`).
+const DEFERRED: u32 = 1 << 31;
 /// Choices whose finish data is tracked (`n` up to this; later choices share the last slot).
 pub(crate) const CHOICES: usize = 4;
 
@@ -86,6 +88,9 @@ pub(crate) struct OpenBlock {
     pub server: bool,
     /// Which call (mapper's numbering) a tool_call block belongs to.
     pub call: u32,
+    /// Not a block: the choice's text runs through the text dialect, whose blocks the
+    /// decoder hands out (`index` unused).
+    pub routed: bool,
 }
 
 /// Where a queued chunk's text is.
@@ -129,6 +134,8 @@ enum Pending {
     Finish {
         choice: u32,
     },
+    /// The text dialect ends here: the decoder drains it before what follows.
+    FlushText,
     Error {
         source: ErrorSource,
         code: bool,
@@ -171,8 +178,10 @@ struct Args {
     failed: bool,
     /// The value completed (bytes after it fail the call).
     done: bool,
-    /// Any byte of arguments text arrived (`raw` still holds the previous call's until then).
+    /// A non-blank byte of arguments text arrived.
     any: bool,
+    /// Any byte arrived (`raw` still holds the previous call's until then).
+    raw_started: bool,
     /// The transcoder produced output (its first byte must open an object).
     started: bool,
 }
@@ -183,6 +192,10 @@ pub(crate) struct Out<'m> {
     /// tool_call blocks so far (`{id_prefix}{n}`).
     pub(crate) calls: u32,
     queue: Deque<Pending, 8>,
+    /// A `FlushText` is queued: blocks started now are numbered after the dialect's.
+    deferring: bool,
+    /// Blocks started while deferring.
+    deferred: u32,
     pub(crate) name: Slot,
     pub(crate) id: Slot,
     /// Name and id of the last tool_call block completed (its queued events read these).
@@ -226,6 +239,8 @@ impl<'m> Out<'m> {
             next_index: 0,
             calls: 0,
             queue: Deque::new(),
+            deferring: false,
+            deferred: 0,
             name: Slot::EMPTY,
             id: Slot::EMPTY,
             done_name: Slot::EMPTY,
@@ -238,6 +253,7 @@ impl<'m> Out<'m> {
                 failed: false,
                 done: false,
                 any: false,
+                raw_started: false,
                 started: false,
             },
             args_out: [0; ARGS_OUT],
@@ -264,6 +280,8 @@ impl<'m> Out<'m> {
         self.next_index = 0;
         self.calls = 0;
         self.queue.clear();
+        self.deferring = false;
+        self.deferred = 0;
         self.name.clear();
         self.id.clear();
         self.done_name.clear();
@@ -317,7 +335,78 @@ impl<'m> Out<'m> {
 
     /// Is a block of this kind open (so its chunks can be handed out directly)?
     pub(crate) fn is_open(&self, ty: BlockType, choice: u32, refusal: bool) -> bool {
-        matches!(self.open, Some(o) if o.ty == ty && o.choice == choice && o.refusal == refusal)
+        matches!(self.open, Some(o) if !o.routed && o.ty == ty && o.choice == choice && o.refusal == refusal)
+    }
+
+    /// Is this choice's text running through the text dialect now?
+    pub(crate) fn is_routed(&self, choice: u32) -> bool {
+        matches!(self.open, Some(o) if o.routed && o.choice == choice)
+    }
+
+    /// The choice's text runs through the text dialect from here (completing the open block).
+    pub(crate) fn open_routed(&mut self, choice: u32) {
+        self.close();
+        self.choice_mut(choice);
+        self.open = Some(OpenBlock {
+            index: 0,
+            ty: BlockType::Text,
+            choice,
+            refusal: false,
+            server: false,
+            call: 0,
+            routed: true,
+        });
+    }
+
+    /// A block of the text dialect starts: its index, in the order blocks start.
+    pub(crate) fn take_index(&mut self, choice: u32) -> u32 {
+        self.choice_mut(choice);
+        let i = self.next_index;
+        self.next_index += 1;
+        i
+    }
+
+    /// The next queued event is the end of the text dialect's run.
+    pub(crate) fn flush_next(&self) -> bool {
+        matches!(self.queue.front(), Some(Pending::FlushText))
+    }
+
+    /// Takes the `FlushText` marker; the decoder drains the dialect, then calls `settle`.
+    pub(crate) fn take_flush(&mut self) {
+        if self.flush_next() {
+            self.queue.pop_front();
+        }
+    }
+
+    /// The dialect is drained: blocks started behind the marker get their indices now,
+    /// after the dialect's last ones (indices follow the order blocks start).
+    pub(crate) fn settle(&mut self) {
+        if !self.deferring {
+            return;
+        }
+        let base = self.next_index;
+        let fix = |i: &mut u32| {
+            if *i >= DEFERRED {
+                *i = *i - DEFERRED + base;
+            }
+        };
+        for p in self.queue.iter_mut() {
+            match p {
+                Pending::Start { index, .. } => fix(index),
+                Pending::Chunk { block, .. } => fix(&mut block.index),
+                Pending::Complete { open, .. } => fix(&mut open.index),
+                _ => {}
+            }
+        }
+        if let Some(o) = &mut self.open {
+            fix(&mut o.index);
+        }
+        if let Some(i) = &mut self.sig_block {
+            fix(i);
+        }
+        self.next_index = base + self.deferred;
+        self.deferred = 0;
+        self.deferring = false;
     }
 
     /// Opens a text or thinking block (completing the open one first).
@@ -330,12 +419,19 @@ impl<'m> Out<'m> {
             refusal,
             server: false,
             call: 0,
+            routed: false,
         });
     }
 
     fn start(&mut self, mut b: OpenBlock) {
-        b.index = self.next_index;
-        self.next_index += 1;
+        if self.deferring {
+            // Behind a `FlushText`: numbered when the dialect is drained (`settle`).
+            b.index = DEFERRED + self.deferred;
+            self.deferred += 1;
+        } else {
+            b.index = self.next_index;
+            self.next_index += 1;
+        }
         self.choice_mut(b.choice);
         self.push(Pending::Start {
             index: b.index,
@@ -389,6 +485,7 @@ impl<'m> Out<'m> {
             refusal: false,
             server,
             call,
+            routed: false,
         });
         if !self.name.is_empty() {
             self.push_chunk(Some(Part::Name), Src::Name);
@@ -399,6 +496,7 @@ impl<'m> Out<'m> {
             failed: false,
             done: false,
             any: false,
+            raw_started: false,
             started: false,
         };
     }
@@ -414,6 +512,12 @@ impl<'m> Out<'m> {
         let Some(open) = self.open else {
             return;
         };
+        if open.routed {
+            self.open = None;
+            self.push(Pending::FlushText);
+            self.deferring = true;
+            return;
+        }
         let mut error = None;
         if matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult) {
             if open.ty == BlockType::ToolCall {
@@ -454,6 +558,7 @@ impl<'m> Out<'m> {
                     refusal: false,
                     server: false,
                     call: 0,
+                    routed: false,
                 });
                 self.push_chunk(None, Src::Raw);
                 let text = self.open.take().unwrap_or(open);
@@ -554,6 +659,7 @@ impl<'m> Out<'m> {
             refusal: false,
             server,
             call: 0,
+            routed: false,
         });
     }
 
@@ -564,11 +670,20 @@ impl<'m> Out<'m> {
         if text.is_empty() {
             return 0;
         }
-        if !self.args.any {
+        if !self.args.raw_started {
             self.raw.clear();
-            self.args.any = true;
+            self.args.raw_started = true;
         }
         let _ = self.raw.push(text);
+        // Blank arguments are no arguments (`{}`, docs/providers.md).
+        if !self.args.any
+            && text
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            return text.len();
+        }
+        self.args.any = true;
         let mut rest = text;
         let from = self.args_from();
         let mut n = from;
@@ -605,9 +720,8 @@ impl<'m> Out<'m> {
                 Step::Error(_) => self.args.failed = true,
             }
         }
-        if !self.args.failed {
-            self.push_args(Some(Part::Input), from, n);
-        }
+        // What streamed before a failure in this piece stays streamed (rule 10).
+        self.push_args(Some(Part::Input), from, n);
         text.len()
     }
 
@@ -700,7 +814,6 @@ impl<'m> Out<'m> {
 
     fn finish_choice(&mut self, choice: u32, eof: bool) {
         let errored = self.errored;
-        let code = self.error_code;
         let c = &mut self.choices[(choice as usize).min(CHOICES - 1)];
         if c.finished {
             return;
@@ -708,9 +821,8 @@ impl<'m> Out<'m> {
         c.finished = true;
         if c.reason.is_none() {
             if errored {
-                // providers.md: raw_reason the last error's code.
                 c.reason = Some(FinishReason::Error);
-                c.raw = code;
+                c.raw = self.error_code;
             } else if eof {
                 c.reason = Some(FinishReason::Error);
                 c.raw.set(b"eof");
@@ -724,8 +836,12 @@ impl<'m> Out<'m> {
     // ---- handing out -------------------------------------------------------------------
 
     pub(crate) fn pop(&mut self) -> Option<Event<'_>> {
+        // The decoder takes a `FlushText` before popping (`take_flush`); skipped here.
+        while self.flush_next() {
+            self.queue.pop_front();
+        }
         let p = self.queue.pop_front()?;
-        Some(self.materialize(p))
+        self.materialize(p)
     }
 
     /// A queued chunk's text; `name`/`id` are the slots of the chunk's block.
@@ -756,8 +872,8 @@ impl<'m> Out<'m> {
         ))
     }
 
-    fn materialize(&self, p: Pending) -> Event<'_> {
-        match p {
+    fn materialize(&self, p: Pending) -> Option<Event<'_>> {
+        Some(match p {
             Pending::Start { index, ty, choice } => Event::BlockStart {
                 index,
                 block_type: ty,
@@ -811,6 +927,7 @@ impl<'m> Out<'m> {
                     choice,
                 })
             }
+            Pending::FlushText => return None,
             Pending::Error {
                 source,
                 code,
@@ -823,7 +940,7 @@ impl<'m> Out<'m> {
                     Message::Collected => str_of(self.message.bytes()),
                 },
             }),
-        }
+        })
     }
 }
 

@@ -47,6 +47,7 @@ keys! {
     Message = b"message",
     Model = b"model",
     Name = b"name",
+    Object = b"object",
     OutputTokens = b"output_tokens",
     PromptTokens = b"prompt_tokens",
     PromptTokensDetails = b"prompt_tokens_details",
