@@ -36,11 +36,20 @@ const VECTORS: &[(&str, &[u8])] = &[
 /// JSON lines of the coalesced event stream of `body` fed `size` bytes at a time; `memory`:
 /// a caller-memory decoder of that many bytes instead of the heap one.
 fn decode_with(body: &[u8], size: usize, memory: Option<usize>) -> Vec<String> {
-    let config = DecoderConfig::new(Provider::Gemini);
+    decode_config(&DecoderConfig::new(Provider::Gemini), body, size, memory)
+}
+
+/// `decode_with` with a config.
+fn decode_config(
+    config: &DecoderConfig<'_>,
+    body: &[u8],
+    size: usize,
+    memory: Option<usize>,
+) -> Vec<String> {
     let mut mem = vec![0u8; memory.unwrap_or(0)];
     let mut decoder = match memory {
-        Some(_) => Decoder::with_memory(&config, &mut mem).unwrap(),
-        None => Decoder::new(&config).unwrap(),
+        Some(_) => Decoder::with_memory(config, &mut mem).unwrap(),
+        None => Decoder::new(config).unwrap(),
     };
     let mut collector = Collector::new();
     let mut events: Vec<OwnedEvent> = Vec::new();
@@ -442,11 +451,14 @@ fn text_past_the_held_bound_is_decided_where_it_stands() {
 /// completions belong to the open block, indices count up, and the stream ends with at
 /// least choice 0's one finish, no choice finishing twice.
 fn well_formed(body: &[u8], size: usize, memory: Option<usize>) {
-    let config = DecoderConfig::new(Provider::Gemini);
+    well_formed_config(&DecoderConfig::new(Provider::Gemini), body, size, memory)
+}
+
+fn well_formed_config(config: &DecoderConfig<'_>, body: &[u8], size: usize, memory: Option<usize>) {
     let mut mem = vec![0u8; memory.unwrap_or(0)];
     let mut decoder = match memory {
-        Some(_) => Decoder::with_memory(&config, &mut mem).unwrap(),
-        None => Decoder::new(&config).unwrap(),
+        Some(_) => Decoder::with_memory(config, &mut mem).unwrap(),
+        None => Decoder::new(config).unwrap(),
     };
     let mut open: Option<(u32, u32)> = None;
     let mut next = 0u32;
@@ -497,6 +509,10 @@ fn every_cut_and_corruption_of_the_vector_bodies_stays_well_formed() {
                 let r = std::panic::catch_unwind(|| well_formed(prefix, size, memory));
                 assert!(r.is_ok(), "{name} cut at {cut}, reads of {size}");
             }
+            let memory = tokensieve::MIN_MEMORY + 640;
+            let r =
+                std::panic::catch_unwind(|| well_formed_config(&hermes(), prefix, 7, Some(memory)));
+            assert!(r.is_ok(), "{name} cut at {cut}, hermes");
         }
         // One byte changed at a time, to a few troublesome values.
         for at in 0..body.len() {
@@ -528,5 +544,137 @@ fn a_part_with_text_and_a_call_keeps_their_order() {
             r#"{"event":"block_complete","index":1,"type":"tool_call","tool_name":"f","tool_id":"call_0","input":{"x":1}}"#,
             r#"{"event":"block_complete","index":2,"type":"text","content":"bc"}"#,
         ]
+    );
+}
+
+fn hermes() -> DecoderConfig<'static> {
+    let mut config = DecoderConfig::new(Provider::Gemini);
+    config.options.dialect = tokensieve::Dialect::Hermes;
+    config
+}
+
+/// The events of `body` through the hermes text dialect, equal at every read size up to 40,
+/// on the heap and on `memory` bytes of caller memory.
+fn hermes_invariant(body: &[u8], memory: usize) -> Vec<String> {
+    let config = hermes();
+    let whole = decode_config(&config, body, body.len(), None);
+    for size in 1..=40 {
+        assert_eq!(
+            decode_config(&config, body, size, None),
+            whole,
+            "size {size}"
+        );
+        assert_eq!(
+            decode_config(&config, body, size, Some(memory)),
+            whole,
+            "memory, size {size}"
+        );
+    }
+    whole
+}
+
+fn block_kinds(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.contains("block_complete"))
+        .map(|l| {
+            let ty = l
+                .split("\"type\":\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            let index = l
+                .split("\"index\":")
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .next()
+                .unwrap();
+            format!("{index}:{ty}")
+        })
+        .collect()
+}
+
+#[test]
+fn text_parts_run_through_a_text_dialect() {
+    // The `<think>` tag and a hermes call split across parts and documents; a native thought
+    // part and a native call end the dialect's run; a signed text part signs a signature-only
+    // thinking block after its run (a dialect's blocks are not the part's).
+    let body = sse(&cand(
+        r#"{"text":"<thi"},{"text":"nk>plan</think>Hi "}"#,
+        "",
+    )) + &sse(&cand(
+        r#"{"text":"<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_"}"#,
+        "",
+    )) + &sse(&cand(r#"{"text":"call> so"}"#, ""))
+        + &sse(&cand(r#"{"text":"native thought","thought":true}"#, ""))
+        + &sse(&cand(r#"{"text":"after","thoughtSignature":"SIG"}"#, ""))
+        + &sse(&cand(
+            r#"{"functionCall":{"name":"native","args":{}}},{"text":"end"}"#,
+            r#","finishReason":"STOP""#,
+        ));
+    let min = tokensieve::MIN_MEMORY + 640;
+    let lines = hermes_invariant(body.as_bytes(), min);
+    assert_eq!(
+        block_kinds(&lines),
+        [
+            "0:thinking",
+            "1:text",
+            "2:tool_call",
+            "3:text",
+            "4:thinking",
+            "5:text",
+            "6:thinking",
+            "7:tool_call",
+            "8:text"
+        ],
+        "{lines:#?}"
+    );
+    has(
+        &lines,
+        r#"{"event":"block_complete","index":0,"type":"thinking","content":"plan"}"#,
+    );
+    has(
+        &lines,
+        r#"{"event":"block_complete","index":3,"type":"text","content":" so"}"#,
+    );
+    has(
+        &lines,
+        r#"{"event":"block_complete","index":6,"type":"thinking","content":"","signature":"SIG"}"#,
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(r#""tool_name":"f""#) && l.contains(r#""input":{"a":1}"#)),
+        "{lines:#?}"
+    );
+    last(
+        &lines,
+        r#"{"event":"finish","reason":"tool_calls","raw_reason":"STOP"}"#,
+    );
+}
+
+#[test]
+fn long_held_text_feeds_a_text_dialect_in_pieces() {
+    // One text part far longer than a dialect step and than the held bound of the
+    // caller-memory decoder, with a thinking section in its middle.
+    let words: String = (0..200).map(|i| format!("w{i} ")).collect();
+    let text = format!("{words}<think>{words}</think>{words}");
+    let body = sse(&cand(
+        &format!(r#"{{"text":"{text}"}}"#),
+        r#","finishReason":"STOP""#,
+    ));
+    let min = tokensieve::MIN_MEMORY + 640;
+    let lines = hermes_invariant(body.as_bytes(), min);
+    assert_eq!(
+        block_kinds(&lines),
+        ["0:text", "1:thinking", "2:text"],
+        "{lines:#?}"
+    );
+    has(
+        &lines,
+        &format!(r#"{{"event":"block_complete","index":1,"type":"thinking","content":"{words}"}}"#),
     );
 }

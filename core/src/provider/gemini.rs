@@ -148,11 +148,7 @@ impl Gemini {
             return;
         }
         self.part.held = false;
-        let ty = self.part_type();
-        if !out.is_open(ty, self.choice, false) {
-            out.open_text(ty, self.choice, false);
-        }
-        out.held_text();
+        out.text_as(self.part_type(), self.choice, None);
     }
 
     /// A piece of the part's text while its type is unknown: held, or past the bound,
@@ -165,24 +161,15 @@ impl Gemini {
                 return;
             }
             // Decided where it stands: the open block's kind, else text.
-            let ty = match out.open {
-                Some(o)
-                    if o.choice == self.choice
-                        && matches!(o.ty, BlockType::Text | BlockType::Thinking) =>
-                {
-                    o.ty
-                }
-                _ => BlockType::Text,
-            };
-            self.part.thought = Some(ty == BlockType::Thinking);
+            let thinking = matches!(
+                out.open,
+                Some(o) if o.choice == self.choice && !o.routed && o.ty == BlockType::Thinking
+            );
+            self.part.thought = Some(thinking);
             self.part.streaming = true;
             self.flush_text(out);
         }
-        let ty = self.part_type();
-        if !out.is_open(ty, self.choice, false) {
-            out.open_text(ty, self.choice, false);
-        }
-        out.text_via_queue(bytes);
+        out.text_as(self.part_type(), self.choice, Some(bytes));
     }
 
     /// Opens the part's tool_call block (once).
@@ -211,9 +198,12 @@ impl Gemini {
         let choice = self.choice;
         let call = matches!(out.open, Some(o) if part.call && o.ty == BlockType::ToolCall);
         if part.sig {
+            // Text run through a text dialect has no block of its own to sign.
             let own = matches!(
                 out.open,
-                Some(o) if o.choice == choice && matches!(o.ty, BlockType::Text | BlockType::Thinking)
+                Some(o) if o.choice == choice
+                    && !o.routed
+                    && matches!(o.ty, BlockType::Text | BlockType::Thinking)
             );
             if !(call || own) {
                 out.open_text(BlockType::Thinking, choice, false);

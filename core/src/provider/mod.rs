@@ -161,7 +161,7 @@ pub(crate) enum Sink {
     /// Handed to the mapper piece by piece (`Map::piece`), then `Map::string_end`.
     Collect,
     /// As `Collect`, in pieces of at most `SMALL` bytes (so the mapper can send each one on
-    /// with `Out::text_via_queue`): text whose block type is known only later (Gemini
+    /// with `Out::text_as`): text whose block type is known only later (Gemini
     /// writes a part's `thought` flag after its `text`).
     Hold,
 }
@@ -445,6 +445,8 @@ impl<'a> Decoder<'a> {
         // `validate` let only the providers built so far through.
         let map = Mapper::new(config.provider)
             .unwrap_or(Mapper::OpenAiChat(openai_chat::OpenAiChat::new()));
+        let mut out = Out::new(bufs, config.options.id_prefix, config.options.on_malformed);
+        out.routes_text = route.is_some();
         Decoder {
             framing: Framing::Detect { bom: 0 },
             lexer: Lexer::new(),
@@ -457,7 +459,7 @@ impl<'a> Decoder<'a> {
             route,
             route_in: [0; ROUTE_INPUT],
             map,
-            out: Out::new(bufs, config.options.id_prefix, config.options.on_malformed),
+            out,
             finishing: false,
             finished: false,
         }
@@ -523,7 +525,9 @@ impl<'a> Decoder<'a> {
                     r.sieve.finish();
                     r.draining = true;
                     continue;
-                } else if !self.out.has_pending() && r.at < r.len {
+                } else if (!self.out.has_pending() && r.at < r.len)
+                    || (self.out.route_next() && r.len > 0)
+                {
                     let mut at = r.at as usize;
                     step = r
                         .sieve
@@ -533,7 +537,18 @@ impl<'a> Decoder<'a> {
                         r.at = 0;
                         r.len = 0;
                     }
+                } else if self.out.route_next() {
+                    // Text a mapper held (`Out::text_as`), fed a piece at a time once the
+                    // dialect has taken the last one.
+                    if let Some((piece, choice)) = self.out.route_piece(ROUTE_IN) {
+                        r.choice = choice;
+                        r.push(&mut self.route_in, piece);
+                    }
+                    continue;
                 }
+            }
+            if step.is_none() && self.out.route_next() {
+                continue;
             }
             if let Some(step) = step {
                 // A step came from the route, so it is there; the borrow that makes the event

@@ -136,6 +136,13 @@ enum Pending {
     },
     /// The text dialect ends here: the decoder drains it before what follows.
     FlushText,
+    /// Text for the text dialect, fed to it by the decoder when the queue reaches it
+    /// (`route_piece`): the held bytes (`held`) or `small`, from `at`.
+    Route {
+        held: bool,
+        at: u32,
+        choice: u32,
+    },
     Error {
         source: ErrorSource,
         code: bool,
@@ -196,6 +203,8 @@ pub(crate) struct Out<'m> {
     deferring: bool,
     /// Blocks started while deferring.
     deferred: u32,
+    /// The decoder has a text dialect (`text_as` routes text through it).
+    pub(crate) routes_text: bool,
     pub(crate) name: Slot,
     pub(crate) id: Slot,
     /// Name and id of the last tool_call block completed (its queued events read these).
@@ -272,6 +281,7 @@ impl<'m> Out<'m> {
             errored: false,
             on_malformed,
             id_prefix: prefix,
+            routes_text: false,
         }
     }
 
@@ -449,12 +459,77 @@ impl<'m> Out<'m> {
         self.push_chunk(None, Src::Small);
     }
 
-    /// The held bytes (whole characters of text) as one chunk of the open block; `held`
-    /// must stay as it is until the chunk is handed out.
-    pub(crate) fn held_text(&mut self) {
-        if self.held.len() > 0 {
-            self.push_chunk(None, Src::Held);
+    /// Text the mapper held until it knew its kind: `text` (≤ `SMALL` bytes, copied), or
+    /// with `None` the held bytes (`held`, whole characters; they must stay as they are until
+    /// handed out). A chunk of the block of kind `ty` (opened unless open), or — text, with a
+    /// text dialect — the dialect's input, fed by the decoder when the queue reaches it, so
+    /// what the mapper queues after it comes after it.
+    pub(crate) fn text_as(&mut self, ty: BlockType, choice: u32, text: Option<&[u8]>) {
+        let src = match text {
+            Some(t) => {
+                let n = crate::emit::floor_char_boundary(t, t.len().min(self.small.len()));
+                self.small[..n].copy_from_slice(&t[..n]);
+                self.small_len = n as u8;
+                Src::Small
+            }
+            None => Src::Held,
+        };
+        let empty = match src {
+            Src::Small => self.small_len == 0,
+            _ => self.held.len() == 0,
+        };
+        if empty {
+            return;
         }
+        if self.routes_text && ty == BlockType::Text {
+            if !self.is_routed(choice) {
+                self.open_routed(choice);
+            }
+            self.push(Pending::Route {
+                held: text.is_none(),
+                at: 0,
+                choice,
+            });
+        } else {
+            if !self.is_open(ty, choice, false) {
+                self.open_text(ty, choice, false);
+            }
+            self.push_chunk(None, src);
+        }
+    }
+
+    /// The next queued entry is text for the text dialect (`route_piece`).
+    pub(crate) fn route_next(&self) -> bool {
+        matches!(self.queue.front(), Some(Pending::Route { .. }))
+    }
+
+    /// The next piece (at most `max` bytes, whole characters) of the front `Route` entry's
+    /// text, and its choice; `None` when it is all fed (the entry is taken then).
+    pub(crate) fn route_piece(&mut self, max: usize) -> Option<(&[u8], u32)> {
+        let Some(Pending::Route { held, at, choice }) = self.queue.front_mut() else {
+            return None;
+        };
+        let (held, from, choice) = (*held, *at as usize, *choice);
+        let all = if held {
+            self.held.bytes()
+        } else {
+            &self.small[..self.small_len as usize]
+        };
+        let rest = all.get(from..).unwrap_or(&[]);
+        let n = crate::emit::floor_char_boundary(rest, rest.len().min(max));
+        if n == 0 {
+            self.queue.pop_front();
+            return None;
+        }
+        if let Some(Pending::Route { at, .. }) = self.queue.front_mut() {
+            *at = (from + n) as u32;
+        }
+        let all = if held {
+            self.held.bytes()
+        } else {
+            &self.small[..self.small_len as usize]
+        };
+        Some((&all[from..from + n], choice))
     }
 
     /// Opens a tool_call block: streams the name and id parts. An empty id becomes
@@ -927,7 +1002,7 @@ impl<'m> Out<'m> {
                     choice,
                 })
             }
-            Pending::FlushText => return None,
+            Pending::FlushText | Pending::Route { .. } => return None,
             Pending::Error {
                 source,
                 code,
