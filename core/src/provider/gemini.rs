@@ -12,13 +12,14 @@
 //!   (the wire writes `index` after `content`, so content uses the position).
 //! - A part's block type is known only from its `thought` flag, which the wire writes after
 //!   `text`: the text is held (`out.held`) until the flag or the part's end, then goes out
-//!   as one chunk; text after a `thought` flag streams straight into its block. Consecutive
-//!   parts of one kind join one block, across documents. Past the held bound the text is
-//!   decided where it stands (the open text or thinking block's type of the choice, else
-//!   text) and streams on.
+//!   as one chunk (`Out::text_as`: through the text dialect when one is set); text after a
+//!   `thought` flag streams straight into its block. Consecutive parts of one kind join one
+//!   block, across documents. Past the held bound the text is decided where it stands (the
+//!   choice's open thinking block's kind, else text) and streams on.
 //! - A `thoughtSignature` goes on the `block_complete` of its part's block and ends that
 //!   block; an empty part with only a signature signs the open text or thinking block of
-//!   the choice, or with none open is a signature-only thinking block.
+//!   the choice, or with none open (or text run through a dialect) is a signature-only
+//!   thinking block.
 //! - A `functionCall` arrives whole: one tool_call block, opened when `args` starts (its
 //!   `id` and `name` come first on the wire) or at the call's end, completed at the part's
 //!   end. `args` (an object) is rendered as compact JSON; no `args` is `{}`.
