@@ -143,6 +143,17 @@ def main():
               b"[hello world, http://x/y, 12345678901234567890, -0, 1/*x*/]", b"{a: '\\uD83D\\uDE00', b: \"\\d\"}",
               b"'\xff\xfe raw \x01 ctl'", b"{\"arguments\": \"{\\\"a\\\": 1}\"}", b"  nul  ", b"{k: [[[[]]]]}"]:
         put("json_relaxed", b"\x05" + r)
+    # Provider decoders: [flags, seed, body]; flags 0, the hermes text dialect, caller memory.
+    providers = MAIN / "conformance" / "providers"
+    for d in sorted(providers.iterdir()) if providers.exists() else []:
+        if not d.is_dir():
+            continue
+        target = "decode_" + d.name.replace("-", "_")
+        for f in sorted(d.iterdir()):
+            if f.suffix in (".json", ".frames", ".py") or f.name.startswith("."):
+                continue
+            for flags in (0, 1, 8):
+                put(target, bytes([flags, 7]) + f.read_bytes())
     print(f"{n} vectors -> {OUT}", file=sys.stderr)
 
 

@@ -28,6 +28,17 @@ fn replay(target: &str, check: impl Fn(&[u8]) + std::panic::RefUnwindSafe) {
 }
 
 #[test]
+fn replay_decode_targets() {
+    use tokensieve::provider::Provider;
+    for p in Provider::ALL {
+        let target = format!("decode_{}", p.name().replace('-', "_"));
+        replay(&target, move |data| {
+            tokensieve_fuzz::provider::check_decode(p, data)
+        });
+    }
+}
+
+#[test]
 fn replay_stream_targets() {
     for (t, d) in [
         ("sieve_passthrough", Dialect::Passthrough),

@@ -516,7 +516,7 @@ impl<'a> Decoder<'a> {
                     let mut at = 0;
                     step = r.sieve.step_detached(&[], &mut at);
                     if step.is_none() {
-                        r.reset();
+                        r.end_run();
                         self.out.settle();
                         continue;
                     }
@@ -528,6 +528,8 @@ impl<'a> Decoder<'a> {
                 } else if (!self.out.has_pending() && r.at < r.len)
                     || (self.out.route_next() && r.len > 0)
                 {
+                    // Text queued behind the end of the last run is the new run's.
+                    r.choice = r.input_choice;
                     let mut at = r.at as usize;
                     step = r
                         .sieve
@@ -541,7 +543,7 @@ impl<'a> Decoder<'a> {
                     // Text a mapper held (`Out::text_as`), fed a piece at a time once the
                     // dialect has taken the last one.
                     if let Some((piece, choice)) = self.out.route_piece(ROUTE_IN) {
-                        r.choice = choice;
+                        r.input_choice = choice;
                         r.push(&mut self.route_in, piece);
                     }
                     continue;
@@ -772,8 +774,8 @@ impl<'a> Decoder<'a> {
                 if let Some(r) = &mut self.route {
                     if !self.out.is_routed(choice) {
                         self.out.open_routed(choice);
-                        r.choice = choice;
                     }
+                    r.input_choice = choice;
                     r.push(&mut self.route_in, text);
                 }
                 return;
@@ -1025,6 +1027,9 @@ struct Route<'a> {
     draining: bool,
     /// The choice whose text it reads.
     choice: u32,
+    /// The choice of the text in its input (it becomes `choice` when that text is fed, after
+    /// the last run has been drained).
+    input_choice: u32,
     /// The sieve's open block and the decoder's index for it.
     block: Option<(u32, u32)>,
 }
@@ -1037,14 +1042,21 @@ impl<'a> Route<'a> {
             len: 0,
             draining: false,
             choice: 0,
+            input_choice: 0,
             block: None,
         }
     }
 
     fn reset(&mut self) {
-        self.sieve.reset();
+        self.end_run();
         self.at = 0;
         self.len = 0;
+    }
+
+    /// The run is drained: the next text starts a fresh one (text already in the input
+    /// stays).
+    fn end_run(&mut self) {
+        self.sieve.reset();
         self.draining = false;
         self.block = None;
     }

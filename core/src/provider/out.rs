@@ -873,6 +873,8 @@ impl<'m> Out<'m> {
     /// `eof`: the body ended without the provider's end marker.
     pub(crate) fn finish_all(&mut self, eof: bool) {
         self.close_with(eof);
+        // docs/providers.md: choice 0 always has a finish.
+        self.choices[0].seen = true;
         let mut any = false;
         for i in 0..CHOICES {
             let c = &mut self.choices[i];

@@ -1,0 +1,10 @@
+//! The provider decoder, gemini: SSE and the streamed JSON array framing: random read splits and configurations;
+//! the event model's rules as assertions (see tokensieve_fuzz::provider::check_decode).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tokensieve::provider::Provider;
+
+fuzz_target!(|data: &[u8]| {
+    tokensieve_fuzz::provider::check_decode(Provider::Gemini, data);
+});
