@@ -678,3 +678,50 @@ fn long_held_text_feeds_a_text_dialect_in_pieces() {
         &format!(r#"{{"event":"block_complete","index":1,"type":"thinking","content":"{words}"}}"#),
     );
 }
+
+#[test]
+fn arguments_that_are_a_whole_word_or_number_fail_the_call() {
+    // Found by the decode_gemini fuzz target: a top-level word or number completes only at
+    // the end of the arguments, and is not an object (rule 9).
+    for args in [r#" f"#, r#""12""#, r#""true""#] {
+        let body = sse(&cand(
+            &format!(r#"{{"functionCall":{{"name":"f","args":{args}}}}}"#),
+            r#","finishReason":"STOP""#,
+        ));
+        let lines = invariant(body.as_bytes());
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains(r#""error":{"reason":"malformed-body""#)),
+            "{args}: {lines:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_signature_past_max_call_bytes_is_reported_not_cut() {
+    let mut config = DecoderConfig::new(Provider::Gemini);
+    config.options.max_call_bytes = 64;
+    let sig = "S".repeat(100);
+    let body = sse(&cand(
+        &format!(
+            r#"{{"text":"x","thoughtSignature":"{sig}"}},{{"text":"y","thoughtSignature":"short"}}"#
+        ),
+        r#","finishReason":"STOP""#,
+    ));
+    let whole = decode_config(&config, body.as_bytes(), body.len(), None);
+    for size in 1..=30 {
+        assert_eq!(decode_config(&config, body.as_bytes(), size, None), whole);
+    }
+    assert_eq!(
+        &whole[2..],
+        [
+            r#"{"event":"block_complete","index":0,"type":"text","content":"x"}"#,
+            r#"{"event":"error","source":"framing","code":"max-call-bytes","message":"a thoughtSignature exceeded max_call_bytes; it is dropped"}"#,
+            r#"{"event":"block_start","index":1,"type":"text"}"#,
+            r#"{"event":"chunk","text":"y","type":"text","visible":true,"block":1,"depth":0}"#,
+            r#"{"event":"block_complete","index":1,"type":"text","content":"y","signature":"short"}"#,
+            r#"{"event":"finish","reason":"stop","raw_reason":"STOP"}"#,
+        ]
+    );
+}

@@ -64,6 +64,8 @@ struct Part {
     streaming: bool,
     /// A non-empty `thoughtSignature` is in `out.signature`.
     sig: bool,
+    /// Its `thoughtSignature` outgrew `out.signature` (reported at the part's end).
+    sig_over: bool,
     /// It opened a tool_call block.
     call: bool,
 }
@@ -101,6 +103,7 @@ impl Gemini {
                 held: false,
                 streaming: false,
                 sig: false,
+                sig_over: false,
                 call: false,
             },
             call_name: Slot::EMPTY,
@@ -198,7 +201,15 @@ impl Gemini {
         self.part = Part::default();
         let choice = self.choice;
         let call = matches!(out.open, Some(o) if part.call && o.ty == BlockType::ToolCall);
-        if part.sig {
+        if part.sig_over {
+            // A cut signature would be refused when sent back: its block completes unsigned
+            // and the limit is reported.
+            out.signature.clear();
+            out.fault(
+                "max-call-bytes",
+                "a thoughtSignature exceeded max_call_bytes; it is dropped",
+            );
+        } else if part.sig {
             // Text run through a text dialect has no block of its own to sign.
             let own = matches!(
                 out.open,
@@ -352,6 +363,7 @@ impl Map for Gemini {
                 Key::ThoughtSignature => {
                     out.signature.clear();
                     self.part.sig = false;
+                    self.part.sig_over = false;
                     self.what = What::Signature;
                 }
                 _ => {}
@@ -380,7 +392,9 @@ impl Map for Gemini {
             What::None => {}
             What::PartText => self.text_piece(bytes, out),
             What::Signature => {
-                let _ = out.signature.push(bytes);
+                if !out.signature.push(bytes) {
+                    self.part.sig_over = true;
+                }
             }
             What::ErrMessage => {
                 let _ = out.message.push(bytes);
@@ -401,7 +415,7 @@ impl Map for Gemini {
         let value = self.value;
         let named = !value.is_empty();
         match self.what {
-            What::Signature => self.part.sig = out.signature.len() > 0,
+            What::Signature => self.part.sig = out.signature.len() > 0 && !self.part.sig_over,
             What::ResponseId if named => out.response_id = value,
             What::Model if named => out.model = value,
             What::FinishReason if named => self.reason = value,

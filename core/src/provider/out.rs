@@ -671,6 +671,10 @@ impl<'m> Out<'m> {
             match self.args.tc.finish() {
                 Step::Out(p) => {
                     let b = p.as_bytes();
+                    if !self.args.started && b.first() != Some(&b'{') {
+                        // A whole number or word: complete, but not an object (rule 9).
+                        return Some(ErrorReason::MalformedBody);
+                    }
                     if n + b.len() <= ARGS_OUT {
                         self.args_out[n..n + b.len()].copy_from_slice(b);
                         n += b.len();
