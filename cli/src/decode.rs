@@ -94,9 +94,11 @@ struct Settings {
     provider: tokensieve::provider::Provider,
     options: ConfigBuf,
     max_frame_bytes: Option<u32>,
+    invoke_format: Option<tokensieve::provider::Provider>,
 }
 
-/// The config file's keys: `provider`, `max_frame_bytes`, `text_dialect` and every key of a
+/// The config file's keys: `provider`, `max_frame_bytes`, `invoke_format`, `text_dialect`
+/// and every key of a
 /// dialect config (`id_prefix`, `on_malformed`, `max_call_bytes`, `tools`, …) for the text
 /// dialect.
 fn settings_of(args: &DecodeArgs) -> Result<Settings, String> {
@@ -123,6 +125,18 @@ fn settings_of(args: &DecodeArgs) -> Result<Settings, String> {
                         .min(u32::MAX.into()) as u32,
                 ),
             };
+            let invoke_format = match obj.remove("invoke_format") {
+                None => None,
+                Some(v) => {
+                    let name = v
+                        .as_str()
+                        .ok_or("config: `invoke_format` must be a string")?;
+                    Some(
+                        tokensieve::provider::Provider::from_name(name)
+                            .ok_or_else(|| format!("config: unknown invoke_format {name:?}"))?,
+                    )
+                }
+            };
             let dialect = obj
                 .remove("text_dialect")
                 .unwrap_or_else(|| serde_json::Value::from("passthrough"));
@@ -138,12 +152,14 @@ fn settings_of(args: &DecodeArgs) -> Result<Settings, String> {
                 provider,
                 options,
                 max_frame_bytes,
+                invoke_format,
             }
         }
         (None, Some(p)) => Settings {
             provider: p.core(),
             options: ConfigBuf::new(Dialect::Passthrough),
             max_frame_bytes: None,
+            invoke_format: None,
         },
         (None, None) => return Err("--provider or --config is required".into()),
     };
@@ -159,6 +175,9 @@ fn run(args: &DecodeArgs) -> Result<(), String> {
     config.options = settings.options.config();
     if let Some(n) = settings.max_frame_bytes {
         config.max_frame_bytes = n;
+    }
+    if let Some(f) = settings.invoke_format {
+        config.invoke_format = f;
     }
     let body = match &args.file {
         Some(p) if p.as_os_str() != "-" => crate::read_file(p)?,

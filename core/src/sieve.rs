@@ -503,6 +503,11 @@ impl<'a> Sieve<'a> {
         let mut input = buf.get(*at..).unwrap_or(&[]);
         let step = self.advance(&mut input);
         *at = buf.len() - input.len();
+        if input.is_empty() {
+            // The caller refills `buf` in place once it is used up: nothing ahead may be
+            // remembered by address.
+            self.m.run_len = 0;
+        }
         // Offsets of borrowed texts within `buf` (they are sub-slices of it).
         let offset = |p: *const u8| (p as usize).wrapping_sub(buf.as_ptr() as usize);
         Some(match step {

@@ -7,6 +7,10 @@
 //! [`Event`]s. Nothing is buffered per event: text fields stream out as they are unescaped,
 //! straight from the input when the JSON string needs no unescaping.
 //!
+//! Bedrock's InvokeModelWithResponseStream frames wrap one event of another format as
+//! base64 (`{"bytes": …}`): that string goes to a second reader (`Nested`: its own lexer,
+//! path and mapper, the same `out`), decoded as it streams through a 64-byte buffer.
+//!
 //! ```
 //! use tokensieve::provider::{Decoder, DecoderConfig, Provider};
 //! use tokensieve::Event;
@@ -38,16 +42,17 @@ use crate::event::{BlockType, Event};
 use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Text, Token, Writer};
 use crate::sieve::{Detached, Sieve};
 
-// Built and tested; wired with the Bedrock mapper.
-#[allow(dead_code)]
+mod anthropic;
 pub(crate) mod base64;
+mod bedrock;
 pub(crate) mod frame;
 mod gemini;
 mod openai_chat;
 mod out;
 mod path;
 
-use frame::{Framed, json_array::JsonArrayFramer, sse::SseFramer};
+use base64::Base64Stream;
+use frame::{Framed, event_stream::EventStreamFramer, json_array::JsonArrayFramer, sse::SseFramer};
 use out::{ARGS_STEP, Out, SMALL};
 use path::Path;
 
@@ -102,7 +107,7 @@ impl Provider {
     /// assert!(Provider::OpenAiChat.is_supported());
     /// ```
     pub fn is_supported(self) -> bool {
-        Mapper::new(self).is_some()
+        Mapper::new(self, Provider::Anthropic).is_some()
     }
 
     /// The provider with this config name.
@@ -124,6 +129,9 @@ pub struct DecoderConfig<'a> {
     pub options: Config<'a>,
     /// AWS event stream: the largest frame accepted.
     pub max_frame_bytes: u32,
+    /// Bedrock InvokeModelWithResponseStream: the format of the event each `chunk` frame
+    /// wraps ([`Provider::Anthropic`], the default, or [`Provider::OpenAiChat`]).
+    pub invoke_format: Provider,
 }
 
 impl DecoderConfig<'_> {
@@ -132,7 +140,8 @@ impl DecoderConfig<'_> {
         DecoderConfig {
             provider,
             options: Config::new(Dialect::Passthrough),
-            max_frame_bytes: 16 << 20,
+            max_frame_bytes: frame::event_stream::DEFAULT_MAX_FRAME_BYTES,
+            invoke_format: Provider::Anthropic,
         }
     }
 
@@ -140,6 +149,15 @@ impl DecoderConfig<'_> {
         self.options.validate()?;
         if !self.provider.is_supported() {
             return Err(ConfigError::new("provider", "is not decoded yet"));
+        }
+        if !matches!(
+            self.invoke_format,
+            Provider::Anthropic | Provider::OpenAiChat
+        ) {
+            return Err(ConfigError::new(
+                "invoke_format",
+                "must be \"anthropic\" or \"openai-chat\"",
+            ));
         }
         Ok(())
     }
@@ -161,9 +179,12 @@ pub(crate) enum Sink {
     /// Handed to the mapper piece by piece (`Map::piece`), then `Map::string_end`.
     Collect,
     /// As `Collect`, in pieces of at most `SMALL` bytes (so the mapper can send each one on
-    /// with `Out::text_as`): text whose block type is known only later (Gemini
-    /// writes a part's `thought` flag after its `text`).
+    /// with `Out::text_as`): text whose block type is known only later (Gemini writes a
+    /// part's `thought` flag after its `text`).
     Hold,
+    /// Base64 text of a nested JSON document (Bedrock's `chunk` frames), read by the nested
+    /// reader and mapper (`Nested`).
+    Inner,
 }
 
 /// A number or literal value.
@@ -182,8 +203,10 @@ pub(crate) enum Capture {
     /// The open tool call's arguments (an inline `input` / `args` object).
     Args,
     /// Content chunks of the open block (a server tool result's `content`).
-    #[allow(dead_code)] // taken by the Anthropic mapper (its branch is not merged yet)
     Text,
+    /// As `Args`, except that an empty object gives nothing (Anthropic's
+    /// `content_block_start` says `input: {}` and the input streams after it).
+    InitialArgs,
 }
 
 /// What kind of value starts (`Map::value`).
@@ -196,11 +219,19 @@ pub(crate) enum ValueStart {
     Scalar,
 }
 
-/// Per-document facts from the framing.
+/// Per-document facts from the framing (all empty for a whole JSON body).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct DocInfo<'a> {
-    /// SSE `event:` name.
+    /// SSE `event:` name; AWS event stream: the frame's `:event-type` header.
     pub event: &'a [u8],
+    /// AWS `:message-type` (`event`, `exception`, `error`).
+    pub message_type: &'a [u8],
+    /// AWS `:exception-type`.
+    pub exception_type: &'a [u8],
+    /// AWS `:error-code`.
+    pub error_code: &'a [u8],
+    /// AWS `:error-message`.
+    pub error_message: &'a [u8],
 }
 
 /// One provider format's mapping from JSON tokens to events (see `openai_chat.rs`).
@@ -243,21 +274,33 @@ struct Captured {
     kind: Capture,
     depth: u32,
     writer: Writer,
+    /// `InitialArgs`: the value's `{` waits for the next token (an empty object is nothing).
+    deferred: bool,
 }
 
 /// One variant per provider format (a mapper is added here, in `Mapper::new` and `get`).
-// Mappers differ in size; one is built per decoder and lives inline (no_std: no Box).
+// no_std without a heap: the decoder's state is fixed-size (tests/provider.rs bounds it).
 #[allow(clippy::large_enum_variant)]
 enum Mapper {
     OpenAiChat(openai_chat::OpenAiChat),
+    Anthropic(anthropic::Anthropic),
+    /// The ConverseStream mapper, and the reader of the documents `chunk` frames wrap
+    /// (`None` while the `invoke_format` mapper is not built).
+    Bedrock(bedrock::Bedrock, Option<Nested>),
     Gemini(gemini::Gemini),
 }
 
 impl Mapper {
-    /// The mapper of a provider; `None` while it is not built.
-    fn new(provider: Provider) -> Option<Mapper> {
+    /// The mapper of a provider; `None` while it is not built. `invoke`: Bedrock's
+    /// `invoke_format`.
+    fn new(provider: Provider, invoke: Provider) -> Option<Mapper> {
         match provider {
             Provider::OpenAiChat => Some(Mapper::OpenAiChat(openai_chat::OpenAiChat::new())),
+            Provider::Anthropic => Some(Mapper::Anthropic(anthropic::Anthropic::new())),
+            Provider::Bedrock => Some(Mapper::Bedrock(
+                bedrock::Bedrock::new(),
+                Nested::new(invoke),
+            )),
             Provider::Gemini => Some(Mapper::Gemini(gemini::Gemini::new())),
             _ => None,
         }
@@ -267,11 +310,226 @@ impl Mapper {
         match self {
             Mapper::OpenAiChat(m) => m,
             Mapper::Gemini(m) => m,
+            Mapper::Anthropic(m) => m,
+            Mapper::Bedrock(m, _) => m,
+        }
+    }
+
+    /// The nested reader, for a format whose documents wrap others.
+    fn nested(&mut self) -> Option<&mut Nested> {
+        match self {
+            Mapper::Bedrock(_, n) => n.as_mut(),
+            _ => None,
+        }
+    }
+
+    fn reset_state(&mut self) {
+        self.get().reset_state();
+        if let Some(n) = self.nested() {
+            n.reset();
+        }
+    }
+}
+
+/// The mappers a nested document can be read with (Bedrock `invoke_format`).
+// No heap: held by value, sized for the larger.
+#[allow(clippy::large_enum_variant)]
+enum InnerMapper {
+    Anthropic(anthropic::Anthropic),
+    OpenAiChat(openai_chat::OpenAiChat),
+}
+
+impl InnerMapper {
+    fn get(&mut self) -> &mut dyn Map {
+        match self {
+            InnerMapper::Anthropic(m) => m,
+            InnerMapper::OpenAiChat(m) => m,
+        }
+    }
+}
+
+/// Decoded bytes of a nested document held at once: what one step of the outer reader
+/// (at most `NESTED_STEP` base64 characters, plus a carried group) decodes to.
+const NESTED_BUF: usize = 64;
+/// Base64 characters of a `Sink::Inner` string read per outer step.
+const NESTED_STEP: usize = 60;
+
+/// A JSON document nested in a string value of the outer document, as base64 (Bedrock
+/// InvokeModelWithResponseStream: `{"bytes":"<base64 of one event>"}`). It has its own
+/// reading state and mapper and shares `Out` with the outer mapper. The base64 text is
+/// decoded as it streams into a small buffer, which the decoder drains one token per step
+/// before it reads on in the outer document: nothing is buffered per frame.
+struct Nested {
+    reader: Reader,
+    map: InnerMapper,
+    b64: Base64Stream,
+    buf: [u8; NESTED_BUF],
+    at: u8,
+    len: u8,
+    /// The base64 string ended: the document ends when `buf` is drained.
+    end: bool,
+    /// The base64 text is invalid: reported, and the document skipped, once the bytes
+    /// decoded before the bad group are read (so that where reads are cut changes nothing).
+    failed: bool,
+    /// A document began since the start (the inner mapper gets `eof`).
+    used: bool,
+}
+
+impl Nested {
+    fn new(format: Provider) -> Option<Nested> {
+        let map = match format {
+            Provider::Anthropic => InnerMapper::Anthropic(anthropic::Anthropic::new()),
+            Provider::OpenAiChat => InnerMapper::OpenAiChat(openai_chat::OpenAiChat::new()),
+            _ => return None,
+        };
+        Some(Nested {
+            reader: Reader::new(),
+            map,
+            b64: Base64Stream::new(),
+            buf: [0; NESTED_BUF],
+            at: 0,
+            len: 0,
+            end: false,
+            failed: false,
+            used: false,
+        })
+    }
+
+    fn reset(&mut self) {
+        self.reader.reset();
+        self.map.get().reset_state();
+        self.b64 = Base64Stream::new();
+        self.at = 0;
+        self.len = 0;
+        self.end = false;
+        self.failed = false;
+        self.used = false;
+    }
+
+    /// Bytes to read or a document to end.
+    fn pending(&self) -> bool {
+        self.at < self.len || self.end || self.failed
+    }
+
+    /// The base64 string starts: a document begins.
+    fn begin(&mut self, out: &mut Out) {
+        self.reader.begin();
+        self.b64 = Base64Stream::new();
+        self.at = 0;
+        self.len = 0;
+        self.end = false;
+        self.failed = false;
+        self.used = true;
+        self.map.get().begin(DocInfo::default(), out);
+    }
+
+    /// A decoded piece of the base64 string (at most `NESTED_STEP` bytes; `buf` is drained).
+    fn feed(&mut self, text: &[u8]) {
+        if self.at >= self.len {
+            self.at = 0;
+            self.len = 0;
+        }
+        let mut rest = text;
+        while !rest.is_empty() && self.reader.doc == DocState::Open && !self.failed {
+            let room = self.buf.get_mut(self.len as usize..).unwrap_or(&mut []);
+            match self.b64.decode(rest, room) {
+                Ok((used, written)) => {
+                    self.len += written as u8;
+                    rest = rest.get(used..).unwrap_or(&[]);
+                    if used == 0 {
+                        break;
+                    }
+                }
+                Err(_) => self.failed = true,
+            }
+        }
+    }
+
+    /// The base64 string ended.
+    fn end_text(&mut self) {
+        if self.at >= self.len {
+            self.at = 0;
+            self.len = 0;
+        }
+        let mut tail = [0u8; 3];
+        match self.b64.finish(&mut tail) {
+            Ok(n) => {
+                let at = self.len as usize;
+                if let Some(dst) = self.buf.get_mut(at..at + n) {
+                    dst.copy_from_slice(&tail[..n]);
+                    self.len += n as u8;
+                }
+            }
+            Err(_) => self.failed = true,
+        }
+        self.end = true;
+    }
+
+    /// One token of the held bytes, or the document's end.
+    fn step(&mut self, to: TextTo<'_, '_, '_>) {
+        let Nested {
+            reader,
+            map,
+            buf,
+            at,
+            len,
+            end,
+            failed,
+            ..
+        } = self;
+        if *at < *len {
+            let all = buf.get(*at as usize..*len as usize).unwrap_or(&[]);
+            if reader.doc != DocState::Open {
+                *at = *len;
+                return;
+            }
+            let mut rest = all;
+            match reader.lexer.next(&mut rest) {
+                Lex::Token(t) => {
+                    if let Some(text) = reader.token(t, map.get(), to.out) {
+                        text_bytes(reader.sink, to, text.bytes());
+                    }
+                }
+                Lex::NeedMore => rest = &[],
+                Lex::Done => reader.doc = DocState::Skip,
+                Lex::Error(_) => reader.json_error(to.out),
+            }
+            *at += (all.len() - rest.len()) as u8;
+        } else if *failed {
+            *failed = false;
+            if reader.doc == DocState::Open {
+                reader.doc = DocState::Skip;
+                to.out
+                    .fault("base64", "undecodable base64 in a chunk frame; skipped");
+            }
+        } else if *end {
+            *end = false;
+            reader.end(map.get(), to);
+        }
+    }
+
+    /// The outer document ended (or failed) with this one still open.
+    fn abort(&mut self, to: TextTo<'_, '_, '_>) {
+        self.at = 0;
+        self.len = 0;
+        self.end = false;
+        self.failed = false;
+        // The outer document's end, or its fault, reports it.
+        self.reader.quiet();
+        self.reader.end(self.map.get(), to);
+    }
+
+    /// The body ended.
+    fn eof(&mut self, out: &mut Out) {
+        if self.used {
+            self.map.get().eof(out);
         }
     }
 }
 
 /// How the body is cut into documents (decided by its first meaningful byte).
+// no_std without a heap: the framer is held by value (the AWS one holds its headers).
+#[allow(clippy::large_enum_variant)]
 enum Framing {
     /// Nothing but BOM and whitespace seen yet.
     Detect {
@@ -282,6 +540,8 @@ enum Framing {
     Sse(SseFramer),
     /// A streamed JSON array (Gemini).
     JsonArray(JsonArrayFramer),
+    /// The AWS event stream (Bedrock).
+    EventStream(EventStreamFramer),
 }
 
 /// Where the reader is in the current document.
@@ -295,9 +555,10 @@ enum DocState {
     Skip,
 }
 
-/// Decodes a provider's HTTP response body into [`Event`]s (see the module docs).
-pub struct Decoder<'a> {
-    framing: Framing,
+/// The JSON-reading state of one stream of documents: the lexer, the token's path, what the
+/// current string is for, a number's digits, a value being captured. The decoder has one
+/// for the body's documents and, for Bedrock, one for the documents nested in them.
+struct Reader {
     lexer: Lexer,
     path: Path,
     doc: DocState,
@@ -305,11 +566,306 @@ pub struct Decoder<'a> {
     num: [u8; 24],
     num_len: u8,
     capture: Option<Captured>,
+}
+
+impl Reader {
+    const fn new() -> Reader {
+        Reader {
+            lexer: Lexer::new(),
+            path: Path::new(),
+            doc: DocState::Between,
+            sink: Sink::Skip,
+            num: [0; 24],
+            num_len: 0,
+            capture: None,
+        }
+    }
+
+    fn reset(&mut self) {
+        self.lexer.reset();
+        self.path.reset();
+        self.doc = DocState::Between;
+        self.sink = Sink::Skip;
+        self.capture = None;
+    }
+
+    /// A document begins (the caller tells the mapper).
+    fn begin(&mut self) {
+        self.lexer.reset();
+        self.path.reset();
+        self.sink = Sink::Skip;
+        self.capture = None;
+        self.doc = DocState::Open;
+    }
+
+    /// The document ends: a top-level number completes, the mapper is told.
+    fn end(&mut self, map: &mut dyn Map, mut to: TextTo<'_, '_, '_>) {
+        if self.doc == DocState::Open {
+            loop {
+                match self.lexer.finish() {
+                    Lex::Token(t) => {
+                        // Text the lexer held to the end (a string cut by the document's end).
+                        if let Some(text) = self.token(t, map, to.out) {
+                            text_bytes(self.sink, to.re(), text.bytes());
+                        }
+                    }
+                    Lex::Done | Lex::NeedMore => break,
+                    Lex::Error(_) => {
+                        if self.lexer.offset() > 0 {
+                            to.out
+                                .fault("json", "undecodable JSON in one event; skipped");
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if self.doc != DocState::Between {
+            map.end(to.out);
+        }
+        self.doc = DocState::Between;
+        self.sink = Sink::Skip;
+        self.capture = None;
+    }
+
+    /// The document ends cut short (a framing fault says so): its JSON is not reported.
+    fn quiet(&mut self) {
+        if self.doc == DocState::Open {
+            self.doc = DocState::Skip;
+        }
+    }
+
+    fn json_error(&mut self, out: &mut Out) {
+        self.doc = DocState::Skip;
+        out.fault("json", "undecodable JSON in one event; skipped");
+    }
+
+    /// Handles one token; returns a text piece when it is content of a `Sink::Text` string
+    /// or base64 text of a `Sink::Inner` string (the caller decides how it goes on).
+    fn token<'i>(&mut self, t: Token<'i>, map: &mut dyn Map, out: &mut Out) -> Option<TextOut<'i>> {
+        if self.capture.is_none() && t.starts_value() {
+            self.path.value_start();
+            let v = match t {
+                Token::ObjectStart => ValueStart::Object,
+                Token::ArrayStart => ValueStart::Array,
+                Token::StringStart => ValueStart::String,
+                _ => ValueStart::Scalar,
+            };
+            self.capture = map.value(&self.path, v, out).map(|kind| Captured {
+                kind,
+                depth: self.path.depth(),
+                writer: Writer::new(),
+                deferred: false,
+            });
+            if self.capture.is_some() {
+                self.captured(t, true, map, out);
+                return None;
+            }
+        } else if self.capture.is_some() {
+            self.captured(t, false, map, out);
+            return None;
+        }
+        let p = &mut self.path;
+        match t {
+            Token::ObjectStart | Token::ArrayStart => {
+                p.open(t == Token::ObjectStart);
+                map.open(p, out);
+            }
+            Token::ObjectEnd | Token::ArrayEnd => {
+                map.close(p, out);
+                p.close();
+            }
+            Token::KeyStart => p.key_start(),
+            Token::KeyEnd => p.key_end(),
+            Token::StringStart => {
+                self.sink = map.string(p, out);
+            }
+            Token::StringEnd => {
+                if matches!(self.sink, Sink::Collect | Sink::Hold) {
+                    map.string_end(p, out);
+                }
+                self.sink = Sink::Skip;
+            }
+            Token::Text(text) => return self.text(text, map, out),
+            Token::NumberStart => {
+                self.num_len = 0;
+            }
+            Token::Number(piece) => {
+                let b = piece.as_bytes();
+                let at = self.num_len as usize;
+                if let Some(dst) = self.num.get_mut(at..at + b.len()) {
+                    dst.copy_from_slice(b);
+                    self.num_len += b.len() as u8;
+                } else {
+                    self.num_len = u8::MAX;
+                }
+            }
+            Token::NumberEnd => {
+                let v = self
+                    .num
+                    .get(..self.num_len as usize)
+                    .and_then(|d| core::str::from_utf8(d).ok())
+                    .and_then(|d| d.parse::<u64>().ok())
+                    .map_or(Scalar::Number, Scalar::Int);
+                map.scalar(p, v, out);
+            }
+            Token::Literal(l) => {
+                map.scalar(p, Scalar::Literal(l), out);
+            }
+        }
+        None
+    }
+
+    /// A token of a captured value (`first`: the one that starts it, its `value_start`
+    /// done): renders it into the open block and ends the capture with the value.
+    fn captured(&mut self, t: Token<'_>, first: bool, map: &mut dyn Map, out: &mut Out) {
+        let Some(cap) = &mut self.capture else {
+            return;
+        };
+        let p = &mut self.path;
+        // The path keeps counting containers, so the value's end is found.
+        match t {
+            Token::ObjectStart | Token::ArrayStart => {
+                if !first {
+                    p.value_start();
+                }
+                p.open(t == Token::ObjectStart);
+            }
+            Token::ObjectEnd | Token::ArrayEnd => p.close(),
+            Token::KeyStart | Token::KeyEnd => {}
+            _ if t.starts_value() && !first => p.value_start(),
+            _ => {}
+        }
+        let mut piece = cap.writer.render(t);
+        if cap.kind == Capture::InitialArgs {
+            if first {
+                cap.deferred = t == Token::ObjectStart;
+                if cap.deferred {
+                    piece = None;
+                }
+            } else if cap.deferred {
+                cap.deferred = false;
+                if t == Token::ObjectEnd {
+                    piece = None;
+                } else {
+                    out.args_text(b"{");
+                }
+            }
+        }
+        if let Some(piece) = piece {
+            match cap.kind {
+                Capture::Args | Capture::InitialArgs => {
+                    out.args_text(piece.as_bytes());
+                }
+                Capture::Text => out.json_text(piece.as_bytes()),
+            }
+        }
+        if t.ends_value() && p.depth() == cap.depth {
+            self.capture = None;
+            map.value_end(&self.path, out);
+        }
+    }
+
+    fn text<'i>(
+        &mut self,
+        text: Text<'i>,
+        map: &mut dyn Map,
+        out: &mut Out,
+    ) -> Option<TextOut<'i>> {
+        let mut scratch = [0u8; 4];
+        if self.path.in_key() {
+            let d = text.decoded(&mut scratch);
+            self.path.key_piece(d);
+            return None;
+        }
+        match self.sink {
+            Sink::Skip => None,
+            Sink::Text { .. } | Sink::Inner => Some(match text {
+                Text::Plain(Piece::Input(b)) => TextOut::Input(crate::emit::str_of(b)),
+                // A decoded escape, a character completed across reads, a bare word's
+                // held bytes: at most a dozen bytes.
+                other => TextOut::owned(other.decoded(&mut scratch)),
+            }),
+            Sink::Args => {
+                let d = text.decoded(&mut scratch);
+                out.args_text(d);
+                None
+            }
+            Sink::Collect | Sink::Hold => {
+                let d = text.decoded(&mut scratch);
+                map.piece(d, out);
+                None
+            }
+        }
+    }
+}
+
+/// Where text goes that is not handed out straight from the input: the text dialect's
+/// input, or a queued chunk (opening its block if needed).
+struct TextTo<'r, 'a, 'o> {
+    route: &'r mut Option<Route<'a>>,
+    route_in: &'r mut [u8; ROUTE_INPUT],
+    out: &'r mut Out<'o>,
+}
+
+impl<'a, 'o> TextTo<'_, 'a, 'o> {
+    fn re(&mut self) -> TextTo<'_, 'a, 'o> {
+        TextTo {
+            route: &mut *self.route,
+            route_in: &mut *self.route_in,
+            out: &mut *self.out,
+        }
+    }
+}
+
+/// Text of a `Sink::Text` string that is not handed out straight from the input (at most
+/// `SMALL` bytes, or `ROUTE_IN` for the text dialect).
+fn text_bytes(sink: Sink, to: TextTo<'_, '_, '_>, text: &[u8]) {
+    let TextTo {
+        route,
+        route_in,
+        out,
+    } = to;
+    if let Sink::Text {
+        ty,
+        choice,
+        refusal,
+    } = sink
+    {
+        if ty == BlockType::Text && !refusal {
+            if let Some(r) = route {
+                if !out.is_routed(choice) {
+                    out.open_routed(choice);
+                }
+                if r.at >= r.len {
+                    r.behind_flush = out.flush_queued();
+                }
+                r.input_choice = choice;
+                r.push(route_in, text);
+                return;
+            }
+        }
+        if !out.is_open(ty, choice, refusal) {
+            out.open_text(ty, choice, refusal);
+        }
+        out.text_via_queue(text);
+    }
+}
+
+/// Decodes a provider's HTTP response body into [`Event`]s (see the module docs).
+pub struct Decoder<'a> {
+    framing: Framing,
+    reader: Reader,
     /// The text dialect, when one is set.
     route: Option<Route<'a>>,
     route_in: [u8; ROUTE_INPUT],
     map: Mapper,
     out: Out<'a>,
+    /// Bedrock: the body is the AWS event stream unless it starts with `{`.
+    aws: bool,
+    max_frame_bytes: u32,
+    /// A framing fault to report in the next step.
+    fault: Option<frame::Fault>,
     finishing: bool,
     finished: bool,
 }
@@ -443,23 +999,20 @@ impl<'a> Decoder<'a> {
         route: Option<Route<'a>>,
     ) -> Decoder<'a> {
         // `validate` let only the providers built so far through.
-        let map = Mapper::new(config.provider)
+        let map = Mapper::new(config.provider, config.invoke_format)
             .unwrap_or(Mapper::OpenAiChat(openai_chat::OpenAiChat::new()));
         let mut out = Out::new(bufs, config.options.id_prefix, config.options.on_malformed);
         out.routes_text = route.is_some();
         Decoder {
             framing: Framing::Detect { bom: 0 },
-            lexer: Lexer::new(),
-            path: Path::new(),
-            doc: DocState::Between,
-            sink: Sink::Skip,
-            num: [0; 24],
-            num_len: 0,
-            capture: None,
+            reader: Reader::new(),
             route,
             route_in: [0; ROUTE_INPUT],
             map,
             out,
+            aws: config.provider == Provider::Bedrock,
+            max_frame_bytes: config.max_frame_bytes,
+            fault: None,
             finishing: false,
             finished: false,
         }
@@ -468,16 +1021,13 @@ impl<'a> Decoder<'a> {
     /// Back to the initial state, keeping configuration and memory.
     pub fn reset(&mut self) {
         self.framing = Framing::Detect { bom: 0 };
-        self.lexer.reset();
-        self.path.reset();
-        self.doc = DocState::Between;
-        self.sink = Sink::Skip;
-        self.capture = None;
+        self.reader.reset();
         if let Some(r) = &mut self.route {
             r.reset();
         }
         self.out.reset();
-        self.map.get().reset_state();
+        self.map.reset_state();
+        self.fault = None;
         self.finishing = false;
         self.finished = false;
     }
@@ -520,15 +1070,13 @@ impl<'a> Decoder<'a> {
                         self.out.settle();
                         continue;
                     }
-                } else if self.out.flush_next() {
-                    self.out.take_flush();
-                    r.sieve.finish();
-                    r.draining = true;
-                    continue;
-                } else if (!self.out.has_pending() && r.at < r.len)
-                    || (self.out.route_next() && r.len > 0)
+                } else if r.at < r.len
+                    && (!self.out.has_pending()
+                        || (self.out.flush_next() && !r.behind_flush)
+                        || self.out.route_next())
                 {
-                    // Text queued behind the end of the last run is the new run's.
+                    // Input queued before the run's end (`FlushText`) is fed before it; input
+                    // of the next run waits for it.
                     r.choice = r.input_choice;
                     let mut at = r.at as usize;
                     step = r
@@ -541,11 +1089,17 @@ impl<'a> Decoder<'a> {
                     }
                 } else if self.out.route_next() {
                     // Text a mapper held (`Out::text_as`), fed a piece at a time once the
-                    // dialect has taken the last one.
+                    // dialect has taken the last one; no run's end is queued before it.
                     if let Some((piece, choice)) = self.out.route_piece(ROUTE_IN) {
                         r.input_choice = choice;
+                        r.behind_flush = false;
                         r.push(&mut self.route_in, piece);
                     }
+                    continue;
+                } else if self.out.flush_next() {
+                    self.out.take_flush();
+                    r.sieve.finish();
+                    r.draining = true;
                     continue;
                 }
             }
@@ -579,6 +1133,22 @@ impl<'a> Decoder<'a> {
             *input = &[];
             return Step::NeedMore;
         }
+        if let Some(f) = self.fault.take() {
+            self.out.fault(f.code(), f.message());
+            return Step::Again;
+        }
+        // A nested document's decoded bytes are read before the outer one goes on.
+        if let Some(n) = self.map.nested() {
+            if n.pending() {
+                n.step(TextTo {
+                    route: &mut self.route,
+                    route_in: &mut self.route_in,
+                    out: &mut self.out,
+                });
+                return Step::Again;
+            }
+        }
+        let aws = self.aws;
         let framed = match &mut self.framing {
             Framing::Detect { bom } => {
                 if input.is_empty() {
@@ -589,6 +1159,16 @@ impl<'a> Decoder<'a> {
                     return Step::NeedMore;
                 }
                 let b = input[0];
+                if aws {
+                    // The event stream's first byte is its length's high byte: no BOM or
+                    // whitespace skipping.
+                    self.framing = if b == b'{' {
+                        Framing::Whole
+                    } else {
+                        Framing::EventStream(EventStreamFramer::new(self.max_frame_bytes))
+                    };
+                    return Step::Again;
+                }
                 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
                 if (*bom as usize) < 3 && b == BOM[*bom as usize] {
                     *bom += 1;
@@ -611,7 +1191,7 @@ impl<'a> Decoder<'a> {
             Framing::Whole => {
                 if input.is_empty() {
                     if self.finishing {
-                        if self.doc == DocState::Open {
+                        if self.reader.doc == DocState::Open {
                             Framed::End
                         } else {
                             Framed::Finished
@@ -619,7 +1199,7 @@ impl<'a> Decoder<'a> {
                     } else {
                         Framed::NeedMore
                     }
-                } else if self.doc == DocState::Between {
+                } else if self.reader.doc == DocState::Between {
                     // Whitespace between whole documents is not a document.
                     let ws = input
                         .iter()
@@ -642,6 +1222,13 @@ impl<'a> Decoder<'a> {
                 }
             }
             Framing::JsonArray(f) => {
+                if self.finishing && input.is_empty() {
+                    f.finish()
+                } else {
+                    f.next(input)
+                }
+            }
+            Framing::EventStream(f) => {
                 if self.finishing && input.is_empty() {
                     f.finish()
                 } else {
@@ -679,15 +1266,24 @@ impl<'a> Decoder<'a> {
                 Step::Again
             }
             Framed::Fault(f) => {
-                if self.doc != DocState::Between {
+                if self.reader.doc != DocState::Between {
+                    // A document cut by the fault is not also reported as bad JSON.
+                    self.reader.quiet();
                     self.end_doc();
+                    // What the document's end queued (an exception frame's error) goes out
+                    // before the fault is reported.
+                    self.fault = Some(f);
+                } else {
+                    self.out.fault(f.code(), f.message());
                 }
-                self.out.fault(f.code(), f.message());
                 Step::Again
             }
             Framed::Finished => {
-                if self.doc != DocState::Between {
+                if self.reader.doc != DocState::Between {
                     self.end_doc();
+                }
+                if let Some(n) = self.map.nested() {
+                    n.eof(&mut self.out);
                 }
                 self.map.get().eof(&mut self.out);
                 self.finished = true;
@@ -697,14 +1293,18 @@ impl<'a> Decoder<'a> {
     }
 
     fn begin_doc(&mut self) {
-        self.lexer.reset();
-        self.path.reset();
-        self.sink = Sink::Skip;
-        self.capture = None;
-        self.doc = DocState::Open;
+        self.reader.begin();
         let info = match &self.framing {
             Framing::Sse(f) => DocInfo {
                 event: f.event_name(),
+                ..DocInfo::default()
+            },
+            Framing::EventStream(f) => DocInfo {
+                event: f.event_type(),
+                message_type: f.message_type(),
+                exception_type: f.exception_type(),
+                error_code: f.error_code(),
+                error_message: f.error_message(),
             },
             _ => DocInfo::default(),
         };
@@ -712,91 +1312,56 @@ impl<'a> Decoder<'a> {
     }
 
     fn end_doc(&mut self) {
-        if self.doc == DocState::Open {
-            // A top-level number completes only here.
-            loop {
-                match self.lexer.finish() {
-                    Lex::Token(t) => {
-                        let _ = self.token(t);
-                    }
-                    Lex::Done | Lex::NeedMore => break,
-                    Lex::Error(_) => {
-                        if self.lexer.offset() > 0 {
-                            self.out
-                                .fault("json", "undecodable JSON in one event; skipped");
-                        }
-                        break;
-                    }
-                }
+        let inner = self.reader.sink == Sink::Inner;
+        let to = TextTo {
+            route: &mut self.route,
+            route_in: &mut self.route_in,
+            out: &mut self.out,
+        };
+        self.reader.end(self.map.get(), to);
+        if inner {
+            // The document ended inside its nested one's base64 text.
+            if let Some(n) = self.map.nested() {
+                n.abort(TextTo {
+                    route: &mut self.route,
+                    route_in: &mut self.route_in,
+                    out: &mut self.out,
+                });
             }
         }
-        if self.doc != DocState::Between {
-            self.map.get().end(&mut self.out);
-        }
-        self.doc = DocState::Between;
-        self.sink = Sink::Skip;
-        self.capture = None;
     }
 
     /// Payload bytes that are not in the input (an SSE line join, held `[DONE]` look-alike).
     fn bytes_from_self(&mut self, bytes: &[u8]) {
         let mut rest = bytes;
-        while !rest.is_empty() && self.doc == DocState::Open {
-            match self.lexer.next(&mut rest) {
+        while !rest.is_empty() && self.reader.doc == DocState::Open {
+            match self.reader.lexer.next(&mut rest) {
                 Lex::Token(t) => {
                     if let Some(text) = self.token(t) {
                         // Only text pieces of a string can come from these bytes; route
                         // them through the queue (they are not in the input).
-                        self.text_bytes(text.bytes());
+                        text_bytes(self.reader.sink, self.text_to(), text.bytes());
                     }
                 }
                 Lex::NeedMore => break,
                 Lex::Done => {
-                    self.doc = DocState::Skip;
+                    self.reader.doc = DocState::Skip;
                 }
-                Lex::Error(_) => {
-                    self.doc = DocState::Skip;
-                    self.out
-                        .fault("json", "undecodable JSON in one event; skipped");
-                }
+                Lex::Error(_) => self.reader.json_error(&mut self.out),
             }
-        }
-    }
-
-    fn text_bytes(&mut self, text: &[u8]) {
-        if let Sink::Text {
-            ty,
-            choice,
-            refusal,
-        } = self.sink
-        {
-            if self.routes(ty, refusal) {
-                if let Some(r) = &mut self.route {
-                    if !self.out.is_routed(choice) {
-                        self.out.open_routed(choice);
-                    }
-                    r.input_choice = choice;
-                    r.push(&mut self.route_in, text);
-                }
-                return;
-            }
-            if !self.out.is_open(ty, choice, refusal) {
-                self.out.open_text(ty, choice, refusal);
-            }
-            self.out.text_via_queue(text);
         }
     }
 
     fn payload<'i>(&mut self, input: &mut &'i [u8], n: usize) -> Step<'i> {
         let n = n.min(input.len());
-        if self.doc != DocState::Open {
+        if self.reader.doc != DocState::Open {
             // Skipping a failed document (or bytes after its value).
             self.consume(input, n);
             return Step::Again;
         }
-        // Text that must first open its block, and arguments, are read in small steps
-        // (their bytes are copied; see `out.rs`).
-        let limit = match self.sink {
+        // Text that must first open its block, arguments and nested base64 text are read in
+        // small steps (their bytes are copied; see `out.rs`).
+        let limit = match self.reader.sink {
             // Text for the text dialect is copied to its input.
             Sink::Text { ty, refusal, .. } if self.routes(ty, refusal) => ROUTE_IN,
             Sink::Text {
@@ -805,14 +1370,15 @@ impl<'a> Decoder<'a> {
                 refusal,
             } if !self.out.is_open(ty, choice, refusal) => SMALL,
             Sink::Args => ARGS_STEP,
+            Sink::Inner => NESTED_STEP,
             Sink::Hold => SMALL,
             // A captured value's output pieces are copied (one token's text ≤ ARGS_STEP).
-            _ if self.capture.is_some() => ARGS_STEP,
+            _ if self.reader.capture.is_some() => ARGS_STEP,
             _ => n,
         };
         let all = &input[..n];
         let mut rest = &all[..n.min(limit)];
-        let lexed = self.lexer.next(&mut rest);
+        let lexed = self.reader.lexer.next(&mut rest);
         let used = n.min(limit) - rest.len();
         let step = match lexed {
             Lex::Token(t) => match self.token(t) {
@@ -821,7 +1387,7 @@ impl<'a> Decoder<'a> {
                         ty,
                         choice,
                         refusal,
-                    } = self.sink
+                    } = self.reader.sink
                     {
                         if self.out.is_open(ty, choice, refusal) && !self.out.has_pending() {
                             if let TextOut::Input(s) = text {
@@ -831,25 +1397,37 @@ impl<'a> Decoder<'a> {
                             }
                         }
                     }
-                    self.text_bytes(text.bytes());
+                    text_bytes(self.reader.sink, self.text_to(), text.bytes());
                     Step::Again
                 }
                 None => Step::Again,
             },
             Lex::NeedMore => Step::Again,
             Lex::Done => {
-                self.doc = DocState::Skip;
+                if matches!(self.framing, Framing::Whole) {
+                    // Whole documents one after another: the next byte may start the next.
+                    self.consume(input, used);
+                    self.end_doc();
+                    return Step::Again;
+                }
+                self.reader.doc = DocState::Skip;
                 Step::Again
             }
             Lex::Error(_) => {
-                self.doc = DocState::Skip;
-                self.out
-                    .fault("json", "undecodable JSON in one event; skipped");
+                self.reader.json_error(&mut self.out);
                 Step::Again
             }
         };
         self.consume(input, used);
         step
+    }
+
+    fn text_to(&mut self) -> TextTo<'_, 'a, 'a> {
+        TextTo {
+            route: &mut self.route,
+            route_in: &mut self.route_in,
+            out: &mut self.out,
+        }
     }
 
     /// Does text of this kind run through the text dialect? (A provider's text does; its
@@ -862,152 +1440,33 @@ impl<'a> Decoder<'a> {
         match &mut self.framing {
             Framing::Sse(f) => f.consumed(&input[..n]),
             Framing::JsonArray(f) => f.consumed(&input[..n]),
+            Framing::EventStream(f) => f.consumed(&input[..n]),
             _ => {}
         }
         *input = &input[n..];
     }
 
-    /// Handles one token; returns a text piece when it is content of a `Sink::Text` string
-    /// (the caller decides how it goes out).
+    /// One token of the body's document. A `Sink::Inner` string's start, base64 text and
+    /// end go to the nested reader.
     fn token<'i>(&mut self, t: Token<'i>) -> Option<TextOut<'i>> {
-        if self.capture.is_none() && t.starts_value() {
-            self.path.value_start();
-            let v = match t {
-                Token::ObjectStart => ValueStart::Object,
-                Token::ArrayStart => ValueStart::Array,
-                Token::StringStart => ValueStart::String,
-                _ => ValueStart::Scalar,
-            };
-            self.capture = self
-                .map
-                .get()
-                .value(&self.path, v, &mut self.out)
-                .map(|kind| Captured {
-                    kind,
-                    depth: self.path.depth(),
-                    writer: Writer::new(),
-                });
-            if self.capture.is_some() {
-                self.captured(t, true);
-                return None;
-            }
-        } else if self.capture.is_some() {
-            self.captured(t, false);
-            return None;
+        let before = self.reader.sink;
+        let text = self.reader.token(t, self.map.get(), &mut self.out);
+        let after = self.reader.sink;
+        if before != Sink::Inner && after != Sink::Inner {
+            return text;
         }
-        let map = self.map.get();
-        let p = &mut self.path;
-        let out = &mut self.out;
-        match t {
-            Token::ObjectStart | Token::ArrayStart => {
-                p.open(t == Token::ObjectStart);
-                map.open(p, out);
+        if let Some(n) = self.map.nested() {
+            if before != Sink::Inner {
+                n.begin(&mut self.out);
             }
-            Token::ObjectEnd | Token::ArrayEnd => {
-                map.close(p, out);
-                p.close();
+            if let Some(text) = &text {
+                n.feed(text.bytes());
             }
-            Token::KeyStart => p.key_start(),
-            Token::KeyEnd => p.key_end(),
-            Token::StringStart => {
-                self.sink = map.string(p, out);
-            }
-            Token::StringEnd => {
-                if matches!(self.sink, Sink::Collect | Sink::Hold) {
-                    map.string_end(p, out);
-                }
-                self.sink = Sink::Skip;
-            }
-            Token::Text(text) => return self.text(text),
-            Token::NumberStart => {
-                self.num_len = 0;
-            }
-            Token::Number(piece) => {
-                let b = piece.as_bytes();
-                let at = self.num_len as usize;
-                if let Some(dst) = self.num.get_mut(at..at + b.len()) {
-                    dst.copy_from_slice(b);
-                    self.num_len += b.len() as u8;
-                } else {
-                    self.num_len = u8::MAX;
-                }
-            }
-            Token::NumberEnd => {
-                let v = self
-                    .num
-                    .get(..self.num_len as usize)
-                    .and_then(|d| core::str::from_utf8(d).ok())
-                    .and_then(|d| d.parse::<u64>().ok())
-                    .map_or(Scalar::Number, Scalar::Int);
-                map.scalar(p, v, out);
-            }
-            Token::Literal(l) => {
-                map.scalar(p, Scalar::Literal(l), out);
+            if after != Sink::Inner {
+                n.end_text();
             }
         }
         None
-    }
-
-    /// A token of a captured value (`first`: the one that starts it, its `value_start`
-    /// done): renders it into the open block and ends the capture with the value.
-    fn captured(&mut self, t: Token<'_>, first: bool) {
-        let Some(cap) = &mut self.capture else {
-            return;
-        };
-        let p = &mut self.path;
-        // The path keeps counting containers, so the value's end is found.
-        match t {
-            Token::ObjectStart | Token::ArrayStart => {
-                if !first {
-                    p.value_start();
-                }
-                p.open(t == Token::ObjectStart);
-            }
-            Token::ObjectEnd | Token::ArrayEnd => p.close(),
-            Token::KeyStart | Token::KeyEnd => {}
-            _ if t.starts_value() && !first => p.value_start(),
-            _ => {}
-        }
-        if let Some(piece) = cap.writer.render(t) {
-            match cap.kind {
-                Capture::Args => {
-                    self.out.args_text(piece.as_bytes());
-                }
-                Capture::Text => self.out.json_text(piece.as_bytes()),
-            }
-        }
-        if t.ends_value() && p.depth() == cap.depth {
-            self.capture = None;
-            self.map.get().value_end(&self.path, &mut self.out);
-        }
-    }
-
-    fn text<'i>(&mut self, text: Text<'i>) -> Option<TextOut<'i>> {
-        let mut scratch = [0u8; 4];
-        if self.path.in_key() {
-            let d = text.decoded(&mut scratch);
-            self.path.key_piece(d);
-            return None;
-        }
-        match self.sink {
-            Sink::Skip => None,
-            Sink::Text { .. } => Some(match text {
-                Text::Plain(Piece::Input(b)) => TextOut::Input(crate::emit::str_of(b)),
-                // A decoded escape, a character completed across reads, a bare word's
-                // held bytes: at most a dozen bytes.
-                other => TextOut::owned(other.decoded(&mut scratch)),
-            }),
-            Sink::Args => {
-                let d = text.decoded(&mut scratch);
-                self.out.args_text(d);
-                None
-            }
-            Sink::Collect | Sink::Hold => {
-                let d = text.decoded(&mut scratch);
-                self.map.get().piece(d, &mut self.out);
-                None
-            }
-        }
     }
 }
 
@@ -1030,6 +1489,8 @@ struct Route<'a> {
     /// The choice of the text in its input (it becomes `choice` when that text is fed, after
     /// the last run has been drained).
     input_choice: u32,
+    /// Its input came after a `FlushText` was queued: it is the next run's.
+    behind_flush: bool,
     /// The sieve's open block and the decoder's index for it.
     block: Option<(u32, u32)>,
 }
@@ -1043,6 +1504,7 @@ impl<'a> Route<'a> {
             draining: false,
             choice: 0,
             input_choice: 0,
+            behind_flush: false,
             block: None,
         }
     }
@@ -1063,6 +1525,12 @@ impl<'a> Route<'a> {
 
     /// Appends text (the decoder feeds it before its next step, so it always fits).
     fn push(&mut self, input: &mut [u8; ROUTE_INPUT], text: &[u8]) {
+        if self.at >= self.len {
+            // All fed: start over at the front (the sieve forgot the old bytes, see
+            // `Sieve::step_detached`).
+            self.at = 0;
+            self.len = 0;
+        }
         let at = self.len as usize;
         let n = text.len().min(ROUTE_INPUT - at);
         input[at..at + n].copy_from_slice(&text[..n]);

@@ -376,6 +376,11 @@ impl<'m> Out<'m> {
         i
     }
 
+    /// A `FlushText` is queued (and its run not yet drained).
+    pub(crate) fn flush_queued(&self) -> bool {
+        self.deferring
+    }
+
     /// The next queued event is the end of the text dialect's run.
     pub(crate) fn flush_next(&self) -> bool {
         matches!(self.queue.front(), Some(Pending::FlushText))
@@ -671,9 +676,17 @@ impl<'m> Out<'m> {
             match self.args.tc.finish() {
                 Step::Out(p) => {
                     let b = p.as_bytes();
-                    if !self.args.started && b.first() != Some(&b'{') {
-                        // A whole number or word: complete, but not an object (rule 9).
-                        return Some(ErrorReason::MalformedBody);
+                    if !self.args.started {
+                        self.args.started = true;
+                        // A top-level number or word completes only here: not an object
+                        // (rule 9).
+                        if b.first() != Some(&b'{') {
+                            return Some(if cut {
+                                ErrorReason::Unfinished
+                            } else {
+                                ErrorReason::MalformedBody
+                            });
+                        }
                     }
                     if n + b.len() <= ARGS_OUT {
                         self.args_out[n..n + b.len()].copy_from_slice(b);
@@ -726,7 +739,6 @@ impl<'m> Out<'m> {
     }
 
     /// Opens a tool_result block (a server tool's result), named by its tool and call.
-    #[allow(dead_code)] // used by the Anthropic mapper (its branch is not merged yet)
     pub(crate) fn open_result(&mut self, choice: u32, server: bool, name: &[u8], id: &[u8]) {
         self.close();
         self.name.set(name);

@@ -143,6 +143,7 @@ impl EventStreamFramer {
     }
 
     /// Back to the start of a body (same cap).
+    #[cfg(test)]
     pub(crate) fn reset(&mut self) {
         *self = Self::new(self.max_frame_bytes);
     }

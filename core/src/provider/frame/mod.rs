@@ -15,8 +15,6 @@
 //! * `json_array.rs` — a streamed JSON array, one document per element (Gemini's default).
 //! * `event_stream.rs` — the AWS event stream (Bedrock): prelude, headers, payload, CRCs.
 
-// Built and tested; wired with the Bedrock mapper.
-#[allow(dead_code)]
 pub(crate) mod event_stream;
 pub(crate) mod json_array;
 pub(crate) mod sse;

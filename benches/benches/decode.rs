@@ -1,0 +1,254 @@
+//! Provider streams: tokensieve's `Decoder` on a 20 MB OpenAI Chat SSE body of small text
+//! deltas (~150 bytes an event) and an Anthropic Messages SSE body of the same text, at
+//! 4-byte, 4 KiB and 64 KiB reads; with the `compare-sse` feature, side by side with
+//! `eventsource-stream` 0.2.3 + `serde_json` into typed structs and into `serde_json::Value`
+//! on the same bytes. Also linearity: one 1 MB and one 10 MB text event.
+//!
+//! `bytes.*` groups report MB/s; `events.*` report events a second (the inverse is the time
+//! per provider event). Every run decodes the whole body with a fresh decoder and consumes
+//! every event (text lengths summed into `black_box`).
+//!
+//! `cargo bench -p tokensieve-benches --features compare-sse --bench decode`
+
+use std::hint::black_box;
+
+use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use tokensieve::Event;
+use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+
+const WORDS: &[&str] = &[
+    "the ",
+    "model ",
+    "streams ",
+    "its ",
+    "answer ",
+    "token ",
+    "by ",
+    "token, ",
+    "and ",
+    "a ",
+    "host ",
+    "speaks ",
+    "it ",
+    "as ",
+    "it ",
+    "comes: ",
+    "\"quoted\" ",
+    "naïve ",
+    "café ",
+    "🌍 ",
+];
+
+/// An OpenAI Chat Completions SSE body of about `size` bytes; the number of events.
+fn openai_body(size: usize) -> (Vec<u8>, u64) {
+    let mut out = Vec::with_capacity(size + 256);
+    let mut n = 0u64;
+    let mut i = 0usize;
+    while out.len() < size {
+        let w = WORDS[i % WORDS.len()].replace('"', "\\\"");
+        i += 1;
+        out.extend_from_slice(
+            format!(
+                "data: {{\"id\":\"chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT\",\"object\":\"chat.completion.chunk\",\"created\":1741569952,\"model\":\"gpt-4.1-2025-04-14\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{w}\"}},\"finish_reason\":null}}]}}\n\n"
+            )
+            .as_bytes(),
+        );
+        n += 1;
+    }
+    out.extend_from_slice(b"data: {\"id\":\"chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT\",\"object\":\"chat.completion.chunk\",\"created\":1741569952,\"model\":\"gpt-4.1-2025-04-14\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n");
+    (out, n + 2)
+}
+
+/// An Anthropic Messages SSE body of about `size` bytes; the number of events.
+fn anthropic_body(size: usize) -> (Vec<u8>, u64) {
+    let mut out = Vec::with_capacity(size + 1024);
+    out.extend_from_slice(b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_01XFDUDYJgAACzvnptvVoYEL\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"claude-sonnet-4-5\",\"stop_reason\":null,\"usage\":{\"input_tokens\":25,\"output_tokens\":1}}}\n\n\
+event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n");
+    let mut n = 2u64;
+    let mut i = 0usize;
+    while out.len() < size {
+        let w = WORDS[i % WORDS.len()].replace('"', "\\\"");
+        i += 1;
+        out.extend_from_slice(
+            format!(
+                "event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"text_delta\",\"text\":\"{w}\"}}}}\n\n"
+            )
+            .as_bytes(),
+        );
+        n += 1;
+    }
+    out.extend_from_slice(b"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n\
+event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":15}}\n\n\
+event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+    (out, n + 3)
+}
+
+/// Decodes `body` in `read`-byte reads; the visible text's length.
+fn tokensieve_decode(config: &DecoderConfig<'_>, body: &[u8], read: usize) -> usize {
+    let mut decoder = Decoder::new(config).unwrap();
+    let mut len = 0usize;
+    for piece in body.chunks(read) {
+        let mut input = piece;
+        while let Some(ev) = decoder.next(&mut input) {
+            if let Event::Chunk(c) = ev {
+                len += c.text.len();
+            }
+        }
+    }
+    decoder.finish();
+    let mut empty: &[u8] = &[];
+    while decoder.next(&mut empty).is_some() {}
+    len
+}
+
+#[cfg(feature = "compare-sse")]
+mod peer {
+    //! eventsource-stream + serde_json, as a Rust host writes it today.
+    use eventsource_stream::Eventsource;
+    use futures::StreamExt;
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    struct ChatChunk {
+        #[allow(dead_code)]
+        id: Option<String>,
+        #[allow(dead_code)]
+        model: Option<String>,
+        choices: Vec<Choice>,
+    }
+    #[derive(Deserialize)]
+    struct Choice {
+        delta: Delta,
+        #[allow(dead_code)]
+        finish_reason: Option<String>,
+    }
+    #[derive(Deserialize)]
+    struct Delta {
+        content: Option<String>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(tag = "type")]
+    enum Anthropic {
+        #[serde(rename = "content_block_delta")]
+        Delta { delta: AnthropicDelta },
+        #[serde(other)]
+        Other,
+    }
+    #[derive(Deserialize)]
+    struct AnthropicDelta {
+        text: Option<String>,
+    }
+
+    /// Frames `body` in `read`-byte reads and hands each event's data to `f`.
+    fn events(body: &[u8], read: usize, mut f: impl FnMut(&str)) {
+        let reads = futures::stream::iter(
+            body.chunks(read)
+                .map(|c| Ok::<_, std::convert::Infallible>(c.to_vec())),
+        );
+        let mut stream = reads.eventsource();
+        futures::executor::block_on(async {
+            while let Some(ev) = stream.next().await {
+                let ev = ev.unwrap();
+                if ev.data != "[DONE]" {
+                    f(&ev.data);
+                }
+            }
+        });
+    }
+
+    pub fn openai_typed(body: &[u8], read: usize) -> usize {
+        let mut len = 0;
+        events(body, read, |data| {
+            let c: ChatChunk = serde_json::from_str(data).unwrap();
+            for ch in c.choices {
+                len += ch.delta.content.map_or(0, |t| t.len());
+            }
+        });
+        len
+    }
+
+    pub fn anthropic_typed(body: &[u8], read: usize) -> usize {
+        let mut len = 0;
+        events(body, read, |data| {
+            if let Anthropic::Delta { delta } = serde_json::from_str(data).unwrap() {
+                len += delta.text.map_or(0, |t| t.len());
+            }
+        });
+        len
+    }
+
+    pub fn value(body: &[u8], read: usize) -> usize {
+        let mut len = 0;
+        events(body, read, |data| {
+            let v: serde_json::Value = serde_json::from_str(data).unwrap();
+            len += v.to_string().len() & 1;
+        });
+        len
+    }
+}
+
+fn decode(c: &mut Criterion) {
+    const SIZE: usize = 20 << 20;
+    let inputs = [
+        ("openai-chat", Provider::OpenAiChat, openai_body(SIZE)),
+        ("anthropic", Provider::Anthropic, anthropic_body(SIZE)),
+    ];
+    for (name, provider, (body, events)) in &inputs {
+        let config = DecoderConfig::new(*provider);
+        if !provider.is_supported() {
+            continue;
+        }
+        for (label, read) in [("4B", 4usize), ("4KiB", 4096), ("64KiB", 65536)] {
+            for unit in ["bytes", "events"] {
+                let mut g = c.benchmark_group(format!("{unit}.{name}.{label}"));
+                g.sampling_mode(SamplingMode::Flat);
+                g.sample_size(10);
+                g.throughput(if unit == "bytes" {
+                    Throughput::Bytes(body.len() as u64)
+                } else {
+                    Throughput::Elements(*events)
+                });
+                g.bench_function("tokensieve", |b| {
+                    b.iter(|| black_box(tokensieve_decode(&config, body, read)))
+                });
+                #[cfg(feature = "compare-sse")]
+                if read >= 4096 {
+                    let typed = match provider {
+                        Provider::Anthropic => peer::anthropic_typed,
+                        _ => peer::openai_typed,
+                    };
+                    g.bench_function("eventsource-stream+serde_json(typed)", |b| {
+                        b.iter(|| black_box(typed(body, read)))
+                    });
+                    g.bench_function("eventsource-stream+serde_json(Value)", |b| {
+                        b.iter(|| black_box(peer::value(body, read)))
+                    });
+                }
+                g.finish();
+            }
+        }
+    }
+}
+
+/// One text event of 1 MB and one of 10 MB: the time should grow ~10×.
+fn linearity(c: &mut Criterion) {
+    let config = DecoderConfig::new(Provider::OpenAiChat);
+    let mut g = c.benchmark_group("linearity.openai-chat.one-event");
+    g.sampling_mode(SamplingMode::Flat);
+    g.sample_size(10);
+    for mb in [1usize, 10] {
+        let text = "lorem ipsum dolor sit amet, \\\"quoted\\\" é ".repeat((mb << 20) / 40);
+        let body = format!(
+            "data: {{\"choices\":[{{\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\ndata: [DONE]\n\n"
+        );
+        g.throughput(Throughput::Bytes(body.len() as u64));
+        g.bench_function(format!("{mb}MB"), |b| {
+            b.iter(|| black_box(tokensieve_decode(&config, body.as_bytes(), 4096)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, decode, linearity);
+criterion_main!(benches);

@@ -1,0 +1,603 @@
+//! Anthropic Messages: the streamed events (`message_start`, `content_block_start` /
+//! `_delta` / `_stop`, `message_delta`, `message_stop`, `ping`, `error`), one whole
+//! non-streaming `message` body, or a bare error body.
+//!
+//! Decisions go by the JSON `type` fields, never by the SSE event name alone: Bedrock's
+//! InvokeModelWithResponseStream wraps these same event documents without SSE names.
+//!
+//! Paths read (depth = containers open at the value):
+//! - `type` (1): the event (or `message` for a whole body, `error` for an error body).
+//! - `message` (2, `message_start`): `id`, `model`, `usage` (3). Its `content` is a snapshot,
+//!   not content. A second `message_start` is an error (`unexpected-message-start`).
+//! - A content block: `content_block` (2, `content_block_start`) or `content[i]` (3, a whole
+//!   body): `type`, `text` → text, `thinking` → thinking, `signature` and `data`
+//!   (`redacted_thinking`) → the thinking block's `signature` / `redacted`, `id`, `name`,
+//!   `input` (the call's initial arguments: nothing when `{}`), `tool_use_id` and `content`
+//!   of a `*_tool_result` block (a `tool_result` block, `server: true`).
+//! - `delta` (2): `type`, `text`, `thinking`, `signature`, `partial_json` (the open call's
+//!   arguments), `stop_reason` (`message_delta`).
+//! - `usage` (2, `message_delta` and a whole body), `stop_reason` (1, a whole body).
+//! - `error` (2): `type`, `message`, `code`; an `error` document without one: its own fields.
+//!
+//! Blocks follow the wire's: a `content_block_start` completes the open block, a
+//! `content_block_stop` completes it; a block still open at `message_delta` was cut short
+//! (`max_tokens`), so a call in it fails as `unfinished` unless its input parses.
+
+use super::out::{Out, Slot};
+use super::path::{Key, Path};
+use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
+use crate::emit::decimal;
+use crate::event::{BlockType, ErrorSource, FinishReason};
+
+/// The document's event (its top-level `type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ev {
+    Unknown,
+    MessageStart,
+    ContentBlockStart,
+    ContentBlockDelta,
+    ContentBlockStop,
+    MessageDelta,
+    MessageStop,
+    Error,
+    /// A whole non-streaming body.
+    Message,
+}
+
+/// A content block's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Its `type` is not read yet (its keys decide).
+    Unknown,
+    Text,
+    Thinking,
+    Redacted,
+    /// `tool_use`; a server's (`server_tool_use`, `mcp_tool_use`, …) when `server`.
+    ToolUse {
+        server: bool,
+    },
+    /// A server tool's `*_tool_result`.
+    ToolResult,
+    /// A type this mapping does not know: skipped.
+    Other,
+}
+
+fn kind_of(ty: &[u8]) -> Kind {
+    match ty {
+        b"text" => Kind::Text,
+        b"thinking" => Kind::Thinking,
+        b"redacted_thinking" => Kind::Redacted,
+        b"tool_use" => Kind::ToolUse { server: false },
+        t if t.ends_with(b"_tool_use") => Kind::ToolUse { server: true },
+        t if t.ends_with(b"_tool_result") => Kind::ToolResult,
+        _ => Kind::Other,
+    }
+}
+
+/// A delta's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Delta {
+    Unknown,
+    Text,
+    Thinking,
+    Signature,
+    InputJson,
+    Other,
+}
+
+fn delta_of(ty: &[u8]) -> Delta {
+    match ty {
+        b"text_delta" => Delta::Text,
+        b"thinking_delta" => Delta::Thinking,
+        b"signature_delta" => Delta::Signature,
+        b"input_json_delta" => Delta::InputJson,
+        _ => Delta::Other,
+    }
+}
+
+/// What a `Collect` string is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum What {
+    None,
+    /// The top-level `type`.
+    EvType,
+    BlockType,
+    DeltaType,
+    /// A block's `id` or `tool_use_id`.
+    BlockId,
+    BlockName,
+    Signature,
+    Redacted,
+    StopReason,
+    ResponseId,
+    Model,
+    ErrMessage,
+    ErrCode,
+    ErrType,
+}
+
+/// The content block being read (the last one the wire opened).
+#[derive(Clone, Copy)]
+struct Block {
+    kind: Kind,
+    ty: Slot,
+    id: Slot,
+    name: Slot,
+    /// Its tool_call / tool_result block was opened.
+    opened: bool,
+    /// Its call number (`OpenBlock::call`).
+    call: u32,
+}
+
+const BLOCK: Block = Block {
+    kind: Kind::Unknown,
+    ty: Slot::EMPTY,
+    id: Slot::EMPTY,
+    name: Slot::EMPTY,
+    opened: false,
+    call: 0,
+};
+
+const RESTARTED: &[u8] = b"a second message_start: the message restarted";
+const SIG_DROPPED: &str =
+    "a thinking block's signature or redacted data exceeded max_call_bytes; it is dropped";
+
+pub(crate) struct Anthropic {
+    ev: Ev,
+    what: What,
+    /// A collected word: a `type`, a stop reason, an id or model.
+    word: Slot,
+    block: Block,
+    delta: Delta,
+    next_call: u32,
+    /// A `message_start` was read.
+    started: bool,
+    /// The content block's signature (or redacted data) outgrew its memory.
+    sig_dropped: bool,
+    /// The document's top-level value completed.
+    complete: bool,
+    /// Depth of the error object being collected (1: the document itself).
+    err_depth: u32,
+    err_code: Slot,
+    err_type: Slot,
+    /// A numeric `code`, in decimal.
+    err_num: Slot,
+    /// The document is an SSE `event: error`.
+    event_error: bool,
+    /// An error was reported from this document.
+    err_seen: bool,
+}
+
+impl Anthropic {
+    pub(crate) const fn new() -> Anthropic {
+        Anthropic {
+            ev: Ev::Unknown,
+            what: What::None,
+            word: Slot::EMPTY,
+            block: BLOCK,
+            delta: Delta::Unknown,
+            next_call: 0,
+            started: false,
+            sig_dropped: false,
+            complete: false,
+            err_depth: 0,
+            err_code: Slot::EMPTY,
+            err_type: Slot::EMPTY,
+            err_num: Slot::EMPTY,
+            event_error: false,
+            err_seen: false,
+        }
+    }
+
+    /// The depth of the content block object `p` is in: 2 (`content_block`), 3 (a whole
+    /// body's `content[i]`).
+    fn block_level(p: &Path) -> Option<u32> {
+        let d = p.depth();
+        match p.key(1) {
+            Key::ContentBlock if d >= 2 => Some(2),
+            Key::Content if d >= 3 && p.key(2) == Key::Other => Some(3),
+            _ => None,
+        }
+    }
+
+    /// `p` is a member of the content block object.
+    fn in_block(p: &Path) -> bool {
+        Self::block_level(p) == Some(p.depth())
+    }
+
+    /// `p` is a member of a content block delta.
+    fn in_delta(p: &Path) -> bool {
+        p.depth() == 2 && p.key(1) == Key::Delta
+    }
+
+    /// The block kind, or what the key says when its `type` is not read yet.
+    fn kind_or(&self, guess: Kind) -> Kind {
+        match self.block.kind {
+            Kind::Unknown => guess,
+            k => k,
+        }
+    }
+
+    fn delta_or(&self, guess: Delta) -> Delta {
+        match self.delta {
+            Delta::Unknown => guess,
+            d => d,
+        }
+    }
+
+    /// Makes the block's tool_call (or tool_result) block the open one.
+    fn open_tool(&mut self, out: &mut Out) {
+        let b = &mut self.block;
+        match b.kind {
+            Kind::ToolUse { server } => {
+                let open =
+                    matches!(out.open, Some(o) if o.ty == BlockType::ToolCall && o.call == b.call);
+                if !open {
+                    if !b.opened {
+                        b.call = self.next_call;
+                        self.next_call += 1;
+                    }
+                    out.open_call(0, b.call, server, b.name.bytes(), b.id.bytes());
+                }
+            }
+            Kind::ToolResult => {
+                if !b.opened {
+                    out.open_result(0, true, b.ty.bytes(), b.id.bytes());
+                }
+            }
+            _ => return,
+        }
+        b.opened = true;
+    }
+
+    /// The thinking block a signature or redacted data belongs to: the open one, else a new
+    /// one (a block with nothing but a signature still appears).
+    fn sig_block(out: &mut Out) {
+        let index = match out.open {
+            Some(o) if o.ty == BlockType::Thinking && o.choice == 0 && !o.refusal => o.index,
+            _ => {
+                out.open_text(BlockType::Thinking, 0, false);
+                out.open.map_or(0, |o| o.index)
+            }
+        };
+        if out.sig_block != Some(index) {
+            out.sig_block = Some(index);
+            out.signature.clear();
+            out.redacted.clear();
+        }
+    }
+
+    fn start_error(&mut self, depth: u32, out: &mut Out) {
+        self.err_depth = depth;
+        self.err_code.clear();
+        self.err_type.clear();
+        self.err_num.clear();
+        out.message.clear();
+    }
+
+    fn report_error(&mut self, out: &mut Out) {
+        if self.err_seen {
+            return;
+        }
+        self.err_seen = true;
+        // docs/providers.md: a string code, else the type, else a numeric code.
+        let code = [self.err_code, self.err_type, self.err_num]
+            .into_iter()
+            .find(|c| !c.is_empty());
+        out.error_held(ErrorSource::Provider, code.as_ref().map(Slot::bytes));
+    }
+
+    /// A content block object opens: the open block completes.
+    fn block_open(&mut self, out: &mut Out) {
+        out.close();
+        self.block = Block {
+            call: self.block.call,
+            ..BLOCK
+        };
+        self.delta = Delta::Unknown;
+        self.sig_dropped = false;
+    }
+
+    /// A content block object closes: a call or result with nothing in it still appears;
+    /// a whole body's block completes.
+    fn block_close(&mut self, level: u32, out: &mut Out) {
+        if matches!(self.block.kind, Kind::ToolUse { .. } | Kind::ToolResult) && !self.block.opened
+        {
+            self.open_tool(out);
+        }
+        if level == 3 {
+            out.close();
+        }
+    }
+}
+
+fn reason_of(raw: &[u8]) -> FinishReason {
+    match raw {
+        b"end_turn" | b"stop_sequence" => FinishReason::Stop,
+        b"max_tokens" | b"model_context_window_exceeded" => FinishReason::Length,
+        b"tool_use" => FinishReason::ToolCalls,
+        b"refusal" => FinishReason::Refusal,
+        _ => FinishReason::Other,
+    }
+}
+
+fn ev_of(ty: &[u8]) -> Ev {
+    match ty {
+        b"message_start" => Ev::MessageStart,
+        b"content_block_start" => Ev::ContentBlockStart,
+        b"content_block_delta" => Ev::ContentBlockDelta,
+        b"content_block_stop" => Ev::ContentBlockStop,
+        b"message_delta" => Ev::MessageDelta,
+        b"message_stop" => Ev::MessageStop,
+        b"error" => Ev::Error,
+        b"message" => Ev::Message,
+        _ => Ev::Unknown,
+    }
+}
+
+impl Map for Anthropic {
+    fn reset_state(&mut self) {
+        *self = Anthropic::new();
+    }
+
+    fn begin(&mut self, doc: DocInfo<'_>, out: &mut Out) {
+        self.ev = Ev::Unknown;
+        self.what = What::None;
+        self.complete = false;
+        self.err_seen = false;
+        self.event_error = doc.event == b"error";
+        // The document's own fields are collected: whether it is an error may be known
+        // only at its end.
+        self.start_error(1, out);
+    }
+
+    fn open(&mut self, p: &Path, out: &mut Out) {
+        let d = p.depth();
+        if Self::block_level(p) == Some(d) {
+            self.block_open(out);
+        } else if d == 2 && p.key(1) == Key::Delta {
+            self.delta = Delta::Unknown;
+        } else if d == 2 && p.key(1) == Key::Message {
+            if self.started {
+                // docs/providers.md: the decoder's own error; the new message goes on in
+                // the same index space.
+                out.message.clear();
+                let _ = out.message.push(RESTARTED);
+                out.error_held(ErrorSource::Provider, Some(b"unexpected-message-start"));
+            }
+            self.started = true;
+        } else if d == 2 && p.key(1) == Key::Error && self.err_depth == 1 {
+            self.start_error(2, out);
+        }
+    }
+
+    fn close(&mut self, p: &Path, out: &mut Out) {
+        let d = p.depth();
+        if let Some(level) = Self::block_level(p).filter(|&l| l == d) {
+            self.block_close(level, out);
+        } else if d == 2 && self.err_depth == 2 && p.key(1) == Key::Error {
+            self.report_error(out);
+        } else if d == 1 {
+            self.complete = true;
+        }
+    }
+
+    fn string(&mut self, p: &Path, out: &mut Out) -> Sink {
+        let d = p.depth();
+        let key = p.last_key();
+        self.what = What::None;
+        let err_field = match key {
+            Key::Message => What::ErrMessage,
+            Key::Code => What::ErrCode,
+            Key::Type => What::ErrType,
+            _ => What::None,
+        };
+        if self.err_depth == 2 && d == 2 && p.key(1) == Key::Error && err_field != What::None {
+            self.what = err_field;
+        } else if d == 1 {
+            self.what = match key {
+                Key::Type => What::EvType,
+                Key::Message | Key::Code => err_field,
+                Key::Error => {
+                    // `{"error": "text"}`
+                    self.start_error(1, out);
+                    What::ErrMessage
+                }
+                Key::Id => What::ResponseId,
+                Key::Model => What::Model,
+                Key::StopReason => What::StopReason,
+                _ => What::None,
+            };
+        } else if d == 2 && p.key(1) == Key::Message {
+            self.what = match key {
+                Key::Id => What::ResponseId,
+                Key::Model => What::Model,
+                _ => What::None,
+            };
+        } else if Self::in_block(p) {
+            let text = |ty| Sink::Text {
+                ty,
+                choice: 0,
+                refusal: false,
+            };
+            match (key, self.block.kind) {
+                (Key::Type, _) => self.what = What::BlockType,
+                (Key::Text, _) if self.kind_or(Kind::Text) == Kind::Text => {
+                    return text(BlockType::Text);
+                }
+                (Key::Thinking, _) if self.kind_or(Kind::Thinking) == Kind::Thinking => {
+                    return text(BlockType::Thinking);
+                }
+                (Key::Signature, _) if self.kind_or(Kind::Thinking) == Kind::Thinking => {
+                    self.what = What::Signature;
+                }
+                (Key::Data, Kind::Redacted) => self.what = What::Redacted,
+                (Key::Id | Key::ToolUseId, _) => self.what = What::BlockId,
+                (Key::Name, _) => self.what = What::BlockName,
+                _ => {}
+            }
+        } else if Self::in_delta(p) {
+            let text = |ty| Sink::Text {
+                ty,
+                choice: 0,
+                refusal: false,
+            };
+            match key {
+                Key::Type => self.what = What::DeltaType,
+                Key::Text if self.delta_or(Delta::Text) == Delta::Text => {
+                    return text(BlockType::Text);
+                }
+                Key::Thinking if self.delta_or(Delta::Thinking) == Delta::Thinking => {
+                    return text(BlockType::Thinking);
+                }
+                Key::Signature if self.delta_or(Delta::Signature) == Delta::Signature => {
+                    self.what = What::Signature;
+                }
+                Key::PartialJson if self.delta_or(Delta::InputJson) == Delta::InputJson => {
+                    if !matches!(self.block.kind, Kind::ToolUse { .. }) {
+                        return Sink::Skip;
+                    }
+                    self.open_tool(out);
+                    return Sink::Args;
+                }
+                Key::StopReason => self.what = What::StopReason,
+                _ => {}
+            }
+        }
+        match self.what {
+            What::None => return Sink::Skip,
+            What::BlockType => self.block.ty.clear(),
+            What::BlockId => self.block.id.clear(),
+            What::BlockName => self.block.name.clear(),
+            _ => self.word.clear(),
+        }
+        Sink::Collect
+    }
+
+    fn piece(&mut self, bytes: &[u8], out: &mut Out) {
+        match self.what {
+            What::None => {}
+            What::BlockType => self.block.ty.push(bytes),
+            What::BlockId => self.block.id.push(bytes),
+            What::BlockName => self.block.name.push(bytes),
+            What::Signature | What::Redacted if !bytes.is_empty() && !self.sig_dropped => {
+                Self::sig_block(out);
+                let buf = if self.what == What::Signature {
+                    &mut out.signature
+                } else {
+                    &mut out.redacted
+                };
+                if !buf.push(bytes) {
+                    // A cut signature is worse than none (the API refuses it): dropped and
+                    // reported; the rest of this block's pieces are ignored.
+                    buf.clear();
+                    self.sig_dropped = true;
+                    out.fault("max-call-bytes", SIG_DROPPED);
+                }
+            }
+            What::Signature | What::Redacted => {}
+            What::ErrMessage => {
+                let _ = out.message.push(bytes);
+            }
+            What::ErrCode => self.err_code.push(bytes),
+            What::ErrType => self.err_type.push(bytes),
+            What::EvType | What::DeltaType | What::StopReason | What::ResponseId | What::Model => {
+                self.word.push(bytes)
+            }
+        }
+    }
+
+    fn string_end(&mut self, p: &Path, out: &mut Out) {
+        let word = self.word;
+        match self.what {
+            What::EvType => {
+                self.ev = ev_of(word.bytes());
+                self.err_type = word;
+            }
+            What::BlockType => self.block.kind = kind_of(self.block.ty.bytes()),
+            What::DeltaType => self.delta = delta_of(word.bytes()),
+            What::ResponseId if !word.is_empty() => out.response_id = word,
+            What::Model if !word.is_empty() => out.model = word,
+            What::StopReason if !word.is_empty() => {
+                // A block still open at the stop reason was cut short (max_tokens).
+                out.close_with(true);
+                out.choice_reason(0, reason_of(word.bytes()), word.bytes());
+            }
+            What::ErrMessage if self.err_depth == 1 && p.key(1) == Key::Error => {
+                self.report_error(out);
+            }
+            _ => {}
+        }
+        self.what = What::None;
+    }
+
+    fn scalar(&mut self, p: &Path, v: Scalar, out: &mut Out) {
+        let d = p.depth();
+        let Scalar::Int(n) = v else {
+            return;
+        };
+        let usage = (d == 2 && p.key(1) == Key::Usage)
+            || (d == 3 && p.key(1) == Key::Message && p.key(2) == Key::Usage);
+        if usage {
+            // Cumulative counts: the last value wins (message_delta's replace message_start's).
+            let u = &mut out.usage;
+            match p.last_key() {
+                Key::InputTokens => u.input_tokens = Some(n),
+                Key::OutputTokens => u.output_tokens = Some(n),
+                Key::CacheReadInputTokens => u.cache_read_tokens = Some(n),
+                Key::CacheCreationInputTokens => u.cache_write_tokens = Some(n),
+                _ => {}
+            }
+        } else if self.err_depth > 0 && d == self.err_depth && p.last_key() == Key::Code {
+            let mut digits = [0u8; 20];
+            self.err_num.set(decimal(n, &mut digits));
+        }
+    }
+
+    fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
+        let level = Self::block_level(p).filter(|&l| l == p.depth())?;
+        match (p.last_key(), self.block.kind) {
+            (Key::Input, Kind::ToolUse { .. }) if v == ValueStart::Object => {
+                // Without its name the call opens at the block's end (input `{}`).
+                if self.block.name.is_empty() {
+                    return None;
+                }
+                self.open_tool(out);
+                // A whole body's input is the input; a stream's start says `{}`, then
+                // the input streams (a non-empty one is the call's initial arguments).
+                Some(if level == 3 {
+                    Capture::Args
+                } else {
+                    Capture::InitialArgs
+                })
+            }
+            (Key::Content, Kind::ToolResult) => {
+                self.open_tool(out);
+                Some(Capture::Text)
+            }
+            _ => None,
+        }
+    }
+
+    fn end(&mut self, out: &mut Out) {
+        if !self.err_seen && (self.event_error || self.ev == Ev::Error) {
+            self.report_error(out);
+        }
+        match self.ev {
+            Ev::ContentBlockStop => out.close(),
+            Ev::MessageStop => out.finish_all(false),
+            Ev::Message if self.complete => out.finish_all(false),
+            _ => {}
+        }
+        self.event_error = false;
+        self.err_depth = 0;
+    }
+
+    fn done(&mut self, out: &mut Out) {
+        out.finish_all(false);
+    }
+
+    fn eof(&mut self, out: &mut Out) {
+        out.finish_all(true);
+    }
+}

@@ -1,0 +1,332 @@
+#![cfg(feature = "alloc")]
+//! Rule 4 for the provider decoders, proptested over generated streams: bodies built from
+//! realistic and damaged events of each format (text with escapes, multibyte and invalid
+//! UTF-8, tool-call fragments in any order, thinking, usage, errors, comments, CRLF, broken
+//! JSON), split at random, give the same coalesced events as the whole body; the event model
+//! holds (blocks never interleave and complete in order, indices count up, a finish ends the
+//! stream), with and without the hermes text dialect. Every provider this build decodes and that has atoms here is covered.
+
+use proptest::prelude::*;
+use tokensieve::accumulate::{Collector, OwnedEvent};
+use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+
+/// Pieces of text worth splitting inside: escapes, multibyte characters, tags a text dialect
+/// reads, quotes.
+const TEXTS: &[&str] = &[
+    "Hello",
+    " wor",
+    "ld\\n",
+    "caf\\u00e9 ",
+    "\\ud83c\\udf0d",
+    "日本",
+    "\\\"q\\\"",
+    "<think>",
+    "</think>",
+    "<tool_call>{\\\"name\\\": \\\"f\\\", \\\"arguments\\\": {}}</tool_call>",
+    "",
+    "\\\\",
+    "A longer delta, as a model writes when a server batches its tokens: several words, \
+     punctuation, \\u00e9, and enough bytes that one delta fills more than a read or a \
+     buffer of a few hundred bytes would hold, so that every path which copies text in \
+     bounded steps is crossed more than once before the delta ends. Then a little more.",
+];
+
+fn text(i: usize) -> &'static str {
+    TEXTS[i % TEXTS.len()]
+}
+
+/// One OpenAI Chat Completions event (an SSE block) from a choice of shapes.
+fn openai_atom(kind: usize, a: usize, b: usize) -> String {
+    let data = |json: String| format!("data: {json}\n\n");
+    match kind % 16 {
+        0..=3 => data(format!(
+            "{{\"id\":\"c1\",\"choices\":[{{\"index\":{},\"delta\":{{\"content\":\"{}\"}}}}]}}",
+            a % 2,
+            text(b)
+        )),
+        4 => data(format!(
+            "{{\"choices\":[{{\"delta\":{{\"reasoning_content\":\"{}\"}}}}]}}",
+            text(b)
+        )),
+        5 => data(format!(
+            "{{\"choices\":[{{\"delta\":{{\"tool_calls\":[{{\"index\":{},\"id\":\"call_{}\",\"function\":{{\"name\":\"f{}\",\"arguments\":\"\"}}}}]}}}}]}}",
+            a % 3,
+            a % 3,
+            b % 2
+        )),
+        6 => data(format!(
+            "{{\"choices\":[{{\"delta\":{{\"tool_calls\":[{{\"index\":{},\"function\":{{\"arguments\":\"{}\"}}}}]}}}}]}}",
+            a % 3,
+            ["{\\\"a\\\":", " 1", "}", "[", "\\\"x\\\"", ",\\\"b\\\":2}"][b % 6]
+        )),
+        // Proxies: arguments before the name, index last.
+        7 => data(format!(
+            "{{\"choices\":[{{\"delta\":{{\"tool_calls\":[{{\"function\":{{\"arguments\":\"{{}}\",\"name\":\"g\"}},\"id\":\"p{}\",\"index\":{}}}]}}}}]}}",
+            b % 4,
+            a % 3
+        )),
+        8 => data(format!(
+            "{{\"choices\":[{{\"index\":{},\"delta\":{{}},\"finish_reason\":\"{}\"}}]}}",
+            a % 2,
+            ["stop", "length", "tool_calls", "", "error"][b % 5]
+        )),
+        9 => {
+            data("{\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":7}}".into())
+        }
+        10 => ": keep-alive\n\n".into(),
+        11 => "event: error\ndata: {\"error\":{\"message\":\"overloaded\",\"code\":\"busy\"}}\n\n"
+            .into(),
+        12 => data("{\"choices\":[{\"delta\":{\"content\":\"broken".into()),
+        13 => format!(
+            "data: {{\"choices\":[{{\"delta\":\r\ndata: {{\"content\":\"{}\"}}}}]}}\r\n\r\n",
+            text(b)
+        ),
+        14 => data(format!(
+            "{{\"choices\":[{{\"delta\":{{\"refusal\":\"{}\"}}}}]}}",
+            text(b)
+        )),
+        _ => "data: [DONE]\n\n".into(),
+    }
+}
+
+/// One Anthropic Messages event from a choice of shapes.
+fn anthropic_atom(kind: usize, a: usize, b: usize) -> String {
+    let ev = |name: &str, json: String| format!("event: {name}\ndata: {json}\n\n");
+    let i = a % 4;
+    match kind % 14 {
+        0 => ev("message_start", "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"model\":\"claude\",\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}".into()),
+        1 => ev("content_block_start", format!("{{\"type\":\"content_block_start\",\"index\":{i},\"content_block\":{{\"type\":\"text\",\"text\":\"\"}}}}")),
+        2..=4 => ev("content_block_delta", format!("{{\"type\":\"content_block_delta\",\"index\":{i},\"delta\":{{\"type\":\"text_delta\",\"text\":\"{}\"}}}}", text(b))),
+        5 => ev("content_block_start", format!("{{\"type\":\"content_block_start\",\"index\":{i},\"content_block\":{{\"type\":\"thinking\",\"thinking\":\"\"}}}}")),
+        6 => ev("content_block_delta", format!("{{\"type\":\"content_block_delta\",\"index\":{i},\"delta\":{{\"type\":\"thinking_delta\",\"thinking\":\"{}\"}}}}", text(b))),
+        7 => ev("content_block_delta", format!("{{\"type\":\"content_block_delta\",\"index\":{i},\"delta\":{{\"type\":\"signature_delta\",\"signature\":\"sig{b}\"}}}}")),
+        8 => ev("content_block_start", format!("{{\"type\":\"content_block_start\",\"index\":{i},\"content_block\":{{\"type\":\"tool_use\",\"id\":\"toolu_{b}\",\"name\":\"f\",\"input\":{{}}}}}}")),
+        9 => ev("content_block_delta", format!("{{\"type\":\"content_block_delta\",\"index\":{i},\"delta\":{{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}}}", ["{\\\"a\\\":", " 1", "}", "", "\\\"x\\\""][b % 5])),
+        10 => ev("content_block_stop", format!("{{\"type\":\"content_block_stop\",\"index\":{i}}}")),
+        11 => ev("message_delta", format!("{{\"type\":\"message_delta\",\"delta\":{{\"stop_reason\":\"{}\"}},\"usage\":{{\"output_tokens\":9}}}}", ["end_turn", "max_tokens", "tool_use"][b % 3])),
+        12 => ev("error", "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}".into()),
+        _ => ev("message_stop", "{\"type\":\"message_stop\"}".into()),
+    }
+}
+
+/// An AWS event-stream frame: string headers, the payload, both CRCs.
+fn frame(headers: &[(&str, &str)], payload: &[u8]) -> Vec<u8> {
+    let mut h = Vec::new();
+    for (name, value) in headers {
+        h.push(name.len() as u8);
+        h.extend_from_slice(name.as_bytes());
+        h.push(7);
+        h.extend_from_slice(&(value.len() as u16).to_be_bytes());
+        h.extend_from_slice(value.as_bytes());
+    }
+    let total = 12 + h.len() + payload.len() + 4;
+    let mut f = Vec::with_capacity(total);
+    f.extend_from_slice(&(total as u32).to_be_bytes());
+    f.extend_from_slice(&(h.len() as u32).to_be_bytes());
+    let crc = crc32fast::hash(&f);
+    f.extend_from_slice(&crc.to_be_bytes());
+    f.extend_from_slice(&h);
+    f.extend_from_slice(payload);
+    let crc = crc32fast::hash(&f);
+    f.extend_from_slice(&crc.to_be_bytes());
+    f
+}
+
+/// One Bedrock ConverseStream frame (or a damaged one) from a choice of shapes.
+fn bedrock_atom(kind: usize, a: usize, b: usize) -> Vec<u8> {
+    let ev = |name: &str, json: String| {
+        frame(
+            &[
+                (":event-type", name),
+                (":content-type", "application/json"),
+                (":message-type", "event"),
+            ],
+            json.as_bytes(),
+        )
+    };
+    let i = a % 3;
+    match kind % 12 {
+        0 => ev("messageStart", "{\"role\":\"assistant\"}".into()),
+        1..=3 => ev(
+            "contentBlockDelta",
+            format!(
+                "{{\"contentBlockIndex\":{i},\"delta\":{{\"text\":\"{}\"}}}}",
+                text(b)
+            ),
+        ),
+        4 => ev(
+            "contentBlockStart",
+            format!(
+                "{{\"contentBlockIndex\":{i},\"start\":{{\"toolUse\":{{\"toolUseId\":\"t{b}\",\"name\":\"f\"}}}}}}"
+            ),
+        ),
+        5 => ev(
+            "contentBlockDelta",
+            format!(
+                "{{\"contentBlockIndex\":{i},\"delta\":{{\"toolUse\":{{\"input\":\"{}\"}}}}}}",
+                ["{\\\"a\\\":", " 1", "}", ""][b % 4]
+            ),
+        ),
+        6 => ev(
+            "contentBlockDelta",
+            format!(
+                "{{\"contentBlockIndex\":{i},\"delta\":{{\"reasoningContent\":{{\"text\":\"{}\"}}}}}}",
+                text(b)
+            ),
+        ),
+        7 => ev("contentBlockStop", format!("{{\"contentBlockIndex\":{i}}}")),
+        8 => ev(
+            "messageStop",
+            format!(
+                "{{\"stopReason\":\"{}\"}}",
+                ["end_turn", "tool_use", "max_tokens"][b % 3]
+            ),
+        ),
+        9 => ev(
+            "metadata",
+            "{\"usage\":{\"inputTokens\":3,\"outputTokens\":4}}".into(),
+        ),
+        10 => frame(
+            &[
+                (":exception-type", "throttlingException"),
+                (":message-type", "exception"),
+            ],
+            b"{\"message\":\"slow down\"}",
+        ),
+        _ => {
+            // A frame whose message CRC is wrong.
+            let mut f = ev(
+                "contentBlockDelta",
+                format!("{{\"contentBlockIndex\":{i},\"delta\":{{\"text\":\"x\"}}}}"),
+            );
+            let n = f.len();
+            f[n - 1] ^= 1;
+            f
+        }
+    }
+}
+
+/// Makes one event (an atom) of a body from three choices.
+type Atom = fn(usize, usize, usize) -> Vec<u8>;
+
+fn atoms(provider: Provider) -> Option<Atom> {
+    match provider {
+        Provider::OpenAiChat => Some(|k, a, b| openai_atom(k, a, b).into_bytes()),
+        Provider::Anthropic => Some(|k, a, b| anthropic_atom(k, a, b).into_bytes()),
+        Provider::Bedrock => Some(bedrock_atom),
+        _ => None,
+    }
+}
+
+fn decode(provider: Provider, hermes: bool, body: &[u8], sizes: &[usize]) -> Vec<OwnedEvent> {
+    let mut config = DecoderConfig::new(provider);
+    if hermes {
+        config.options.dialect = tokensieve::Dialect::Hermes;
+    }
+    let mut decoder = Decoder::new(&config).unwrap();
+    let mut collector = Collector::new();
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut k = 0;
+    while at < body.len() {
+        let n = if sizes.is_empty() {
+            body.len()
+        } else {
+            sizes[k % sizes.len()]
+        };
+        k += 1;
+        let end = (at + n).min(body.len());
+        decoder.feed_with(&body[at..end], |ev| out.push(collector.push(&ev)));
+        at = end;
+    }
+    decoder.finish_with(|ev| out.push(collector.push(&ev)));
+    out
+}
+
+fn coalesce(events: Vec<OwnedEvent>) -> Vec<OwnedEvent> {
+    let mut out: Vec<OwnedEvent> = Vec::new();
+    for ev in events {
+        if let (
+            Some(OwnedEvent::Chunk {
+                text: t0,
+                block: b0,
+                part: p0,
+                ..
+            }),
+            OwnedEvent::Chunk {
+                text, block, part, ..
+            },
+        ) = (out.last_mut(), &ev)
+        {
+            if (*b0, *p0) == (*block, *part) {
+                t0.push_str(text);
+                continue;
+            }
+        }
+        out.push(ev);
+    }
+    out
+}
+
+fn well_formed(events: &[OwnedEvent]) -> Result<(), String> {
+    let mut open = None;
+    let mut next = 0;
+    let mut finishes = 0;
+    for ev in events {
+        match ev {
+            OwnedEvent::BlockStart { index, .. } => {
+                if open.is_some() || *index != next {
+                    return Err(format!("bad start {}", ev.to_json()));
+                }
+                open = Some(*index);
+                next += 1;
+            }
+            OwnedEvent::Chunk { block, .. } if open != Some(*block) => {
+                return Err(format!("chunk outside its block {}", ev.to_json()));
+            }
+            OwnedEvent::BlockComplete { index, .. } => {
+                if open != Some(*index) {
+                    return Err(format!("bad complete {}", ev.to_json()));
+                }
+                open = None;
+            }
+            OwnedEvent::Finish { .. } | OwnedEvent::Error { .. } if open.is_some() => {
+                return Err(format!("{} with a block open", ev.to_json()));
+            }
+            OwnedEvent::Finish { .. } => finishes += 1,
+            _ => {}
+        }
+    }
+    if open.is_some() || finishes == 0 {
+        return Err("the stream ended with a block open or without a finish".into());
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_streams_are_chunk_invariant(
+        provider in prop::sample::select(&Provider::ALL[..]),
+        parts in prop::collection::vec((0usize..64, 0usize..64, 0usize..64), 0..60),
+        sizes in prop::collection::vec(1usize..40, 1..8),
+        crlf in any::<bool>(),
+        hermes in any::<bool>(),
+    ) {
+        let Some(atom) = atoms(provider).filter(|_| provider.is_supported()) else {
+            return Ok(());
+        };
+        let mut body: Vec<u8> = parts.iter().flat_map(|&(k, a, b)| atom(k, a, b)).collect();
+        if crlf && provider != Provider::Bedrock {
+            body = String::from_utf8_lossy(&body).replace('\n', "\r\n").into_bytes();
+        }
+        let shown = String::from_utf8_lossy(&body).into_owned();
+        let whole = coalesce(decode(provider, hermes, &body, &[]));
+        prop_assert!(well_formed(&whole).is_ok(), "{:?}: {}", well_formed(&whole), shown);
+        let split = coalesce(decode(provider, hermes, &body, &sizes));
+        prop_assert_eq!(&whole, &split, "sizes {:?}\n{}", sizes, shown);
+        let bytewise = coalesce(decode(provider, hermes, &body, &[1]));
+        prop_assert_eq!(&whole, &bytewise);
+    }
+}
