@@ -355,7 +355,7 @@ fn dialects_and_demo() {
 }
 
 #[test]
-fn decode_reads_openai_chat_and_refuses_providers_not_built() {
+fn decode_reads_a_body_and_refuses_what_is_not_built() {
     let dir = std::env::temp_dir().join(format!("tokensieve-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let body = dir.join("body.sse");
@@ -385,8 +385,34 @@ fn decode_reads_openai_chat_and_refuses_providers_not_built() {
         "{out}"
     );
 
-    let o = run(&["decode", "--provider", "anthropic", "--json", path]);
+    // `providers` lists what this build decodes; any other provider is a config error.
+    let o = run(&["providers"]);
+    assert!(o.status.success(), "{o:?}");
+    let built = stdout(&o);
+    assert!(built.lines().any(|l| l == "openai-chat"), "{built}");
+    for p in [
+        "openai-chat",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+        "bedrock",
+    ] {
+        if built.lines().any(|l| l == p) {
+            continue;
+        }
+        let o = run(&["decode", "--provider", p, "--json", path]);
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+        assert!(stderr(&o).contains("provider"), "{}", stderr(&o));
+        assert_eq!(stdout(&o), "");
+    }
+    // A bad config key is a usage error naming it.
+    let config = dir.join("config.json");
+    std::fs::write(
+        &config,
+        r#"{"provider":"openai-chat","max_frame_bytes":"x"}"#,
+    )
+    .unwrap();
+    let o = run(&["decode", "--config", config.to_str().unwrap(), path]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
-    assert!(stderr(&o).contains("provider"), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("max_frame_bytes"), "{}", stderr(&o));
 }

@@ -10,6 +10,8 @@ use tokensieve::{ConfigBuf, ConfigError, Dialect, OnMalformed, StartIn};
 
 /// The keyword arguments, as given.
 pub(crate) struct Options<'a, 'py> {
+    /// The keyword that names the dialect: `dialect` (Sieve), `text_dialect` (Decoder).
+    pub dialect_key: &'static str,
     pub dialect: &'a Bound<'py, PyAny>,
     pub tools: Option<&'a Bound<'py, PyAny>>,
     pub thinking_tags: Option<&'a Bound<'py, PyAny>>,
@@ -21,21 +23,21 @@ pub(crate) struct Options<'a, 'py> {
     pub max_call_bytes: Option<&'a Bound<'py, PyAny>>,
 }
 
-fn type_name(v: &Bound<'_, PyAny>) -> String {
+pub(crate) fn type_name(v: &Bound<'_, PyAny>) -> String {
     v.get_type()
         .name()
         .map(|n| n.to_string())
         .unwrap_or_else(|_| "?".into())
 }
 
-fn type_err(key: &str, what: &str, v: &Bound<'_, PyAny>) -> PyErr {
+pub(crate) fn type_err(key: &str, what: &str, v: &Bound<'_, PyAny>) -> PyErr {
     PyTypeError::new_err(format!(
         "config key `{key}`: must be {what}, not {}",
         type_name(v)
     ))
 }
 
-fn value_err(key: &str, what: &str, v: Option<&Bound<'_, PyAny>>) -> PyErr {
+pub(crate) fn value_err(key: &str, what: &str, v: Option<&Bound<'_, PyAny>>) -> PyErr {
     let got = v
         .and_then(|v| v.repr().ok())
         .map(|r| {
@@ -53,6 +55,10 @@ fn value_err(key: &str, what: &str, v: Option<&Bound<'_, PyAny>>) -> PyErr {
 
 /// A core config error as a `ValueError`, with the offending value when it was a keyword.
 pub(crate) fn config_error(e: &ConfigError, o: Option<&Options<'_, '_>>) -> PyErr {
+    let key = match (e.key(), o) {
+        ("dialect", Some(o)) => o.dialect_key,
+        (k, _) => k,
+    };
     let given = o.and_then(|o| match e.key() {
         "dialect" => Some(o.dialect),
         "thinking_tags" => o.thinking_tags,
@@ -64,10 +70,10 @@ pub(crate) fn config_error(e: &ConfigError, o: Option<&Options<'_, '_>>) -> PyEr
         "max_call_bytes" => o.max_call_bytes,
         _ => None, // tools: too long to repeat
     });
-    value_err(e.key(), e.message(), given)
+    value_err(key, e.message(), given)
 }
 
-fn string(key: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
+pub(crate) fn string(key: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
     let s = v
         .cast::<PyString>()
         .map_err(|_| type_err(key, "a str", v))?;
@@ -102,14 +108,14 @@ fn pair(key: &str, v: &Bound<'_, PyAny>) -> PyResult<(Box<str>, Box<str>)> {
     }
 }
 
-fn dialect(v: &Bound<'_, PyAny>) -> PyResult<Dialect> {
-    let name = string("dialect", v)?;
+fn dialect(key: &str, v: &Bound<'_, PyAny>) -> PyResult<Dialect> {
+    let name = string(key, v)?;
     Dialect::from_name(&name)
         .filter(|d| d.is_supported())
         .ok_or_else(|| {
             let names: Vec<&str> = supported_dialects().collect();
             value_err(
-                "dialect",
+                key,
                 &format!("must be one of {}", names.join(", ")),
                 Some(v),
             )
@@ -164,7 +170,7 @@ fn tools(py: Python<'_>, d: Dialect, v: &Bound<'_, PyAny>) -> PyResult<Vec<token
 impl Options<'_, '_> {
     /// The config; not yet validated as a whole (`Sieve::from_config_buf` does that).
     pub(crate) fn build(&self, py: Python<'_>) -> PyResult<ConfigBuf> {
-        let d = dialect(self.dialect)?;
+        let d = dialect(self.dialect_key, self.dialect)?;
         let mut c = ConfigBuf::new(d);
         if let Some(v) = self.tools {
             c.tools = tools(py, d, v)?;

@@ -12,7 +12,9 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
 use pyo3::{IntoPyObjectExt, intern};
-use tokensieve::{BlockType, ErrorReason, Event as CoreEvent, Part};
+use tokensieve::{
+    BlockType, ErrorReason, ErrorSource, Event as CoreEvent, FinishReason, Part, Usage,
+};
 
 /// Which event this is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,10 +23,15 @@ pub(crate) enum Kind {
     Chunk,
     BlockComplete,
     Stop,
+    /// Provider streams: a response (or one choice of it) ended.
+    Finish,
+    /// Provider streams: an error the provider sent, or a broken frame.
+    Error,
 }
 
-/// One event of the stream. Attributes are named as in the JSON form; an attribute is
-/// `None` exactly when the JSON form omits its key.
+/// One event of the stream (a Sieve's or a Decoder's). Attributes are named as in the JSON
+/// form (docs/providers.md's extended form for `finish`, `error` and the provider fields); an
+/// attribute is `None` exactly when the JSON form omits its key.
 #[pyclass(frozen, freelist = 256, module = "tokensieve", name = "Event")]
 pub struct Event {
     kind: Kind,
@@ -41,12 +48,42 @@ pub struct Event {
     text: Option<Py<PyString>>,
     tool_name: Option<Py<PyString>>,
     tool_id: Option<Py<PyString>>,
-    /// Completions: kept as Rust strings (moved from the accumulator, never copied) and
-    /// made Python strings on access, so a stream whose host reads chunks only never pays
-    /// for a second copy of every block.
-    content: Option<String>,
-    input_json: Option<String>,
-    raw: Option<String>,
+    /// Completions: the `content` (text, thinking, tool_result), the `input_json` (a
+    /// successful tool_call) or the `raw` text (a failed one: `reason` is set) — one field,
+    /// as they never come together. Kept as a Rust string (moved from the accumulator, never
+    /// copied) and made a Python string on access, so a stream whose host reads chunks only
+    /// never pays for a second copy of every block.
+    body: Option<String>,
+    /// Provider streams: the choice (0 unless `n > 1`; the JSON form omits 0).
+    choice: u32,
+    /// block_complete of a provider block: refusal text, server-side tool.
+    refusal: bool,
+    server: bool,
+    /// finish and error events: their fields; a block_complete's signature and redacted
+    /// data (boxed: most events have none, and a small event is made faster).
+    extra: Option<Box<Extra>>,
+}
+
+/// The fields of `finish` and `error` events, and what a block_complete of a provider
+/// block may carry for the host to send back.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Extra {
+    Block {
+        signature: Option<String>,
+        redacted: Option<String>,
+    },
+    Finish {
+        reason: FinishReason,
+        raw_reason: Option<String>,
+        usage: Option<Usage>,
+        response_id: Option<String>,
+        model: Option<String>,
+    },
+    Error {
+        source: ErrorSource,
+        code: Option<String>,
+        message: String,
+    },
 }
 
 pub(crate) fn type_str(py: Python<'_>, ty: BlockType) -> &Bound<'_, PyString> {
@@ -72,11 +109,30 @@ fn kind_str(py: Python<'_>, kind: Kind) -> &Bound<'_, PyString> {
         Kind::Chunk => intern!(py, "chunk"),
         Kind::BlockComplete => intern!(py, "block_complete"),
         Kind::Stop => intern!(py, "stop"),
+        Kind::Finish => intern!(py, "finish"),
+        Kind::Error => intern!(py, "error"),
     }
 }
 
 fn reason_str(py: Python<'_>, reason: ErrorReason) -> Bound<'_, PyString> {
     PyString::intern(py, reason.as_str())
+}
+
+/// A usage object as a dict: the counters the provider gave, in the JSON form's order.
+fn usage_dict<'py>(py: Python<'py>, u: &Usage) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, v) in [
+        (intern!(py, "input_tokens"), u.input_tokens),
+        (intern!(py, "output_tokens"), u.output_tokens),
+        (intern!(py, "cache_read_tokens"), u.cache_read_tokens),
+        (intern!(py, "cache_write_tokens"), u.cache_write_tokens),
+        (intern!(py, "reasoning_tokens"), u.reasoning_tokens),
+    ] {
+        if let Some(v) = v {
+            d.set_item(k, v)?;
+        }
+    }
+    Ok(d)
 }
 
 fn clone_opt(py: Python<'_>, s: &Option<Py<PyString>>) -> Option<Py<PyString>> {
@@ -111,10 +167,17 @@ impl Event {
         let mut v: Vec<(&'static str, Bound<'py, PyAny>)> = Vec::with_capacity(9);
         v.push(("event", kind_str(py, self.kind).clone().into_any()));
         let s = |o: &Option<Py<PyString>>| o.as_ref().map(|s| s.bind(py).clone().into_any());
+        let choice = |v: &mut Vec<(&'static str, Bound<'py, PyAny>)>| -> PyResult<()> {
+            if self.choice != 0 {
+                v.push(("choice", self.choice.into_bound_py_any(py)?));
+            }
+            Ok(())
+        };
         match self.kind {
             Kind::BlockStart => {
                 v.push(("index", self.index.into_bound_py_any(py)?));
                 v.push(("type", type_str(py, self.ty).clone().into_any()));
+                choice(&mut v)?;
             }
             Kind::Chunk => {
                 v.push(("text", s(&self.text).expect("chunks have text")));
@@ -134,11 +197,12 @@ impl Event {
                 if let Some(i) = s(&self.tool_id) {
                     v.push(("tool_id", i));
                 }
+                choice(&mut v)?;
             }
             Kind::BlockComplete => {
                 v.push(("index", self.index.into_bound_py_any(py)?));
                 v.push(("type", type_str(py, self.ty).clone().into_any()));
-                if let Some(c) = new_opt(py, &self.content) {
+                if let Some(c) = new_opt(py, self.content_ref()) {
                     v.push(("content", c.into_any()));
                 }
                 if let Some(n) = s(&self.tool_name) {
@@ -156,16 +220,146 @@ impl Event {
                 if self.is_error {
                     v.push(("is_error", true.into_bound_py_any(py)?));
                 }
+                choice(&mut v)?;
+                if self.refusal {
+                    v.push(("refusal", true.into_bound_py_any(py)?));
+                }
+                if self.server {
+                    v.push(("server", true.into_bound_py_any(py)?));
+                }
+                if let Some(Extra::Block {
+                    signature,
+                    redacted,
+                }) = self.extra.as_deref()
+                {
+                    if let Some(x) = new_opt(py, signature) {
+                        v.push(("signature", x.into_any()));
+                    }
+                    if let Some(x) = new_opt(py, redacted) {
+                        v.push(("redacted", x.into_any()));
+                    }
+                }
             }
             Kind::Stop => v.push(("sequence", s(&self.text).expect("stops have a sequence"))),
+            Kind::Finish => {
+                if let Some(Extra::Finish {
+                    reason,
+                    raw_reason,
+                    usage,
+                    response_id,
+                    model,
+                }) = self.extra.as_deref()
+                {
+                    v.push(("reason", finish_str(py, *reason).into_any()));
+                    if let Some(x) = new_opt(py, raw_reason) {
+                        v.push(("raw_reason", x.into_any()));
+                    }
+                    if let Some(u) = usage {
+                        v.push(("usage", usage_dict(py, u)?.into_any()));
+                    }
+                    if let Some(x) = new_opt(py, response_id) {
+                        v.push(("response_id", x.into_any()));
+                    }
+                    if let Some(x) = new_opt(py, model) {
+                        v.push(("model", x.into_any()));
+                    }
+                }
+                choice(&mut v)?;
+            }
+            Kind::Error => {
+                if let Some(Extra::Error {
+                    source,
+                    code,
+                    message,
+                }) = self.extra.as_deref()
+                {
+                    v.push(("source", source_str(py, *source).into_any()));
+                    if let Some(x) = new_opt(py, code) {
+                        v.push(("code", x.into_any()));
+                    }
+                    v.push(("message", PyString::new(py, message).into_any()));
+                }
+            }
         }
         Ok(v)
     }
+
+    fn content_ref(&self) -> &Option<String> {
+        if self.ty != BlockType::ToolCall {
+            &self.body
+        } else {
+            &None
+        }
+    }
+
+    fn input_json_ref(&self) -> &Option<String> {
+        if self.ty == BlockType::ToolCall && self.reason.is_none() {
+            &self.body
+        } else {
+            &None
+        }
+    }
+
+    fn raw_ref(&self) -> &Option<String> {
+        if self.reason.is_some() {
+            &self.body
+        } else {
+            &None
+        }
+    }
+
+    /// block_start, chunk, block_complete: the events of a block.
+    fn is_block(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::BlockStart | Kind::Chunk | Kind::BlockComplete
+        )
+    }
+
+    fn finish_fields(&self) -> Option<FinishFields<'_>> {
+        match self.extra.as_deref() {
+            Some(Extra::Finish {
+                reason,
+                raw_reason,
+                usage,
+                response_id,
+                model,
+            }) => Some((*reason, raw_reason, usage, response_id, model)),
+            _ => None,
+        }
+    }
+
+    fn error_fields(&self) -> Option<(ErrorSource, &Option<String>, &String)> {
+        match self.extra.as_deref() {
+            Some(Extra::Error {
+                source,
+                code,
+                message,
+            }) => Some((*source, code, message)),
+            _ => None,
+        }
+    }
+}
+
+type FinishFields<'a> = (
+    FinishReason,
+    &'a Option<String>,
+    &'a Option<Usage>,
+    &'a Option<String>,
+    &'a Option<String>,
+);
+
+fn finish_str(py: Python<'_>, r: FinishReason) -> Bound<'_, PyString> {
+    PyString::intern(py, r.as_str())
+}
+
+fn source_str(py: Python<'_>, s: ErrorSource) -> Bound<'_, PyString> {
+    PyString::intern(py, s.as_str())
 }
 
 #[pymethods]
 impl Event {
-    /// `block_start`, `chunk`, `block_complete` or `stop`.
+    /// `block_start`, `chunk`, `block_complete`, `stop`, `finish` or `error`.
     #[getter]
     fn event<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
         kind_str(py, self.kind).clone()
@@ -180,7 +374,7 @@ impl Event {
     /// The block's type: `text`, `thinking`, `tool_call` or `tool_result` (all but stop).
     #[getter(r#type)]
     fn type_<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        (self.kind != Kind::Stop).then(|| type_str(py, self.ty).clone())
+        self.is_block().then(|| type_str(py, self.ty).clone())
     }
 
     /// A chunk's text: whole characters, never empty.
@@ -232,14 +426,14 @@ impl Event {
     /// block_complete of text, thinking and tool_result: the block's text.
     #[getter]
     fn content<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        new_opt(py, &self.content)
+        new_opt(py, self.content_ref())
     }
 
     /// block_complete of a successful tool_call: the input, a new dict on every access
     /// (parsed from `input_json` by `json.loads`).
     #[getter]
     fn input<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match &self.input_json {
+        match self.input_json_ref() {
             Some(j) => Ok(Some(json_loads(py)?.call1((j.as_str(),))?)),
             None => Ok(None),
         }
@@ -249,7 +443,7 @@ impl Event {
     /// exactly as the model wrote them.
     #[getter]
     fn input_json<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        new_opt(py, &self.input_json)
+        new_opt(py, self.input_json_ref())
     }
 
     /// block_complete of a failed tool_call: `{"reason": …, "raw": …}` (a new dict on every
@@ -261,7 +455,7 @@ impl Event {
         };
         let d = PyDict::new(py);
         d.set_item(intern!(py, "reason"), reason_str(py, reason))?;
-        d.set_item(intern!(py, "raw"), new_opt(py, &self.raw))?;
+        d.set_item(intern!(py, "raw"), new_opt(py, self.raw_ref()))?;
         if self.raw_truncated {
             d.set_item(intern!(py, "raw_truncated"), true)?;
         }
@@ -282,6 +476,95 @@ impl Event {
         } else {
             None
         }
+    }
+
+    /// Provider streams with `n > 1`: the choice of a block event or finish (`None` for
+    /// choice 0, which the JSON form omits).
+    #[getter]
+    fn choice(&self) -> Option<u32> {
+        (self.choice != 0).then_some(self.choice)
+    }
+
+    /// block_complete of a text block made of refusal deltas: `True` (else `None`).
+    #[getter]
+    fn refusal(&self) -> Option<bool> {
+        self.refusal.then_some(true)
+    }
+
+    /// block_complete of a server-side tool call or its result: `True` (else `None`).
+    #[getter]
+    fn server(&self) -> Option<bool> {
+        self.server.then_some(true)
+    }
+
+    /// block_complete: the opaque signature the host sends back with the block.
+    #[getter]
+    fn signature<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        match self.extra.as_deref() {
+            Some(Extra::Block { signature, .. }) => new_opt(py, signature),
+            _ => None,
+        }
+    }
+
+    /// block_complete of redacted thinking: the data the host sends back.
+    #[getter]
+    fn redacted<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        match self.extra.as_deref() {
+            Some(Extra::Block { redacted, .. }) => new_opt(py, redacted),
+            _ => None,
+        }
+    }
+
+    /// finish: the normalised reason (`stop`, `length`, `tool_calls`, `content_filter`,
+    /// `refusal`, `error`, `other`).
+    #[getter(reason)]
+    fn finish_reason<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.finish_fields().map(|f| finish_str(py, f.0))
+    }
+
+    /// finish: the provider's own word for the reason, when it gave one.
+    #[getter]
+    fn raw_reason<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.finish_fields().and_then(|f| new_opt(py, f.1))
+    }
+
+    /// finish: the token counts the provider reported (a new dict on every access).
+    #[getter]
+    fn usage<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        match self.finish_fields().and_then(|f| f.2.as_ref()) {
+            Some(u) => Ok(Some(usage_dict(py, u)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// finish: the provider's response id.
+    #[getter]
+    fn response_id<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.finish_fields().and_then(|f| new_opt(py, f.3))
+    }
+
+    /// finish: the model that answered.
+    #[getter]
+    fn model<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.finish_fields().and_then(|f| new_opt(py, f.4))
+    }
+
+    /// error: `provider` or `framing`.
+    #[getter]
+    fn source<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.error_fields().map(|e| source_str(py, e.0))
+    }
+
+    /// error: the provider's error code or type, or the framing fault's name.
+    #[getter]
+    fn code<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.error_fields().and_then(|e| new_opt(py, e.1))
+    }
+
+    /// error: what was wrong.
+    #[getter]
+    fn message<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.error_fields().map(|e| PyString::new(py, e.2))
     }
 
     /// The JSON form: a new dict, keys in the JSON form's order, absent fields omitted.
@@ -323,22 +606,33 @@ impl Event {
             && str_eq(py, &self.text, &o.text)
             && str_eq(py, &self.tool_name, &o.tool_name)
             && str_eq(py, &self.tool_id, &o.tool_id)
-            && self.content == o.content
-            && self.input_json == o.input_json
-            && self.raw == o.raw;
+            && self.body == o.body
+            && self.choice == o.choice
+            && self.refusal == o.refusal
+            && self.server == o.server
+            && self.extra == o.extra;
         same.into_py_any(py)
     }
 
     fn __hash__(&self, py: Python<'_>) -> PyResult<u64> {
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        (self.kind, self.ty, self.part, self.depth, self.index).hash(&mut h);
+        (
+            self.kind,
+            self.ty,
+            self.part,
+            self.depth,
+            self.index,
+            self.choice,
+        )
+            .hash(&mut h);
         for s in [&self.text, &self.tool_name, &self.tool_id] {
             match s {
                 Some(s) => s.bind(py).to_str()?.hash(&mut h),
                 None => 0u8.hash(&mut h),
             }
         }
-        self.content.hash(&mut h);
+        self.body.hash(&mut h);
+        self.extra.hash(&mut h);
         Ok(h.finish())
     }
 }
@@ -400,7 +694,9 @@ impl Converter {
     pub(crate) fn convert(&mut self, py: Python<'_>, ev: &CoreEvent<'_>) -> PyResult<Py<Event>> {
         let event = match *ev {
             CoreEvent::BlockStart {
-                index, block_type, ..
+                index,
+                block_type,
+                choice,
             } => {
                 self.content.clear();
                 self.input.clear();
@@ -408,6 +704,7 @@ impl Converter {
                     kind: Kind::BlockStart,
                     ty: block_type,
                     index,
+                    choice,
                     ..Event::empty()
                 }
             }
@@ -426,14 +723,17 @@ impl Converter {
                     text: Some(PyString::new(py, c.text).unbind()),
                     tool_name: self.opt_name(py, c.tool_name),
                     tool_id: self.opt_id(py, c.tool_id),
+                    choice: c.choice,
                     ..Event::empty()
                 }
             }
             CoreEvent::BlockComplete(b) => {
                 let tool = b.block_type == BlockType::ToolCall;
-                let content = (!tool).then(|| std::mem::take(&mut self.content));
-                let input_json =
-                    (tool && b.error.is_none()).then(|| std::mem::take(&mut self.input));
+                let body = match b.error {
+                    Some(e) => Some(String::from_utf8_lossy(e.raw).into_owned()),
+                    None if tool => Some(std::mem::take(&mut self.input)),
+                    None => Some(std::mem::take(&mut self.content)),
+                };
                 self.content.clear();
                 self.input.clear();
                 Event {
@@ -443,11 +743,18 @@ impl Converter {
                     is_error: b.is_error,
                     reason: b.error.map(|e| e.reason),
                     raw_truncated: b.error.is_some_and(|e| e.raw_truncated),
-                    raw: b.error.map(|e| String::from_utf8_lossy(e.raw).into_owned()),
                     tool_name: self.opt_name(py, b.tool_name),
                     tool_id: self.opt_id(py, b.tool_id),
-                    content,
-                    input_json,
+                    body,
+                    choice: b.choice,
+                    refusal: b.refusal,
+                    server: b.server,
+                    extra: (b.signature.is_some() || b.redacted.is_some()).then(|| {
+                        Box::new(Extra::Block {
+                            signature: b.signature.map(Into::into),
+                            redacted: b.redacted.map(Into::into),
+                        })
+                    }),
                     ..Event::empty()
                 }
             }
@@ -456,12 +763,27 @@ impl Converter {
                 text: Some(PyString::new(py, sequence).unbind()),
                 ..Event::empty()
             },
-            // Only a provider decoder emits these; the Python Decoder (issue 16) maps them.
-            CoreEvent::Finish(_) | CoreEvent::Error(_) => {
-                return Err(pyo3::exceptions::PyRuntimeError::new_err(
-                    "provider events are not supported by this binding yet",
-                ));
-            }
+            CoreEvent::Finish(f) => Event {
+                kind: Kind::Finish,
+                choice: f.choice,
+                extra: Some(Box::new(Extra::Finish {
+                    reason: f.reason,
+                    raw_reason: f.raw_reason.map(Into::into),
+                    usage: f.usage.copied(),
+                    response_id: f.response_id.map(Into::into),
+                    model: f.model.map(Into::into),
+                })),
+                ..Event::empty()
+            },
+            CoreEvent::Error(e) => Event {
+                kind: Kind::Error,
+                extra: Some(Box::new(Extra::Error {
+                    source: e.source,
+                    code: e.code.map(Into::into),
+                    message: e.message.into(),
+                })),
+                ..Event::empty()
+            },
         };
         let obj = Py::new(py, event)?;
         untrack(&obj);
@@ -483,9 +805,11 @@ impl Event {
             text: None,
             tool_name: None,
             tool_id: None,
-            content: None,
-            input_json: None,
-            raw: None,
+            body: None,
+            choice: 0,
+            refusal: false,
+            server: false,
+            extra: None,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `tokensieve._tokensieve`: the extension module behind the Python package `tokensieve`
-//! (py/python/tokensieve). It holds the parser (`Sieve`) and its events (`Event`); the
-//! package adds the helpers (`parse`, `stream`, `astream`, `Collector`) in Python.
+//! (py/python/tokensieve). It holds the parser (`Sieve`), the provider-stream decoder
+//! (`Decoder`) and their events (`Event`); the package adds the helpers (`parse`, `stream`,
+//! `astream`, `Collector`) in Python.
 //!
 //! Every entry point catches panics and raises `RuntimeError`. One `unsafe` call
 //! (`event::untrack`, a GC flag) is all the unsafe code there is.
@@ -10,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 mod config;
+mod decoder;
 mod event;
 mod input;
 mod sieve;
@@ -31,10 +33,15 @@ fn _panic_boundary_check() -> PyResult<()> {
 fn _tokensieve(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<sieve::Sieve>()?;
+    m.add_class::<decoder::Decoder>()?;
     m.add_class::<event::Event>()?;
     m.add(
         "DIALECTS",
         PyTuple::new(py, config::supported_dialects().collect::<Vec<_>>())?,
+    )?;
+    m.add(
+        "PROVIDERS",
+        PyTuple::new(py, decoder::supported_providers().collect::<Vec<_>>())?,
     )?;
     m.add("RELEASE_GIL_AT", sieve::RELEASE_GIL_AT)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

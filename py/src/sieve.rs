@@ -17,7 +17,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::{IntoPyObjectExt, intern};
 use tokensieve::{
-    BlockComplete, BlockType, CallError, Chunk, Dialect, ErrorReason, Event as CoreEvent, Part,
+    BlockComplete, BlockType, CallError, Chunk, Dialect, ErrorReason, ErrorSource,
+    Event as CoreEvent, Finish, FinishReason, Part, StreamError, Usage,
 };
 
 use crate::config::{Options, config_error};
@@ -97,16 +98,17 @@ pub(crate) fn guarded<S, T>(
     }
 }
 
-/// Events recorded without the GIL: texts in one arena, raw bytes in another.
+/// Events recorded without the GIL: texts in one arena, raw bytes in another (a Sieve's,
+/// and a Decoder's).
 #[derive(Default)]
-struct Recorded {
+pub(crate) struct Recorded {
     events: Vec<Rec>,
     text: String,
     raw: Vec<u8>,
 }
 
 enum Rec {
-    Start(u32, BlockType),
+    Start(u32, BlockType, u32),
     Chunk {
         text: Range<usize>,
         block_type: BlockType,
@@ -115,6 +117,7 @@ enum Rec {
         part: Option<Part>,
         tool_name: Option<Range<usize>>,
         tool_id: Option<Range<usize>>,
+        choice: u32,
     },
     Complete {
         index: u32,
@@ -123,8 +126,26 @@ enum Rec {
         tool_id: Option<Range<usize>>,
         error: Option<(ErrorReason, Range<usize>, bool)>,
         is_error: bool,
+        choice: u32,
+        refusal: bool,
+        server: bool,
+        signature: Option<Range<usize>>,
+        redacted: Option<Range<usize>>,
     },
     Stop(Range<usize>),
+    Finish {
+        reason: FinishReason,
+        raw_reason: Option<Range<usize>>,
+        usage: Option<Usage>,
+        response_id: Option<Range<usize>>,
+        model: Option<Range<usize>>,
+        choice: u32,
+    },
+    Error {
+        source: ErrorSource,
+        code: Option<Range<usize>>,
+        message: Range<usize>,
+    },
 }
 
 impl Recorded {
@@ -134,11 +155,13 @@ impl Recorded {
         a..self.text.len()
     }
 
-    fn push(&mut self, ev: &CoreEvent<'_>) {
+    pub(crate) fn push(&mut self, ev: &CoreEvent<'_>) {
         let rec = match *ev {
             CoreEvent::BlockStart {
-                index, block_type, ..
-            } => Rec::Start(index, block_type),
+                index,
+                block_type,
+                choice,
+            } => Rec::Start(index, block_type, choice),
             CoreEvent::Chunk(c) => Rec::Chunk {
                 text: self.text(c.text),
                 block_type: c.block_type,
@@ -147,6 +170,7 @@ impl Recorded {
                 part: c.part,
                 tool_name: c.tool_name.map(|s| self.text(s)),
                 tool_id: c.tool_id.map(|s| self.text(s)),
+                choice: c.choice,
             },
             CoreEvent::BlockComplete(b) => Rec::Complete {
                 index: b.index,
@@ -159,23 +183,39 @@ impl Recorded {
                     (e.reason, a..self.raw.len(), e.raw_truncated)
                 }),
                 is_error: b.is_error,
+                choice: b.choice,
+                refusal: b.refusal,
+                server: b.server,
+                signature: b.signature.map(|s| self.text(s)),
+                redacted: b.redacted.map(|s| self.text(s)),
             },
             CoreEvent::Stop { sequence } => Rec::Stop(self.text(sequence)),
-            // A Sieve never emits provider events (they come from a provider decoder).
-            CoreEvent::Finish(_) | CoreEvent::Error(_) => return,
+            CoreEvent::Finish(f) => Rec::Finish {
+                reason: f.reason,
+                raw_reason: f.raw_reason.map(|s| self.text(s)),
+                usage: f.usage.copied(),
+                response_id: f.response_id.map(|s| self.text(s)),
+                model: f.model.map(|s| self.text(s)),
+                choice: f.choice,
+            },
+            CoreEvent::Error(e) => Rec::Error {
+                source: e.source,
+                code: e.code.map(|s| self.text(s)),
+                message: self.text(e.message),
+            },
         };
         self.events.push(rec);
     }
 
     /// The recorded events again, as the core's borrowed events.
-    fn replay(&self, mut f: impl FnMut(&CoreEvent<'_>) -> PyResult<()>) -> PyResult<()> {
+    pub(crate) fn replay(&self, mut f: impl FnMut(&CoreEvent<'_>) -> PyResult<()>) -> PyResult<()> {
         let t = |r: &Range<usize>| &self.text[r.clone()];
         for rec in &self.events {
             let ev = match rec {
-                Rec::Start(index, block_type) => CoreEvent::BlockStart {
+                Rec::Start(index, block_type, choice) => CoreEvent::BlockStart {
                     index: *index,
                     block_type: *block_type,
-                    choice: 0,
+                    choice: *choice,
                 },
                 Rec::Chunk {
                     text,
@@ -185,6 +225,7 @@ impl Recorded {
                     part,
                     tool_name,
                     tool_id,
+                    choice,
                 } => CoreEvent::Chunk(Chunk {
                     text: t(text),
                     block_type: *block_type,
@@ -193,7 +234,7 @@ impl Recorded {
                     part: *part,
                     tool_name: tool_name.as_ref().map(t),
                     tool_id: tool_id.as_ref().map(t),
-                    choice: 0,
+                    choice: *choice,
                 }),
                 Rec::Complete {
                     index,
@@ -202,6 +243,11 @@ impl Recorded {
                     tool_id,
                     error,
                     is_error,
+                    choice,
+                    refusal,
+                    server,
+                    signature,
+                    redacted,
                 } => CoreEvent::BlockComplete(BlockComplete {
                     index: *index,
                     block_type: *block_type,
@@ -213,9 +259,37 @@ impl Recorded {
                         raw_truncated: *cut,
                     }),
                     is_error: *is_error,
-                    ..BlockComplete::new(*index, *block_type)
+                    choice: *choice,
+                    refusal: *refusal,
+                    server: *server,
+                    signature: signature.as_ref().map(t),
+                    redacted: redacted.as_ref().map(t),
                 }),
                 Rec::Stop(seq) => CoreEvent::Stop { sequence: t(seq) },
+                Rec::Finish {
+                    reason,
+                    raw_reason,
+                    usage,
+                    response_id,
+                    model,
+                    choice,
+                } => CoreEvent::Finish(Finish {
+                    reason: *reason,
+                    raw_reason: raw_reason.as_ref().map(t),
+                    usage: usage.as_ref(),
+                    response_id: response_id.as_ref().map(t),
+                    model: model.as_ref().map(t),
+                    choice: *choice,
+                }),
+                Rec::Error {
+                    source,
+                    code,
+                    message,
+                } => CoreEvent::Error(StreamError {
+                    source: *source,
+                    code: code.as_ref().map(t),
+                    message: t(message),
+                }),
             };
             f(&ev)?;
         }
@@ -393,6 +467,7 @@ impl Sieve {
     ) -> PyResult<Sieve> {
         let default = PyString::new(py, "hermes").into_any();
         let options = Options {
+            dialect_key: "dialect",
             dialect: dialect.unwrap_or(&default),
             tools,
             thinking_tags,

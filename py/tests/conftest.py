@@ -64,3 +64,17 @@ def as_check_events(events: list[tokensieve.Event]) -> list[dict[str, Any]]:
 
 def coalesced(events: list[tokensieve.Event]) -> list[dict[str, Any]]:
     return check.coalesce(as_check_events(events))
+
+
+#: Every provider of docs/providers.md; the tests of those this build does not decode skip.
+ALL_PROVIDERS = ["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock"]
+
+
+def provider_dir(provider: str) -> str:
+    return os.path.join(REPO, "conformance", "providers", provider)
+
+
+def provider_cases(provider: str) -> list[Any]:
+    """The provider vectors of `provider` (conformance/providers/<provider>/)."""
+    d = provider_dir(provider)
+    return check.find_cases([d]) if os.path.isdir(d) else []

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from typing_extensions import assert_type
 
 import tokensieve
-from tokensieve import Collector, Event, Sieve, ToolCall
+from tokensieve import Collector, Decoder, Event, Sieve, ToolCall, Usage
 
 sieve = Sieve("anthropic-xml", tools=[{"name": "f", "schema": {"type": "object"}}],
               thinking_tags=("<t>", "</t>"), start_in="thinking", stop_sequences=["\nUser:"],
@@ -26,7 +26,7 @@ assert_type(sieve.is_done, bool)
 assert_type(sieve.dialect, Literal["anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder"])
 
 for e in events:
-    assert_type(e.event, Literal["block_start", "chunk", "block_complete", "stop"])
+    assert_type(e.event, Literal["block_start", "chunk", "block_complete", "stop", "finish", "error"])
     assert_type(e.text, str | None)
     assert_type(e.visible, bool | None)
     assert_type(e.index, int | None)
@@ -64,10 +64,51 @@ async def consume() -> list[str]:
 
 asyncio.run(consume())
 
+# Provider streams.
+decoder = Decoder("openai-chat", text_dialect="hermes", tools=[{"name": "f", "schema": {}}],
+                  id_prefix="c", on_malformed="drop", max_call_bytes=1 << 20,
+                  max_frame_bytes=1 << 24)
+Decoder()  # provider defaults to openai-chat
+Decoder(provider="openai-chat")
+assert_type(decoder.provider, Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock"])
+assert_type(decoder.text_dialect, Literal["anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder"] | None)
+decoded = decoder.feed(b"data: [DONE]\n\n") + decoder.feed(memoryview(b"")) + decoder.finish()
+assert_type(decoded, list[Event])
+decoder.reset()
+for e in decoded:
+    assert_type(e.choice, int | None)
+    assert_type(e.refusal, Literal[True] | None)
+    assert_type(e.server, Literal[True] | None)
+    assert_type(e.signature, str | None)
+    assert_type(e.redacted, str | None)
+    assert_type(e.reason, Literal["stop", "length", "tool_calls", "content_filter", "refusal", "error", "other"] | None)
+    assert_type(e.raw_reason, str | None)
+    assert_type(e.usage, Usage | None)
+    assert_type(e.response_id, str | None)
+    assert_type(e.model, str | None)
+    assert_type(e.source, Literal["provider", "framing"] | None)
+    assert_type(e.code, str | None)
+    assert_type(e.message, str | None)
+    if e.usage is not None:
+        print(e.usage.get("input_tokens", 0) + 1)
+turn = Collector(tokensieve.stream([b"data: [DONE]\n\n"], provider="openai-chat"), choice=0)
+assert_type(turn.finish, Event | None)
+assert_type(turn.usage, Usage | None)
+assert_type(turn.errors, list[Event])
+assert_type(turn.refusal, str)
+assert_type(tokensieve.parse(b"{}", provider="openai-chat", text_dialect="hermes"), list[Event])
+assert_type(tokensieve.astream(chunks(), provider="openai-chat"), AsyncIterator[Event])
+tokensieve.stream([b""], decoder)
+assert_type(tokensieve.PROVIDERS, tuple[Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock"], ...])
+
 # Misuse the stubs reject.
+Decoder("openai")  # type: ignore[arg-type]
+Decoder("openai-chat", dialect="hermes")  # type: ignore[call-arg]
+Decoder("openai-chat", max_frame_bytes="1")  # type: ignore[arg-type]
+tokensieve.stream([b""], provider="openai-chat", prefill="x")  # type: ignore[call-overload]
 Sieve("openai")  # type: ignore[arg-type]
 Sieve("hermes", stop_sequences="STOP")  # type: ignore[arg-type]
 Sieve("hermes", colour=1)  # type: ignore[call-arg]
 sieve.feed(1)  # type: ignore[arg-type]
-tokensieve.parse("x", max_call_bytes="1")  # type: ignore[arg-type]
+tokensieve.parse("x", max_call_bytes="1")  # type: ignore[call-overload]
 events[0].text = "x"  # type: ignore[misc]

@@ -48,6 +48,7 @@ mod bedrock;
 pub(crate) mod frame;
 mod gemini;
 mod openai_chat;
+mod openai_responses;
 mod out;
 mod path;
 
@@ -287,6 +288,7 @@ enum Mapper {
     /// The ConverseStream mapper, and the reader of the documents `chunk` frames wrap
     /// (`None` while the `invoke_format` mapper is not built).
     Bedrock(bedrock::Bedrock, Option<Nested>),
+    OpenAiResponses(openai_responses::OpenAiResponses),
     Gemini(gemini::Gemini),
 }
 
@@ -301,8 +303,10 @@ impl Mapper {
                 bedrock::Bedrock::new(),
                 Nested::new(invoke),
             )),
+            Provider::OpenAiResponses => Some(Mapper::OpenAiResponses(
+                openai_responses::OpenAiResponses::new(),
+            )),
             Provider::Gemini => Some(Mapper::Gemini(gemini::Gemini::new())),
-            _ => None,
         }
     }
 
@@ -312,6 +316,7 @@ impl Mapper {
             Mapper::Gemini(m) => m,
             Mapper::Anthropic(m) => m,
             Mapper::Bedrock(m, _) => m,
+            Mapper::OpenAiResponses(m) => m,
         }
     }
 

@@ -7,28 +7,35 @@ stream was chunked.
     >>> [e.text for e in sieve.feed("Hi <thi") + sieve.feed("nk>hmm</think>!") if e.visible]
     ['Hi ', '!']
 
-:class:`Sieve` is the streaming parser (``feed`` → events, ``finish``, ``reset``);
-:func:`parse` parses a whole text; :func:`stream` and :func:`astream` drive a parser over an
-iterable or async iterable of chunks; :class:`Collector` gathers complete blocks and tool
-calls. Events are :class:`Event` objects with the attributes of the JSON form.
+:class:`Sieve` is the streaming parser of model text (``feed`` → events, ``finish``,
+``reset``); :class:`Decoder` is its twin for a provider's streaming response body (an
+OpenAI SSE body, …), whose events add ``finish`` and ``error``. :func:`parse` parses a whole
+text (or body, with ``provider=``); :func:`stream` and :func:`astream` drive a parser over
+an iterable or async iterable of chunks; :class:`Collector` gathers complete blocks, tool
+calls and the finish. Events are :class:`Event` objects with the attributes of the JSON form.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, overload
 
 from ._collect import Collector
-from ._tokensieve import DIALECTS, Event, Sieve, __version__
+from ._tokensieve import DIALECTS, PROVIDERS, Decoder, Event, Sieve, __version__
 from ._types import (
     BlockType,
+    DecoderOptions,
     Dialect,
     ErrorReason,
+    ErrorSource,
     EventKind,
+    FinishReason,
     Parser,
     Part,
+    Provider,
     SieveOptions,
     ToolCall,
+    Usage,
 )
 
 if TYPE_CHECKING:
@@ -36,17 +43,24 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DIALECTS",
+    "PROVIDERS",
     "BlockType",
     "Collector",
+    "Decoder",
+    "DecoderOptions",
     "Dialect",
     "ErrorReason",
+    "ErrorSource",
     "Event",
     "EventKind",
+    "FinishReason",
     "Parser",
     "Part",
+    "Provider",
     "Sieve",
     "SieveOptions",
     "ToolCall",
+    "Usage",
     "__version__",
     "astream",
     "parse",
@@ -54,28 +68,52 @@ __all__ = [
 ]
 
 
+@overload
 def parse(
     text: str | Buffer,
     dialect: Dialect = "hermes",
     *,
     prefill: str | Buffer | None = None,
     **config: Unpack[SieveOptions],
+) -> list[Event]: ...
+@overload
+def parse(
+    text: str | Buffer, *, provider: Provider, **config: Unpack[DecoderOptions]
+) -> list[Event]: ...
+def parse(
+    text: str | Buffer,
+    dialect: Dialect | None = None,
+    *,
+    provider: Provider | None = None,
+    prefill: str | Buffer | None = None,
+    **config: Any,
 ) -> list[Event]:
     """Parses a whole text: the events of ``Sieve(dialect, **config)`` fed ``text`` at once
-    (after a silent ``prefill``), then finished."""
-    sieve = Sieve(dialect, **config)
-    if prefill is not None:
-        sieve.prefill(prefill)
-    events = sieve.feed(text)
-    events += sieve.finish()
+    (after a silent ``prefill``), then finished. With ``provider=``, a whole response body:
+    the events of ``Decoder(provider, **config)``."""
+    parser = _parser(dialect, provider, prefill, config)
+    events = parser.feed(text)
+    events += parser.finish()
     return events
 
 
 def _parser(
-    dialect: Dialect | Parser,
+    dialect: Dialect | Parser | None,
+    provider: Provider | None,
     prefill: str | Buffer | None,
-    config: SieveOptions,
+    config: dict[str, Any],
 ) -> Parser:
+    if provider is not None:
+        if dialect is not None:
+            raise TypeError(
+                "give a dialect or provider=, not both (a provider's text runs through "
+                "the dialect given as text_dialect=)"
+            )
+        if prefill is not None:
+            raise TypeError("prefill is for model text (a Sieve), not for a provider stream")
+        return Decoder(provider, **config)
+    if dialect is None:
+        dialect = "hermes"
     if isinstance(dialect, str):
         sieve = Sieve(dialect, **config)
         if prefill is not None:
@@ -85,23 +123,39 @@ def _parser(
         raise TypeError("give config keywords and prefill with a dialect name, not with a parser")
     if not (hasattr(dialect, "feed") and hasattr(dialect, "finish")):
         raise TypeError(
-            "dialect must be a dialect name or a parser (a Sieve), not %s" % type(dialect).__name__
+            "dialect must be a dialect name or a parser (a Sieve or a Decoder), not %s"
+            % type(dialect).__name__
         )
     return dialect
 
 
+@overload
 def stream(
     chunks: Iterable[str | Buffer],
     dialect: Dialect | Parser = "hermes",
     *,
     prefill: str | Buffer | None = None,
     **config: Unpack[SieveOptions],
+) -> Iterator[Event]: ...
+@overload
+def stream(
+    chunks: Iterable[str | Buffer], *, provider: Provider, **config: Unpack[DecoderOptions]
+) -> Iterator[Event]: ...
+def stream(
+    chunks: Iterable[str | Buffer],
+    dialect: Dialect | Parser | None = None,
+    *,
+    provider: Provider | None = None,
+    prefill: str | Buffer | None = None,
+    **config: Any,
 ) -> Iterator[Event]:
     """Yields the events of a stream given as an iterable of chunks (``str`` or bytes-like,
     split anywhere), then those of ``finish()``. The parser is made (and the config checked)
     at the call, before the first chunk is read. ``dialect`` is a dialect name (a new
-    ``Sieve(dialect, **config)``) or a parser to drive, such as a configured :class:`Sieve`."""
-    return _drive(_parser(dialect, prefill, config), chunks)
+    ``Sieve(dialect, **config)``) or a parser to drive, such as a configured :class:`Sieve`
+    or :class:`Decoder`; ``provider=`` (instead of a dialect) decodes a provider's response
+    body with a new ``Decoder(provider, **config)``."""
+    return _drive(_parser(dialect, provider, prefill, config), chunks)
 
 
 def _drive(parser: Parser, chunks: Iterable[str | Buffer]) -> Iterator[Event]:
@@ -110,16 +164,29 @@ def _drive(parser: Parser, chunks: Iterable[str | Buffer]) -> Iterator[Event]:
     yield from parser.finish()
 
 
+@overload
 def astream(
     chunks: AsyncIterable[str | Buffer],
     dialect: Dialect | Parser = "hermes",
     *,
     prefill: str | Buffer | None = None,
     **config: Unpack[SieveOptions],
+) -> AsyncIterator[Event]: ...
+@overload
+def astream(
+    chunks: AsyncIterable[str | Buffer], *, provider: Provider, **config: Unpack[DecoderOptions]
+) -> AsyncIterator[Event]: ...
+def astream(
+    chunks: AsyncIterable[str | Buffer],
+    dialect: Dialect | Parser | None = None,
+    *,
+    provider: Provider | None = None,
+    prefill: str | Buffer | None = None,
+    **config: Any,
 ) -> AsyncIterator[Event]:
-    """:func:`stream` over an async iterable (an HTTP client's ``aiter_text()``,
-    ``aiter_bytes()``, an SDK's text deltas, …)."""
-    return _adrive(_parser(dialect, prefill, config), chunks)
+    """:func:`stream` over an async iterable (an HTTP client's ``aiter_bytes()``, an SDK's
+    text deltas, …): ``astream(response.aiter_bytes(), provider="openai-chat")``."""
+    return _adrive(_parser(dialect, provider, prefill, config), chunks)
 
 
 async def _adrive(parser: Parser, chunks: AsyncIterable[str | Buffer]) -> AsyncIterator[Event]:

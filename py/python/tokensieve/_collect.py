@@ -7,31 +7,50 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._tokensieve import Event
-    from ._types import ToolCall
+    from ._types import ToolCall, Usage
 
 
 class Collector:
     """Gathers the complete blocks of a stream (its ``block_complete`` events, which carry
     ``content`` and ``input``) and what follows from them: the visible text, the thinking,
-    the tool calls. Push every event, or pass them all at once::
+    the tool calls; for a provider stream (a :class:`~tokensieve.Decoder`'s events) also the
+    ``finish`` (reason, usage) and the ``error`` events. Push every event, or pass them all
+    at once::
 
         calls = Collector(tokensieve.parse(text, "hermes")).tool_calls
+        turn = Collector(tokensieve.stream(body_chunks, provider="openai-chat"))
+        turn.finish.reason if turn.finish else None   # "tool_calls", "stop", …
+
+    A provider response with ``n > 1`` has several choices: a Collector follows one,
+    ``choice`` (0 by default); the block events and the finish of the others are skipped.
     """
 
-    __slots__ = ("blocks", "stop")
+    __slots__ = ("blocks", "choice", "errors", "finish", "stop")
 
-    def __init__(self, events: Iterable[Event] = ()) -> None:
+    def __init__(self, events: Iterable[Event] = (), *, choice: int = 0) -> None:
+        #: The choice followed (provider streams with ``n > 1``).
+        self.choice = choice
         #: The ``block_complete`` events, in stream order.
         self.blocks: list[Event] = []
         #: The stop sequence that ended the stream, if one did.
         self.stop: str | None = None
+        #: Provider streams: the ``finish`` event of the choice, once it came.
+        self.finish: Event | None = None
+        #: Provider streams: the ``error`` events (the provider's, and broken framing).
+        self.errors: list[Event] = []
         self.extend(events)
 
     def push(self, event: Event) -> None:
         """Records one event (chunks and block starts are skipped: completions carry all)."""
         kind = event.event
         if kind == "block_complete":
-            self.blocks.append(event)
+            if (event.choice or 0) == self.choice:
+                self.blocks.append(event)
+        elif kind == "finish":
+            if (event.choice or 0) == self.choice:
+                self.finish = event
+        elif kind == "error":
+            self.errors.append(event)
         elif kind == "stop":
             self.stop = event.sequence
 
@@ -46,8 +65,18 @@ class Collector:
     @property
     def text(self) -> str:
         """The visible text: what a text-to-speech engine speaks (with the raw text of
-        failed calls, unless ``on_malformed="drop"``)."""
+        failed calls, unless ``on_malformed="drop"``, and a provider's refusal)."""
         return self._content("text")
+
+    @property
+    def refusal(self) -> str:
+        """Provider streams: the text of the refusal blocks (part of :attr:`text` too)."""
+        return "".join(b.content or "" for b in self.blocks if b.refusal)
+
+    @property
+    def usage(self) -> Usage | None:
+        """Provider streams: the finish's token counts, when the provider reported any."""
+        return self.finish.usage if self.finish is not None else None
 
     @property
     def thinking(self) -> str:
@@ -56,10 +85,11 @@ class Collector:
 
     @property
     def tool_calls(self) -> list[ToolCall]:
-        """The successful tool calls: ``[{"id", "name", "arguments": dict}]``."""
+        """The successful tool calls for the host to run: ``[{"id", "name", "arguments":
+        dict}]`` (a provider's server-side calls, ``server=True``, are in :attr:`blocks`)."""
         calls: list[ToolCall] = []
         for b in self.blocks:
-            if b.type == "tool_call" and b.error is None:
+            if b.type == "tool_call" and b.error is None and not b.server:
                 arguments = b.input
                 calls.append(
                     {
@@ -81,7 +111,13 @@ class Collector:
         return [b for b in self.blocks if b.type == "tool_result"]
 
     def __repr__(self) -> str:
-        return "Collector(%d blocks, %d tool calls)" % (
+        tail = ""
+        if self.finish is not None:
+            tail += ", finish=%r" % self.finish.reason
+        if self.errors:
+            tail += ", %d errors" % len(self.errors)
+        return "Collector(%d blocks, %d tool calls%s)" % (
             len(self.blocks),
             sum(1 for b in self.blocks if b.type == "tool_call"),
+            tail,
         )

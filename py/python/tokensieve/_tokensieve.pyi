@@ -1,15 +1,28 @@
-"""Stubs of the extension module (Rust, pyo3): the parser and its events."""
+"""Stubs of the extension module (Rust, pyo3): the parser, the provider-stream decoder and
+their events."""
 
 from collections.abc import Mapping
 from typing import Any, Final, Literal, final
 
-from typing_extensions import Buffer
+from typing_extensions import Buffer, Unpack
 
-from ._types import BlockType, Dialect, EventKind, Part
+from ._types import (
+    BlockType,
+    DecoderOptions,
+    Dialect,
+    ErrorSource,
+    EventKind,
+    FinishReason,
+    Part,
+    Provider,
+    Usage,
+)
 
 __version__: Final[str]
 #: The dialects this build parses.
 DIALECTS: Final[tuple[Dialect, ...]]
+#: The providers whose streams this build decodes.
+PROVIDERS: Final[tuple[Provider, ...]]
 #: Inputs at least this many bytes long are scanned with the GIL released.
 RELEASE_GIL_AT: Final[int]
 
@@ -20,13 +33,14 @@ class Event:
 
     @property
     def event(self) -> EventKind:
-        """``block_start``, ``chunk``, ``block_complete`` or ``stop``."""
+        """``block_start``, ``chunk``, ``block_complete``, ``stop``; from a
+        :class:`Decoder` also ``finish`` and ``error``."""
     @property
     def index(self) -> int | None:
         """block_start, block_complete: the block's index (0, 1, 2, … in stream order)."""
     @property
     def type(self) -> BlockType | None:
-        """The block's type (every event but stop)."""
+        """The block's type (block_start, chunk, block_complete)."""
     @property
     def text(self) -> str | None:
         """chunk: a piece of the block's content (whole characters, never empty)."""
@@ -68,8 +82,49 @@ class Event:
     @property
     def sequence(self) -> str | None:
         """stop: the stop sequence that matched (the stream ends there)."""
+    @property
+    def choice(self) -> int | None:
+        """Provider streams with ``n > 1``: the choice of a block event or a finish
+        (``None`` for choice 0, which the JSON form omits)."""
+    @property
+    def refusal(self) -> Literal[True] | None:
+        """block_complete of a text block made of the provider's refusal deltas: ``True``."""
+    @property
+    def server(self) -> Literal[True] | None:
+        """block_complete of a server-side tool call or its result: ``True``."""
+    @property
+    def signature(self) -> str | None:
+        """block_complete: the opaque signature the host must send back with the block."""
+    @property
+    def redacted(self) -> str | None:
+        """block_complete of redacted thinking: the data the host must send back."""
+    @property
+    def reason(self) -> FinishReason | None:
+        """finish: why the response (or its choice) ended, normalised."""
+    @property
+    def raw_reason(self) -> str | None:
+        """finish: the provider's own word for it (``"eof"`` when the body ended early)."""
+    @property
+    def usage(self) -> Usage | None:
+        """finish: the token counts the provider reported (a new dict on every access)."""
+    @property
+    def response_id(self) -> str | None:
+        """finish: the provider's response id."""
+    @property
+    def model(self) -> str | None:
+        """finish: the model that answered."""
+    @property
+    def source(self) -> ErrorSource | None:
+        """error: ``provider`` (the provider sent it) or ``framing`` (a broken body)."""
+    @property
+    def code(self) -> str | None:
+        """error: the provider's error code or type, or the framing fault's name."""
+    @property
+    def message(self) -> str | None:
+        """error: what was wrong."""
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (``tokensieve parse --json``): a new dict, absent fields omitted."""
+        """The JSON form (``tokensieve parse --json``, ``tokensieve decode --json``): a new
+        dict, absent fields omitted."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -113,3 +168,34 @@ class Sieve:
     def _feed_as(
         self, data: str | Buffer, form: Literal["event", "tuple", "dict", "count"], /
     ) -> Any: ...
+
+@final
+class Decoder:
+    """The decoder of one provider's streaming response body (the HTTP body: SSE, a JSON
+    array, AWS event stream frames) into the same events as a :class:`Sieve`, plus
+    ``finish`` and ``error``. The keywords are the keys of the decoder's JSON config.
+
+    Not shareable between threads: a call while another thread is inside a call on the
+    same Decoder raises ``RuntimeError`` (use one Decoder per stream, or a lock).
+    """
+
+    def __init__(
+        self, provider: Provider = "openai-chat", **config: Unpack[DecoderOptions]
+    ) -> None:
+        """``ValueError`` for a bad value (an unknown provider, or one this build does not
+        decode: see ``PROVIDERS``), ``TypeError`` for a wrong type or an unknown keyword;
+        both name the key."""
+    @property
+    def provider(self) -> Provider:
+        """The provider's name."""
+    @property
+    def text_dialect(self) -> Dialect | None:
+        """The dialect the provider's text runs through, or ``None``."""
+    def feed(self, data: str | Buffer, /) -> list[Event]:
+        """Decodes the next piece of the body (bytes-like, or ``str`` as UTF-8; split
+        anywhere) and returns its events. ``RuntimeError`` after ``finish()``."""
+    def finish(self) -> list[Event]:
+        """Ends the body: open blocks complete, and the ``finish`` event comes if the end
+        marker did not bring it (reason ``error``, raw_reason ``eof`` for a cut body)."""
+    def reset(self) -> None:
+        """Back to the start of a new body, same configuration."""

@@ -16,8 +16,15 @@ Dialect = Literal["anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-
 BlockType = Literal["text", "thinking", "tool_call", "tool_result"]
 #: Which part of a tool call a ``tool_call`` chunk carries.
 Part = Literal["name", "id", "input"]
-#: What an event is.
-EventKind = Literal["block_start", "chunk", "block_complete", "stop"]
+#: What an event is (``finish`` and ``error`` come from a :class:`~tokensieve.Decoder` only).
+EventKind = Literal["block_start", "chunk", "block_complete", "stop", "finish", "error"]
+#: The streaming APIs a :class:`~tokensieve.Decoder` reads (``tokensieve.PROVIDERS`` at run
+#: time: those this build decodes).
+Provider = Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock"]
+#: Why a provider response ended, normalised across providers (``finish`` events).
+FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "refusal", "error", "other"]
+#: Where an ``error`` event came from: the provider, or the body's framing / JSON.
+ErrorSource = Literal["provider", "framing"]
 #: Why a tool call could not be parsed (``event.error["reason"]``).
 ErrorReason = Literal[
     "malformed-body",
@@ -43,6 +50,30 @@ class SieveOptions(TypedDict, total=False):
     max_call_bytes: int | None
 
 
+class DecoderOptions(SieveOptions, total=False):
+    """The keyword arguments of :class:`~tokensieve.Decoder` (the keys of the decoder's JSON
+    config, docs/providers.md): the text dialect and its keys, and the provider-only keys."""
+
+    #: A dialect the provider's text runs through (``None``: text as it is).
+    text_dialect: Dialect | None
+    # Provider-only keys.
+    #: AWS event stream (``bedrock``): the largest frame accepted (default 16 MiB).
+    max_frame_bytes: int | None
+    #: ``bedrock`` InvokeModelWithResponseStream: the format each ``chunk`` wraps
+    #: (``"anthropic"``, the default, or ``"openai-chat"``).
+    invoke_format: Literal["anthropic", "openai-chat"] | None
+
+
+class Usage(TypedDict, total=False):
+    """A ``finish`` event's token counts: the counters the provider gave."""
+
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int
+    cache_write_tokens: int
+    reasoning_tokens: int
+
+
 class ToolCall(TypedDict):
     """A complete, successful tool call (:attr:`Collector.tool_calls <tokensieve.Collector.tool_calls>`)."""
 
@@ -53,7 +84,7 @@ class ToolCall(TypedDict):
 
 class Parser(Protocol):
     """What :func:`~tokensieve.stream` and :func:`~tokensieve.astream` drive: a
-    :class:`~tokensieve.Sieve` today, a provider-stream decoder later."""
+    :class:`~tokensieve.Sieve` or a :class:`~tokensieve.Decoder`."""
 
     def feed(self, data: str | Buffer, /) -> list[Event]: ...
 
