@@ -725,3 +725,22 @@ fn a_signature_past_max_call_bytes_is_reported_not_cut() {
         ]
     );
 }
+
+#[test]
+fn a_long_name_is_cut_the_same_at_every_read_size() {
+    // Found by the decode_gemini fuzz target: a name past the 96 bytes kept, whose cut falls
+    // inside a multibyte character; later pieces must not add what the whole value would not.
+    let name = format!("{}€€€abc", "n".repeat(94));
+    let body = sse(&cand(
+        &format!(r#"{{"functionCall":{{"name":"{name}","args":{{}}}}}}"#),
+        r#","finishReason":"STOP""#,
+    ));
+    let lines = invariant_with(body.as_bytes(), 70, None);
+    let kept = "n".repeat(94);
+    has(
+        &lines,
+        &format!(
+            r#"{{"event":"block_complete","index":0,"type":"tool_call","tool_name":"{kept}","tool_id":"call_0","input":{{}}}}"#
+        ),
+    );
+}

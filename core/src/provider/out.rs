@@ -37,23 +37,32 @@ pub(crate) const CHOICES: usize = 4;
 pub(crate) struct Slot {
     buf: [u8; SLOT_CAP],
     len: u8,
+    /// A push was cut: nothing more is added (so the cut does not depend on how the value
+    /// was split into pieces).
+    full: bool,
 }
 
 impl Slot {
     pub(crate) const EMPTY: Slot = Slot {
         buf: [0; SLOT_CAP],
         len: 0,
+        full: false,
     };
 
     pub(crate) fn clear(&mut self) {
         self.len = 0;
+        self.full = false;
     }
 
     pub(crate) fn push(&mut self, bytes: &[u8]) {
+        if self.full {
+            return;
+        }
         let at = self.len as usize;
         let n = crate::emit::floor_char_boundary(bytes, (SLOT_CAP - at).min(bytes.len()));
         self.buf[at..at + n].copy_from_slice(&bytes[..n]);
         self.len += n as u8;
+        self.full = n < bytes.len();
     }
 
     pub(crate) fn set(&mut self, bytes: &[u8]) {
