@@ -1,10 +1,11 @@
 #![cfg(feature = "alloc")]
 //! Rule 4 for the provider decoders, proptested over generated streams: bodies built from
-//! realistic and damaged events of each format (text with escapes, multibyte and invalid
-//! UTF-8, tool-call fragments in any order, thinking, usage, errors, comments, CRLF, broken
+//! realistic and damaged events of each format (text with escapes and multibyte
+//! characters, tool-call fragments in any order, thinking, usage, errors, comments, CRLF, broken
 //! JSON), split at random, give the same coalesced events as the whole body; the event model
 //! holds (blocks never interleave and complete in order, indices count up, a finish ends the
-//! stream), with and without the hermes text dialect. Every provider this build decodes and that has atoms here is covered.
+//! stream), with and without the hermes text dialect (openai-chat, openai-responses,
+//! anthropic, bedrock). Every provider this build decodes and that has atoms here is covered.
 
 use proptest::prelude::*;
 use tokensieve::accumulate::{Collector, OwnedEvent};
@@ -106,6 +107,29 @@ fn anthropic_atom(kind: usize, a: usize, b: usize) -> String {
         11 => ev("message_delta", format!("{{\"type\":\"message_delta\",\"delta\":{{\"stop_reason\":\"{}\"}},\"usage\":{{\"output_tokens\":9}}}}", ["end_turn", "max_tokens", "tool_use"][b % 3])),
         12 => ev("error", "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}".into()),
         _ => ev("message_stop", "{\"type\":\"message_stop\"}".into()),
+    }
+}
+
+/// One OpenAI Responses event from a choice of shapes.
+fn responses_atom(kind: usize, a: usize, b: usize) -> String {
+    let ev =
+        |ty: &str, json: String| format!("event: {ty}\ndata: {{\"type\":\"{ty}\",{json}}}\n\n");
+    let o = a % 3;
+    match kind % 13 {
+        0 => ev("response.created", "\"response\":{\"id\":\"resp_1\",\"model\":\"gpt\",\"status\":\"in_progress\",\"output\":[]}".into()),
+        1 => ev("response.output_item.added", format!("\"output_index\":{o},\"item\":{{\"id\":\"msg_{o}\",\"type\":\"message\",\"content\":[]}}")),
+        2..=4 => ev("response.output_text.delta", format!("\"item_id\":\"msg_{o}\",\"output_index\":{o},\"content_index\":{},\"delta\":\"{}\"", b % 2, text(b))),
+        5 => ev("response.output_item.added", format!("\"output_index\":{o},\"item\":{{\"id\":\"fc_{o}\",\"type\":\"function_call\",\"call_id\":\"call_{b}\",\"name\":\"f\",\"arguments\":\"\"}}")),
+        6 => ev("response.function_call_arguments.delta", format!("\"item_id\":\"fc_{o}\",\"output_index\":{o},\"delta\":\"{}\"", ["{\\\"a\\\":", " 1", "}", ""][b % 4])),
+        7 => ev("response.output_item.added", format!("\"output_index\":{o},\"item\":{{\"id\":\"rs_{o}\",\"type\":\"reasoning\",\"summary\":[]}}")),
+        8 => ev("response.reasoning_summary_text.delta", format!("\"item_id\":\"rs_{o}\",\"output_index\":{o},\"summary_index\":{},\"delta\":\"{}\"", b % 2, text(b))),
+        9 => ev("response.output_item.done", format!("\"output_index\":{o},\"item\":{{\"id\":\"rs_{o}\",\"type\":\"reasoning\",\"summary\":[],\"encrypted_content\":\"enc{b}\"}}")),
+        10 => ev("response.output_item.done", format!("\"output_index\":{o},\"item\":{{\"id\":\"msg_{o}\",\"type\":\"message\",\"content\":[{{\"type\":\"output_text\",\"text\":\"snapshot\"}}]}}")),
+        11 => ev("error", "\"code\":\"server_error\",\"message\":\"boom\"".into()),
+        _ => ev(
+            ["response.completed", "response.incomplete", "response.failed"][b % 3],
+            "\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"usage\":{\"input_tokens\":2,\"output_tokens\":3}}".into(),
+        ),
     }
 }
 
@@ -213,6 +237,7 @@ fn atoms(provider: Provider) -> Option<Atom> {
     match provider {
         Provider::OpenAiChat => Some(|k, a, b| openai_atom(k, a, b).into_bytes()),
         Provider::Anthropic => Some(|k, a, b| anthropic_atom(k, a, b).into_bytes()),
+        Provider::OpenAiResponses => Some(|k, a, b| responses_atom(k, a, b).into_bytes()),
         Provider::Bedrock => Some(bedrock_atom),
         _ => None,
     }
