@@ -744,3 +744,27 @@ fn a_long_name_is_cut_the_same_at_every_read_size() {
         ),
     );
 }
+
+#[test]
+fn two_dialect_runs_ending_in_one_step_keep_block_order() {
+    // Found by the decode_gemini fuzz target: choice 1's run ends when choice 0's signed text
+    // starts one, and that run ends at once for the signature's block. Blocks started behind
+    // the second run's end wait for it (indices in the order blocks start).
+    let body = sse(r#"{"candidates":[{"index":1,"content":{"parts":[{"text":"a"}]}}]}"#)
+        + &sse(
+            r#"{"candidates":[{"index":0,"content":{"parts":[{"text":"b","thoughtSignature":"S"}]}}]}"#,
+        );
+    let min = tokensieve::MIN_MEMORY + 640;
+    let lines = hermes_invariant(body.as_bytes(), min);
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("block_complete"))
+            .collect::<Vec<_>>(),
+        [
+            r#"{"event":"block_complete","index":0,"type":"text","content":"a","choice":1}"#,
+            r#"{"event":"block_complete","index":1,"type":"text","content":"b"}"#,
+            r#"{"event":"block_complete","index":2,"type":"thinking","content":"","signature":"S"}"#,
+        ]
+    );
+}

@@ -403,15 +403,37 @@ impl<'m> Out<'m> {
     }
 
     /// The dialect is drained: blocks started behind the marker get their indices now,
-    /// after the dialect's last ones (indices follow the order blocks start).
+    /// after the dialect's last ones (indices follow the order blocks start). Blocks behind a
+    /// later `FlushText` still queued wait for that run's end.
     pub(crate) fn settle(&mut self) {
         if !self.deferring {
             return;
         }
+        // Blocks started before the next queued `FlushText`: the first `now` deferred ones.
+        let mut now = 0;
+        let mut more = false;
+        for p in self.queue.iter() {
+            match p {
+                Pending::FlushText => {
+                    more = true;
+                    break;
+                }
+                Pending::Start { index, .. } if *index >= DEFERRED => now += 1,
+                _ => {}
+            }
+        }
+        if !more {
+            now = self.deferred;
+        }
         let base = self.next_index;
         let fix = |i: &mut u32| {
             if *i >= DEFERRED {
-                *i = *i - DEFERRED + base;
+                let k = *i - DEFERRED;
+                *i = if k < now {
+                    base + k
+                } else {
+                    DEFERRED + (k - now)
+                };
             }
         };
         for p in self.queue.iter_mut() {
@@ -428,9 +450,9 @@ impl<'m> Out<'m> {
         if let Some(i) = &mut self.sig_block {
             fix(i);
         }
-        self.next_index = base + self.deferred;
-        self.deferred = 0;
-        self.deferring = false;
+        self.next_index = base + now;
+        self.deferred = self.deferred.saturating_sub(now);
+        self.deferring = more;
     }
 
     /// Opens a text or thinking block (completing the open one first).
