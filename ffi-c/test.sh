@@ -5,10 +5,13 @@
 # Steps: build libtokensieve (.so and .a); headers fresh (cbindgen); C tests built with
 # gcc -std=c99 -Wall -Wextra -pedantic -Werror and once as C++; the conformance vectors of
 # every supported dialect through the C API (caller memory, heap struct config, JSON config)
-# at chunk sizes 1,2,3,5,7,64,whole; misuse; the malloc-free proof; everything again under
-# valgrind (zero errors, zero leaks); the NANO-style example built against the static
+# at chunk sizes 1,2,3,5,7,64,whole; the provider vectors of every provider the library
+# decodes through the decoder API (JSON config, heap struct config, caller memory), at the
+# same sizes; misuse; the malloc-free proof;
+# everything again under valgrind (zero errors, zero leaks); the NANO-style example built against the static
 # library, run and checked; the PHP class on the same vectors and its misuse tests, and both
-# again under valgrind (memory errors).
+# again under valgrind (memory errors); TokenSieve\Decoder on the provider vectors (also
+# under valgrind).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -46,13 +49,13 @@ run bash "$here/gen-headers.sh" --check
 step "compile the C tests (C99 and C++)"
 CFLAGS=(-std=c99 -Wall -Wextra -pedantic -Werror -g -I"$root/include")
 LINK=(-L"$lib" -ltokensieve -Wl,-rpath,"$lib")
-for t in conformance misuse nomalloc; do
+for t in conformance decode misuse nomalloc; do
   gcc "${CFLAGS[@]}" "$here/tests/$t.c" -o "$out/$t" "${LINK[@]}"
 done
 # The example links the static library (what an embedded host does).
 gcc "${CFLAGS[@]}" "$here/examples/nano_stream.c" -o "$out/nano_stream" "$lib/libtokensieve.a" -lpthread -ldl -lm
 # Once as C++ (nomalloc redefines the allocator, which C++ declares noexcept: C only).
-for t in tests/conformance.c tests/misuse.c examples/nano_stream.c; do
+for t in tests/conformance.c tests/decode.c tests/misuse.c examples/nano_stream.c; do
   g++ -x c++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$root/include" "$here/$t" \
       -o "$out/cxx_$(basename "$t" .c)" "${LINK[@]}"
 done
@@ -73,6 +76,17 @@ for d in $(ls "$root/conformance/cases"); do
   fi
 done
 
+# Every provider with vectors, when the library decodes it (tokensieve_provider_supported).
+provider_dirs=()
+for p in openai-chat openai-responses anthropic gemini bedrock; do
+  [ -d "$root/conformance/providers/$p" ] || continue
+  if "$out/decode" --supported "$p"; then
+    provider_dirs+=(--cases "$root/conformance/providers/$p")
+  else
+    echo "(provider $p not decoded by this build: its vectors are skipped)"
+  fi
+done
+
 step "misuse and malloc-free path"
 run "$out/misuse"
 run "$out/nomalloc"
@@ -82,6 +96,14 @@ for mode in caller heap json; do
   echo "-- mode $mode"
   run python3 "$check_py" --cmd "$out/conformance --mode $mode" "${case_dirs[@]}" -q --jobs 2
 done
+
+step "provider vectors through the decoder API"
+if [ ${#provider_dirs[@]} -gt 0 ]; then
+  for mode in json heap caller; do
+    echo "-- mode $mode"
+    run python3 "$check_py" --cmd "$out/decode --mode $mode" "${provider_dirs[@]}" -q --jobs 2
+  done
+fi
 
 step "valgrind (zero errors, zero leaks)"
 VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all)
@@ -94,6 +116,13 @@ for mode in caller heap; do
   run python3 "$check_py" --cmd "${VG[*]} $out/conformance --mode $mode --also-sizes" "${case_dirs[@]}" \
       --sizes 0 --timeout 300 -q --jobs 2
 done
+if [ ${#provider_dirs[@]} -gt 0 ]; then
+  for mode in json caller; do
+    echo "-- provider vectors under valgrind, decoder mode $mode, chunk sizes 1,2,3,5,7,64,whole in one process"
+    run python3 "$check_py" --cmd "${VG[*]} $out/decode --mode $mode --also-sizes" "${provider_dirs[@]}" \
+        --sizes 0 --timeout 300 -q --jobs 2
+  done
+fi
 echo "-- vectors under valgrind, JSON config, whole input"
 run python3 "$check_py" --cmd "${VG[*]} $out/conformance --mode json" "${case_dirs[@]}" \
     --sizes 0 --timeout 300 -q --jobs 2
@@ -108,6 +137,14 @@ run php "$here/php/tests/misuse.php"
 run python3 "$check_py" --cmd "php $here/php/tests/parse.php" "${case_dirs[@]}" -q --jobs 2
 echo "-- through the generator"
 run python3 "$check_py" --cmd "php $here/php/tests/parse.php --generator" "${case_dirs[@]}" --sizes 1,7,0 -q --jobs 2
+if [ ${#provider_dirs[@]} -gt 0 ]; then
+  echo "-- TokenSieve\\Decoder on the provider vectors (feed, generator over reads, PSR-7-shaped body)"
+  run python3 "$check_py" --cmd "php $here/php/tests/decode.php" "${provider_dirs[@]}" -q --jobs 2
+  run python3 "$check_py" --cmd "php $here/php/tests/decode.php --generator" "${provider_dirs[@]}" \
+      --sizes 1,7,0 -q --jobs 2
+  run python3 "$check_py" --cmd "php $here/php/tests/decode.php --psr7" "${provider_dirs[@]}" \
+      --sizes 1,7,0 -q --jobs 2
+fi
 # PHP under valgrind: memory errors only (PHP keeps blocks until exit, so no leak check);
 # USE_ZEND_ALLOC=0 hands PHP's allocations to malloc, where valgrind sees them. This is what
 # found the use-after-free of a cloned TokenSieve and the over-read of slice pointers.
@@ -120,6 +157,11 @@ for ((k = 1; k < ${#case_dirs[@]}; k += 2)); do
 done
 run python3 "$check_py" --cmd "${VG_PHP[*]} php $here/php/tests/parse.php" "${project_dirs[@]}" \
     --sizes 0 --timeout 300 -q --jobs 2
+if [ ${#provider_dirs[@]} -gt 0 ]; then
+  echo "-- PHP decoder under valgrind: the provider vectors, whole"
+  run python3 "$check_py" --cmd "${VG_PHP[*]} php $here/php/tests/decode.php" "${provider_dirs[@]}" \
+      --sizes 0 --timeout 300 -q --jobs 2
+fi
 
 echo
 echo "ffi-c: $passed passed, $failed failed"

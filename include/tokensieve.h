@@ -22,8 +22,11 @@
 typedef enum tokensieve_abi {
   /**
    * Compare with `tokensieve_abi_version()` at start-up.
+   * 2: `tokensieve_event` gained the provider-stream fields (kinds FINISH and ERROR,
+   * `choice`, finish reason, usage, response id, model, stream error, refusal/server,
+   * signature, redacted) at its end.
    */
-  TOKENSIEVE_ABI_VERSION = 1,
+  TOKENSIEVE_ABI_VERSION = 2,
 } tokensieve_abi;
 
 /**
@@ -101,6 +104,16 @@ typedef enum tokensieve_kind {
    * A stop sequence matched (`text` is the sequence); it is the last event.
    */
   TOKENSIEVE_KIND_STOP = 4,
+  /**
+   * Decoders: a choice's generation ended: `finish_reason`, `raw_reason`, the usage
+   * fields (`flags & TOKENSIEVE_FLAG_USAGE`), `response_id`, `model`, `choice`.
+   */
+  TOKENSIEVE_KIND_FINISH = 5,
+  /**
+   * Decoders: the provider reported an error, or the body could not be read:
+   * `error_source`, `code` (may be absent), `message`.
+   */
+  TOKENSIEVE_KIND_ERROR = 6,
 } tokensieve_kind;
 
 /**
@@ -206,6 +219,18 @@ typedef enum tokensieve_flag {
    * outgrew `accumulate_size`; the slice holds whole characters up to that point).
    */
   TOKENSIEVE_FLAG_ACCUMULATED_TRUNCATED = 8,
+  /**
+   * Decoders, block_complete of a text block that is a refusal.
+   */
+  TOKENSIEVE_FLAG_REFUSAL = 16,
+  /**
+   * Decoders, block_complete of a call (or result) the provider ran itself.
+   */
+  TOKENSIEVE_FLAG_SERVER = 32,
+  /**
+   * Decoders, finish: the provider reported usage (`usage_present` says which counters).
+   */
+  TOKENSIEVE_FLAG_USAGE = 64,
 } tokensieve_flag;
 
 /**
@@ -263,10 +288,274 @@ typedef enum tokensieve_on_malformed {
 } tokensieve_on_malformed;
 
 /**
+ * Bits of `tokensieve_event.usage_present`: which usage counters a finish carries.
+ */
+typedef enum tokensieve_usage {
+  /**
+   * `input_tokens`.
+   */
+  TOKENSIEVE_USAGE_INPUT_TOKENS = 1,
+  /**
+   * `output_tokens`.
+   */
+  TOKENSIEVE_USAGE_OUTPUT_TOKENS = 2,
+  /**
+   * `cache_read_tokens`.
+   */
+  TOKENSIEVE_USAGE_CACHE_READ_TOKENS = 4,
+  /**
+   * `cache_write_tokens`.
+   */
+  TOKENSIEVE_USAGE_CACHE_WRITE_TOKENS = 8,
+  /**
+   * `reasoning_tokens`.
+   */
+  TOKENSIEVE_USAGE_REASONING_TOKENS = 16,
+} tokensieve_usage;
+
+/**
+ * `tokensieve_event.finish_reason` (finish events; 0 on the others).
+ */
+typedef enum tokensieve_finish_reason {
+  /**
+   * Not a finish event.
+   */
+  TOKENSIEVE_FINISH_NONE = 0,
+  /**
+   * `stop`: the model ended its turn.
+   */
+  TOKENSIEVE_FINISH_STOP = 1,
+  /**
+   * `length`: the token limit.
+   */
+  TOKENSIEVE_FINISH_LENGTH = 2,
+  /**
+   * `tool_calls`: the model wants its calls run.
+   */
+  TOKENSIEVE_FINISH_TOOL_CALLS = 3,
+  /**
+   * `content_filter`.
+   */
+  TOKENSIEVE_FINISH_CONTENT_FILTER = 4,
+  /**
+   * `refusal`.
+   */
+  TOKENSIEVE_FINISH_REFUSAL = 5,
+  /**
+   * `error`.
+   */
+  TOKENSIEVE_FINISH_ERROR = 6,
+  /**
+   * `other` (`raw_reason` says which).
+   */
+  TOKENSIEVE_FINISH_OTHER = 7,
+} tokensieve_finish_reason;
+
+/**
+ * `tokensieve_event.error_source` (error events; 0 on the others).
+ */
+typedef enum tokensieve_error_source {
+  /**
+   * Not an error event.
+   */
+  TOKENSIEVE_ERROR_SOURCE_NONE = 0,
+  /**
+   * The provider sent an error (or the stream's shape is wrong).
+   */
+  TOKENSIEVE_ERROR_SOURCE_PROVIDER = 1,
+  /**
+   * The body could not be framed (not SSE, bad JSON, a bad AWS frame).
+   */
+  TOKENSIEVE_ERROR_SOURCE_FRAMING = 2,
+} tokensieve_error_source;
+
+/**
+ * A provider stream format (`tokensieve_provider_supported`; in JSON configs, the
+ * `provider` names `openai-chat`, `openai-responses`, `anthropic`, `gemini`, `bedrock`).
+ */
+typedef enum tokensieve_provider {
+  /**
+   * OpenAI Chat Completions and compatible servers.
+   */
+  TOKENSIEVE_PROVIDER_OPENAI_CHAT = 0,
+  /**
+   * OpenAI Responses.
+   */
+  TOKENSIEVE_PROVIDER_OPENAI_RESPONSES = 1,
+  /**
+   * Anthropic Messages.
+   */
+  TOKENSIEVE_PROVIDER_ANTHROPIC = 2,
+  /**
+   * Google Gemini.
+   */
+  TOKENSIEVE_PROVIDER_GEMINI = 3,
+  /**
+   * AWS Bedrock ConverseStream.
+   */
+  TOKENSIEVE_PROVIDER_BEDROCK = 4,
+} tokensieve_provider;
+
+/**
+ * The opaque decoder. Nothing borrows the caller's config: a JSON decoder owns its
+ * configuration (`Decoder::owned`); a struct-configured one lives at the start of its block
+ * (heap or caller's), followed by its configuration copy and buffers.
+ */
+typedef struct tokensieve_decoder tokensieve_decoder;
+
+/**
  * The opaque parser. Lives at the start of its memory block (heap or caller's), followed
  * by its configuration copy and buffers.
  */
 typedef struct tokensieve_parser tokensieve_parser;
+
+/**
+ * A string slice: `len` bytes at `ptr`, not NUL-terminated. `ptr == NULL` means absent;
+ * a present empty string has a non-NULL `ptr` and `len == 0`.
+ */
+typedef struct tokensieve_str {
+  /**
+   * The bytes (UTF-8, except `error_raw`, which is the call's bytes as received).
+   */
+  const char *ptr;
+  /**
+   * Their number.
+   */
+  size_t len;
+} tokensieve_str;
+
+/**
+ * One event. Every slice points into the input given to `tokensieve_feed` or into the
+ * parser's memory: valid until the next call on the same parser (any call, including
+ * `tokensieve_next`, `tokensieve_reset` and `tokensieve_free`). Copy what you keep.
+ */
+typedef struct tokensieve_event {
+  /**
+   * A `TOKENSIEVE_KIND_*` value.
+   */
+  uint32_t kind;
+  /**
+   * A `TOKENSIEVE_BLOCK_*` value (all kinds but STOP).
+   */
+  uint32_t block_type;
+  /**
+   * `TOKENSIEVE_FLAG_*` bits.
+   */
+  uint32_t flags;
+  /**
+   * The block's index (for chunks: the index of the block they belong to).
+   */
+  uint32_t index;
+  /**
+   * Chunks: nesting depth (0 top level, 1 inside a tool region or call).
+   */
+  uint32_t depth;
+  /**
+   * Chunks: a `TOKENSIEVE_PART_*` value.
+   */
+  uint32_t part;
+  /**
+   * block_complete: a `TOKENSIEVE_CALL_*` value (non-zero: the call failed).
+   */
+  uint32_t error_code;
+  /**
+   * Always 0.
+   */
+  uint32_t reserved;
+  /**
+   * Chunks: the text (whole UTF-8 characters, never empty). STOP: the stop sequence.
+   */
+  struct tokensieve_str text;
+  /**
+   * The tool's name, once known (never on `name` chunks).
+   */
+  struct tokensieve_str tool_name;
+  /**
+   * The call or result id, once known.
+   */
+  struct tokensieve_str tool_id;
+  /**
+   * block_complete of text, thinking, tool_result with `accumulate`: the block's text.
+   */
+  struct tokensieve_str content;
+  /**
+   * block_complete of a successful tool_call with `accumulate`: compact JSON object text.
+   */
+  struct tokensieve_str input;
+  /**
+   * block_complete of a failed call: the reason name (`malformed-body`, …).
+   */
+  struct tokensieve_str error_reason;
+  /**
+   * block_complete of a failed call: its raw bytes (may be invalid UTF-8).
+   */
+  struct tokensieve_str error_raw;
+  /**
+   * Decoders: the choice (`n` > 1 completions) the event belongs to; 0 for the first and
+   * for parsers. On block_start, chunk, block_complete, finish.
+   */
+  uint32_t choice;
+  /**
+   * finish: a `TOKENSIEVE_FINISH_*` value.
+   */
+  uint32_t finish_reason;
+  /**
+   * error: a `TOKENSIEVE_ERROR_SOURCE_*` value.
+   */
+  uint32_t error_source;
+  /**
+   * finish with `TOKENSIEVE_FLAG_USAGE`: `TOKENSIEVE_USAGE_*` bits, the counters present.
+   */
+  uint32_t usage_present;
+  /**
+   * finish: usage counter (valid when its `usage_present` bit is set).
+   */
+  uint64_t input_tokens;
+  /**
+   * See `input_tokens`.
+   */
+  uint64_t output_tokens;
+  /**
+   * See `input_tokens`.
+   */
+  uint64_t cache_read_tokens;
+  /**
+   * See `input_tokens`.
+   */
+  uint64_t cache_write_tokens;
+  /**
+   * See `input_tokens`.
+   */
+  uint64_t reasoning_tokens;
+  /**
+   * finish: the provider's own finish reason, when it sent one.
+   */
+  struct tokensieve_str raw_reason;
+  /**
+   * finish: the response id, when the provider sent one.
+   */
+  struct tokensieve_str response_id;
+  /**
+   * finish: the model, when the provider named it.
+   */
+  struct tokensieve_str model;
+  /**
+   * error: the provider's (or the framing's) error code, when there is one.
+   */
+  struct tokensieve_str code;
+  /**
+   * error: the message (never absent on error events).
+   */
+  struct tokensieve_str message;
+  /**
+   * Decoders, block_complete of thinking: the provider's signature, when sent.
+   */
+  struct tokensieve_str signature;
+  /**
+   * Decoders, block_complete of redacted thinking: the opaque data.
+   */
+  struct tokensieve_str redacted;
+} tokensieve_event;
 
 /**
  * A tool the model may call: its name and the JSON Schema of its input object.
@@ -365,91 +654,177 @@ typedef struct tokensieve_config {
 } tokensieve_config;
 
 /**
- * A string slice: `len` bytes at `ptr`, not NUL-terminated. `ptr == NULL` means absent;
- * a present empty string has a non-NULL `ptr` and `len == 0`.
+ * Decoder configuration (`tokensieve_decoder_new`, `tokensieve_decoder_init`). Fill it with
+ * `tokensieve_decoder_config_default`, then set fields. The JSON form of the same settings
+ * is taken by `tokensieve_decoder_new_json`.
  */
-typedef struct tokensieve_str {
+typedef struct tokensieve_decoder_config {
   /**
-   * The bytes (UTF-8, except `error_raw`, which is the call's bytes as received).
+   * A `TOKENSIEVE_PROVIDER_*` value (default openai-chat).
    */
-  const char *ptr;
+  uint32_t provider;
   /**
-   * Their number.
+   * AWS event stream: the largest frame accepted (0 = the default, 16 MiB).
    */
-  size_t len;
-} tokensieve_str;
-
-/**
- * One event. Every slice points into the input given to `tokensieve_feed` or into the
- * parser's memory: valid until the next call on the same parser (any call, including
- * `tokensieve_next`, `tokensieve_reset` and `tokensieve_free`). Copy what you keep.
- */
-typedef struct tokensieve_event {
+  uint32_t max_frame_bytes;
   /**
-   * A `TOKENSIEVE_KIND_*` value.
+   * The shared options and the text dialect: `text.dialect` is the dialect the provider's
+   * text runs through (default TOKENSIEVE_DIALECT_PASSTHROUGH: none), with its `tools`,
+   * markers, stop sequences; `id_prefix`, `on_malformed`, `max_call_bytes`, `accumulate`
+   * and `accumulate_size` as for a parser. `buffer_size`: caller memory for the decoder's
+   * held bytes (default 8192; at least 640, and 640 + 1028 with a text dialect, half of
+   * it then the dialect's). Strings are copied at creation.
    */
-  uint32_t kind;
-  /**
-   * A `TOKENSIEVE_BLOCK_*` value (all kinds but STOP).
-   */
-  uint32_t block_type;
-  /**
-   * `TOKENSIEVE_FLAG_*` bits.
-   */
-  uint32_t flags;
-  /**
-   * The block's index (for chunks: the index of the block they belong to).
-   */
-  uint32_t index;
-  /**
-   * Chunks: nesting depth (0 top level, 1 inside a tool region or call).
-   */
-  uint32_t depth;
-  /**
-   * Chunks: a `TOKENSIEVE_PART_*` value.
-   */
-  uint32_t part;
-  /**
-   * block_complete: a `TOKENSIEVE_CALL_*` value (non-zero: the call failed).
-   */
-  uint32_t error_code;
-  /**
-   * Always 0.
-   */
-  uint32_t reserved;
-  /**
-   * Chunks: the text (whole UTF-8 characters, never empty). STOP: the stop sequence.
-   */
-  struct tokensieve_str text;
-  /**
-   * The tool's name, once known (never on `name` chunks).
-   */
-  struct tokensieve_str tool_name;
-  /**
-   * The call or result id, once known.
-   */
-  struct tokensieve_str tool_id;
-  /**
-   * block_complete of text, thinking, tool_result with `accumulate`: the block's text.
-   */
-  struct tokensieve_str content;
-  /**
-   * block_complete of a successful tool_call with `accumulate`: compact JSON object text.
-   */
-  struct tokensieve_str input;
-  /**
-   * block_complete of a failed call: the reason name (`malformed-body`, …).
-   */
-  struct tokensieve_str error_reason;
-  /**
-   * block_complete of a failed call: its raw bytes (may be invalid UTF-8).
-   */
-  struct tokensieve_str error_raw;
-} tokensieve_event;
+  struct tokensieve_config text;
+} tokensieve_decoder_config;
 
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * 1 when this build decodes `provider` (a `TOKENSIEVE_PROVIDER_*` value), else 0.
+ */
+int32_t tokensieve_provider_supported(uint32_t provider);
+
+/**
+ * Creates a heap decoder from a JSON config object of `len` bytes at `config_json` (not
+ * NUL-terminated; docs/providers.md): `{"provider": "openai-chat", "text_dialect":
+ * "hermes", "tools": […], "max_frame_bytes": …}` — `provider` is required; every key of a
+ * parser's JSON config but `dialect` applies to the text dialect. `accumulate` non-zero:
+ * block_complete events carry `content`/`input`. On success `*out` is the decoder and the
+ * result TOKENSIEVE_OK; else `*out` is NULL and the status negative (TOKENSIEVE_E_NULL,
+ * TOKENSIEVE_E_CONFIG: an unknown or bad key, or a provider this build does not decode),
+ * with `tokensieve_last_error(NULL)` naming the key. Release with
+ * `tokensieve_decoder_free`. The config is copied: it need not outlive the call.
+ *
+ * # Safety
+ * `config_json` is NULL or readable for `len` bytes; `out` is NULL or writable for one
+ * pointer.
+ */
+int32_t tokensieve_decoder_new_json(const char *config_json,
+                                    size_t len,
+                                    uint32_t accumulate,
+                                    struct tokensieve_decoder **out);
+
+/**
+ * Hands the decoder the next read of the response body: `len` bytes at `data` (any
+ * chunking). Then call `tokensieve_decoder_next` until TOKENSIEVE_NEED_MORE. Zero-copy as
+ * `tokensieve_feed`: `data` stays alive and unchanged until the input is drained.
+ *
+ * Errors: TOKENSIEVE_E_NULL, TOKENSIEVE_E_STATE (after finish, or before the previous
+ * input was drained), TOKENSIEVE_E_INVALID, TOKENSIEVE_E_PANIC (poisoned).
+ *
+ * # Safety
+ * `d` is NULL or a live decoder; `data` is NULL or readable for `len` bytes until drained.
+ */
+int32_t tokensieve_decoder_feed(struct tokensieve_decoder *d, const char *data, size_t len);
+
+/**
+ * Writes the next event to `*out`: TOKENSIEVE_EVENT with `*out` written,
+ * TOKENSIEVE_NEED_MORE when the fed input is consumed, TOKENSIEVE_DONE after
+ * `tokensieve_decoder_finish` once everything is out, or a negative error (`*out`
+ * untouched). The event's slices are valid until the next call on this decoder.
+ *
+ * # Safety
+ * `d` is NULL or a live decoder; `out` is NULL or writable for one event; the input of
+ * the last feed is still alive.
+ */
+int32_t tokensieve_decoder_next(struct tokensieve_decoder *d, struct tokensieve_event *out);
+
+/**
+ * Says the body ended: keep calling `tokensieve_decoder_next` until TOKENSIEVE_DONE (open
+ * blocks complete, pending finishes come out). Input fed but not drained is decoded
+ * first. Calling it again is harmless.
+ *
+ * # Safety
+ * `d` is NULL or a live decoder.
+ */
+int32_t tokensieve_decoder_finish(struct tokensieve_decoder *d);
+
+/**
+ * Back to the initial state for a new body, keeping the configuration (also clears a
+ * poisoned decoder). Forgets undrained input.
+ *
+ * # Safety
+ * `d` is NULL or a live decoder.
+ */
+int32_t tokensieve_decoder_reset(struct tokensieve_decoder *d);
+
+/**
+ * The message of the last failed call on `d` (NUL-terminated, "" if none), valid until
+ * the next call on `d`; with `d` NULL, the thread's last error (as
+ * `tokensieve_last_error(NULL)`). Never NULL.
+ *
+ * # Safety
+ * `d` is NULL or a live decoder.
+ */
+const char *tokensieve_decoder_last_error(const struct tokensieve_decoder *d);
+
+/**
+ * Releases a decoder. Heap decoders (`tokensieve_decoder_new*`) are dropped and their
+ * memory freed; caller-memory decoders (`tokensieve_decoder_init`) are only invalidated
+ * (later calls return TOKENSIEVE_E_INVALID while the memory is unchanged). NULL is a no-op.
+ * Using a heap decoder after this call is undefined behaviour.
+ *
+ * # Safety
+ * `d` is NULL or a live decoder, not in use by another thread.
+ */
+void tokensieve_decoder_free(struct tokensieve_decoder *d);
+
+/**
+ * Fills `*out` with the defaults: openai-chat, the default frame limit, and as `text`
+ * `tokensieve_config_default`'s values but dialect PASSTHROUGH (no text dialect) and
+ * `buffer_size` 8192. TOKENSIEVE_OK, or TOKENSIEVE_E_NULL when `out` is NULL.
+ *
+ * # Safety
+ * `out` is NULL or writable for one `tokensieve_decoder_config`.
+ */
+int32_t tokensieve_decoder_config_default(struct tokensieve_decoder_config *out);
+
+/**
+ * Bytes of caller memory a decoder with `config` needs (the decoder, a copy of the config,
+ * `text.buffer_size` bytes of buffers, the accumulation buffer). 0 when `config` is NULL
+ * or invalid (see `tokensieve_decoder_last_error(NULL)`). Never allocates. The alignment is
+ * `tokensieve_state_align()`.
+ *
+ * # Safety
+ * `config` is NULL or a valid config.
+ */
+size_t tokensieve_decoder_state_size(const struct tokensieve_decoder_config *config);
+
+/**
+ * Creates a decoder inside caller memory `mem` of `len` bytes, aligned to
+ * `tokensieve_state_align()`, with `len >= tokensieve_decoder_state_size(config)`. On
+ * success `*out` is the decoder (at `mem`) and the result TOKENSIEVE_OK; else `*out` is
+ * NULL and the status negative (TOKENSIEVE_E_NULL, TOKENSIEVE_E_CONFIG,
+ * TOKENSIEVE_E_MEMORY), with `tokensieve_decoder_last_error(NULL)` set.
+ *
+ * Neither this call nor any later call on the decoder allocates from the heap. `config`
+ * and its strings are copied into `mem`. `mem` stays the caller's: it must outlive the
+ * decoder and not be touched while it is in use; `tokensieve_decoder_free` only
+ * invalidates it.
+ *
+ * # Safety
+ * `mem` is NULL or valid for writes of `len` bytes; `config` is NULL or a valid config;
+ * `out` is NULL or writable for one pointer.
+ */
+int32_t tokensieve_decoder_init(void *mem,
+                                size_t len,
+                                const struct tokensieve_decoder_config *config,
+                                struct tokensieve_decoder **out);
+
+/**
+ * Creates a heap decoder from a struct config (as `tokensieve_decoder_init`, but one heap
+ * block; buffers grow as needed, bounded by `text.max_call_bytes`; `buffer_size` and
+ * `accumulate_size` do not apply). Status and `*out` as `tokensieve_decoder_init`.
+ * Release with `tokensieve_decoder_free`.
+ *
+ * # Safety
+ * `config` is NULL or a valid config; `out` is NULL or writable for one pointer.
+ */
+int32_t tokensieve_decoder_new(const struct tokensieve_decoder_config *config,
+                               struct tokensieve_decoder **out);
 
 /**
  * The ABI version of the library (`TOKENSIEVE_ABI_VERSION` of the header it was built

@@ -10,11 +10,15 @@
 //!   core's discriminant, or one more where 0 means "none");
 //! - an `all` list (`Dialect::ALL`) is not every core value in the order of their C codes.
 
-use tokensieve::{BlockType, Dialect, ErrorReason, OnMalformed, Part, StartIn};
+use tokensieve::provider::Provider;
+use tokensieve::{
+    BlockType, Dialect, ErrorReason, ErrorSource, FinishReason, OnMalformed, Part, StartIn,
+};
 
 use crate::types::{
-    tokensieve_block_type, tokensieve_call_error, tokensieve_dialect, tokensieve_on_malformed,
-    tokensieve_part, tokensieve_start_in,
+    tokensieve_block_type, tokensieve_call_error, tokensieve_dialect, tokensieve_error_source,
+    tokensieve_finish_reason, tokensieve_on_malformed, tokensieve_part, tokensieve_provider,
+    tokensieve_start_in,
 };
 
 /// `mirror!(CEnum <=> CoreType, value(v) = EXPR[, all = LIST]; { C_VARIANT = [core value], … })`:
@@ -130,4 +134,27 @@ mirror!(tokensieve_call_error <=> Option<ErrorReason>, none = TOKENSIEVE_CALL_OK
     TOKENSIEVE_CALL_UNFINISHED = [ErrorReason::Unfinished],
     TOKENSIEVE_CALL_TOO_LARGE = [ErrorReason::TooLarge],
     TOKENSIEVE_CALL_NESTING_TOO_DEEP = [ErrorReason::NestingTooDeep],
+});
+
+mirror!(tokensieve_finish_reason <=> Option<FinishReason>, none = TOKENSIEVE_FINISH_NONE; {
+    TOKENSIEVE_FINISH_STOP = [FinishReason::Stop],
+    TOKENSIEVE_FINISH_LENGTH = [FinishReason::Length],
+    TOKENSIEVE_FINISH_TOOL_CALLS = [FinishReason::ToolCalls],
+    TOKENSIEVE_FINISH_CONTENT_FILTER = [FinishReason::ContentFilter],
+    TOKENSIEVE_FINISH_REFUSAL = [FinishReason::Refusal],
+    TOKENSIEVE_FINISH_ERROR = [FinishReason::Error],
+    TOKENSIEVE_FINISH_OTHER = [FinishReason::Other],
+});
+
+mirror!(tokensieve_error_source <=> Option<ErrorSource>, none = TOKENSIEVE_ERROR_SOURCE_NONE; {
+    TOKENSIEVE_ERROR_SOURCE_PROVIDER = [ErrorSource::Provider],
+    TOKENSIEVE_ERROR_SOURCE_FRAMING = [ErrorSource::Framing],
+});
+
+mirror!(tokensieve_provider <=> Provider, value(p) = p as u32, all = Provider::ALL; {
+    TOKENSIEVE_PROVIDER_OPENAI_CHAT = [Provider::OpenAiChat],
+    TOKENSIEVE_PROVIDER_OPENAI_RESPONSES = [Provider::OpenAiResponses],
+    TOKENSIEVE_PROVIDER_ANTHROPIC = [Provider::Anthropic],
+    TOKENSIEVE_PROVIDER_GEMINI = [Provider::Gemini],
+    TOKENSIEVE_PROVIDER_BEDROCK = [Provider::Bedrock],
 });

@@ -3,11 +3,12 @@
 
 use core::ptr;
 
-use tokensieve::{BlockType, Event, Part};
+use tokensieve::{BlockType, Event, Part, Usage};
 
 use crate::types::{
-    EMPTY_EVENT, opt_str, some_str, tokensieve_block_type, tokensieve_call_error, tokensieve_event,
-    tokensieve_flag, tokensieve_kind, tokensieve_part, tokensieve_str,
+    EMPTY_EVENT, opt_str, some_str, tokensieve_block_type, tokensieve_call_error,
+    tokensieve_error_source, tokensieve_event, tokensieve_finish_reason, tokensieve_flag,
+    tokensieve_kind, tokensieve_part, tokensieve_str, tokensieve_usage,
 };
 
 /// The accumulated text of the open block.
@@ -92,9 +93,12 @@ pub(crate) fn convert(ev: &Event<'_>, acc: &mut Acc) -> tokensieve_event {
     };
     match *ev {
         Event::BlockStart {
-            index, block_type, ..
+            index,
+            block_type,
+            choice,
         } => {
             acc.clear();
+            e.choice = choice;
             e.kind = tokensieve_kind::TOKENSIEVE_KIND_BLOCK_START as u32;
             e.block_type = tokensieve_block_type::code(block_type);
             e.index = index;
@@ -113,12 +117,22 @@ pub(crate) fn convert(ev: &Event<'_>, acc: &mut Acc) -> tokensieve_event {
             e.text = some_str(c.text.as_bytes());
             e.tool_name = opt_str(c.tool_name);
             e.tool_id = opt_str(c.tool_id);
+            e.choice = c.choice;
         }
         Event::BlockComplete(b) => {
             e.kind = tokensieve_kind::TOKENSIEVE_KIND_BLOCK_COMPLETE as u32;
             e.block_type = tokensieve_block_type::code(b.block_type);
             e.index = b.index;
             e.flags = vis(b.block_type);
+            e.choice = b.choice;
+            e.signature = opt_str(b.signature);
+            e.redacted = opt_str(b.redacted);
+            if b.refusal {
+                e.flags |= tokensieve_flag::TOKENSIEVE_FLAG_REFUSAL as u32;
+            }
+            if b.server {
+                e.flags |= tokensieve_flag::TOKENSIEVE_FLAG_SERVER as u32;
+            }
             e.tool_name = opt_str(b.tool_name);
             e.tool_id = opt_str(b.tool_id);
             if b.is_error {
@@ -148,8 +162,61 @@ pub(crate) fn convert(ev: &Event<'_>, acc: &mut Acc) -> tokensieve_event {
             e.kind = tokensieve_kind::TOKENSIEVE_KIND_STOP as u32;
             e.text = some_str(sequence.as_bytes());
         }
-        // A parser never emits provider events; the C decoder API (issue 16) will map them.
-        Event::Finish(_) | Event::Error(_) => {}
+        Event::Finish(f) => {
+            e.kind = tokensieve_kind::TOKENSIEVE_KIND_FINISH as u32;
+            e.finish_reason = tokensieve_finish_reason::code(Some(f.reason));
+            e.raw_reason = opt_str(f.raw_reason);
+            e.response_id = opt_str(f.response_id);
+            e.model = opt_str(f.model);
+            e.choice = f.choice;
+            if let Some(u) = f.usage {
+                e.flags |= tokensieve_flag::TOKENSIEVE_FLAG_USAGE as u32;
+                usage(&mut e, u);
+            }
+        }
+        Event::Error(err) => {
+            e.kind = tokensieve_kind::TOKENSIEVE_KIND_ERROR as u32;
+            e.error_source = tokensieve_error_source::code(Some(err.source));
+            e.code = opt_str(err.code);
+            e.message = some_str(err.message.as_bytes());
+        }
     }
     e
+}
+
+/// The usage counters of a finish and their presence bits.
+fn usage(e: &mut tokensieve_event, u: &Usage) {
+    use tokensieve_usage::*;
+    for (v, bit, slot) in [
+        (
+            u.input_tokens,
+            TOKENSIEVE_USAGE_INPUT_TOKENS,
+            &mut e.input_tokens,
+        ),
+        (
+            u.output_tokens,
+            TOKENSIEVE_USAGE_OUTPUT_TOKENS,
+            &mut e.output_tokens,
+        ),
+        (
+            u.cache_read_tokens,
+            TOKENSIEVE_USAGE_CACHE_READ_TOKENS,
+            &mut e.cache_read_tokens,
+        ),
+        (
+            u.cache_write_tokens,
+            TOKENSIEVE_USAGE_CACHE_WRITE_TOKENS,
+            &mut e.cache_write_tokens,
+        ),
+        (
+            u.reasoning_tokens,
+            TOKENSIEVE_USAGE_REASONING_TOKENS,
+            &mut e.reasoning_tokens,
+        ),
+    ] {
+        if let Some(v) = v {
+            *slot = v;
+            e.usage_present |= bit as u32;
+        }
+    }
 }

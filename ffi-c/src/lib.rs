@@ -14,6 +14,13 @@
 //! Every entry point checks its pointers and the parser's state, returns a negative status
 //! with a message for `tokensieve_last_error`, and catches panics (a panic poisons the
 //! parser until `tokensieve_reset`).
+//!
+//! Provider streams (the HTTP body of a streaming LLM API): `tokensieve_decoder_new_json`
+//! (heap, JSON config), `tokensieve_decoder_new` (heap) or `tokensieve_decoder_init` (caller
+//! memory, no heap at all; `tokensieve_decoder_state_size`), both from a
+//! `tokensieve_decoder_config`, make a `tokensieve_decoder` with the same pull shape (`tokensieve_decoder_feed`,
+//! `_next`, `_finish`, `_reset`, `_free`); its events are `tokensieve_event`s with the
+//! provider fields (FINISH and ERROR kinds, `choice`, usage, …).
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
@@ -23,10 +30,12 @@
 //! `codes` (each C enum tied to the core enum it mirrors, checked at compile time), `error`
 //! (statuses as one `Result`, message buffers), `panic` (the panic boundary), `config`
 //! (reading a C or JSON config), `memory` (a parser's block: plan and build, caller memory
-//! or heap), `event` (events and accumulation), `parser` and `stream` (the entry points).
+//! or heap), `event` (events and accumulation), `parser` and `stream` (the entry points),
+//! `decoder` (the provider-stream decoder's entry points).
 
 mod codes;
 mod config;
+mod decoder;
 mod error;
 mod event;
 mod memory;
@@ -35,6 +44,13 @@ mod parser;
 mod stream;
 mod types;
 
+pub use decoder::{
+    tokensieve_decoder, tokensieve_decoder_config_default, tokensieve_decoder_feed,
+    tokensieve_decoder_finish, tokensieve_decoder_free, tokensieve_decoder_init,
+    tokensieve_decoder_last_error, tokensieve_decoder_new, tokensieve_decoder_new_json,
+    tokensieve_decoder_next, tokensieve_decoder_reset, tokensieve_decoder_state_size,
+    tokensieve_provider_supported,
+};
 pub use parser::{
     tokensieve_abi_version, tokensieve_config_default, tokensieve_dialect_supported,
     tokensieve_event_size, tokensieve_free, tokensieve_init, tokensieve_new, tokensieve_new_json,
@@ -46,9 +62,10 @@ pub use stream::{
 };
 pub use types::{
     tokensieve_abi, tokensieve_block_type, tokensieve_call_error, tokensieve_config,
-    tokensieve_dialect, tokensieve_event, tokensieve_flag, tokensieve_kind, tokensieve_next_status,
-    tokensieve_on_malformed, tokensieve_part, tokensieve_start_in, tokensieve_status,
-    tokensieve_str, tokensieve_tool,
+    tokensieve_dialect, tokensieve_error_source, tokensieve_event, tokensieve_finish_reason,
+    tokensieve_flag, tokensieve_kind, tokensieve_next_status, tokensieve_on_malformed,
+    tokensieve_part, tokensieve_provider, tokensieve_start_in, tokensieve_status, tokensieve_str,
+    tokensieve_tool, tokensieve_usage,
 };
 
 #[cfg(test)]

@@ -12,31 +12,73 @@ use std::alloc::Layout;
 use tokensieve::json::schema::{self, Found, SchemaError};
 use tokensieve::{Config, MIN_MEMORY, Param, Sieve, StrList, Tool, ToolList};
 
+use tokensieve::provider::DecoderConfig;
+
 use crate::config::{Read, read_config};
+use crate::decoder::tokensieve_decoder;
 use crate::error::{Error, Result, config_err};
 use crate::event::Acc;
 use crate::parser::tokensieve_parser;
 use crate::types::tokensieve_config;
 
-/// The alignment of a parser's block (`tokensieve_state_align`).
+/// The alignment of a parser's or a decoder's block (`tokensieve_state_align`).
 pub(crate) const STATE_ALIGN: usize = {
-    let a = align_of::<tokensieve_parser>();
+    let mut a = align_of::<tokensieve_parser>();
+    if align_of::<tokensieve_decoder>() > a {
+        a = align_of::<tokensieve_decoder>();
+    }
     if a > 16 { a } else { 16 }
 };
 
-/// Where everything goes in a parser's block (offsets from its start).
+/// What a block holds before its copied strings: the handle at its start, then the
+/// configuration slot; and the least memory (`buffer_size`) its engine takes.
+#[derive(Clone, Copy)]
+pub(crate) struct Shape {
+    head: usize,
+    slot_size: usize,
+    slot_align: usize,
+    min_buffer: usize,
+}
+
+/// A parser's block: the parser, then its `Config`.
+pub(crate) const PARSER: Shape = Shape {
+    head: size_of::<tokensieve_parser>(),
+    slot_size: size_of::<Config<'static>>(),
+    slot_align: align_of::<Config<'static>>(),
+    min_buffer: MIN_MEMORY,
+};
+
+/// A decoder's block: the decoder, then its `DecoderConfig`. `Decoder::with_memory` takes 640
+/// bytes, and half (at least MIN_MEMORY) more for a text dialect.
+pub(crate) const fn decoder_shape(text_dialect: bool) -> Shape {
+    Shape {
+        head: size_of::<tokensieve_decoder>(),
+        slot_size: size_of::<DecoderConfig<'static>>(),
+        slot_align: align_of::<DecoderConfig<'static>>(),
+        min_buffer: if text_dialect {
+            MIN_MEMORY + DECODER_MIN
+        } else {
+            DECODER_MIN
+        },
+    }
+}
+
+/// The least memory `Decoder::with_memory` takes without a text dialect.
+const DECODER_MIN: usize = 640;
+
+/// Where everything goes in a block (offsets from its start).
 pub(crate) struct Plan {
     pub(crate) total: usize,
-    config: usize,
+    pub(crate) config: usize,
     stops: usize,
     tools: usize,
     params: usize,
     bytes: usize,
     n_bytes: usize,
-    sieve: usize,
-    sieve_len: usize,
-    acc: usize,
-    acc_len: usize,
+    pub(crate) sieve: usize,
+    pub(crate) sieve_len: usize,
+    pub(crate) acc: usize,
+    pub(crate) acc_len: usize,
 }
 
 /// What a config copies into its block.
@@ -56,12 +98,12 @@ fn align_up(n: usize, a: usize) -> Option<usize> {
 /// The largest `buffer_size` and `accumulate_size` taken (as `max_call_bytes`: 256 MiB - 1).
 pub(crate) const MAX_BUFFER: usize = (1 << 28) - 1;
 
-pub(crate) fn plan(r: &Read<'_>, fixed: bool) -> Result<Plan> {
+pub(crate) fn plan(r: &Read<'_>, fixed: bool, shape: Shape) -> Result<Plan> {
     let counts = validate(r)?;
-    if fixed && r.buffer_size < MIN_MEMORY {
+    if fixed && r.buffer_size < shape.min_buffer {
         return Err(Error::Config.report(format_args!(
             "config: buffer_size {} is below the minimum {}",
-            r.buffer_size, MIN_MEMORY
+            r.buffer_size, shape.min_buffer
         )));
     }
     // Buffers are addressed with 28 bits (the core's spans): 256 MiB is also what a
@@ -82,7 +124,7 @@ pub(crate) fn plan(r: &Read<'_>, fixed: bool) -> Result<Plan> {
     } else {
         0
     };
-    lay_out(r, &counts, sieve_len, acc_len)
+    lay_out(r, &counts, sieve_len, acc_len, shape)
         .ok_or_else(|| Error::Memory.report(format_args!("config: the state size overflows")))
 }
 
@@ -152,17 +194,18 @@ fn count_tool(r: &Read<'_>, i: usize, counts: &mut Counts) -> Result<()> {
 }
 
 /// The offsets of every region; `None` when the size overflows.
-fn lay_out(r: &Read<'_>, counts: &Counts, sieve_len: usize, acc_len: usize) -> Option<Plan> {
+fn lay_out(
+    r: &Read<'_>,
+    counts: &Counts,
+    sieve_len: usize,
+    acc_len: usize,
+    shape: Shape,
+) -> Option<Plan> {
     let arr = |at: usize, align: usize, n: usize, size: usize| -> Option<(usize, usize)> {
         let start = align_up(at, align)?;
         Some((start, start.checked_add(n.checked_mul(size)?)?))
     };
-    let (config, end) = arr(
-        size_of::<tokensieve_parser>(),
-        align_of::<Config<'static>>(),
-        1,
-        size_of::<Config<'static>>(),
-    )?;
+    let (config, end) = arr(shape.head, shape.slot_align, 1, shape.slot_size)?;
     let (stops, end) = arr(end, align_of::<&str>(), r.stops.len(), size_of::<&str>())?;
     let (tools, end) = arr(
         end,
@@ -241,6 +284,12 @@ unsafe fn build(
 ) -> Result<*mut tokensieve_parser> {
     // SAFETY: forwarded contract.
     let config = unsafe { copy_config(mem, plan, r) }?;
+    // SAFETY: the config slot is inside the block and aligned for `Config` (plan).
+    let config_ptr = unsafe { mem.add(plan.config) }.cast::<Config<'static>>();
+    // SAFETY: as above; written once, then only read (through the sieve's reference).
+    unsafe { config_ptr.write(config) };
+    // SAFETY: just written; the block outlives the parser (see `tokensieve_parser::sieve`).
+    let config: &'static Config<'static> = unsafe { &*config_ptr };
     let sieve = if fixed {
         // SAFETY: the sieve region is inside the block, used by this sieve only.
         let memory: &'static mut [u8] =
@@ -250,7 +299,20 @@ unsafe fn build(
         Sieve::new(config)
     }
     .map_err(|e| config_err(&e))?;
-    let acc = match (r.accumulate, fixed) {
+    // SAFETY: forwarded contract.
+    let acc = unsafe { block_acc(mem, plan, r, fixed) };
+    let p = mem.cast::<tokensieve_parser>();
+    // SAFETY: the block starts with room for the parser and is aligned for it.
+    unsafe { p.write(tokensieve_parser::new(sieve, acc, alloc_size)) };
+    Ok(p)
+}
+
+/// The accumulation of a block's handle: off, on the heap, or the block's region (`fixed`).
+///
+/// # Safety
+/// `mem` is a block laid out by `plan`.
+pub(crate) unsafe fn block_acc(mem: *mut u8, plan: &Plan, r: &Read<'_>, fixed: bool) -> Acc {
+    match (r.accumulate, fixed) {
         (false, _) => Acc::Off,
         (true, false) => Acc::Heap(Vec::new()),
         (true, true) => Acc::Fixed {
@@ -260,19 +322,19 @@ unsafe fn build(
             len: 0,
             cut: false,
         },
-    };
-    let p = mem.cast::<tokensieve_parser>();
-    // SAFETY: the block starts with room for the parser and is aligned for it.
-    unsafe { p.write(tokensieve_parser::new(sieve, acc, alloc_size)) };
-    Ok(p)
+    }
 }
 
-/// Copies the config (strings, stop sequences, tools and their parameters) into the block
+/// Copies the config's strings, stop sequences, tools and their parameters into the block
 /// and returns the copy, which lives as long as the block.
 ///
 /// # Safety
 /// As [`build`].
-unsafe fn copy_config(mem: *mut u8, plan: &Plan, r: &Read<'_>) -> Result<&'static Config<'static>> {
+pub(crate) unsafe fn copy_config(
+    mem: *mut u8,
+    plan: &Plan,
+    r: &Read<'_>,
+) -> Result<Config<'static>> {
     let mut bytes = Bytes {
         // SAFETY: inside the block (plan offsets are within `total`).
         base: unsafe { mem.add(plan.bytes) },
@@ -293,7 +355,7 @@ unsafe fn copy_config(mem: *mut u8, plan: &Plan, r: &Read<'_>) -> Result<&'stati
     let stops = unsafe { copy_stops(mem, plan, r, &mut bytes) }?;
     // SAFETY: forwarded contract.
     let tools = unsafe { copy_tools(mem, plan, r, &mut bytes) }?;
-    let config = Config {
+    Ok(Config {
         dialect: r.dialect,
         thinking_tags: thinking,
         tool_call_markers: markers,
@@ -303,13 +365,7 @@ unsafe fn copy_config(mem: *mut u8, plan: &Plan, r: &Read<'_>) -> Result<&'stati
         on_malformed: r.on_malformed,
         max_call_bytes: r.max_call_bytes,
         tools: ToolList::Tools(tools),
-    };
-    // SAFETY: the config slot is inside the block and aligned for `Config` (plan).
-    let config_ptr = unsafe { mem.add(plan.config) }.cast::<Config<'static>>();
-    // SAFETY: as above; written once, then only read (through the sieve's reference).
-    unsafe { config_ptr.write(config) };
-    // SAFETY: just written; the block outlives the parser (see `tokensieve_parser::sieve`).
-    Ok(unsafe { &*config_ptr })
+    })
 }
 
 /// Copies the stop sequences into the block.
@@ -433,7 +489,7 @@ pub(crate) unsafe fn init(
     }
     // SAFETY: non-NULL, valid by the contract.
     let r = unsafe { read_config(&*config) }?;
-    let plan = plan(&r, true)?;
+    let plan = plan(&r, true, PARSER)?;
     if len < plan.total {
         return Err(Error::Memory.report(format_args!(
             "tokensieve_init: len is {len} bytes, tokensieve_state_size says {}",
@@ -457,7 +513,7 @@ pub(crate) unsafe fn new_on_heap(
     }
     // SAFETY: non-NULL, valid by the contract.
     let r = unsafe { read_config(&*config) }?;
-    let plan = plan(&r, false)?;
+    let plan = plan(&r, false, PARSER)?;
     let (mem, layout) = heap_alloc(plan.total)?;
     // SAFETY: a fresh heap block of `plan.total` bytes, aligned; freed only by
     // tokensieve_free after the parser is dropped.
@@ -477,7 +533,7 @@ pub(crate) fn heap_parser(sieve: Sieve<'static>, acc: Acc) -> Result<*mut tokens
     Ok(p)
 }
 
-fn heap_alloc(size: usize) -> Result<(*mut u8, Layout)> {
+pub(crate) fn heap_alloc(size: usize) -> Result<(*mut u8, Layout)> {
     let layout = Layout::from_size_align(size.max(1), STATE_ALIGN)
         .map_err(|_| Error::Memory.report(format_args!("the state size overflows")))?;
     // SAFETY: the layout has a non-zero size.

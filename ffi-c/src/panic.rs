@@ -1,10 +1,26 @@
 //! The panic boundary: no panic unwinds into C. [`guard`] turns one into a fallback value,
-//! [`with_parser`] also checks the parser and poisons it.
+//! [`with_parser`] (any [`Handle`]: a parser or a decoder) also checks the handle and
+//! poisons it.
 
+use core::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::error::{Error, Result, set_thread_message, status};
-use crate::parser::{Phase, tokensieve_parser};
+use crate::parser::Phase;
+
+/// What the entry points need of an opaque handle (`tokensieve_parser`, `tokensieve_decoder`).
+pub(crate) trait Handle {
+    /// How messages name it ("parser", "decoder").
+    const NOUN: &'static str;
+    /// Not freed (nor never initialised, as far as its magic tells).
+    fn is_live(&self) -> bool;
+    /// Where it is in its stream.
+    fn phase(&self) -> Phase;
+    /// Marks it poisoned (a panic was caught).
+    fn poison(&mut self);
+    /// Records `args` as its last error and returns `e`.
+    fn fail(&mut self, e: Error, args: fmt::Arguments<'_>) -> Error;
+}
 
 /// Checks `p` and runs `f` on it, catching panics (which poison the parser); returns `f`'s
 /// status, or the error's.
@@ -12,15 +28,16 @@ use crate::parser::{Phase, tokensieve_parser};
 /// # Safety
 /// `p` is NULL or points to a parser made by `tokensieve_new*`/`tokensieve_init` that was
 /// not released, used by one thread at a time.
-pub(crate) unsafe fn with_parser(
-    p: *mut tokensieve_parser,
+pub(crate) unsafe fn with_parser<H: Handle>(
+    p: *mut H,
     what: &str,
     allow_poisoned: bool,
-    f: impl FnOnce(&mut tokensieve_parser) -> Result<i32>,
+    f: impl FnOnce(&mut H) -> Result<i32>,
 ) -> i32 {
+    let noun = H::NOUN;
     if p.is_null() {
         return Error::Null
-            .report(format_args!("{what}: the parser is NULL"))
+            .report(format_args!("{what}: the {noun} is NULL"))
             .code();
     }
     // SAFETY: non-NULL, and by this function's contract a live parser not used elsewhere
@@ -29,16 +46,16 @@ pub(crate) unsafe fn with_parser(
     if !parser.is_live() {
         return Error::Invalid
             .report(format_args!(
-                "{what}: not a live tokensieve parser (freed or never initialised)"
+                "{what}: not a live tokensieve {noun} (freed or never initialised)"
             ))
             .code();
     }
-    if parser.phase == Phase::Poisoned && !allow_poisoned {
+    if parser.phase() == Phase::Poisoned && !allow_poisoned {
         return parser
             .fail(
                 Error::Panic,
                 format_args!(
-                    "{what}: the parser is poisoned by an earlier internal error; reset or free it"
+                    "{what}: the {noun} is poisoned by an earlier internal error; reset or free it"
                 ),
             )
             .code();
@@ -46,12 +63,12 @@ pub(crate) unsafe fn with_parser(
     match catch_unwind(AssertUnwindSafe(|| f(parser))) {
         Ok(r) => status(r),
         Err(_) => {
-            parser.phase = Phase::Poisoned;
+            parser.poison();
             parser
                 .fail(
                     Error::Panic,
                     format_args!(
-                        "{what}: internal error (panic); the parser is poisoned until reset"
+                        "{what}: internal error (panic); the {noun} is poisoned until reset"
                     ),
                 )
                 .code()

@@ -13,7 +13,7 @@ use tokensieve::config::DEFAULT_MAX_CALL_BYTES;
 use crate::config::{DEFAULT_ACCUMULATE, json_sieve, read_config};
 use crate::error::{ErrBuf, Error, OK, set_thread_message};
 use crate::event::Acc;
-use crate::memory::{STATE_ALIGN, heap_free, heap_parser, init, new_on_heap, plan};
+use crate::memory::{PARSER, STATE_ALIGN, heap_free, heap_parser, init, new_on_heap, plan};
 use crate::panic::guard;
 use crate::types::{
     tokensieve_abi, tokensieve_config, tokensieve_dialect, tokensieve_event,
@@ -51,6 +51,22 @@ pub struct tokensieve_parser {
     err: ErrBuf,
     /// Size of the heap block holding this parser; 0 for caller memory.
     alloc_size: usize,
+}
+
+impl crate::panic::Handle for tokensieve_parser {
+    const NOUN: &'static str = "parser";
+    fn is_live(&self) -> bool {
+        self.is_live()
+    }
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+    fn poison(&mut self) {
+        self.phase = Phase::Poisoned;
+    }
+    fn fail(&mut self, e: Error, args: fmt::Arguments<'_>) -> Error {
+        self.fail(e, args)
+    }
 }
 
 impl tokensieve_parser {
@@ -156,7 +172,8 @@ pub unsafe extern "C" fn tokensieve_state_size(config: *const tokensieve_config)
         }
         // SAFETY: non-NULL, valid by the contract.
         let r = unsafe { read_config(&*config) };
-        r.and_then(|r| plan(&r, true)).map_or(0, |p| p.total)
+        r.and_then(|r| plan(&r, true, PARSER))
+            .map_or(0, |p| p.total)
     })
 }
 

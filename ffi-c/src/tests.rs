@@ -29,6 +29,27 @@ fn a_panic_poisons_until_reset() {
     unsafe { tokensieve_free(p) };
 }
 
+#[test]
+fn a_panic_poisons_a_decoder_until_reset() {
+    let json = br#"{"provider": "openai-chat"}"#;
+    let mut d = core::ptr::null_mut();
+    // SAFETY: test: valid config bytes and out pointer.
+    let rc = unsafe { tokensieve_decoder_new_json(json.as_ptr().cast(), json.len(), 1, &mut d) };
+    assert_eq!(rc, OK);
+    // SAFETY: live decoder.
+    let rc = unsafe { with_parser(d, "test", false, |_| panic!("boom")) };
+    assert_eq!(rc, Error::Panic.code());
+    // SAFETY: live decoder.
+    let rc = unsafe { tokensieve_decoder_feed(d, c"x".as_ptr(), 1) };
+    assert_eq!(rc, Error::Panic.code());
+    // SAFETY: live decoder.
+    assert_eq!(unsafe { tokensieve_decoder_reset(d) }, OK);
+    // SAFETY: live decoder.
+    assert_eq!(unsafe { tokensieve_decoder_feed(d, c"x".as_ptr(), 1) }, OK);
+    // SAFETY: live decoder, freed once.
+    unsafe { tokensieve_decoder_free(d) };
+}
+
 /// `tokensieve_config_default`'s config.
 fn default_config() -> tokensieve_config {
     let mut c = MaybeUninit::uninit();
@@ -120,6 +141,10 @@ fn a_cut_accumulation_does_not_depend_on_the_chunking() {
 
 #[test]
 fn abi_facts() {
-    assert_eq!(tokensieve_event_size(), 32 + 7 * 2 * size_of::<usize>());
+    // ABI 1: eight u32 and seven slices; ABI 2 appends four u32, five u64 and seven slices.
+    assert_eq!(
+        tokensieve_event_size(),
+        32 + 7 * 2 * size_of::<usize>() + 16 + 5 * 8 + 7 * 2 * size_of::<usize>()
+    );
     assert!(STATE_ALIGN.is_power_of_two());
 }

@@ -8,7 +8,10 @@ use core::ptr;
 #[repr(C)]
 pub enum tokensieve_abi {
     /// Compare with `tokensieve_abi_version()` at start-up.
-    TOKENSIEVE_ABI_VERSION = 1,
+    /// 2: `tokensieve_event` gained the provider-stream fields (kinds FINISH and ERROR,
+    /// `choice`, finish reason, usage, response id, model, stream error, refusal/server,
+    /// signature, redacted) at its end.
+    TOKENSIEVE_ABI_VERSION = 2,
 }
 
 /// Status of `tokensieve_next`.
@@ -55,6 +58,12 @@ pub enum tokensieve_kind {
     TOKENSIEVE_KIND_BLOCK_COMPLETE = 3,
     /// A stop sequence matched (`text` is the sequence); it is the last event.
     TOKENSIEVE_KIND_STOP = 4,
+    /// Decoders: a choice's generation ended: `finish_reason`, `raw_reason`, the usage
+    /// fields (`flags & TOKENSIEVE_FLAG_USAGE`), `response_id`, `model`, `choice`.
+    TOKENSIEVE_KIND_FINISH = 5,
+    /// Decoders: the provider reported an error, or the body could not be read:
+    /// `error_source`, `code` (may be absent), `message`.
+    TOKENSIEVE_KIND_ERROR = 6,
 }
 
 /// `tokensieve_event.block_type`.
@@ -116,6 +125,75 @@ pub enum tokensieve_flag {
     /// block_complete whose accumulated `content`/`input` was cut (caller memory only: it
     /// outgrew `accumulate_size`; the slice holds whole characters up to that point).
     TOKENSIEVE_FLAG_ACCUMULATED_TRUNCATED = 8,
+    /// Decoders, block_complete of a text block that is a refusal.
+    TOKENSIEVE_FLAG_REFUSAL = 16,
+    /// Decoders, block_complete of a call (or result) the provider ran itself.
+    TOKENSIEVE_FLAG_SERVER = 32,
+    /// Decoders, finish: the provider reported usage (`usage_present` says which counters).
+    TOKENSIEVE_FLAG_USAGE = 64,
+}
+
+/// Bits of `tokensieve_event.usage_present`: which usage counters a finish carries.
+#[repr(C)]
+pub enum tokensieve_usage {
+    /// `input_tokens`.
+    TOKENSIEVE_USAGE_INPUT_TOKENS = 1,
+    /// `output_tokens`.
+    TOKENSIEVE_USAGE_OUTPUT_TOKENS = 2,
+    /// `cache_read_tokens`.
+    TOKENSIEVE_USAGE_CACHE_READ_TOKENS = 4,
+    /// `cache_write_tokens`.
+    TOKENSIEVE_USAGE_CACHE_WRITE_TOKENS = 8,
+    /// `reasoning_tokens`.
+    TOKENSIEVE_USAGE_REASONING_TOKENS = 16,
+}
+
+/// `tokensieve_event.finish_reason` (finish events; 0 on the others).
+#[repr(C)]
+pub enum tokensieve_finish_reason {
+    /// Not a finish event.
+    TOKENSIEVE_FINISH_NONE = 0,
+    /// `stop`: the model ended its turn.
+    TOKENSIEVE_FINISH_STOP = 1,
+    /// `length`: the token limit.
+    TOKENSIEVE_FINISH_LENGTH = 2,
+    /// `tool_calls`: the model wants its calls run.
+    TOKENSIEVE_FINISH_TOOL_CALLS = 3,
+    /// `content_filter`.
+    TOKENSIEVE_FINISH_CONTENT_FILTER = 4,
+    /// `refusal`.
+    TOKENSIEVE_FINISH_REFUSAL = 5,
+    /// `error`.
+    TOKENSIEVE_FINISH_ERROR = 6,
+    /// `other` (`raw_reason` says which).
+    TOKENSIEVE_FINISH_OTHER = 7,
+}
+
+/// `tokensieve_event.error_source` (error events; 0 on the others).
+#[repr(C)]
+pub enum tokensieve_error_source {
+    /// Not an error event.
+    TOKENSIEVE_ERROR_SOURCE_NONE = 0,
+    /// The provider sent an error (or the stream's shape is wrong).
+    TOKENSIEVE_ERROR_SOURCE_PROVIDER = 1,
+    /// The body could not be framed (not SSE, bad JSON, a bad AWS frame).
+    TOKENSIEVE_ERROR_SOURCE_FRAMING = 2,
+}
+
+/// A provider stream format (`tokensieve_provider_supported`; in JSON configs, the
+/// `provider` names `openai-chat`, `openai-responses`, `anthropic`, `gemini`, `bedrock`).
+#[repr(C)]
+pub enum tokensieve_provider {
+    /// OpenAI Chat Completions and compatible servers.
+    TOKENSIEVE_PROVIDER_OPENAI_CHAT = 0,
+    /// OpenAI Responses.
+    TOKENSIEVE_PROVIDER_OPENAI_RESPONSES = 1,
+    /// Anthropic Messages.
+    TOKENSIEVE_PROVIDER_ANTHROPIC = 2,
+    /// Google Gemini.
+    TOKENSIEVE_PROVIDER_GEMINI = 3,
+    /// AWS Bedrock ConverseStream.
+    TOKENSIEVE_PROVIDER_BEDROCK = 4,
 }
 
 /// `tokensieve_config.dialect`.
@@ -211,6 +289,25 @@ pub struct tokensieve_config {
     pub accumulate_size: usize,
 }
 
+/// Decoder configuration (`tokensieve_decoder_new`, `tokensieve_decoder_init`). Fill it with
+/// `tokensieve_decoder_config_default`, then set fields. The JSON form of the same settings
+/// is taken by `tokensieve_decoder_new_json`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct tokensieve_decoder_config {
+    /// A `TOKENSIEVE_PROVIDER_*` value (default openai-chat).
+    pub provider: u32,
+    /// AWS event stream: the largest frame accepted (0 = the default, 16 MiB).
+    pub max_frame_bytes: u32,
+    /// The shared options and the text dialect: `text.dialect` is the dialect the provider's
+    /// text runs through (default TOKENSIEVE_DIALECT_PASSTHROUGH: none), with its `tools`,
+    /// markers, stop sequences; `id_prefix`, `on_malformed`, `max_call_bytes`, `accumulate`
+    /// and `accumulate_size` as for a parser. `buffer_size`: caller memory for the decoder's
+    /// held bytes (default 8192; at least 640, and 640 + 1028 with a text dialect, half of
+    /// it then the dialect's). Strings are copied at creation.
+    pub text: tokensieve_config,
+}
+
 /// A string slice: `len` bytes at `ptr`, not NUL-terminated. `ptr == NULL` means absent;
 /// a present empty string has a non-NULL `ptr` and `len == 0`.
 #[repr(C)]
@@ -258,6 +355,40 @@ pub struct tokensieve_event {
     pub error_reason: tokensieve_str,
     /// block_complete of a failed call: its raw bytes (may be invalid UTF-8).
     pub error_raw: tokensieve_str,
+    // ABI 2: the fields of provider streams (decoders; 0 / absent for parsers).
+    /// Decoders: the choice (`n` > 1 completions) the event belongs to; 0 for the first and
+    /// for parsers. On block_start, chunk, block_complete, finish.
+    pub choice: u32,
+    /// finish: a `TOKENSIEVE_FINISH_*` value.
+    pub finish_reason: u32,
+    /// error: a `TOKENSIEVE_ERROR_SOURCE_*` value.
+    pub error_source: u32,
+    /// finish with `TOKENSIEVE_FLAG_USAGE`: `TOKENSIEVE_USAGE_*` bits, the counters present.
+    pub usage_present: u32,
+    /// finish: usage counter (valid when its `usage_present` bit is set).
+    pub input_tokens: u64,
+    /// See `input_tokens`.
+    pub output_tokens: u64,
+    /// See `input_tokens`.
+    pub cache_read_tokens: u64,
+    /// See `input_tokens`.
+    pub cache_write_tokens: u64,
+    /// See `input_tokens`.
+    pub reasoning_tokens: u64,
+    /// finish: the provider's own finish reason, when it sent one.
+    pub raw_reason: tokensieve_str,
+    /// finish: the response id, when the provider sent one.
+    pub response_id: tokensieve_str,
+    /// finish: the model, when the provider named it.
+    pub model: tokensieve_str,
+    /// error: the provider's (or the framing's) error code, when there is one.
+    pub code: tokensieve_str,
+    /// error: the message (never absent on error events).
+    pub message: tokensieve_str,
+    /// Decoders, block_complete of thinking: the provider's signature, when sent.
+    pub signature: tokensieve_str,
+    /// Decoders, block_complete of redacted thinking: the opaque data.
+    pub redacted: tokensieve_str,
 }
 
 pub(crate) const NO_STR: tokensieve_str = tokensieve_str {
@@ -292,4 +423,20 @@ pub(crate) const EMPTY_EVENT: tokensieve_event = tokensieve_event {
     input: NO_STR,
     error_reason: NO_STR,
     error_raw: NO_STR,
+    choice: 0,
+    finish_reason: 0,
+    error_source: 0,
+    usage_present: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    reasoning_tokens: 0,
+    raw_reason: NO_STR,
+    response_id: NO_STR,
+    model: NO_STR,
+    code: NO_STR,
+    message: NO_STR,
+    signature: NO_STR,
+    redacted: NO_STR,
 };

@@ -119,12 +119,54 @@ static void json_key_str(FILE *out, const char *key, tokensieve_str s) {
     json_str(out, s.ptr, s.len);
 }
 
-/* One event as a line of the JSON form (DESIGN.md), from the struct's fields only. */
+/* ,"choice":N when the event belongs to a choice other than the first (provider streams). */
+static void json_choice(FILE *out, const tokensieve_event *e) {
+    if (e->choice != 0) fprintf(out, ",\"choice\":%lu", (unsigned long)e->choice);
+}
+
+static const char *finish_name(uint32_t r) {
+    switch (r) {
+    case TOKENSIEVE_FINISH_STOP: return "stop";
+    case TOKENSIEVE_FINISH_LENGTH: return "length";
+    case TOKENSIEVE_FINISH_TOOL_CALLS: return "tool_calls";
+    case TOKENSIEVE_FINISH_CONTENT_FILTER: return "content_filter";
+    case TOKENSIEVE_FINISH_REFUSAL: return "refusal";
+    case TOKENSIEVE_FINISH_ERROR: return "error";
+    case TOKENSIEVE_FINISH_OTHER: return "other";
+    default: return "?";
+    }
+}
+
+/* The usage object of a finish: the counters whose presence bit is set, in the JSON form's
+ * order. */
+static void json_usage(FILE *out, const tokensieve_event *e) {
+    const char *names[5] = {"input_tokens", "output_tokens", "cache_read_tokens",
+                            "cache_write_tokens", "reasoning_tokens"};
+    const uint32_t bits[5] = {TOKENSIEVE_USAGE_INPUT_TOKENS, TOKENSIEVE_USAGE_OUTPUT_TOKENS,
+                              TOKENSIEVE_USAGE_CACHE_READ_TOKENS,
+                              TOKENSIEVE_USAGE_CACHE_WRITE_TOKENS,
+                              TOKENSIEVE_USAGE_REASONING_TOKENS};
+    const uint64_t values[5] = {e->input_tokens, e->output_tokens, e->cache_read_tokens,
+                                e->cache_write_tokens, e->reasoning_tokens};
+    int k, first = 1;
+    fputs(",\"usage\":{", out);
+    for (k = 0; k < 5; k++) {
+        if (!(e->usage_present & bits[k])) continue;
+        fprintf(out, "%s\"%s\":%llu", first ? "" : ",", names[k], (unsigned long long)values[k]);
+        first = 0;
+    }
+    fputs("}", out);
+}
+
+/* One event as a line of the JSON form (DESIGN.md; docs/providers.md for the provider
+ * fields), from the struct's fields only. */
 static void print_event(FILE *out, const tokensieve_event *e) {
     switch (e->kind) {
     case TOKENSIEVE_KIND_BLOCK_START:
-        fprintf(out, "{\"event\":\"block_start\",\"index\":%lu,\"type\":\"%s\"}\n",
+        fprintf(out, "{\"event\":\"block_start\",\"index\":%lu,\"type\":\"%s\"",
                 (unsigned long)e->index, block_name(e->block_type));
+        json_choice(out, e);
+        fputs("}\n", out);
         break;
     case TOKENSIEVE_KIND_CHUNK: {
         const char *part = part_name(e->part);
@@ -137,6 +179,7 @@ static void print_event(FILE *out, const tokensieve_event *e) {
         if (part) fprintf(out, ",\"part\":\"%s\"", part);
         json_key_str(out, "tool_name", e->tool_name);
         json_key_str(out, "tool_id", e->tool_id);
+        json_choice(out, e);
         fputs("}\n", out);
         break;
     }
@@ -158,11 +201,33 @@ static void print_event(FILE *out, const tokensieve_event *e) {
             fputs("}", out);
         }
         if (e->flags & TOKENSIEVE_FLAG_IS_ERROR) fputs(",\"is_error\":true", out);
+        json_choice(out, e);
+        if (e->flags & TOKENSIEVE_FLAG_REFUSAL) fputs(",\"refusal\":true", out);
+        if (e->flags & TOKENSIEVE_FLAG_SERVER) fputs(",\"server\":true", out);
+        json_key_str(out, "signature", e->signature);
+        json_key_str(out, "redacted", e->redacted);
         fputs("}\n", out);
         break;
     case TOKENSIEVE_KIND_STOP:
         fputs("{\"event\":\"stop\",\"sequence\":", out);
         json_str(out, e->text.ptr, e->text.len);
+        fputs("}\n", out);
+        break;
+    case TOKENSIEVE_KIND_FINISH:
+        fprintf(out, "{\"event\":\"finish\",\"reason\":\"%s\"", finish_name(e->finish_reason));
+        json_key_str(out, "raw_reason", e->raw_reason);
+        if (e->flags & TOKENSIEVE_FLAG_USAGE) json_usage(out, e);
+        json_key_str(out, "response_id", e->response_id);
+        json_key_str(out, "model", e->model);
+        json_choice(out, e);
+        fputs("}\n", out);
+        break;
+    case TOKENSIEVE_KIND_ERROR:
+        fprintf(out, "{\"event\":\"error\",\"source\":\"%s\"",
+                e->error_source == TOKENSIEVE_ERROR_SOURCE_FRAMING ? "framing" : "provider");
+        json_key_str(out, "code", e->code);
+        fputs(",\"message\":", out);
+        json_str(out, e->message.ptr, e->message.len);
         fputs("}\n", out);
         break;
     default:

@@ -301,6 +301,265 @@ static void accumulation_limits(void) {
     tokensieve_free(p);
 }
 
+/* The provider-stream decoder: creation errors, NULLs, states, and the provider fields. */
+static tokensieve_decoder *decoder_json(const char *json, int32_t *rc) {
+    tokensieve_decoder *d = (tokensieve_decoder *)&d; /* must be overwritten */
+    *rc = tokensieve_decoder_new_json(json, strlen(json), 1, &d);
+    return d;
+}
+
+static int32_t decoder_drain(tokensieve_decoder *d, tokensieve_event *evs, int cap, int *n) {
+    int32_t rc;
+    tokensieve_event ev;
+    *n = 0;
+    while ((rc = tokensieve_decoder_next(d, &ev)) == TOKENSIEVE_EVENT) {
+        if (*n < cap) evs[*n] = ev;
+        (*n)++;
+    }
+    return rc;
+}
+
+static int str_is(tokensieve_str s, const char *want) {
+    return s.ptr && s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
+}
+
+static void decoder_creation(void) {
+    static const struct {
+        const char *json, *needle;
+    } bad[] = {
+        {"{", "JSON"},
+        {"[]", "object"},
+        {"{}", "provider"},
+        {"{\"provider\": \"openai\"}", "provider"},
+        {"{\"provider\": 7}", "provider"},
+        {"{\"provider\": \"openai-chat\", \"dialect\": \"hermes\"}", "text_dialect"},
+        {"{\"provider\": \"openai-chat\", \"text_dialect\": \"nope\"}", "text_dialect"},
+        {"{\"provider\": \"openai-chat\", \"colour\": 1}", "colour"},
+        {"{\"provider\": \"openai-chat\", \"max_frame_bytes\": -1}", "max_frame_bytes"},
+        {"{\"provider\": \"openai-chat\", \"id_prefix\": 3}", "id_prefix"},
+    };
+    size_t k;
+    int32_t rc;
+    tokensieve_decoder *d;
+    CHECK(tokensieve_provider_supported(TOKENSIEVE_PROVIDER_OPENAI_CHAT) == 1);
+    CHECK(tokensieve_provider_supported(99) == 0);
+    CHECK(tokensieve_decoder_new_json("{}", 2, 1, NULL) == TOKENSIEVE_E_NULL);
+    d = (tokensieve_decoder *)&d;
+    CHECK(tokensieve_decoder_new_json(NULL, 3, 1, &d) == TOKENSIEVE_E_NULL);
+    CHECK(d == NULL);
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        d = decoder_json(bad[k].json, &rc);
+        CHECK(rc == TOKENSIEVE_E_CONFIG && d == NULL);
+        if (!has(tokensieve_decoder_last_error(NULL), bad[k].needle))
+            fprintf(stderr, "  config %s: %s\n", bad[k].json, tokensieve_decoder_last_error(NULL));
+        CHECK(has(tokensieve_decoder_last_error(NULL), bad[k].needle));
+    }
+    /* A provider this build does not decode (if there is one). */
+    for (k = 0; k < 5; k++) {
+        static const char *names[] = {"openai-chat", "openai-responses", "anthropic", "gemini",
+                                      "bedrock"};
+        char json[128];
+        if (tokensieve_provider_supported((uint32_t)k)) continue;
+        snprintf(json, sizeof json, "{\"provider\": \"%s\"}", names[k]);
+        d = decoder_json(json, &rc);
+        CHECK(rc == TOKENSIEVE_E_CONFIG && d == NULL);
+        CHECK(has(tokensieve_decoder_last_error(NULL), "provider"));
+    }
+    /* The length is honoured: a config cut short is not read past. */
+    d = (tokensieve_decoder *)&d;
+    CHECK(tokensieve_decoder_new_json("{\"provider\": \"openai-chat\"}xyz", 27, 1, &d) == TOKENSIEVE_OK);
+    CHECK(d != NULL);
+    tokensieve_decoder_free(d);
+    tokensieve_decoder_free(NULL);
+}
+
+static void decoder_states(void) {
+    static const char body[] =
+        "data: {\"id\":\"r1\",\"model\":\"m\",\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n"
+        "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+        "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}\n\n"
+        "data: [DONE]\n\n";
+    tokensieve_event evs[16], ev;
+    int32_t rc;
+    int n;
+    tokensieve_decoder *d = decoder_json("{\"provider\": \"openai-chat\"}", &rc);
+    CHECK(rc == TOKENSIEVE_OK && d != NULL);
+    if (!d) return;
+    CHECK(tokensieve_decoder_feed(NULL, "x", 1) == TOKENSIEVE_E_NULL);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "decoder is NULL"));
+    CHECK(tokensieve_decoder_next(NULL, &ev) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_decoder_finish(NULL) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_decoder_reset(NULL) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_decoder_next(d, &ev) == TOKENSIEVE_E_STATE);
+    CHECK(has(tokensieve_decoder_last_error(d), "before tokensieve_decoder_feed"));
+    CHECK(tokensieve_decoder_feed(d, NULL, 3) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_decoder_feed(d, NULL, 0) == TOKENSIEVE_OK);
+    CHECK(tokensieve_decoder_next(d, NULL) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_decoder_feed(d, body, sizeof body - 1) == TOKENSIEVE_OK);
+    CHECK(tokensieve_decoder_feed(d, body, sizeof body - 1) == TOKENSIEVE_E_STATE);
+    CHECK(has(tokensieve_decoder_last_error(d), "drained"));
+    rc = decoder_drain(d, evs, 16, &n);
+    CHECK(rc == TOKENSIEVE_NEED_MORE);
+    CHECK(tokensieve_decoder_finish(d) == TOKENSIEVE_OK);
+    CHECK(tokensieve_decoder_finish(d) == TOKENSIEVE_OK);
+    CHECK(tokensieve_decoder_feed(d, "x", 1) == TOKENSIEVE_E_STATE);
+    {
+        int m, i, finishes = 0;
+        tokensieve_event more[16];
+        rc = decoder_drain(d, more, 16, &m);
+        CHECK(rc == TOKENSIEVE_DONE);
+        CHECK(tokensieve_decoder_next(d, &ev) == TOKENSIEVE_DONE);
+        for (i = 0; i < m && n + i < 16; i++) evs[n + i] = more[i];
+        n += m;
+        /* block_start, chunk "Hi", block_complete (content "Hi"), finish. */
+        CHECK(n == 4);
+        CHECK(evs[0].kind == TOKENSIEVE_KIND_BLOCK_START && evs[0].choice == 0);
+        CHECK(evs[1].kind == TOKENSIEVE_KIND_CHUNK && (evs[1].flags & TOKENSIEVE_FLAG_VISIBLE));
+        CHECK(evs[2].kind == TOKENSIEVE_KIND_BLOCK_COMPLETE);
+        for (i = 0; i < n && i < 16; i++) {
+            if (evs[i].kind != TOKENSIEVE_KIND_FINISH) continue;
+            finishes++;
+            CHECK(evs[i].finish_reason == TOKENSIEVE_FINISH_STOP);
+            CHECK(str_is(evs[i].raw_reason, "stop"));
+            CHECK(str_is(evs[i].response_id, "r1"));
+            CHECK(str_is(evs[i].model, "m"));
+            CHECK(evs[i].flags & TOKENSIEVE_FLAG_USAGE);
+            CHECK(evs[i].usage_present ==
+                  (TOKENSIEVE_USAGE_INPUT_TOKENS | TOKENSIEVE_USAGE_OUTPUT_TOKENS));
+            CHECK(evs[i].input_tokens == 5 && evs[i].output_tokens == 2);
+            CHECK(evs[i].error_source == TOKENSIEVE_ERROR_SOURCE_NONE);
+        }
+        CHECK(finishes == 1);
+    }
+    /* reset: a new body on the same decoder. */
+    CHECK(tokensieve_decoder_reset(d) == TOKENSIEVE_OK);
+    CHECK(tokensieve_decoder_next(d, &ev) == TOKENSIEVE_E_STATE);
+    {
+        static const char err[] =
+            "data: {\"error\":{\"message\":\"Rate limit reached\",\"code\":\"rate_limit_exceeded\"}}\n\n";
+        int i, errors = 0;
+        CHECK(tokensieve_decoder_feed(d, err, sizeof err - 1) == TOKENSIEVE_OK);
+        rc = decoder_drain(d, evs, 16, &n);
+        CHECK(rc == TOKENSIEVE_NEED_MORE);
+        CHECK(tokensieve_decoder_finish(d) == TOKENSIEVE_OK);
+        for (i = 0; i < n && i < 16; i++) {
+            if (evs[i].kind != TOKENSIEVE_KIND_ERROR) continue;
+            errors++;
+            CHECK(evs[i].error_source == TOKENSIEVE_ERROR_SOURCE_PROVIDER);
+            CHECK(str_is(evs[i].code, "rate_limit_exceeded"));
+            CHECK(str_is(evs[i].message, "Rate limit reached"));
+        }
+        CHECK(errors == 1);
+        CHECK(decoder_drain(d, evs, 16, &n) == TOKENSIEVE_DONE);
+    }
+    tokensieve_decoder_free(d);
+}
+
+/* text_dialect: a tool call the server passed through as content text. */
+static void decoder_text_dialect(void) {
+    static const char body[] =
+        "data: {\"choices\":[{\"delta\":{\"content\":\"ok <tool_call>{\\\"name\\\": "
+        "\\\"f\\\", \\\"arguments\\\": {\\\"a\\\": 1}}</tool_call>\"}}]}\n\n"
+        "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+    tokensieve_event ev;
+    int32_t rc;
+    int calls = 0, finishes = 0;
+    tokensieve_decoder *d = decoder_json(
+        "{\"provider\": \"openai-chat\", \"text_dialect\": \"hermes\", \"id_prefix\": \"t_\"}", &rc);
+    CHECK(rc == TOKENSIEVE_OK && d != NULL);
+    if (!d) return;
+    CHECK(tokensieve_decoder_feed(d, body, sizeof body - 1) == TOKENSIEVE_OK);
+    CHECK(tokensieve_decoder_finish(d) == TOKENSIEVE_OK);
+    while ((rc = tokensieve_decoder_next(d, &ev)) == TOKENSIEVE_EVENT) {
+        if (ev.kind == TOKENSIEVE_KIND_BLOCK_COMPLETE && ev.block_type == TOKENSIEVE_BLOCK_TOOL_CALL) {
+            calls++;
+            CHECK(str_is(ev.tool_name, "f"));
+            CHECK(str_is(ev.tool_id, "t_0"));
+            CHECK(str_is(ev.input, "{\"a\":1}"));
+        }
+        if (ev.kind == TOKENSIEVE_KIND_FINISH) finishes++;
+    }
+    CHECK(rc == TOKENSIEVE_DONE);
+    CHECK(calls == 1 && finishes == 1);
+    tokensieve_decoder_free(d);
+}
+
+/* The struct-configured decoders: heap (tokensieve_decoder_new) and caller memory. */
+static void decoder_struct(void) {
+    tokensieve_decoder_config dc;
+    tokensieve_decoder *d;
+    tokensieve_event ev;
+    size_t size;
+    int32_t rc;
+    uint32_t k;
+    CHECK(tokensieve_decoder_config_default(NULL) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_decoder_config_default(&dc) == TOKENSIEVE_OK);
+    CHECK(dc.provider == TOKENSIEVE_PROVIDER_OPENAI_CHAT);
+    CHECK(dc.text.dialect == TOKENSIEVE_DIALECT_PASSTHROUGH);
+    CHECK(tokensieve_decoder_state_size(NULL) == 0);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "NULL"));
+    CHECK(tokensieve_decoder_new(&dc, NULL) == TOKENSIEVE_E_NULL);
+    d = (tokensieve_decoder *)&d;
+    CHECK(tokensieve_decoder_new(NULL, &d) == TOKENSIEVE_E_NULL && d == NULL);
+    CHECK(tokensieve_decoder_init(aligned(0), 100, &dc, NULL) == TOKENSIEVE_E_NULL);
+    d = (tokensieve_decoder *)&d;
+    CHECK(tokensieve_decoder_init(NULL, 100, &dc, &d) == TOKENSIEVE_E_NULL && d == NULL);
+    CHECK(tokensieve_decoder_init(aligned(0), 100, NULL, &d) == TOKENSIEVE_E_NULL);
+
+    /* Bad values. */
+    dc.provider = 99;
+    CHECK(tokensieve_decoder_state_size(&dc) == 0);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "provider"));
+    CHECK(tokensieve_decoder_new(&dc, &d) == TOKENSIEVE_E_CONFIG && d == NULL);
+    for (k = 0; k < 5; k++) {
+        if (tokensieve_provider_supported(k)) continue;
+        dc.provider = k;
+        CHECK(tokensieve_decoder_new(&dc, &d) == TOKENSIEVE_E_CONFIG && d == NULL);
+        CHECK(has(tokensieve_decoder_last_error(NULL), "not decoded"));
+    }
+    tokensieve_decoder_config_default(&dc);
+    dc.text.buffer_size = 639;
+    CHECK(tokensieve_decoder_state_size(&dc) == 0);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "buffer_size"));
+    dc.text.buffer_size = 640;
+    CHECK(tokensieve_decoder_state_size(&dc) > 0);
+    dc.text.dialect = TOKENSIEVE_DIALECT_HERMES;
+    CHECK(tokensieve_decoder_state_size(&dc) == 0); /* a text dialect takes 1028 more */
+    dc.text.buffer_size = 640 + 1028;
+    CHECK(tokensieve_decoder_state_size(&dc) > 0);
+    dc.text.dialect = 77;
+    CHECK(tokensieve_decoder_state_size(&dc) == 0);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "dialect"));
+
+    /* Caller memory: too small, misaligned, then right. */
+    tokensieve_decoder_config_default(&dc);
+    size = tokensieve_decoder_state_size(&dc);
+    CHECK(size > 0 && size < sizeof pool - 256);
+    CHECK(tokensieve_decoder_init(aligned(0), size - 1, &dc, &d) == TOKENSIEVE_E_MEMORY && d == NULL);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "tokensieve_decoder_state_size"));
+    CHECK(tokensieve_decoder_init(aligned(1), size, &dc, &d) == TOKENSIEVE_E_MEMORY && d == NULL);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "aligned"));
+    rc = tokensieve_decoder_init(aligned(0), size, &dc, &d);
+    CHECK(rc == TOKENSIEVE_OK && d == (tokensieve_decoder *)aligned(0));
+    if (rc != TOKENSIEVE_OK) return;
+    CHECK(tokensieve_decoder_feed(d, "data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n", 45) ==
+          TOKENSIEVE_OK);
+    while ((rc = tokensieve_decoder_next(d, &ev)) == TOKENSIEVE_EVENT) {}
+    CHECK(rc == TOKENSIEVE_NEED_MORE);
+    tokensieve_decoder_free(d);
+    CHECK(tokensieve_decoder_feed(d, "x", 1) == TOKENSIEVE_E_INVALID);
+    CHECK(has(tokensieve_decoder_last_error(NULL), "not a live tokensieve decoder"));
+    CHECK(tokensieve_decoder_reset(d) == TOKENSIEVE_E_INVALID);
+    tokensieve_decoder_free(d); /* invalidated: a no-op with a message */
+
+    /* Heap from the struct. */
+    tokensieve_decoder_config_default(&dc);
+    dc.text.id_prefix = "x_";
+    rc = tokensieve_decoder_new(&dc, &d);
+    CHECK(rc == TOKENSIEVE_OK && d != NULL);
+    tokensieve_decoder_free(d);
+}
+
 int main(void) {
     abi();
     null_pointers();
@@ -309,6 +568,10 @@ int main(void) {
     states();
     stop_and_fields();
     accumulation_limits();
+    decoder_creation();
+    decoder_states();
+    decoder_text_dialect();
+    decoder_struct();
     printf("misuse: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -1,9 +1,12 @@
-/* Proof that a caller-memory parser never touches the heap: this program interposes the
+/* Proof that a caller-memory parser (and decoder) never touches the heap: this program interposes the
  * allocator (malloc, calloc, realloc, free, posix_memalign, aligned_alloc, memalign) and
  * counts every call made while tokensieve_state_size, tokensieve_init, prefill, feed,
  * next, finish and reset run, over a transcript with text, thinking, a tool region with
  * typed parameters, a failed call, a tool result and a stop sequence, at several chunk
- * sizes, with accumulation on. It also checks that the interposition works (a heap parser
+ * sizes, with accumulation on; and the same for a caller-memory provider-stream decoder
+ * (tokensieve_decoder_state_size, _init, feed, next, finish, reset) over an OpenAI Chat
+ * body with reasoning, text running through the hermes text dialect, a streamed tool call,
+ * a finish with usage. It also checks that the interposition works (a heap parser
  * does allocate). glibc only (uses the __libc_* entry points). Prints "N passed, M failed". */
 #include <stddef.h>
 #include <stdio.h>
@@ -48,6 +51,18 @@ static const char transcript[] =
     "It is 12\xc2\xb0" "C and \"rainy\" in Z\xc3\xbcrich.\nHuman: this is past the stop";
 
 static unsigned char memory[1 << 16];
+static unsigned char decoder_memory[1 << 16];
+
+static const char body[] =
+    "data: {\"id\":\"r1\",\"model\":\"m\",\"choices\":[{\"delta\":{\"reasoning_content\":\"Think \\u00fc\"}}]}\n\n"
+    "data: {\"choices\":[{\"delta\":{\"content\":\"Hi <tool_call>{\\\"name\\\": \\\"f\\\", "
+    "\\\"arguments\\\": {\\\"a\\\": 1}}</tool_call> \\u00e9\"}}]}\n\n"
+    "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"function\":"
+    "{\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\":\"}}]}}]}\n\n"
+    "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"Paris\\\"}\"}}]}}]}\n\n"
+    "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
+    "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}\n\n"
+    "data: [DONE]\n\n";
 
 static int passed, failed;
 #define CHECK(cond)                                                                  \
@@ -55,6 +70,83 @@ static int passed, failed;
         if (cond) passed++;                                                          \
         else { failed++; fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } \
     } while (0)
+
+static int finish_ok(const tokensieve_event *ev) {
+    return ev->finish_reason == TOKENSIEVE_FINISH_TOOL_CALLS && (ev->flags & TOKENSIEVE_FLAG_USAGE) &&
+           ev->output_tokens == 2 && ev->input_tokens == 5;
+}
+
+/* The decoder in caller memory, over `body` at every chunk size, twice (after resets). */
+static void decoder_no_heap(void) {
+    static const size_t sizes[] = {1, 2, 3, 5, 7, 64, sizeof body - 1};
+    tokensieve_decoder_config dc;
+    tokensieve_decoder *d = NULL;
+    tokensieve_event ev;
+    unsigned char *mem;
+    size_t k, size;
+    int round;
+    int32_t rc;
+
+    tokensieve_decoder_config_default(&dc);
+    dc.text.dialect = TOKENSIEVE_DIALECT_HERMES;
+    dc.text.accumulate = 1;
+    /* The interposer works: a heap decoder allocates. */
+    counting = 1;
+    calls = 0;
+    rc = tokensieve_decoder_new(&dc, &d);
+    counting = 0;
+    CHECK(rc == TOKENSIEVE_OK && (calls > 0 || getenv("TOKENSIEVE_VALGRIND") != NULL));
+    tokensieve_decoder_free(d);
+
+    counting = 1;
+    calls = 0;
+    size = tokensieve_decoder_state_size(&dc);
+    mem = decoder_memory + ((tokensieve_state_align() - ((size_t)decoder_memory % tokensieve_state_align())) % tokensieve_state_align());
+    rc = size && size <= sizeof decoder_memory - 64 ? tokensieve_decoder_init(mem, size, &dc, &d) : -100;
+    counting = 0;
+    CHECK(rc == TOKENSIEVE_OK && d != NULL);
+    CHECK(calls == 0);
+    if (rc != TOKENSIEVE_OK) {
+        fprintf(stderr, "decoder: %s\n", tokensieve_decoder_last_error(NULL));
+        return;
+    }
+    for (round = 0; round < 2; round++) {
+        for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            size_t off, len = sizeof body - 1;
+            int saw_think = 0, saw_f = 0, saw_call = 0, saw_finish = 0;
+            counting = 1;
+            calls = 0;
+            tokensieve_decoder_reset(d);
+            for (off = 0; off < len; off += sizes[k]) {
+                size_t n = len - off < sizes[k] ? len - off : sizes[k];
+                tokensieve_decoder_feed(d, body + off, n);
+                while (tokensieve_decoder_next(d, &ev) == TOKENSIEVE_EVENT) {
+                    if (ev.kind == TOKENSIEVE_KIND_BLOCK_COMPLETE && ev.block_type == TOKENSIEVE_BLOCK_THINKING)
+                        saw_think = ev.content.len == 8 && memcmp(ev.content.ptr, "Think \xc3\xbc", 8) == 0;
+                    if (ev.kind == TOKENSIEVE_KIND_BLOCK_COMPLETE && ev.block_type == TOKENSIEVE_BLOCK_TOOL_CALL) {
+                        if (ev.tool_name.len == 1 && memcmp(ev.tool_name.ptr, "f", 1) == 0)
+                            saw_f = ev.input.len == 7 && memcmp(ev.input.ptr, "{\"a\":1}", 7) == 0;
+                        else
+                            saw_call = ev.input.len == 16 && memcmp(ev.input.ptr, "{\"city\":\"Paris\"}", 16) == 0;
+                    }
+                    if (ev.kind == TOKENSIEVE_KIND_FINISH) saw_finish = finish_ok(&ev);
+                }
+            }
+            tokensieve_decoder_finish(d);
+            while (tokensieve_decoder_next(d, &ev) == TOKENSIEVE_EVENT)
+                if (ev.kind == TOKENSIEVE_KIND_FINISH) saw_finish = finish_ok(&ev);
+            counting = 0;
+            CHECK(calls == 0);
+            if (calls) fprintf(stderr, "decoder, chunk size %lu: %ld allocator calls\n", (unsigned long)sizes[k], calls);
+            CHECK(saw_think && saw_f && saw_call && saw_finish);
+            if (!(saw_think && saw_f && saw_call && saw_finish))
+                fprintf(stderr, "decoder, chunk size %lu: think %d f %d call %d finish %d\n",
+                        (unsigned long)sizes[k], saw_think, saw_f, saw_call, saw_finish);
+        }
+    }
+    tokensieve_decoder_free(d);
+    CHECK(tokensieve_decoder_feed(d, "x", 1) == TOKENSIEVE_E_INVALID);
+}
 
 int main(void) {
     static const size_t sizes[] = {1, 2, 3, 5, 7, 64, sizeof transcript - 1};
@@ -134,6 +226,7 @@ int main(void) {
         }
     }
     tokensieve_free(p);
+    decoder_no_heap();
     printf("nomalloc: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 //! A provider body decoded in a loop, for a profiler:
 //! `valgrind --tool=callgrind target-bench/release/profile-decode openai-chat 4096 2`
-//! (provider, read size, megabytes of generated SSE with ~150-byte text deltas).
+//! (provider, read size, megabytes of generated SSE with short text deltas: OpenAI chat
+//! chunks, or for `anthropic` Anthropic `content_block_delta` events).
 
 use tokensieve::Event;
 use tokensieve::provider::{Decoder, DecoderConfig, Provider};
@@ -13,11 +14,23 @@ fn main() {
     let mb: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2);
     let mut body = Vec::new();
     let mut events = 0u64;
+    let anthropic = provider == Provider::Anthropic;
+    if anthropic {
+        body.extend_from_slice(b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_01XFDUDYJgAACzvnptvVoYEL\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"claude-sonnet-4-5\",\"stop_reason\":null,\"usage\":{\"input_tokens\":25,\"output_tokens\":1}}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n");
+    }
+    while anthropic && body.len() < mb << 20 {
+        body.extend_from_slice(b"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"token \"}}\n\n");
+        events += 1;
+    }
     while body.len() < mb << 20 {
         body.extend_from_slice(b"data: {\"id\":\"chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT\",\"object\":\"chat.completion.chunk\",\"created\":1741569952,\"model\":\"gpt-4.1-2025-04-14\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"token \"},\"finish_reason\":null}]}\n\n");
         events += 1;
     }
-    body.extend_from_slice(b"data: [DONE]\n\n");
+    if anthropic {
+        body.extend_from_slice(b"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":15}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+    } else {
+        body.extend_from_slice(b"data: [DONE]\n\n");
+    }
     let config = DecoderConfig::new(provider);
     let start = std::time::Instant::now();
     let mut decoder = Decoder::new(&config).unwrap();

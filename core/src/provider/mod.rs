@@ -39,7 +39,7 @@
 use crate::buf::Buf;
 use crate::config::{Config, ConfigError, Dialect};
 use crate::event::{BlockType, Event};
-use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Text, Token, Writer};
+use crate::json::relaxed::{Lex, Lexer, Literal, Piece, Quick, Text, Token, Writer};
 use crate::sieve::{Detached, Sieve};
 
 mod anthropic;
@@ -647,6 +647,7 @@ impl Reader {
 
     /// Handles one token; returns a text piece when it is content of a `Sink::Text` string
     /// or base64 text of a `Sink::Inner` string (the caller decides how it goes on).
+    #[inline(always)]
     fn token<'i>(&mut self, t: Token<'i>, map: &mut dyn Map, out: &mut Out) -> Option<TextOut<'i>> {
         if self.capture.is_none() && t.starts_value() {
             self.path.value_start();
@@ -873,6 +874,16 @@ pub struct Decoder<'a> {
     fault: Option<frame::Fault>,
     finishing: bool,
     finished: bool,
+}
+
+/// What the quick path read (`Decoder::quick`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum QuickRead {
+    No,
+    /// A whole key (only the path changed).
+    Key,
+    /// A value or a token of one (the mapper was told).
+    Value,
 }
 
 /// Result of one step of the reader.
@@ -1364,6 +1375,157 @@ impl<'a> Decoder<'a> {
             self.consume(input, n);
             return Step::Again;
         }
+        // The framing is told once what the step used.
+        let start: &'i [u8] = input;
+        let step = self.payload_run(input, n);
+        let used = start.len() - input.len();
+        self.consumed(&start[..used]);
+        step
+    }
+
+    /// Tokens that make no event are handled in the same step (no trip through the framing
+    /// for each). Advances `input` without telling the framing.
+    fn payload_run<'i>(&mut self, input: &mut &'i [u8], n: usize) -> Step<'i> {
+        let mut n = n;
+        loop {
+            if self.reader.capture.is_none() {
+                let before = input.len();
+                let (read, chunk) = self.quick(input, n);
+                n -= before - input.len();
+                if let Some(s) = chunk {
+                    return Step::Chunk(s);
+                }
+                if n == 0 {
+                    return Step::Again;
+                }
+                match read {
+                    // A key changes the path only: nothing to hand out.
+                    QuickRead::Key => continue,
+                    QuickRead::Value if self.may_go_on() => continue,
+                    QuickRead::Value => return Step::Again,
+                    QuickRead::No => {}
+                }
+            }
+            let before = input.len();
+            let (step, quiet) = self.payload_token(input, n);
+            n -= before - input.len();
+            if !quiet || n == 0 || !self.may_go_on() {
+                return step;
+            }
+        }
+    }
+
+    /// Can `payload` read on after a token: the document is open and nothing waits to be
+    /// handed out or read first (queued events, held text to replay, text dialect input, a
+    /// nested document's bytes).
+    fn may_go_on(&mut self) -> bool {
+        self.reader.doc == DocState::Open
+            && !self.out.has_pending()
+            && !self.out.replaying()
+            && self.fault.is_none()
+            && self.map.nested().is_none_or(|n| !n.pending())
+            && self
+                .route
+                .as_ref()
+                .is_none_or(|r| !r.draining && r.at >= r.len)
+    }
+
+    /// The lexer's fast path for strict JSON ([`Quick`]): whole keys, plain strings that are
+    /// not text, integers and literals, handed to `token` as `next` would give them. `true`
+    /// when it read a value or key.
+    fn quick<'i>(&mut self, input: &mut &'i [u8], n: usize) -> (QuickRead, Option<&'i str>) {
+        let all: &'i [u8] = &input[..n];
+        let mut rest = all;
+        let mut chunk = None;
+        let q = self.reader.lexer.quick(&mut rest);
+        let read = match q {
+            Quick::No => QuickRead::No,
+            Quick::Key(k) => {
+                // What `token` does with its KeyStart, Text and KeyEnd (no value is captured).
+                self.reader.path.whole_key(k);
+                QuickRead::Key
+            }
+            Quick::Str(c) => {
+                self.token(Token::StringStart);
+                // Text goes out through `payload_token` (zero-copy chunks), and so does a
+                // nested document's base64; the lexer is inside the string then.
+                if self.reader.capture.is_none() && self.may_go_on() {
+                    match self.reader.sink {
+                        // What `Reader::token` does with its Text (nothing) and StringEnd.
+                        Sink::Skip => self.reader.lexer.quick_string_end(&mut rest, c.len()),
+                        Sink::Collect => {
+                            // What `Reader::token` does with its Text and StringEnd.
+                            self.reader.lexer.quick_string_end(&mut rest, c.len());
+                            let map = self.map.get();
+                            if !c.is_empty() {
+                                map.piece(c, &mut self.out);
+                            }
+                            map.string_end(&self.reader.path, &mut self.out);
+                            self.reader.sink = Sink::Skip;
+                        }
+                        // Text of the open block: handed out without a copy, as
+                        // `payload_token` does.
+                        Sink::Text {
+                            ty,
+                            choice,
+                            refusal,
+                        } if !c.is_empty()
+                            && !self.routes(ty, refusal)
+                            && self.out.is_open(ty, choice, refusal) =>
+                        {
+                            self.reader.lexer.quick_text(&mut rest, c.len());
+                            let t = Token::Text(Text::Plain(Piece::Input(c)));
+                            if let Some(TextOut::Input(s)) =
+                                self.reader.token(t, self.map.get(), &mut self.out)
+                            {
+                                chunk = Some(s);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                QuickRead::Value
+            }
+            Quick::Int(d) => {
+                let map = self.map.get();
+                self.reader.token(Token::NumberStart, map, &mut self.out);
+                if self.reader.capture.is_none() && self.may_go_on() {
+                    // What `Reader::token` does with its Number pieces and NumberEnd.
+                    self.reader.lexer.quick_word_end();
+                    let mut v = Some(0u64);
+                    for &b in d {
+                        v = v
+                            .and_then(|v| v.checked_mul(10))
+                            .and_then(|v| v.checked_add(u64::from(b - b'0')));
+                    }
+                    let v = v.map_or(Scalar::Number, Scalar::Int);
+                    self.map.get().scalar(&self.reader.path, v, &mut self.out);
+                }
+                QuickRead::Value
+            }
+            Quick::Literal(l) => {
+                // Not a string: `Decoder::token`'s nested-document work does not apply.
+                let t = Token::Literal(l);
+                self.reader.token(t, self.map.get(), &mut self.out);
+                QuickRead::Value
+            }
+            Quick::Token(t @ (Token::StringEnd | Token::KeyEnd)) => {
+                self.token(t);
+                QuickRead::Value
+            }
+            Quick::Token(t) => {
+                // A container's start or end (see above).
+                self.reader.token(t, self.map.get(), &mut self.out);
+                QuickRead::Value
+            }
+        };
+        let used = n - rest.len();
+        *input = &input[used..];
+        (read, chunk)
+    }
+
+    /// One token of a payload; `true` with it when it was a token that made no event.
+    fn payload_token<'i>(&mut self, input: &mut &'i [u8], n: usize) -> (Step<'i>, bool) {
         // Text that must first open its block, arguments and nested base64 text are read in
         // small steps (their bytes are copied; see `out.rs`).
         let limit = match self.reader.sink {
@@ -1385,6 +1547,7 @@ impl<'a> Decoder<'a> {
         let mut rest = &all[..n.min(limit)];
         let lexed = self.reader.lexer.next(&mut rest);
         let used = n.min(limit) - rest.len();
+        let mut quiet = false;
         let step = match lexed {
             Lex::Token(t) => match self.token(t) {
                 Some(text) => {
@@ -1397,23 +1560,26 @@ impl<'a> Decoder<'a> {
                         if self.out.is_open(ty, choice, refusal) && !self.out.has_pending() {
                             if let TextOut::Input(s) = text {
                                 // `s` borrows the input: handed out without a copy.
-                                self.consume(input, used);
-                                return Step::Chunk(s);
+                                *input = &input[used..];
+                                return (Step::Chunk(s), false);
                             }
                         }
                     }
                     text_bytes(self.reader.sink, self.text_to(), text.bytes());
                     Step::Again
                 }
-                None => Step::Again,
+                None => {
+                    quiet = true;
+                    Step::Again
+                }
             },
             Lex::NeedMore => Step::Again,
             Lex::Done => {
                 if matches!(self.framing, Framing::Whole) {
                     // Whole documents one after another: the next byte may start the next.
-                    self.consume(input, used);
+                    *input = &input[used..];
                     self.end_doc();
-                    return Step::Again;
+                    return (Step::Again, false);
                 }
                 self.reader.doc = DocState::Skip;
                 Step::Again
@@ -1423,8 +1589,8 @@ impl<'a> Decoder<'a> {
                 Step::Again
             }
         };
-        self.consume(input, used);
-        step
+        *input = &input[used..];
+        (step, quiet)
     }
 
     fn text_to(&mut self) -> TextTo<'_, 'a, 'a> {
@@ -1442,17 +1608,23 @@ impl<'a> Decoder<'a> {
     }
 
     fn consume(&mut self, input: &mut &[u8], n: usize) {
+        self.consumed(&input[..n]);
+        *input = &input[n..];
+    }
+
+    /// Tells the framing that these payload bytes were used.
+    fn consumed(&mut self, payload: &[u8]) {
         match &mut self.framing {
-            Framing::Sse(f) => f.consumed(&input[..n]),
-            Framing::JsonArray(f) => f.consumed(&input[..n]),
-            Framing::EventStream(f) => f.consumed(&input[..n]),
+            Framing::Sse(f) => f.consumed(payload),
+            Framing::JsonArray(f) => f.consumed(payload),
+            Framing::EventStream(f) => f.consumed(payload),
             _ => {}
         }
-        *input = &input[n..];
     }
 
     /// One token of the body's document. A `Sink::Inner` string's start, base64 text and
     /// end go to the nested reader.
+    #[inline(always)]
     fn token<'i>(&mut self, t: Token<'i>) -> Option<TextOut<'i>> {
         let before = self.reader.sink;
         let text = self.reader.token(t, self.map.get(), &mut self.out);

@@ -241,6 +241,22 @@ impl Path {
         }
     }
 
+    /// A whole key at once: `key_start`, `key_piece` and `key_end`.
+    #[inline]
+    pub(crate) fn whole_key(&mut self, bytes: &[u8]) {
+        let key = if bytes.len() > KEY_CAP {
+            Key::Other
+        } else {
+            intern(bytes)
+        };
+        if let Some(l) = self.levels.get_mut(self.depth.wrapping_sub(1) as usize) {
+            l.key = key;
+        }
+        self.key_len = 0;
+        self.started = false;
+        self.in_key = false;
+    }
+
     pub(crate) fn key_end(&mut self) {
         let key = if self.key_long {
             Key::Other

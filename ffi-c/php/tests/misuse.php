@@ -5,6 +5,7 @@ declare(strict_types=1);
 
 require __DIR__ . '/../TokenSieve.php';
 
+use TokenSieve\Decoder;
 use TokenSieve\TokenSieve;
 use TokenSieve\TokenSieveException;
 
@@ -137,6 +138,46 @@ foreach ($u->finish() as $e) {
     }
 }
 check($out === "na\u{ef}ve \u{1F600}", 'split characters reassembled');
+
+// The decoder: bad configs name the key; lifetime and states as TokenSieve's.
+$oc = ['provider' => 'openai-chat'];
+throws(fn () => new Decoder([]), 'provider', 'decoder without provider');
+throws(fn () => new Decoder(['provider' => 'openai']), 'provider', 'unknown provider');
+throws(fn () => new Decoder(['provider' => 'openai-chat', 'dialect' => 'hermes']), 'text_dialect', 'dialect key');
+throws(fn () => new Decoder(['provider' => 'openai-chat', 'text_dialect' => 'nope']), 'text_dialect', 'bad text dialect');
+throws(fn () => new Decoder(['provider' => 'openai-chat', 'colour' => 1]), 'colour', 'unknown decoder key');
+throws(fn () => new Decoder('{"provider":'), 'JSON', 'broken decoder JSON');
+check(Decoder::supported('openai-chat') && !Decoder::supported('klingon'), 'Decoder::supported');
+foreach (['openai-responses', 'anthropic', 'gemini', 'bedrock'] as $p) {
+    if (!Decoder::supported($p)) {
+        throws(fn () => new Decoder(['provider' => $p]), 'provider', "unsupported provider $p");
+    }
+}
+$d = new Decoder($oc);
+throws(fn () => clone $d, 'cloned', 'decoder clone');
+$body = "data: {\"id\":\"r1\",\"model\":\"m\",\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n"
+      . "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+      . "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}\n\ndata: [DONE]\n\n";
+$evs = [...$d->feed($body), ...$d->finish()];
+check(end($evs) === ['event' => 'finish', 'reason' => 'stop', 'raw_reason' => 'stop',
+    'usage' => ['input_tokens' => 5, 'output_tokens' => 2], 'response_id' => 'r1', 'model' => 'm'], 'finish shape');
+check($evs[2] === ['event' => 'block_complete', 'index' => 0, 'type' => 'text', 'content' => 'Hi'], 'decoder content');
+throws(fn () => $d->feed('more'), 'after tokensieve_decoder_finish', 'decoder feed after finish');
+check($d->finish() === [], 'decoder finish twice');
+$d->reset();
+$evs = Decoder::decode($oc, "data: {\"error\":{\"message\":\"Slow down\",\"code\":\"rate_limit_exceeded\"}}\n\n");
+$errs = array_values(array_filter($evs, fn ($e) => $e['event'] === 'error'));
+check(count($errs) === 1 && $errs[0] === ['event' => 'error', 'source' => 'provider',
+    'code' => 'rate_limit_exceeded', 'message' => 'Slow down'], 'error shape');
+throws(fn () => iterator_to_array($d->stream(new \stdClass())), 'iterable', 'stream of a non-stream');
+$d->__destruct();
+throws(fn () => $d->feed('x'), 'destroyed', 'decoder feed after __destruct');
+$d->__destruct();
+unset($d);
+// The generator over reads equals decode(), for any chunking.
+$g = new Decoder($oc);
+$streamed = iterator_to_array($g->stream(str_split($body, 3)), false);
+check($coalesce($streamed) == $coalesce(Decoder::decode($oc, $body)), 'Decoder::stream() equals decode()');
 
 echo "php misuse: $passed passed, $failed failed\n";
 exit($failed ? 1 : 0);

@@ -155,6 +155,7 @@ mod transcoder;
 mod writer;
 
 pub use error::{Error, ErrorKind};
+pub(crate) use lexer::Quick;
 pub use lexer::{Lex, Lexer};
 pub use piece::{InlineBuf, Piece};
 pub use token::{Literal, Text, Token};

@@ -263,6 +263,22 @@ impl SseFramer {
                         self.st = St::Skip;
                         continue;
                     }
+                    // `data:` and `event:` read at once (what `Name` does byte by byte).
+                    let known: Option<&[u8]> = if input.starts_with(b"data:") {
+                        Some(b"data")
+                    } else if input.starts_with(b"event:") {
+                        Some(b"event")
+                    } else {
+                        None
+                    };
+                    if let Some(name) = known {
+                        self.name[..name.len()].copy_from_slice(name);
+                        self.name_len = name.len() as u16;
+                        self.name_ws = false;
+                        advance(input, name.len() + 1);
+                        self.after_colon();
+                        continue;
+                    }
                     self.name_len = 0;
                     self.name_ws = true;
                     self.st = St::Name;

@@ -2,8 +2,11 @@
 //! `:`, comments). Quoted and bare keys and strings are read in `string.rs`, bare words in
 //! `word.rs`.
 
+mod quick;
 mod string;
 mod word;
+
+pub(crate) use quick::Quick;
 
 use super::error::{Error, Reason};
 use super::token::{Text, Token};
@@ -412,6 +415,7 @@ impl Lexer {
         };
     }
 
+    #[inline]
     fn open<'a>(&mut self, input: &mut &'a [u8], obj: bool) -> Option<Lex<'a>> {
         let d = self.depth as usize;
         if d >= MAX_DEPTH {
@@ -436,6 +440,7 @@ impl Lexer {
         }
     }
 
+    #[inline]
     fn close<'a>(&mut self, input: &mut &'a [u8], b: u8) -> Option<Lex<'a>> {
         let obj = self.top_is_object();
         if self.depth == 0 || obj != (b == b'}') {

@@ -1,0 +1,406 @@
+//! A fast path for the strict JSON a provider writes: whole quoted keys and strings without
+//! escapes, plain integers and literals, read in one call instead of a token at a time. Each
+//! leaves the lexer exactly where `next` would after the same tokens, so a caller can mix
+//! both freely (the provider decoder uses it; the dialects do not).
+
+use super::{Gap, Lex, Lexer, State, Word, is_ws};
+use crate::json::relaxed::token::{Literal, Token};
+use crate::json::relaxed::{HOLD, MAX_DEPTH};
+
+/// What [`Lexer::quick`] found at the front of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Quick<'a> {
+    /// Nothing it reads: go on with `next` (whitespace, a `,` or a `:` between tokens may
+    /// have been consumed, as `next` does without a token).
+    No,
+    /// A whole quoted key, consumed: what `next` gives as `KeyStart`, `Text` (its content,
+    /// when not empty) and `KeyEnd`.
+    Key(&'a [u8]),
+    /// A string value's opening quote, consumed (`StringStart`); the content and the closing
+    /// quote follow in the input ([`Lexer::quick_string_end`] takes them).
+    Str(&'a [u8]),
+    /// An integer's digits, consumed: `NumberStart` (the lexer is where `next` is after it;
+    /// [`Lexer::quick_word_end`] skips its `Number` pieces and `NumberEnd`).
+    Int(&'a [u8]),
+    /// A literal, consumed: `Literal`.
+    Literal(Literal),
+    /// One token, as `next` gives it: a container's start or end, a string's end.
+    Token(Token<'a>),
+}
+
+/// The length of a quoted string's content when it is plain (no escape, no control
+/// character, valid UTF-8) and its closing `"` is in `rest`.
+fn plain_len(rest: &[u8]) -> Option<usize> {
+    // Eight bytes at a time up to the first `"`, `\\`, control or non-ASCII byte (the lowest
+    // flagged byte of a word is exact: false flags only come above a true one).
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let mut at = 0;
+    let mut words = rest.chunks_exact(8);
+    let stop = loop {
+        let Some(w) = words.next() else {
+            let tail = words.remainder();
+            match tail
+                .iter()
+                .position(|&b| matches!(b, b'"' | b'\\' | 0..0x20 | 0x80..))
+            {
+                Some(k) => break at + k,
+                None => return None,
+            }
+        };
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        let v = u64::from_le_bytes(b);
+        let flags = zero(v ^ (ONES * u64::from(b'"')))
+            | zero(v ^ (ONES * u64::from(b'\\')))
+            | (v.wrapping_sub(ONES * 0x20) & !v & HIGH)
+            | (v & HIGH);
+        if flags != 0 {
+            break at + (flags.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    };
+    match rest.get(stop) {
+        Some(b'"') => Some(stop),
+        Some(&b) if b >= 0x80 => {
+            // Non-ASCII text: its end, then the checks `next` makes.
+            let end = stop + memchr::memchr2(b'"', b'\\', rest.get(stop..)?)?;
+            if rest.get(end) != Some(&b'"') {
+                return None;
+            }
+            let content = rest.get(..end)?;
+            if content.iter().any(|&b| b < 0x20) || core::str::from_utf8(content).is_err() {
+                return None;
+            }
+            Some(end)
+        }
+        _ => None,
+    }
+}
+
+/// A byte that ends a bare word at once.
+fn ends_word(b: Option<&u8>) -> bool {
+    matches!(b, Some(b',' | b'}' | b']'))
+}
+
+impl Lexer {
+    /// Reads what it can of the front of `input` in one go (see [`Quick`]).
+    #[inline(always)]
+    pub(crate) fn quick<'a>(&mut self, input: &mut &'a [u8]) -> Quick<'a> {
+        loop {
+            let g = match self.state {
+                State::Gap(g) => g,
+                // A string's closing quote (what `string` does first).
+                State::Str
+                    if self.utf8_len == 0 && self.hi == 0 && input.first() == Some(&self.quote) =>
+                {
+                    self.bump(input, 1);
+                    if self.is_key {
+                        self.state = State::Gap(Gap::Colon);
+                        return Quick::Token(Token::KeyEnd);
+                    }
+                    self.value_done();
+                    return Quick::Token(Token::StringEnd);
+                }
+                _ => return Quick::No,
+            };
+            let skip = input.iter().position(|&b| !is_ws(b)).unwrap_or(input.len());
+            self.bump(input, skip);
+            let Some(&b) = input.first() else {
+                return Quick::No;
+            };
+            match (g, b) {
+                (Gap::Colon, b':') => {
+                    self.bump(input, 1);
+                    self.state = State::Gap(Gap::Value);
+                }
+                (Gap::After, b',') => {
+                    self.bump(input, 1);
+                    self.state = State::Gap(if self.top_is_object() {
+                        Gap::KeyOrClose
+                    } else {
+                        Gap::ValueOrClose
+                    });
+                }
+                (Gap::KeyOrClose, b'"') => {
+                    let all: &'a [u8] = input;
+                    let Some(len) = plain_len(all.get(1..).unwrap_or(&[])) else {
+                        return Quick::No;
+                    };
+                    self.bump(input, len + 2);
+                    self.quote = b'"';
+                    self.is_key = true;
+                    self.state = State::Gap(Gap::Colon);
+                    return Quick::Key(all.get(1..1 + len).unwrap_or(&[]));
+                }
+                (Gap::Value | Gap::ValueOrClose, b'"') => {
+                    let all: &'a [u8] = input;
+                    let Some(len) = plain_len(all.get(1..).unwrap_or(&[])) else {
+                        return Quick::No;
+                    };
+                    self.bump(input, 1);
+                    self.quote = b'"';
+                    self.is_key = false;
+                    self.state = State::Str;
+                    return Quick::Str(all.get(1..1 + len).unwrap_or(&[]));
+                }
+                (Gap::Value | Gap::ValueOrClose, b'0'..=b'9') if self.depth > 0 => {
+                    return self.quick_int(input);
+                }
+                (Gap::Value | Gap::ValueOrClose, b't' | b'f' | b'n') if self.depth > 0 => {
+                    let (lit, word): (Literal, &[u8]) = match b {
+                        b't' => (Literal::True, b"true"),
+                        b'f' => (Literal::False, b"false"),
+                        _ => (Literal::Null, b"null"),
+                    };
+                    if !input.starts_with(word) || !ends_word(input.get(word.len())) {
+                        return Quick::No;
+                    }
+                    self.bump(input, word.len());
+                    self.value_done();
+                    return Quick::Literal(lit);
+                }
+                (Gap::Value | Gap::ValueOrClose, b'{' | b'[')
+                    if usize::from(self.depth) < MAX_DEPTH =>
+                {
+                    return match self.open(input, b == b'{') {
+                        Some(Lex::Token(t)) => Quick::Token(t),
+                        // Too deep: `next` reports it.
+                        _ => Quick::No,
+                    };
+                }
+                (Gap::KeyOrClose | Gap::After, b'}') | (Gap::ValueOrClose | Gap::After, b']')
+                    if self.depth > 0 && self.top_is_object() == (b == b'}') =>
+                {
+                    return match self.close(input, b) {
+                        Some(Lex::Token(t)) => Quick::Token(t),
+                        _ => Quick::No,
+                    };
+                }
+                _ => return Quick::No,
+            }
+        }
+    }
+
+    /// `0` or digits without a leading zero, ended at once by `,`, `}` or `]`, at most
+    /// `HOLD` long: held as `next` holds them, up to its `NumberStart`.
+    fn quick_int<'a>(&mut self, input: &mut &'a [u8]) -> Quick<'a> {
+        let all: &'a [u8] = input;
+        let len = all
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(all.len());
+        if len > HOLD || (len > 1 && all.first() == Some(&b'0')) || !ends_word(all.get(len)) {
+            return Quick::No;
+        }
+        let digits = all.get(..len).unwrap_or(&[]);
+        // The state `next` is in after `NumberStart` (`start_word`, `word_hold`, `end_word`);
+        // `num` and `lit` are not read again for this word.
+        self.is_key = false;
+        self.quote = 0;
+        if let Some(h) = self.hold.get_mut(..len) {
+            h.copy_from_slice(digits);
+        }
+        self.hold_len = len as u8;
+        self.hold_pos = 0;
+        self.ws_len = 0;
+        self.ws_bits = 0;
+        self.slash_pending = false;
+        self.comment_after = false;
+        self.block_after = false;
+        self.word_end = true;
+        self.word_num = true;
+        self.lit = 0;
+        self.state = State::Word(Word::EmitHold);
+        self.bump(input, len);
+        Quick::Int(digits)
+    }
+
+    /// After [`Quick::Str`]: consumes the `len` content bytes and the closing quote (the
+    /// `Text` and `StringEnd` tokens).
+    pub(crate) fn quick_string_end(&mut self, input: &mut &[u8], len: usize) {
+        self.bump(input, len + 1);
+        self.value_done();
+    }
+
+    /// After [`Quick::Str`]: consumes the `len` content bytes as one `Text` token (the
+    /// closing quote is next).
+    pub(crate) fn quick_text(&mut self, input: &mut &[u8], len: usize) {
+        self.bump(input, len);
+    }
+
+    /// After [`Quick::Int`]: its `Number` pieces and `NumberEnd` (nothing left to consume).
+    pub(crate) fn quick_word_end(&mut self) {
+        self.hold_pos = self.hold_len;
+        self.value_done();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::string::String;
+    use std::vec::Vec;
+
+    use super::Quick;
+    use crate::json::relaxed::lexer::{Lex, Lexer};
+    use crate::json::relaxed::token::Token;
+
+    /// Tokens as text, adjacent text and number pieces joined (reads cut them anywhere).
+    #[derive(Default)]
+    struct Seen(Vec<String>);
+
+    impl Seen {
+        fn piece(&mut self, tag: &str, bytes: &[u8]) {
+            let s = String::from_utf8_lossy(bytes);
+            match self.0.last_mut() {
+                Some(last) if last.starts_with(tag) => last.push_str(&s),
+                _ => self.0.push(std::format!("{tag}{s}")),
+            }
+        }
+
+        fn token(&mut self, t: Token<'_>) {
+            let mut scratch = [0u8; 4];
+            match t {
+                Token::Text(x) => self.piece("T:", x.decoded(&mut scratch)),
+                Token::Number(p) => self.piece("N:", p.as_bytes()),
+                other => self.0.push(std::format!("{other:?}")),
+            }
+        }
+
+        /// `Lex` other than a token: its kind (`Done`, `Error`; `NeedMore` is not kept).
+        fn end(&mut self, lex: Lex<'_>) -> bool {
+            match lex {
+                Lex::Token(t) => {
+                    self.token(t);
+                    false
+                }
+                Lex::NeedMore => true,
+                Lex::Done => {
+                    self.0.push("done".into());
+                    true
+                }
+                Lex::Error(e) => {
+                    self.0
+                        .push(std::format!("error {:?} at {}", e.kind, e.offset));
+                    true
+                }
+            }
+        }
+    }
+
+    fn with_next(doc: &[u8], read: usize) -> Vec<String> {
+        let mut lexer = Lexer::new();
+        let mut seen = Seen::default();
+        'reads: for chunk in doc.chunks(read) {
+            let mut input = chunk;
+            loop {
+                let lex = lexer.next(&mut input);
+                let stop = matches!(lex, Lex::Done | Lex::Error(_));
+                if seen.end(lex) {
+                    if stop {
+                        break 'reads;
+                    }
+                    break;
+                }
+            }
+        }
+        seen.0
+    }
+
+    /// `quick` first at every token, its strings and integers finished by the quick path
+    /// (`finish`) or left to `next`.
+    fn with_quick(doc: &[u8], read: usize, finish: bool) -> Vec<String> {
+        let mut lexer = Lexer::new();
+        let mut seen = Seen::default();
+        'reads: for chunk in doc.chunks(read) {
+            let mut input = chunk;
+            loop {
+                match lexer.quick(&mut input) {
+                    Quick::No => {}
+                    Quick::Key(k) => {
+                        seen.token(Token::KeyStart);
+                        if !k.is_empty() {
+                            seen.piece("T:", k);
+                        }
+                        seen.token(Token::KeyEnd);
+                        continue;
+                    }
+                    Quick::Str(c) => {
+                        seen.token(Token::StringStart);
+                        if finish {
+                            lexer.quick_string_end(&mut input, c.len());
+                            if !c.is_empty() {
+                                seen.piece("T:", c);
+                            }
+                            seen.token(Token::StringEnd);
+                        }
+                        continue;
+                    }
+                    Quick::Int(d) => {
+                        seen.token(Token::NumberStart);
+                        if finish {
+                            lexer.quick_word_end();
+                            seen.piece("N:", d);
+                            seen.token(Token::NumberEnd);
+                        }
+                        continue;
+                    }
+                    Quick::Literal(l) => {
+                        seen.token(Token::Literal(l));
+                        continue;
+                    }
+                    Quick::Token(t) => {
+                        seen.token(t);
+                        continue;
+                    }
+                }
+                let lex = lexer.next(&mut input);
+                let stop = matches!(lex, Lex::Done | Lex::Error(_));
+                if seen.end(lex) {
+                    if stop {
+                        break 'reads;
+                    }
+                    break;
+                }
+            }
+        }
+        seen.0
+    }
+
+    #[test]
+    fn quick_gives_what_next_gives_at_every_read_size() {
+        let docs: [&[u8]; 14] = [
+            br#"{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1741569952,"choices":[{"index":0,"delta":{"content":"hi \"there\""},"finish_reason":null}]}"#,
+            r#"{ "a" : [ 1 , 0 , 10 , true , false , null , "" , {} , [] ] , "b" : "caf\u00e9 naïve 🌍" }"#
+                .as_bytes(),
+            br#"{"k":01,"l":-1,"m":1.5,"n":1e3,"o":123456789012345678901234567890}"#,
+            br#"{"t":truex,"f":fals,"n":nul,"x":null}"#,
+            br#"{"bare":word,'single':'q',unquoted:1}"#,
+            br#"{"a":1 /* c */,"b":2 // line
+            }"#,
+            br#"{"a":[}"#,
+            br#"{"a":1]"#,
+            br#"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]"#,
+            br#"{"ctl":"a	b","esc":"a\nb","":"","\"k\"":1}"#,
+            b"{\"bad\":\"\xff\xfe\",\"cut\":\"\xe2\x82\"}",
+            br#"{"a":12345678901234567890123,"b":999999999999999999999999,"c":0,"d":12345678901234567890123456}"#,
+            br#"{"a":{"b":{"c":[1,2,{"d":"e"}]}},"z":[true]}"#,
+            br#"  {"x" :"y"  ,  "z"	:	3	}  "#,
+        ];
+        for doc in docs {
+            for read in 1..=doc.len() {
+                let want = with_next(doc, read);
+                for finish in [true, false] {
+                    assert_eq!(
+                        with_quick(doc, read, finish),
+                        want,
+                        "{} read {read} finish {finish}",
+                        String::from_utf8_lossy(doc)
+                    );
+                }
+            }
+        }
+    }
+}
