@@ -46,6 +46,7 @@ mod anthropic;
 pub(crate) mod base64;
 mod bedrock;
 pub(crate) mod frame;
+mod gemini;
 mod openai_chat;
 mod openai_responses;
 mod out;
@@ -178,6 +179,10 @@ pub(crate) enum Sink {
     Args,
     /// Handed to the mapper piece by piece (`Map::piece`), then `Map::string_end`.
     Collect,
+    /// As `Collect`, in pieces of at most `SMALL` bytes (so the mapper can send each one on
+    /// with `Out::text_as`): text whose block type is known only later (Gemini writes a
+    /// part's `thought` flag after its `text`).
+    Hold,
     /// Base64 text of a nested JSON document (Bedrock's `chunk` frames), read by the nested
     /// reader and mapper (`Nested`).
     Inner,
@@ -284,6 +289,7 @@ enum Mapper {
     /// (`None` while the `invoke_format` mapper is not built).
     Bedrock(bedrock::Bedrock, Option<Nested>),
     OpenAiResponses(openai_responses::OpenAiResponses),
+    Gemini(gemini::Gemini),
 }
 
 impl Mapper {
@@ -300,13 +306,14 @@ impl Mapper {
             Provider::OpenAiResponses => Some(Mapper::OpenAiResponses(
                 openai_responses::OpenAiResponses::new(),
             )),
-            _ => None,
+            Provider::Gemini => Some(Mapper::Gemini(gemini::Gemini::new())),
         }
     }
 
     fn get(&mut self) -> &mut dyn Map {
         match self {
             Mapper::OpenAiChat(m) => m,
+            Mapper::Gemini(m) => m,
             Mapper::Anthropic(m) => m,
             Mapper::Bedrock(m, _) => m,
             Mapper::OpenAiResponses(m) => m,
@@ -680,7 +687,7 @@ impl Reader {
                 self.sink = map.string(p, out);
             }
             Token::StringEnd => {
-                if self.sink == Sink::Collect {
+                if matches!(self.sink, Sink::Collect | Sink::Hold) {
                     map.string_end(p, out);
                 }
                 self.sink = Sink::Skip;
@@ -790,7 +797,7 @@ impl Reader {
                 out.args_text(d);
                 None
             }
-            Sink::Collect => {
+            Sink::Collect | Sink::Hold => {
                 let d = text.decoded(&mut scratch);
                 map.piece(d, out);
                 None
@@ -1010,13 +1017,15 @@ impl<'a> Decoder<'a> {
         // `validate` let only the providers built so far through.
         let map = Mapper::new(config.provider, config.invoke_format)
             .unwrap_or(Mapper::OpenAiChat(openai_chat::OpenAiChat::new()));
+        let mut out = Out::new(bufs, config.options.id_prefix, config.options.on_malformed);
+        out.routes_text = route.is_some();
         Decoder {
             framing: Framing::Detect { bom: 0 },
             reader: Reader::new(),
             route,
             route_in: [0; ROUTE_INPUT],
             map,
-            out: Out::new(bufs, config.options.id_prefix, config.options.on_malformed),
+            out,
             aws: config.provider == Provider::Bedrock,
             max_frame_bytes: config.max_frame_bytes,
             fault: None,
@@ -1078,7 +1087,9 @@ impl<'a> Decoder<'a> {
                         continue;
                     }
                 } else if r.at < r.len
-                    && (!self.out.has_pending() || (self.out.flush_next() && !r.behind_flush))
+                    && (!self.out.has_pending()
+                        || (self.out.flush_next() && !r.behind_flush)
+                        || self.out.route_next())
                 {
                     // Input queued before the run's end (`FlushText`) is fed before it; input
                     // of the next run waits for it.
@@ -1092,12 +1103,24 @@ impl<'a> Decoder<'a> {
                         r.at = 0;
                         r.len = 0;
                     }
+                } else if self.out.route_next() {
+                    // Text a mapper held (`Out::text_as`), fed a piece at a time once the
+                    // dialect has taken the last one; no run's end is queued before it.
+                    if let Some((piece, choice)) = self.out.route_piece(ROUTE_IN) {
+                        r.input_choice = choice;
+                        r.behind_flush = false;
+                        r.push(&mut self.route_in, piece);
+                    }
+                    continue;
                 } else if self.out.flush_next() {
                     self.out.take_flush();
                     r.sieve.finish();
                     r.draining = true;
                     continue;
                 }
+            }
+            if step.is_none() && self.out.route_next() {
+                continue;
             }
             if let Some(step) = step {
                 // A step came from the route, so it is there; the borrow that makes the event
@@ -1515,6 +1538,7 @@ impl<'a> Decoder<'a> {
             } if !self.out.is_open(ty, choice, refusal) => SMALL,
             Sink::Args => ARGS_STEP,
             Sink::Inner => NESTED_STEP,
+            Sink::Hold => SMALL,
             // A captured value's output pieces are copied (one token's text ≤ ARGS_STEP).
             _ if self.reader.capture.is_some() => ARGS_STEP,
             _ => n,

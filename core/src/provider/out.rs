@@ -37,23 +37,32 @@ pub(crate) const CHOICES: usize = 4;
 pub(crate) struct Slot {
     buf: [u8; SLOT_CAP],
     len: u8,
+    /// A push was cut: nothing more is added (so the cut does not depend on how the value
+    /// was split into pieces).
+    full: bool,
 }
 
 impl Slot {
     pub(crate) const EMPTY: Slot = Slot {
         buf: [0; SLOT_CAP],
         len: 0,
+        full: false,
     };
 
     pub(crate) fn clear(&mut self) {
         self.len = 0;
+        self.full = false;
     }
 
     pub(crate) fn push(&mut self, bytes: &[u8]) {
+        if self.full {
+            return;
+        }
         let at = self.len as usize;
         let n = crate::emit::floor_char_boundary(bytes, (SLOT_CAP - at).min(bytes.len()));
         self.buf[at..at + n].copy_from_slice(&bytes[..n]);
         self.len += n as u8;
+        self.full = n < bytes.len();
     }
 
     pub(crate) fn set(&mut self, bytes: &[u8]) {
@@ -107,6 +116,8 @@ enum Src {
     },
     /// The failed call's raw arguments text (`raw`).
     Raw,
+    /// The held bytes (`held`): text held until its block type was known.
+    Held,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -134,6 +145,13 @@ enum Pending {
     },
     /// The text dialect ends here: the decoder drains it before what follows.
     FlushText,
+    /// Text for the text dialect, fed to it by the decoder when the queue reaches it
+    /// (`route_piece`): the held bytes (`held`) or `small`, from `at`.
+    Route {
+        held: bool,
+        at: u32,
+        choice: u32,
+    },
     Error {
         source: ErrorSource,
         code: bool,
@@ -194,6 +212,8 @@ pub(crate) struct Out<'m> {
     deferring: bool,
     /// Blocks started while deferring.
     deferred: u32,
+    /// The decoder has a text dialect (`text_as` routes text through it).
+    pub(crate) routes_text: bool,
     pub(crate) name: Slot,
     pub(crate) id: Slot,
     /// Name and id of the last tool_call block completed (its queued events read these).
@@ -270,6 +290,7 @@ impl<'m> Out<'m> {
             errored: false,
             on_malformed,
             id_prefix: prefix,
+            routes_text: false,
         }
     }
 
@@ -382,15 +403,37 @@ impl<'m> Out<'m> {
     }
 
     /// The dialect is drained: blocks started behind the marker get their indices now,
-    /// after the dialect's last ones (indices follow the order blocks start).
+    /// after the dialect's last ones (indices follow the order blocks start). Blocks behind a
+    /// later `FlushText` still queued wait for that run's end.
     pub(crate) fn settle(&mut self) {
         if !self.deferring {
             return;
         }
+        // Blocks started before the next queued `FlushText`: the first `now` deferred ones.
+        let mut now = 0;
+        let mut more = false;
+        for p in self.queue.iter() {
+            match p {
+                Pending::FlushText => {
+                    more = true;
+                    break;
+                }
+                Pending::Start { index, .. } if *index >= DEFERRED => now += 1,
+                _ => {}
+            }
+        }
+        if !more {
+            now = self.deferred;
+        }
         let base = self.next_index;
         let fix = |i: &mut u32| {
             if *i >= DEFERRED {
-                *i = *i - DEFERRED + base;
+                let k = *i - DEFERRED;
+                *i = if k < now {
+                    base + k
+                } else {
+                    DEFERRED + (k - now)
+                };
             }
         };
         for p in self.queue.iter_mut() {
@@ -407,9 +450,9 @@ impl<'m> Out<'m> {
         if let Some(i) = &mut self.sig_block {
             fix(i);
         }
-        self.next_index = base + self.deferred;
-        self.deferred = 0;
-        self.deferring = false;
+        self.next_index = base + now;
+        self.deferred = self.deferred.saturating_sub(now);
+        self.deferring = more;
     }
 
     /// Opens a text or thinking block (completing the open one first).
@@ -450,6 +493,79 @@ impl<'m> Out<'m> {
         self.small[..n].copy_from_slice(&text[..n]);
         self.small_len = n as u8;
         self.push_chunk(None, Src::Small);
+    }
+
+    /// Text the mapper held until it knew its kind: `text` (≤ `SMALL` bytes, copied), or
+    /// with `None` the held bytes (`held`, whole characters; they must stay as they are until
+    /// handed out). A chunk of the block of kind `ty` (opened unless open), or — text, with a
+    /// text dialect — the dialect's input, fed by the decoder when the queue reaches it, so
+    /// what the mapper queues after it comes after it.
+    pub(crate) fn text_as(&mut self, ty: BlockType, choice: u32, text: Option<&[u8]>) {
+        let src = match text {
+            Some(t) => {
+                let n = crate::emit::floor_char_boundary(t, t.len().min(self.small.len()));
+                self.small[..n].copy_from_slice(&t[..n]);
+                self.small_len = n as u8;
+                Src::Small
+            }
+            None => Src::Held,
+        };
+        let empty = match src {
+            Src::Small => self.small_len == 0,
+            _ => self.held.len() == 0,
+        };
+        if empty {
+            return;
+        }
+        if self.routes_text && ty == BlockType::Text {
+            if !self.is_routed(choice) {
+                self.open_routed(choice);
+            }
+            self.push(Pending::Route {
+                held: text.is_none(),
+                at: 0,
+                choice,
+            });
+        } else {
+            if !self.is_open(ty, choice, false) {
+                self.open_text(ty, choice, false);
+            }
+            self.push_chunk(None, src);
+        }
+    }
+
+    /// The next queued entry is text for the text dialect (`route_piece`).
+    pub(crate) fn route_next(&self) -> bool {
+        matches!(self.queue.front(), Some(Pending::Route { .. }))
+    }
+
+    /// The next piece (at most `max` bytes, whole characters) of the front `Route` entry's
+    /// text, and its choice; `None` when it is all fed (the entry is taken then).
+    pub(crate) fn route_piece(&mut self, max: usize) -> Option<(&[u8], u32)> {
+        let Some(Pending::Route { held, at, choice }) = self.queue.front_mut() else {
+            return None;
+        };
+        let (held, from, choice) = (*held, *at as usize, *choice);
+        let all = if held {
+            self.held.bytes()
+        } else {
+            &self.small[..self.small_len as usize]
+        };
+        let rest = all.get(from..).unwrap_or(&[]);
+        let n = crate::emit::floor_char_boundary(rest, rest.len().min(max));
+        if n == 0 {
+            self.queue.pop_front();
+            return None;
+        }
+        if let Some(Pending::Route { at, .. }) = self.queue.front_mut() {
+            *at = (from + n) as u32;
+        }
+        let all = if held {
+            self.held.bytes()
+        } else {
+            &self.small[..self.small_len as usize]
+        };
+        Some((&all[from..from + n], choice))
     }
 
     /// Opens a tool_call block: streams the name and id parts. An empty id becomes
@@ -860,6 +976,7 @@ impl<'m> Out<'m> {
             Src::Name => name.as_str(),
             Src::Id => id.as_str(),
             Src::Raw => str_of(self.raw.bytes()),
+            Src::Held => str_of(self.held.bytes()),
             Src::Args { from, len } => {
                 str_of(&self.args_out[from as usize..(from as usize + len as usize)])
             }
@@ -934,7 +1051,7 @@ impl<'m> Out<'m> {
                     choice,
                 })
             }
-            Pending::FlushText => return None,
+            Pending::FlushText | Pending::Route { .. } => return None,
             Pending::Error {
                 source,
                 code,

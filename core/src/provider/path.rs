@@ -96,6 +96,23 @@ keys! {
     ContentIndex = b"content_index",
     OutputIndex = b"output_index",
     SummaryIndex = b"summary_index",
+    // gemini (also Status above)
+    Args = b"args",
+    BlockReason = b"blockReason",
+    CachedContentTokenCount = b"cachedContentTokenCount",
+    Candidates = b"candidates",
+    CandidatesTokenCount = b"candidatesTokenCount",
+    FinishReasonCamel = b"finishReason",
+    FunctionCall = b"functionCall",
+    ModelVersion = b"modelVersion",
+    Parts = b"parts",
+    PromptFeedback = b"promptFeedback",
+    PromptTokenCount = b"promptTokenCount",
+    ResponseId = b"responseId",
+    Thought = b"thought",
+    ThoughtSignature = b"thoughtSignature",
+    ThoughtsTokenCount = b"thoughtsTokenCount",
+    UsageMetadata = b"usageMetadata",
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -1,0 +1,488 @@
+//! Google Gemini `streamGenerateContent` (`alt=sse` events or the default streamed JSON
+//! array, one `GenerateContentResponse` per document), or one whole `generateContent` body.
+//!
+//! Paths read (depth = containers open at the value):
+//! `responseId`, `modelVersion` (1); `candidates[i]` (3): `index`, `finishReason`;
+//! `candidates[i].content.parts[j]` (6): `text`, `thought`, `thoughtSignature`,
+//! `functionCall` (7): `id`, `name`, `args`; `usageMetadata` (2); `promptFeedback` (2):
+//! `blockReason`; `error` (2): `code`, `message`, `status`.
+//!
+//! Decisions (docs/providers.md, "Readings the vectors pin"):
+//! - A candidate is the choice of its `index`, or of its position until an `index` is read
+//!   (the wire writes `index` after `content`, so content uses the position).
+//! - A part's block type is known only from its `thought` flag, which the wire writes after
+//!   `text`: the text is held (`out.held`) until the flag or the part's end, then goes out
+//!   as one chunk (`Out::text_as`: through the text dialect when one is set); text after a
+//!   `thought` flag streams straight into its block. Consecutive parts of one kind join one
+//!   block, across documents. Past the held bound the text is decided where it stands (the
+//!   choice's open thinking block's kind, else text) and streams on.
+//! - A `thoughtSignature` goes on the `block_complete` of its part's block and ends that
+//!   block; an empty part with only a signature signs the open text or thinking block of
+//!   the choice, or with none open (or text run through a dialect) is a signature-only
+//!   thinking block.
+//! - A `functionCall` arrives whole: one tool_call block, opened when `args` starts (its
+//!   `id` and `name` come first on the wire) or at the call's end, completed at the part's
+//!   end. `args` (an object) is rendered as compact JSON; no `args` is `{}`.
+//! - `finishReason` is applied at the candidate's end; `STOP` in a choice that made function
+//!   calls is `tool_calls`. Gemini has no end marker: the finishes come at the end of the
+//!   body (`eof`), each choice's with its reason when it gave one.
+
+use super::out::{Out, Slot};
+use super::path::{Key, Path};
+use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
+use crate::emit::decimal;
+use crate::event::{BlockType, ErrorSource, FinishReason};
+use crate::json::relaxed::Literal;
+
+/// What a `Collect` (or `Hold`) string is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum What {
+    None,
+    ResponseId,
+    Model,
+    FinishReason,
+    BlockReason,
+    /// A part's `text` whose block type is not known yet.
+    PartText,
+    Signature,
+    CallName,
+    CallId,
+    ErrMessage,
+    ErrCode,
+    ErrType,
+    ErrStatus,
+}
+
+/// The part being read.
+#[derive(Clone, Copy, Debug, Default)]
+struct Part {
+    /// Its `thought` flag, once read.
+    thought: Option<bool>,
+    /// Its text is in `out.held`, not sent yet.
+    held: bool,
+    /// Its text outgrew `out.held`: decided, the rest goes straight out.
+    streaming: bool,
+    /// A non-empty `thoughtSignature` is in `out.signature`.
+    sig: bool,
+    /// Its `thoughtSignature` outgrew `out.signature` (reported at the part's end).
+    sig_over: bool,
+    /// It opened a tool_call block.
+    call: bool,
+}
+
+pub(crate) struct Gemini {
+    choice: u32,
+    what: What,
+    part: Part,
+    /// The `functionCall` being read.
+    call_name: Slot,
+    call_id: Slot,
+    /// The mapper's call numbering (`OpenBlock::call`).
+    next_call: u32,
+    /// Choices (bit `min(choice, 31)`) that made function calls.
+    called: u32,
+    /// A string value collected (an id, model, reason, error field).
+    value: Slot,
+    /// The candidate's `finishReason`, applied at its end.
+    reason: Slot,
+    /// Collecting the `error` object at this depth (0: none).
+    err_depth: u32,
+    err_code: Slot,
+    err_type: Slot,
+    err_status: Slot,
+    err_number: Slot,
+}
+
+impl Gemini {
+    pub(crate) const fn new() -> Gemini {
+        Gemini {
+            choice: 0,
+            what: What::None,
+            part: Part {
+                thought: None,
+                held: false,
+                streaming: false,
+                sig: false,
+                sig_over: false,
+                call: false,
+            },
+            call_name: Slot::EMPTY,
+            call_id: Slot::EMPTY,
+            next_call: 0,
+            called: 0,
+            value: Slot::EMPTY,
+            reason: Slot::EMPTY,
+            err_depth: 0,
+            err_code: Slot::EMPTY,
+            err_type: Slot::EMPTY,
+            err_status: Slot::EMPTY,
+            err_number: Slot::EMPTY,
+        }
+    }
+
+    /// Inside `candidates[i].content.parts[j]` (at `level` or deeper).
+    fn in_part(p: &Path, level: u32) -> bool {
+        p.depth() >= level
+            && p.key(1) == Key::Candidates
+            && p.key(3) == Key::Content
+            && p.key(4) == Key::Parts
+    }
+
+    /// Inside the part's `functionCall` object.
+    fn in_call(p: &Path) -> bool {
+        p.depth() == 7 && Self::in_part(p, 7) && p.key(6) == Key::FunctionCall
+    }
+
+    fn bit(choice: u32) -> u32 {
+        1 << choice.min(31)
+    }
+
+    /// The block type of the part's text as far as it is known.
+    fn part_type(&self) -> BlockType {
+        if self.part.thought == Some(true) {
+            BlockType::Thinking
+        } else {
+            BlockType::Text
+        }
+    }
+
+    /// Sends the part's held text into the block of its type (joining an open one).
+    fn flush_text(&mut self, out: &mut Out) {
+        if !self.part.held {
+            return;
+        }
+        self.part.held = false;
+        out.text_as(self.part_type(), self.choice, None);
+    }
+
+    /// A piece of the part's text while its type is unknown: held, or past the bound,
+    /// decided now and sent on.
+    fn text_piece(&mut self, bytes: &[u8], out: &mut Out) {
+        if !self.part.streaming {
+            if out.held.len() + bytes.len() <= out.held.limit() {
+                let _ = out.held.push(bytes);
+                self.part.held = true;
+                return;
+            }
+            // Decided where it stands: the open block's kind, else text.
+            let thinking = matches!(
+                out.open,
+                Some(o) if o.choice == self.choice && !o.routed && o.ty == BlockType::Thinking
+            );
+            self.part.thought = Some(thinking);
+            self.part.streaming = true;
+            self.flush_text(out);
+        }
+        out.text_as(self.part_type(), self.choice, Some(bytes));
+    }
+
+    /// Opens the part's tool_call block (once).
+    fn open_call(&mut self, out: &mut Out) {
+        if self.part.call {
+            return;
+        }
+        self.flush_text(out);
+        self.part.call = true;
+        self.called |= Self::bit(self.choice);
+        out.open_call(
+            self.choice,
+            self.next_call,
+            false,
+            self.call_name.bytes(),
+            self.call_id.bytes(),
+        );
+        self.next_call = self.next_call.wrapping_add(1);
+    }
+
+    /// The part ended: its text goes out, its signature signs its block, which ends.
+    fn end_part(&mut self, out: &mut Out) {
+        self.flush_text(out);
+        let part = self.part;
+        self.part = Part::default();
+        let choice = self.choice;
+        let call = matches!(out.open, Some(o) if part.call && o.ty == BlockType::ToolCall);
+        if part.sig_over {
+            // A cut signature would be refused when sent back: its block completes unsigned
+            // and the limit is reported.
+            out.signature.clear();
+            out.fault(
+                "max-call-bytes",
+                "a thoughtSignature exceeded max_call_bytes; it is dropped",
+            );
+        } else if part.sig {
+            // Text run through a text dialect has no block of its own to sign.
+            let own = matches!(
+                out.open,
+                Some(o) if o.choice == choice
+                    && !o.routed
+                    && matches!(o.ty, BlockType::Text | BlockType::Thinking)
+            );
+            if !(call || own) {
+                out.open_text(BlockType::Thinking, choice, false);
+            }
+            out.sig_block = out.open.map(|o| o.index);
+            out.close();
+        } else if call {
+            out.close();
+        }
+    }
+
+    fn start_error(&mut self, depth: u32, out: &mut Out) {
+        self.err_depth = depth;
+        self.err_code.clear();
+        self.err_type.clear();
+        self.err_status.clear();
+        self.err_number.clear();
+        out.message.clear();
+    }
+
+    fn report_error(&mut self, out: &mut Out) {
+        self.err_depth = 0;
+        let code = [
+            &self.err_code,
+            &self.err_type,
+            &self.err_status,
+            &self.err_number,
+        ]
+        .into_iter()
+        .find(|s| !s.is_empty())
+        .map(|s| s.bytes());
+        out.error_held(ErrorSource::Provider, code);
+    }
+}
+
+fn reason_of(raw: &[u8], called: bool) -> FinishReason {
+    match raw {
+        b"STOP" if called => FinishReason::ToolCalls,
+        b"STOP" => FinishReason::Stop,
+        b"MAX_TOKENS" => FinishReason::Length,
+        b"SAFETY"
+        | b"RECITATION"
+        | b"BLOCKLIST"
+        | b"PROHIBITED_CONTENT"
+        | b"SPII"
+        | b"IMAGE_SAFETY" => FinishReason::ContentFilter,
+        _ => FinishReason::Other,
+    }
+}
+
+impl Map for Gemini {
+    fn reset_state(&mut self) {
+        *self = Gemini::new();
+    }
+
+    fn begin(&mut self, _doc: DocInfo<'_>, _out: &mut Out) {
+        self.choice = 0;
+        self.what = What::None;
+        self.part = Part::default();
+        self.reason.clear();
+        self.err_depth = 0;
+    }
+
+    fn open(&mut self, p: &Path, out: &mut Out) {
+        let d = p.depth();
+        if d == 3 && p.key(1) == Key::Candidates {
+            self.choice = p.index(2);
+            self.reason.clear();
+        } else if d == 6 && Self::in_part(p, 6) {
+            self.part = Part::default();
+            out.held.clear();
+            out.signature.clear();
+            out.sig_block = None;
+        } else if d == 7 && Self::in_part(p, 7) && p.key(6) == Key::FunctionCall {
+            self.call_name.clear();
+            self.call_id.clear();
+        } else if d == 2 && p.key(1) == Key::Error && self.err_depth == 0 {
+            self.start_error(2, out);
+        }
+    }
+
+    fn close(&mut self, p: &Path, out: &mut Out) {
+        let d = p.depth();
+        if d == 7 && Self::in_part(p, 7) && p.key(6) == Key::FunctionCall {
+            // A call without `args`: its input is `{}`.
+            self.open_call(out);
+        } else if d == 6 && Self::in_part(p, 6) {
+            self.end_part(out);
+        } else if d == 3 && p.key(1) == Key::Candidates {
+            if !self.reason.is_empty() {
+                let raw = self.reason;
+                let called = self.called & Self::bit(self.choice) != 0;
+                out.choice_reason(self.choice, reason_of(raw.bytes(), called), raw.bytes());
+                self.reason.clear();
+            }
+        } else if d == 2 && self.err_depth == 2 && p.key(1) == Key::Error {
+            self.report_error(out);
+        }
+    }
+
+    fn string(&mut self, p: &Path, out: &mut Out) -> Sink {
+        let d = p.depth();
+        self.what = What::None;
+        if self.err_depth > 0 && d == self.err_depth {
+            self.what = match p.last_key() {
+                Key::Message => What::ErrMessage,
+                Key::Code => What::ErrCode,
+                Key::Type => What::ErrType,
+                Key::Status => What::ErrStatus,
+                _ => What::None,
+            };
+        } else if d == 1 {
+            self.what = match p.key(1) {
+                Key::ResponseId => What::ResponseId,
+                Key::ModelVersion => What::Model,
+                Key::Error => {
+                    // `{"error": "text"}`
+                    self.start_error(1, out);
+                    What::ErrMessage
+                }
+                _ => What::None,
+            };
+        } else if d == 2 && p.key(1) == Key::PromptFeedback && p.key(2) == Key::BlockReason {
+            self.what = What::BlockReason;
+        } else if d == 3 && p.key(1) == Key::Candidates && p.key(3) == Key::FinishReasonCamel {
+            self.what = What::FinishReason;
+        } else if d == 6 && Self::in_part(p, 6) {
+            match p.key(6) {
+                Key::Text => {
+                    if self.part.thought.is_some() && !self.part.held {
+                        // The flag came first: the text streams into its block.
+                        return Sink::Text {
+                            ty: self.part_type(),
+                            choice: self.choice,
+                            refusal: false,
+                        };
+                    }
+                    if !self.part.held {
+                        // What it held before went out in an earlier step.
+                        out.held.clear();
+                    }
+                    self.what = What::PartText;
+                    return Sink::Hold;
+                }
+                Key::ThoughtSignature => {
+                    out.signature.clear();
+                    self.part.sig = false;
+                    self.part.sig_over = false;
+                    self.what = What::Signature;
+                }
+                _ => {}
+            }
+        } else if Self::in_call(p) {
+            match p.key(7) {
+                Key::Name => self.what = What::CallName,
+                Key::Id => self.what = What::CallId,
+                Key::Args => {
+                    // Arguments written as JSON text.
+                    self.open_call(out);
+                    return Sink::Args;
+                }
+                _ => {}
+            }
+        }
+        if self.what == What::None {
+            return Sink::Skip;
+        }
+        self.value.clear();
+        Sink::Collect
+    }
+
+    fn piece(&mut self, bytes: &[u8], out: &mut Out) {
+        match self.what {
+            What::None => {}
+            What::PartText => self.text_piece(bytes, out),
+            What::Signature => {
+                if !out.signature.push(bytes) {
+                    self.part.sig_over = true;
+                }
+            }
+            What::ErrMessage => {
+                let _ = out.message.push(bytes);
+            }
+            What::CallName => self.call_name.push(bytes),
+            What::CallId => self.call_id.push(bytes),
+            What::ErrCode => self.err_code.push(bytes),
+            What::ErrType => self.err_type.push(bytes),
+            What::ErrStatus => self.err_status.push(bytes),
+            What::ResponseId | What::Model | What::FinishReason | What::BlockReason => {
+                self.value.push(bytes)
+            }
+        }
+    }
+
+    fn string_end(&mut self, _p: &Path, out: &mut Out) {
+        // An empty id, model or reason names nothing (providers.md).
+        let value = self.value;
+        let named = !value.is_empty();
+        match self.what {
+            What::Signature => self.part.sig = out.signature.len() > 0 && !self.part.sig_over,
+            What::ResponseId if named => out.response_id = value,
+            What::Model if named => out.model = value,
+            What::FinishReason if named => self.reason = value,
+            What::BlockReason if named => {
+                out.choice_reason(0, FinishReason::ContentFilter, value.bytes());
+            }
+            What::ErrMessage if self.err_depth == 1 => self.report_error(out),
+            _ => {}
+        }
+        self.what = What::None;
+    }
+
+    fn scalar(&mut self, p: &Path, v: Scalar, out: &mut Out) {
+        let d = p.depth();
+        if d == 6 && Self::in_part(p, 6) && p.key(6) == Key::Thought {
+            if self.part.streaming {
+                return;
+            }
+            self.part.thought = Some(v == Scalar::Literal(Literal::True));
+            // The type is known: held text goes out now.
+            self.flush_text(out);
+            return;
+        }
+        let Scalar::Int(n) = v else {
+            return;
+        };
+        if d == 3 && p.key(1) == Key::Candidates && p.key(3) == Key::Index {
+            self.choice = n.min(u64::from(u32::MAX)) as u32;
+        } else if d == 2 && p.key(1) == Key::UsageMetadata {
+            let u = &mut out.usage;
+            match p.key(2) {
+                Key::PromptTokenCount => u.input_tokens = Some(n),
+                Key::CandidatesTokenCount => u.output_tokens = Some(n),
+                Key::CachedContentTokenCount => u.cache_read_tokens = Some(n),
+                Key::ThoughtsTokenCount => u.reasoning_tokens = Some(n),
+                _ => {}
+            }
+        } else if self.err_depth > 0 && d == self.err_depth && p.last_key() == Key::Code {
+            let mut digits = [0u8; 20];
+            self.err_number.set(decimal(n, &mut digits));
+        }
+    }
+
+    fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
+        // `args` is an object (a `Struct`), rendered whole into the call's arguments.
+        if matches!(v, ValueStart::Object | ValueStart::Array)
+            && Self::in_call(p)
+            && p.key(7) == Key::Args
+        {
+            self.open_call(out);
+            return Some(Capture::Args);
+        }
+        None
+    }
+
+    fn end(&mut self, out: &mut Out) {
+        // A document cut inside a part: what it held still goes out.
+        self.flush_text(out);
+        self.part = Part::default();
+        self.err_depth = 0;
+    }
+
+    fn done(&mut self, _out: &mut Out) {
+        // Gemini has no end marker; the finish comes at the end of the body.
+    }
+
+    fn eof(&mut self, out: &mut Out) {
+        out.finish_all(true);
+    }
+}
