@@ -5,7 +5,7 @@
 //! JSON), split at random, give the same coalesced events as the whole body; the event model
 //! holds (blocks never interleave and complete in order, indices count up, a finish ends the
 //! stream), with and without the hermes text dialect (openai-chat, openai-responses,
-//! anthropic, bedrock). Every provider this build decodes and that has atoms here is covered.
+//! anthropic, gemini as SSE and as a JSON array, bedrock). Every provider this build decodes and that has atoms here is covered.
 
 use proptest::prelude::*;
 use tokensieve::accumulate::{Collector, OwnedEvent};
@@ -133,6 +133,32 @@ fn responses_atom(kind: usize, a: usize, b: usize) -> String {
     }
 }
 
+/// One Gemini `GenerateContentResponse` (an array element or an SSE event) from a choice of
+/// shapes.
+fn gemini_element(kind: usize, a: usize, b: usize) -> String {
+    let cand = |parts: String, extra: &str| {
+        format!(
+            "{{\"candidates\":[{{\"content\":{{\"parts\":[{parts}],\"role\":\"model\"}}{extra},\"index\":{}}}],\"modelVersion\":\"gemini-2.5-flash\",\"responseId\":\"r1\"}}",
+            a % 2
+        )
+    };
+    match kind % 9 {
+        0..=2 => cand(format!("{{\"text\":\"{}\"}}", text(b)), ""),
+        3 => cand(format!("{{\"text\":\"{}\",\"thought\":true}}", text(b)), ""),
+        4 => cand(format!("{{\"text\":\"\",\"thoughtSignature\":\"sig{b}\"}}"), ""),
+        5 => cand(
+            format!("{{\"functionCall\":{{\"name\":\"f{}\",\"args\":{{\"city\":\"{}\",\"n\":[1,2.5]}}}}}}", b % 2, text(b)),
+            "",
+        ),
+        6 => cand(
+            "{\"text\":\"\"}".into(),
+            [",\"finishReason\":\"STOP\"", ",\"finishReason\":\"MAX_TOKENS\"", ",\"finishReason\":\"SAFETY\""][b % 3],
+        ),
+        7 => "{\"usageMetadata\":{\"promptTokenCount\":4,\"candidatesTokenCount\":5,\"thoughtsTokenCount\":2}}".into(),
+        _ => "{\"error\":{\"code\":503,\"message\":\"overloaded\",\"status\":\"UNAVAILABLE\"}}".into(),
+    }
+}
+
 /// An AWS event-stream frame: string headers, the payload, both CRCs.
 fn frame(headers: &[(&str, &str)], payload: &[u8]) -> Vec<u8> {
     let mut h = Vec::new();
@@ -238,6 +264,10 @@ fn atoms(provider: Provider) -> Option<Atom> {
         Provider::OpenAiChat => Some(|k, a, b| openai_atom(k, a, b).into_bytes()),
         Provider::Anthropic => Some(|k, a, b| anthropic_atom(k, a, b).into_bytes()),
         Provider::OpenAiResponses => Some(|k, a, b| responses_atom(k, a, b).into_bytes()),
+        // SSE events; the array framing is built from the same elements below.
+        Provider::Gemini => {
+            Some(|k, a, b| format!("data: {}\n\n", gemini_element(k, a, b)).into_bytes())
+        }
         Provider::Bedrock => Some(bedrock_atom),
         _ => None,
     }
@@ -343,7 +373,13 @@ proptest! {
             return Ok(());
         };
         let mut body: Vec<u8> = parts.iter().flat_map(|&(k, a, b)| atom(k, a, b)).collect();
-        if crlf && provider != Provider::Bedrock {
+        if provider == Provider::Gemini && crlf {
+            // Gemini's default framing: a streamed JSON array of the same elements.
+            let elements: Vec<String> =
+                parts.iter().map(|&(k, a, b)| gemini_element(k, a, b)).collect();
+            body = format!("[{}]", elements.join(",\r\n")).into_bytes();
+        }
+        if crlf && !matches!(provider, Provider::Bedrock | Provider::Gemini) {
             body = String::from_utf8_lossy(&body).replace('\n', "\r\n").into_bytes();
         }
         let shown = String::from_utf8_lossy(&body).into_owned();
