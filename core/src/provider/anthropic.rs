@@ -23,10 +23,10 @@
 //! `content_block_stop` completes it; a block still open at `message_delta` was cut short
 //! (`max_tokens`), so a call in it fails as `unfinished` unless its input parses.
 
+use super::error_fields::ErrorFields;
 use super::out::{Out, Slot};
 use super::path::{Key, Path};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
-use crate::emit::decimal;
 use crate::event::{BlockType, ErrorSource, FinishReason};
 
 /// The document's event (its top-level `type`).
@@ -156,16 +156,9 @@ pub(crate) struct Anthropic {
     sig_dropped: bool,
     /// The document's top-level value completed.
     complete: bool,
-    /// Depth of the error object being collected (1: the document itself).
-    err_depth: u32,
-    err_code: Slot,
-    err_type: Slot,
-    /// A numeric `code`, in decimal.
-    err_num: Slot,
+    err: ErrorFields,
     /// The document is an SSE `event: error`.
     event_error: bool,
-    /// An error was reported from this document.
-    err_seen: bool,
 }
 
 impl Anthropic {
@@ -180,12 +173,8 @@ impl Anthropic {
             started: false,
             sig_dropped: false,
             complete: false,
-            err_depth: 0,
-            err_code: Slot::EMPTY,
-            err_type: Slot::EMPTY,
-            err_num: Slot::EMPTY,
+            err: ErrorFields::NEW,
             event_error: false,
-            err_seen: false,
         }
     }
 
@@ -267,26 +256,6 @@ impl Anthropic {
         }
     }
 
-    fn start_error(&mut self, depth: u32, out: &mut Out) {
-        self.err_depth = depth;
-        self.err_code.clear();
-        self.err_type.clear();
-        self.err_num.clear();
-        out.message.clear();
-    }
-
-    fn report_error(&mut self, out: &mut Out) {
-        if self.err_seen {
-            return;
-        }
-        self.err_seen = true;
-        // docs/providers.md: a string code, else the type, else a numeric code.
-        let code = [self.err_code, self.err_type, self.err_num]
-            .into_iter()
-            .find(|c| !c.is_empty());
-        out.error_held(ErrorSource::Provider, code.as_ref().map(Slot::bytes));
-    }
-
     /// A content block object opens: the open block completes.
     fn block_open(&mut self, out: &mut Out) {
         out.close();
@@ -344,11 +313,11 @@ impl Map for Anthropic {
         self.ev = Ev::Unknown;
         self.what = What::None;
         self.complete = false;
-        self.err_seen = false;
+        self.err.seen = false;
         self.event_error = doc.event == b"error";
         // The document's own fields are collected: whether it is an error may be known
         // only at its end.
-        self.start_error(1, out);
+        self.err.start(1, out);
     }
 
     fn open(&mut self, p: &Path, out: &mut Out) {
@@ -366,8 +335,8 @@ impl Map for Anthropic {
                 out.error_held(ErrorSource::Provider, Some(b"unexpected-message-start"));
             }
             self.started = true;
-        } else if d == 2 && p.key(1) == Key::Error && self.err_depth == 1 {
-            self.start_error(2, out);
+        } else if d == 2 && p.key(1) == Key::Error && self.err.depth == 1 {
+            self.err.start(2, out);
         }
     }
 
@@ -375,8 +344,8 @@ impl Map for Anthropic {
         let d = p.depth();
         if let Some(level) = Self::block_level(p).filter(|&l| l == d) {
             self.block_close(level, out);
-        } else if d == 2 && self.err_depth == 2 && p.key(1) == Key::Error {
-            self.report_error(out);
+        } else if d == 2 && self.err.depth == 2 && p.key(1) == Key::Error {
+            self.err.report(out);
         } else if d == 1 {
             self.complete = true;
         }
@@ -392,7 +361,7 @@ impl Map for Anthropic {
             Key::Type => What::ErrType,
             _ => What::None,
         };
-        if self.err_depth == 2 && d == 2 && p.key(1) == Key::Error && err_field != What::None {
+        if self.err.depth == 2 && d == 2 && p.key(1) == Key::Error && err_field != What::None {
             self.what = err_field;
         } else if d == 1 {
             self.what = match key {
@@ -400,7 +369,7 @@ impl Map for Anthropic {
                 Key::Message | Key::Code => err_field,
                 Key::Error => {
                     // `{"error": "text"}`
-                    self.start_error(1, out);
+                    self.err.start(1, out);
                     What::ErrMessage
                 }
                 Key::Id => What::ResponseId,
@@ -499,8 +468,8 @@ impl Map for Anthropic {
             What::ErrMessage => {
                 let _ = out.message.push(bytes);
             }
-            What::ErrCode => self.err_code.push(bytes),
-            What::ErrType => self.err_type.push(bytes),
+            What::ErrCode => self.err.code.push(bytes),
+            What::ErrType => self.err.ty.push(bytes),
             What::EvType | What::DeltaType | What::StopReason | What::ResponseId | What::Model => {
                 self.word.push(bytes)
             }
@@ -512,7 +481,7 @@ impl Map for Anthropic {
         match self.what {
             What::EvType => {
                 self.ev = ev_of(word.bytes());
-                self.err_type = word;
+                self.err.ty = word;
             }
             What::BlockType => self.block.kind = kind_of(self.block.ty.bytes()),
             What::DeltaType => self.delta = delta_of(word.bytes()),
@@ -523,8 +492,8 @@ impl Map for Anthropic {
                 out.close_with(true);
                 out.choice_reason(0, reason_of(word.bytes()), word.bytes());
             }
-            What::ErrMessage if self.err_depth == 1 && p.key(1) == Key::Error => {
-                self.report_error(out);
+            What::ErrMessage if self.err.depth == 1 && p.key(1) == Key::Error => {
+                self.err.report(out);
             }
             _ => {}
         }
@@ -548,9 +517,8 @@ impl Map for Anthropic {
                 Key::CacheCreationInputTokens => u.cache_write_tokens = Some(n),
                 _ => {}
             }
-        } else if self.err_depth > 0 && d == self.err_depth && p.last_key() == Key::Code {
-            let mut digits = [0u8; 20];
-            self.err_num.set(decimal(n, &mut digits));
+        } else if self.err.depth > 0 && d == self.err.depth && p.last_key() == Key::Code {
+            self.err.number(n);
         }
     }
 
@@ -580,8 +548,8 @@ impl Map for Anthropic {
     }
 
     fn end(&mut self, out: &mut Out) {
-        if !self.err_seen && (self.event_error || self.ev == Ev::Error) {
-            self.report_error(out);
+        if !self.err.seen && (self.event_error || self.ev == Ev::Error) {
+            self.err.report(out);
         }
         match self.ev {
             Ev::ContentBlockStop => out.close(),
@@ -590,7 +558,7 @@ impl Map for Anthropic {
             _ => {}
         }
         self.event_error = false;
-        self.err_depth = 0;
+        self.err.depth = 0;
     }
 
     fn done(&mut self, out: &mut Out) {

@@ -27,11 +27,11 @@
 //!   calls is `tool_calls`. Gemini has no end marker: the finishes come at the end of the
 //!   body (`eof`), each choice's with its reason when it gave one.
 
+use super::error_fields::ErrorFields;
 use super::out::{Out, Slot};
 use super::path::{Key, Path};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
-use crate::emit::decimal;
-use crate::event::{BlockType, ErrorSource, FinishReason};
+use crate::event::{BlockType, FinishReason};
 use crate::json::relaxed::Literal;
 
 /// What a `Collect` (or `Hold`) string is.
@@ -85,12 +85,7 @@ pub(crate) struct Gemini {
     value: Slot,
     /// The candidate's `finishReason`, applied at its end.
     reason: Slot,
-    /// Collecting the `error` object at this depth (0: none).
-    err_depth: u32,
-    err_code: Slot,
-    err_type: Slot,
-    err_status: Slot,
-    err_number: Slot,
+    err: ErrorFields,
 }
 
 impl Gemini {
@@ -112,11 +107,7 @@ impl Gemini {
             called: 0,
             value: Slot::EMPTY,
             reason: Slot::EMPTY,
-            err_depth: 0,
-            err_code: Slot::EMPTY,
-            err_type: Slot::EMPTY,
-            err_status: Slot::EMPTY,
-            err_number: Slot::EMPTY,
+            err: ErrorFields::NEW,
         }
     }
 
@@ -226,29 +217,6 @@ impl Gemini {
             out.close();
         }
     }
-
-    fn start_error(&mut self, depth: u32, out: &mut Out) {
-        self.err_depth = depth;
-        self.err_code.clear();
-        self.err_type.clear();
-        self.err_status.clear();
-        self.err_number.clear();
-        out.message.clear();
-    }
-
-    fn report_error(&mut self, out: &mut Out) {
-        self.err_depth = 0;
-        let code = [
-            &self.err_code,
-            &self.err_type,
-            &self.err_status,
-            &self.err_number,
-        ]
-        .into_iter()
-        .find(|s| !s.is_empty())
-        .map(|s| s.bytes());
-        out.error_held(ErrorSource::Provider, code);
-    }
 }
 
 fn reason_of(raw: &[u8], called: bool) -> FinishReason {
@@ -276,7 +244,7 @@ impl Map for Gemini {
         self.what = What::None;
         self.part = Part::default();
         self.reason.clear();
-        self.err_depth = 0;
+        self.err.depth = 0;
     }
 
     fn open(&mut self, p: &Path, out: &mut Out) {
@@ -292,8 +260,8 @@ impl Map for Gemini {
         } else if d == 7 && Self::in_part(p, 7) && p.key(6) == Key::FunctionCall {
             self.call_name.clear();
             self.call_id.clear();
-        } else if d == 2 && p.key(1) == Key::Error && self.err_depth == 0 {
-            self.start_error(2, out);
+        } else if d == 2 && p.key(1) == Key::Error && self.err.depth == 0 {
+            self.err.start(2, out);
         }
     }
 
@@ -311,15 +279,17 @@ impl Map for Gemini {
                 out.choice_reason(self.choice, reason_of(raw.bytes(), called), raw.bytes());
                 self.reason.clear();
             }
-        } else if d == 2 && self.err_depth == 2 && p.key(1) == Key::Error {
-            self.report_error(out);
+        } else if d == 2 && self.err.depth == 2 && p.key(1) == Key::Error {
+            self.err.depth = 0;
+            self.err.seen = false;
+            self.err.report(out);
         }
     }
 
     fn string(&mut self, p: &Path, out: &mut Out) -> Sink {
         let d = p.depth();
         self.what = What::None;
-        if self.err_depth > 0 && d == self.err_depth {
+        if self.err.depth > 0 && d == self.err.depth {
             self.what = match p.last_key() {
                 Key::Message => What::ErrMessage,
                 Key::Code => What::ErrCode,
@@ -333,7 +303,7 @@ impl Map for Gemini {
                 Key::ModelVersion => What::Model,
                 Key::Error => {
                     // `{"error": "text"}`
-                    self.start_error(1, out);
+                    self.err.start(1, out);
                     What::ErrMessage
                 }
                 _ => What::None,
@@ -401,9 +371,9 @@ impl Map for Gemini {
             }
             What::CallName => self.call_name.push(bytes),
             What::CallId => self.call_id.push(bytes),
-            What::ErrCode => self.err_code.push(bytes),
-            What::ErrType => self.err_type.push(bytes),
-            What::ErrStatus => self.err_status.push(bytes),
+            What::ErrCode => self.err.code.push(bytes),
+            What::ErrType => self.err.ty.push(bytes),
+            What::ErrStatus => self.err.status.push(bytes),
             What::ResponseId | What::Model | What::FinishReason | What::BlockReason => {
                 self.value.push(bytes)
             }
@@ -422,7 +392,11 @@ impl Map for Gemini {
             What::BlockReason if named => {
                 out.choice_reason(0, FinishReason::ContentFilter, value.bytes());
             }
-            What::ErrMessage if self.err_depth == 1 => self.report_error(out),
+            What::ErrMessage if self.err.depth == 1 => {
+                self.err.depth = 0;
+                self.err.seen = false;
+                self.err.report(out);
+            }
             _ => {}
         }
         self.what = What::None;
@@ -453,9 +427,8 @@ impl Map for Gemini {
                 Key::ThoughtsTokenCount => u.reasoning_tokens = Some(n),
                 _ => {}
             }
-        } else if self.err_depth > 0 && d == self.err_depth && p.last_key() == Key::Code {
-            let mut digits = [0u8; 20];
-            self.err_number.set(decimal(n, &mut digits));
+        } else if self.err.depth > 0 && d == self.err.depth && p.last_key() == Key::Code {
+            self.err.number(n);
         }
     }
 
@@ -475,7 +448,7 @@ impl Map for Gemini {
         // A document cut inside a part: what it held still goes out.
         self.flush_text(out);
         self.part = Part::default();
-        self.err_depth = 0;
+        self.err.depth = 0;
     }
 
     fn done(&mut self, _out: &mut Out) {

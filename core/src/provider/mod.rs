@@ -45,6 +45,7 @@ use crate::sieve::{Detached, Sieve};
 mod anthropic;
 pub(crate) mod base64;
 mod bedrock;
+mod error_fields;
 pub(crate) mod frame;
 mod gemini;
 mod openai_chat;

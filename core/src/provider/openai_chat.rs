@@ -14,11 +14,11 @@
 
 use heapless::Vec;
 
+use super::error_fields::ErrorFields;
 use super::out::{Out, Slot};
 use super::path::{Key, Path};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
-use crate::emit::decimal;
-use crate::event::{BlockType, ErrorSource, FinishReason};
+use crate::event::{BlockType, FinishReason};
 
 /// Calls remembered per stream (the oldest is forgotten past this).
 const CALLS: usize = 8;
@@ -80,20 +80,13 @@ pub(crate) struct OpenAiChat {
     calls: Vec<Call, CALLS>,
     next_call: u32,
     reason: Slot,
-    /// Collecting an error object (`error` member, or an SSE `event: error`).
-    err_depth: u32,
-    err_code: Slot,
-    err_type: Slot,
-    /// A numeric `code`, in decimal (used when no string code or type is given).
-    err_num: Slot,
+    err: ErrorFields,
     /// The document is an SSE `event: error`.
     event_error: bool,
     /// Top-level `object` value.
     object: Slot,
     /// The document says `"object": "error"` (vLLM): its top-level fields are the error.
     object_error: bool,
-    /// An error was read from this document (report once).
-    err_seen: bool,
 }
 
 impl OpenAiChat {
@@ -105,14 +98,10 @@ impl OpenAiChat {
             calls: Vec::new(),
             next_call: 0,
             reason: Slot::EMPTY,
-            err_depth: 0,
-            err_code: Slot::EMPTY,
-            err_type: Slot::EMPTY,
-            err_num: Slot::EMPTY,
+            err: ErrorFields::NEW,
             event_error: false,
             object: Slot::EMPTY,
             object_error: false,
-            err_seen: false,
         }
     }
 
@@ -177,32 +166,6 @@ impl OpenAiChat {
             out.open_call(c.choice, c.n, false, c.name.bytes(), c.id.bytes());
         }
     }
-
-    fn report_error(&mut self, out: &mut Out) {
-        if self.err_seen {
-            return;
-        }
-        self.err_seen = true;
-        // docs/providers.md: a string code, else the type, else a numeric code.
-        let code = [self.err_code, self.err_type, self.err_num]
-            .iter()
-            .position(|c| !c.is_empty());
-        let code = match code {
-            Some(0) => Some(self.err_code.bytes()),
-            Some(1) => Some(self.err_type.bytes()),
-            Some(_) => Some(self.err_num.bytes()),
-            None => None,
-        };
-        out.error_held(ErrorSource::Provider, code);
-    }
-
-    fn start_error(&mut self, depth: u32, out: &mut Out) {
-        self.err_depth = depth;
-        self.err_code.clear();
-        self.err_type.clear();
-        self.err_num.clear();
-        out.message.clear();
-    }
 }
 
 fn reason_of(raw: &[u8]) -> FinishReason {
@@ -224,13 +187,13 @@ impl Map for OpenAiChat {
     fn begin(&mut self, doc: DocInfo<'_>, out: &mut Out) {
         self.choice = 0;
         self.what = What::None;
-        self.err_depth = 0;
-        self.err_seen = false;
+        self.err.depth = 0;
+        self.err.seen = false;
         self.event_error = doc.event == b"error";
         self.object_error = false;
         // Top-level error fields are collected in every document: whether they are an
         // error (`event: error`, `"object": "error"`) may be known only at its end.
-        self.start_error(1, out);
+        self.err.start(1, out);
     }
 
     fn open(&mut self, p: &Path, out: &mut Out) {
@@ -240,9 +203,9 @@ impl Map for OpenAiChat {
         } else if d == 6 && Self::in_message(p, 6) && p.key(4) == Key::ToolCalls {
             self.frag = FRAG;
             out.held.clear();
-        } else if d == 2 && p.key(1) == Key::Error && self.err_depth == 1 {
+        } else if d == 2 && p.key(1) == Key::Error && self.err.depth == 1 {
             // `{"error": {…}}`, also inside an `event: error`.
-            self.start_error(2, out);
+            self.err.start(2, out);
         }
     }
 
@@ -271,8 +234,8 @@ impl Map for OpenAiChat {
                     }
                 }
             }
-        } else if d == 2 && self.err_depth == 2 && p.key(1) == Key::Error {
-            self.report_error(out);
+        } else if d == 2 && self.err.depth == 2 && p.key(1) == Key::Error {
+            self.err.report(out);
         }
     }
 
@@ -285,11 +248,11 @@ impl Map for OpenAiChat {
             Key::Type => What::ErrType,
             _ => What::None,
         };
-        if self.err_depth > 0 && d == self.err_depth && err_field != What::None {
+        if self.err.depth > 0 && d == self.err.depth && err_field != What::None {
             self.what = err_field;
-        } else if d == 1 && p.key(1) == Key::Error && self.err_depth == 1 {
+        } else if d == 1 && p.key(1) == Key::Error && self.err.depth == 1 {
             // `{"error": "text"}`
-            self.start_error(1, out);
+            self.err.start(1, out);
             self.what = What::ErrMessage;
         } else if d == 1 {
             self.what = match p.key(1) {
@@ -370,8 +333,8 @@ impl Map for OpenAiChat {
             What::ErrMessage => {
                 let _ = out.message.push(bytes);
             }
-            What::ErrCode => self.err_code.push(bytes),
-            What::ErrType => self.err_type.push(bytes),
+            What::ErrCode => self.err.code.push(bytes),
+            What::ErrType => self.err.ty.push(bytes),
             What::Object => self.object.push(bytes),
         }
     }
@@ -382,8 +345,8 @@ impl Map for OpenAiChat {
                 let raw = self.reason;
                 out.choice_reason(self.choice, reason_of(raw.bytes()), raw.bytes());
             }
-            What::ErrMessage if self.err_depth == 1 && p.key(1) == Key::Error => {
-                self.report_error(out);
+            What::ErrMessage if self.err.depth == 1 && p.key(1) == Key::Error => {
+                self.err.report(out);
             }
             What::Object => self.object_error = self.object.bytes() == b"error",
             _ => {}
@@ -419,9 +382,8 @@ impl Map for OpenAiChat {
                 }
                 _ => {}
             }
-        } else if self.err_depth > 0 && d == self.err_depth && p.last_key() == Key::Code {
-            let mut digits = [0u8; 20];
-            self.err_num.set(decimal(n, &mut digits));
+        } else if self.err.depth > 0 && d == self.err.depth && p.last_key() == Key::Code {
+            self.err.number(n);
         }
     }
 
@@ -445,11 +407,11 @@ impl Map for OpenAiChat {
 
     fn end(&mut self, out: &mut Out) {
         if self.event_error || self.object_error {
-            self.report_error(out);
+            self.err.report(out);
         }
         self.event_error = false;
         self.object_error = false;
-        self.err_depth = 0;
+        self.err.depth = 0;
     }
 
     fn done(&mut self, out: &mut Out) {

@@ -27,11 +27,11 @@
 
 use heapless::Vec;
 
+use super::error_fields::ErrorFields;
 use super::out::{Out, Slot};
 use super::path::{Key, Path};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
-use crate::emit::decimal;
-use crate::event::{BlockType, ErrorSource, FinishReason};
+use crate::event::{BlockType, FinishReason};
 
 /// Calls remembered per stream (the oldest is forgotten past this).
 const CALLS: usize = 8;
@@ -176,12 +176,8 @@ pub(crate) struct OpenAiResponses {
     complete: bool,
     /// It is a whole response body (`status` or `output` at the top level).
     whole: bool,
-    err_depth: u32,
-    err_code: Slot,
-    err_type: Slot,
-    err_num: Slot,
+    err: ErrorFields,
     event_error: bool,
-    err_seen: bool,
 }
 
 impl OpenAiResponses {
@@ -201,12 +197,8 @@ impl OpenAiResponses {
             sig_dropped: false,
             complete: false,
             whole: false,
-            err_depth: 0,
-            err_code: Slot::EMPTY,
-            err_type: Slot::EMPTY,
-            err_num: Slot::EMPTY,
+            err: ErrorFields::NEW,
             event_error: false,
-            err_seen: false,
         }
     }
 
@@ -233,26 +225,6 @@ impl OpenAiResponses {
             Ev::Unknown if d >= 3 && p.key(1) == Key::Output => Some(3),
             _ => None,
         }
-    }
-
-    fn start_error(&mut self, depth: u32, out: &mut Out) {
-        self.err_depth = depth;
-        self.err_code.clear();
-        self.err_type.clear();
-        self.err_num.clear();
-        out.message.clear();
-    }
-
-    fn report_error(&mut self, out: &mut Out) {
-        if self.err_seen {
-            return;
-        }
-        self.err_seen = true;
-        // docs/providers.md: a string code, else the type, else a numeric code.
-        let code = [self.err_code, self.err_type, self.err_num]
-            .into_iter()
-            .find(|c| !c.is_empty());
-        out.error_held(ErrorSource::Provider, code.as_ref().map(Slot::bytes));
     }
 
     /// The remembered call of output item `at` (the last one when `at` is not given).
@@ -444,10 +416,10 @@ impl Map for OpenAiResponses {
         self.whole = false;
         self.status.clear();
         self.reason.clear();
-        self.err_seen = false;
+        self.err.seen = false;
         self.event_error = doc.event == b"error";
         // The document's own fields are collected: an `error` event names its error there.
-        self.start_error(1, out);
+        self.err.start(1, out);
     }
 
     fn open(&mut self, p: &Path, out: &mut Out) {
@@ -464,12 +436,12 @@ impl Map for OpenAiResponses {
             out.close();
         } else if let Some(r) = self.resp_level(p) {
             if d == r + 1 && p.key(r) == Key::Error {
-                self.start_error(d, out);
+                self.err.start(d, out);
             } else if d == 2 && r == 1 && p.key(1) == Key::Output {
                 self.whole = true;
             }
         } else if d == 2 && p.key(1) == Key::Error && self.ev == Ev::Error {
-            self.start_error(2, out);
+            self.err.start(2, out);
         }
     }
 
@@ -479,8 +451,8 @@ impl Map for OpenAiResponses {
             self.item_close(out);
         } else if d == 1 {
             self.complete = true;
-        } else if self.err_depth > 1 && d == self.err_depth && p.key(d - 1) == Key::Error {
-            self.report_error(out);
+        } else if self.err.depth > 1 && d == self.err.depth && p.key(d - 1) == Key::Error {
+            self.err.report(out);
         }
     }
 
@@ -494,7 +466,7 @@ impl Map for OpenAiResponses {
             Key::Type => What::ErrType,
             _ => What::None,
         };
-        if self.err_depth > 1 && d == self.err_depth && p.key(d - 1) == Key::Error {
+        if self.err.depth > 1 && d == self.err.depth && p.key(d - 1) == Key::Error {
             self.what = err_field;
         } else if d == 1 && key == Key::Type {
             self.what = What::EvType;
@@ -564,7 +536,7 @@ impl Map for OpenAiResponses {
                     Key::Message | Key::Code if r == 1 => err_field,
                     Key::Error if r == 1 => {
                         // `{"error": "text"}`
-                        self.start_error(1, out);
+                        self.err.start(1, out);
                         self.event_error = true;
                         What::ErrMessage
                     }
@@ -619,8 +591,8 @@ impl Map for OpenAiResponses {
             What::ErrMessage => {
                 let _ = out.message.push(bytes);
             }
-            What::ErrCode => self.err_code.push(bytes),
-            What::ErrType => self.err_type.push(bytes),
+            What::ErrCode => self.err.code.push(bytes),
+            What::ErrType => self.err.ty.push(bytes),
             What::EvType | What::ItemType | What::ResponseId | What::Model => self.word.push(bytes),
         }
     }
@@ -631,7 +603,7 @@ impl Map for OpenAiResponses {
             What::EvType => {
                 self.ev = ev_of(word.bytes());
                 if self.ev == Ev::Error {
-                    self.err_type = word;
+                    self.err.ty = word;
                 }
             }
             What::ItemType => self.item.kind = kind_of(word.bytes()),
@@ -639,9 +611,9 @@ impl Map for OpenAiResponses {
             What::Model if !word.is_empty() => out.model = word,
             What::Status if self.ev == Ev::Unknown => self.whole = true,
             What::ErrMessage
-                if self.err_depth == 1 && self.event_error && self.ev == Ev::Unknown =>
+                if self.err.depth == 1 && self.event_error && self.ev == Ev::Unknown =>
             {
-                self.report_error(out);
+                self.err.report(out);
             }
             _ => {}
         }
@@ -658,17 +630,15 @@ impl Map for OpenAiResponses {
             match p.key(1) {
                 Key::OutputIndex => self.at = n32,
                 Key::ContentIndex | Key::SummaryIndex => self.part = n32,
-                Key::Code if self.err_depth == 1 => {
-                    let mut digits = [0u8; 20];
-                    self.err_num.set(decimal(n, &mut digits));
+                Key::Code if self.err.depth == 1 => {
+                    self.err.number(n);
                 }
                 _ => {}
             }
             return;
         }
-        if self.err_depth > 1 && d == self.err_depth && p.last_key() == Key::Code {
-            let mut digits = [0u8; 20];
-            self.err_num.set(decimal(n, &mut digits));
+        if self.err.depth > 1 && d == self.err.depth && p.last_key() == Key::Code {
+            self.err.number(n);
             return;
         }
         let Some(r) = self.resp_level(p) else {
@@ -712,8 +682,8 @@ impl Map for OpenAiResponses {
     }
 
     fn end(&mut self, out: &mut Out) {
-        if !self.err_seen && (self.event_error || self.ev == Ev::Error) {
-            self.report_error(out);
+        if !self.err.seen && (self.event_error || self.ev == Ev::Error) {
+            self.err.report(out);
         }
         match self.ev {
             Ev::Completed => self.finish(b"completed", out),
@@ -723,7 +693,7 @@ impl Map for OpenAiResponses {
             _ => {}
         }
         self.event_error = false;
-        self.err_depth = 0;
+        self.err.depth = 0;
     }
 
     fn done(&mut self, out: &mut Out) {
