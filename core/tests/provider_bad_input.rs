@@ -133,3 +133,26 @@ fn a_truncated_body_finishes_with_an_error() {
         }
     }
 }
+
+/// An error message longer than the memory for it is cut at a character boundary, not lost.
+#[test]
+fn a_long_error_message_keeps_its_whole_characters() {
+    let message = "é".repeat(300);
+    let body = format!("data: {{\"error\":{{\"message\":\"{message}\",\"code\":\"busy\"}}}}\n\n");
+    let config = DecoderConfig::new(Provider::OpenAiChat);
+    let mut memory = [0u8; 640];
+    let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
+    let mut got = None;
+    for read in [1usize, 3] {
+        decoder.reset();
+        for piece in body.as_bytes().chunks(read) {
+            decoder.feed_with(piece, |ev| {
+                if let tokensieve::Event::Error(e) = ev {
+                    got = Some(e.message.to_owned());
+                }
+            });
+        }
+        let m = got.take().expect("an error event");
+        assert!(!m.is_empty() && message.starts_with(&m), "{m:?}");
+    }
+}

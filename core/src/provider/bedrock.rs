@@ -228,13 +228,15 @@ impl Map for Bedrock {
         };
         match self.doc {
             Doc::Exception => {
-                self.err_code.set(doc.exception_type);
+                // Header values are bytes: kept as valid UTF-8.
+                self.err_code.set_lossy(doc.exception_type);
                 out.message.clear();
             }
             Doc::Error => {
-                self.err_code.set(doc.error_code);
+                self.err_code.set_lossy(doc.error_code);
                 out.message.clear();
-                let _ = out.message.push(doc.error_message);
+                let message = &mut out.message;
+                super::out::push_lossy(doc.error_message, |piece| message.push(piece));
             }
             Doc::Whole => {
                 self.output = false;

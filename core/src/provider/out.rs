@@ -65,6 +65,16 @@ impl Slot {
         self.full = n < bytes.len();
     }
 
+    /// Sets the slot from bytes that may not be UTF-8 (AWS header values): invalid
+    /// sequences become U+FFFD, as `from_utf8_lossy` makes them (rule 7).
+    pub(crate) fn set_lossy(&mut self, bytes: &[u8]) {
+        self.clear();
+        push_lossy(bytes, |piece| {
+            self.push(piece);
+            !self.full
+        });
+    }
+
     pub(crate) fn set(&mut self, bytes: &[u8]) {
         self.clear();
         self.push(bytes);
@@ -975,7 +985,7 @@ impl<'m> Out<'m> {
             Src::Small => str_of(&self.small[..self.small_len as usize]),
             Src::Name => name.as_str(),
             Src::Id => id.as_str(),
-            Src::Raw => str_of(self.raw.bytes()),
+            Src::Raw => whole_chars(self.raw.bytes()),
             Src::Held => str_of(self.held.bytes()),
             Src::Args { from, len } => {
                 str_of(&self.args_out[from as usize..(from as usize + len as usize)])
@@ -1035,8 +1045,8 @@ impl<'m> Out<'m> {
                     choice: open.choice,
                     refusal: open.refusal,
                     server: open.server,
-                    signature: signature.then(|| str_of(self.signature.bytes())),
-                    redacted: redacted.then(|| str_of(self.redacted.bytes())),
+                    signature: signature.then(|| whole_chars(self.signature.bytes())),
+                    redacted: redacted.then(|| whole_chars(self.redacted.bytes())),
                     ..BlockComplete::new(open.index, open.ty)
                 })
             }
@@ -1061,7 +1071,7 @@ impl<'m> Out<'m> {
                 code: code.then(|| self.error_code.as_str()),
                 message: match message {
                     Message::Static(s) => s,
-                    Message::Collected => str_of(self.message.bytes()),
+                    Message::Collected => whole_chars(self.message.bytes()),
                 },
             }),
         })
@@ -1087,4 +1097,26 @@ fn chunk_of<'s>(
         tool_id: (tool && !matches!(part, Some(Part::Name) | Some(Part::Id))).then_some(id),
         choice: open.choice,
     })
+}
+
+/// Hands `bytes` to `push` as valid UTF-8 pieces, each invalid sequence as U+FFFD, while
+/// `push` says there is room.
+pub(crate) fn push_lossy(bytes: &[u8], mut push: impl FnMut(&[u8]) -> bool) {
+    for chunk in bytes.utf8_chunks() {
+        if !push(chunk.valid().as_bytes()) {
+            return;
+        }
+        if !chunk.invalid().is_empty() && !push("\u{FFFD}".as_bytes()) {
+            return;
+        }
+    }
+}
+
+/// The whole characters of a buffer of text that may have been cut at its limit inside a
+/// character (an error message, a failed call's raw arguments).
+fn whole_chars(bytes: &[u8]) -> &str {
+    match core::str::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => core::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or(""),
+    }
 }
