@@ -56,6 +56,7 @@ mod path;
 mod reader;
 mod route;
 mod setup;
+mod slot;
 
 use base64::Base64Stream;
 use frame::{Framed, event_stream::EventStreamFramer, json_array::JsonArrayFramer, sse::SseFramer};

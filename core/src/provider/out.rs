@@ -9,6 +9,8 @@
 
 use heapless::Deque;
 
+pub(crate) use super::slot::{Slot, push_lossy};
+
 use crate::buf::Buf;
 use crate::config::OnMalformed;
 use crate::emit::{decimal, str_of};
@@ -18,9 +20,6 @@ use crate::event::{
 };
 use crate::json::relaxed::{Step, Transcoder};
 
-/// Longest tool name, tool id, response id, model, finish reason or error code kept; longer
-/// ones are cut at a character boundary.
-pub(crate) const SLOT_CAP: usize = 96;
 /// Longest piece of text moved through the queue (see `Out::text_via_queue`).
 pub(crate) const SMALL: usize = 64;
 /// How many bytes of arguments text one step transcodes (the output of one step fits
@@ -31,71 +30,6 @@ const ARGS_OUT: usize = 6 * (ARGS_STEP + 16);
 const DEFERRED: u32 = 1 << 31;
 /// Choices whose finish data is tracked (`n` up to this; later choices share the last slot).
 pub(crate) const CHOICES: usize = 4;
-
-/// A short string kept by value.
-#[derive(Clone, Copy)]
-pub(crate) struct Slot {
-    buf: [u8; SLOT_CAP],
-    len: u8,
-    /// A push was cut: nothing more is added (so the cut does not depend on how the value
-    /// was split into pieces).
-    full: bool,
-}
-
-impl Slot {
-    pub(crate) const EMPTY: Slot = Slot {
-        buf: [0; SLOT_CAP],
-        len: 0,
-        full: false,
-    };
-
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
-        self.full = false;
-    }
-
-    pub(crate) fn push(&mut self, bytes: &[u8]) {
-        if self.full {
-            return;
-        }
-        let at = self.len as usize;
-        let n = crate::emit::floor_char_boundary(bytes, (SLOT_CAP - at).min(bytes.len()));
-        self.buf[at..at + n].copy_from_slice(&bytes[..n]);
-        self.len += n as u8;
-        self.full = n < bytes.len();
-    }
-
-    /// Sets the slot from bytes that may not be UTF-8 (AWS header values): invalid
-    /// sequences become U+FFFD, as `from_utf8_lossy` makes them (rule 7).
-    pub(crate) fn set_lossy(&mut self, bytes: &[u8]) {
-        self.clear();
-        push_lossy(bytes, |piece| {
-            self.push(piece);
-            !self.full
-        });
-    }
-
-    pub(crate) fn set(&mut self, bytes: &[u8]) {
-        self.clear();
-        self.push(bytes);
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    pub(crate) fn bytes(&self) -> &[u8] {
-        &self.buf[..self.len as usize]
-    }
-
-    pub(crate) fn as_str(&self) -> &str {
-        str_of(self.bytes())
-    }
-
-    fn opt(&self) -> Option<&str> {
-        (!self.is_empty()).then(|| self.as_str())
-    }
-}
 
 /// The open block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1097,19 +1031,6 @@ fn chunk_of<'s>(
         tool_id: (tool && !matches!(part, Some(Part::Name) | Some(Part::Id))).then_some(id),
         choice: open.choice,
     })
-}
-
-/// Hands `bytes` to `push` as valid UTF-8 pieces, each invalid sequence as U+FFFD, while
-/// `push` says there is room.
-pub(crate) fn push_lossy(bytes: &[u8], mut push: impl FnMut(&[u8]) -> bool) {
-    for chunk in bytes.utf8_chunks() {
-        if !push(chunk.valid().as_bytes()) {
-            return;
-        }
-        if !chunk.invalid().is_empty() && !push("\u{FFFD}".as_bytes()) {
-            return;
-        }
-    }
 }
 
 /// The whole characters of a buffer of text that may have been cut at its limit inside a
