@@ -1,0 +1,185 @@
+//! A tool call's arguments: streamed through the relaxed transcoder into compact JSON, a
+//! step at a time into `args_out`, their text kept in `raw` for rule 10; held fragments
+//! replayed once their call is known; captured JSON values as content.
+
+use super::*;
+
+impl Out<'_> {
+    /// Ends the arguments: the error the call fails with, if any. Queues the closing input
+    /// pieces (`{}` for a call that had no arguments text).
+    pub(super) fn finish_args(&mut self, cut: bool) -> Option<ErrorReason> {
+        if self.args.failed {
+            return Some(if cut {
+                ErrorReason::Unfinished
+            } else {
+                ErrorReason::MalformedBody
+            });
+        }
+        if !self.args.any {
+            self.push_chunk(Some(Part::Input), Src::Static("{}"));
+            return None;
+        }
+        if self.args.done {
+            return None;
+        }
+        // Top-level numbers and words complete at the end; anything else is cut short.
+        let from = self.args_from();
+        let mut n = from;
+        loop {
+            match self.args.tc.finish() {
+                Step::Out(p) => {
+                    let b = p.as_bytes();
+                    if !self.args.started {
+                        self.args.started = true;
+                        // A top-level number or word completes only here: not an object
+                        // (rule 9).
+                        if b.first() != Some(&b'{') {
+                            return Some(if cut {
+                                ErrorReason::Unfinished
+                            } else {
+                                ErrorReason::MalformedBody
+                            });
+                        }
+                    }
+                    if n + b.len() <= ARGS_OUT {
+                        self.args_out[n..n + b.len()].copy_from_slice(b);
+                        n += b.len();
+                    }
+                }
+                Step::Done => break,
+                Step::NeedMore | Step::Error(_) => {
+                    return Some(if cut {
+                        ErrorReason::Unfinished
+                    } else {
+                        ErrorReason::MalformedBody
+                    });
+                }
+            }
+        }
+        self.push_args(Some(Part::Input), from, n);
+        None
+    }
+
+    /// Where new output goes in `args_out`: after what queued chunks still read.
+    fn args_from(&mut self) -> usize {
+        if self.queue.is_empty() {
+            self.args_used = 0;
+        }
+        self.args_used
+    }
+
+    /// Queues `args_out[from..to]` as a chunk of the open block.
+    fn push_args(&mut self, part: Option<Part>, from: usize, to: usize) {
+        if to > from {
+            self.args_used = to;
+            self.push_chunk(
+                part,
+                Src::Args {
+                    from: from as u16,
+                    len: (to - from) as u16,
+                },
+            );
+        }
+    }
+
+    /// A piece of a captured value's compact JSON text (`Capture::Text`): content of the
+    /// open block.
+    pub(crate) fn json_text(&mut self, piece: &[u8]) {
+        let from = self.args_from();
+        let n = piece.len().min(ARGS_OUT - from);
+        self.args_out[from..from + n].copy_from_slice(&piece[..n]);
+        self.push_args(None, from, from + n);
+    }
+
+    /// Feeds up to `ARGS_STEP` bytes of decoded arguments text; queues at most one input
+    /// chunk. Returns how many bytes were used (all of `text` up to `ARGS_STEP`).
+    pub(crate) fn args_text(&mut self, text: &[u8]) -> usize {
+        let text = &text[..text.len().min(ARGS_STEP)];
+        if text.is_empty() {
+            return 0;
+        }
+        if !self.args.raw_started {
+            self.raw.clear();
+            self.args.raw_started = true;
+        }
+        let _ = self.raw.push(text);
+        // Blank arguments are no arguments (`{}`, docs/providers.md).
+        if !self.args.any
+            && text
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            return text.len();
+        }
+        self.args.any = true;
+        let mut rest = text;
+        let from = self.args_from();
+        let mut n = from;
+        while !self.args.failed && !rest.is_empty() {
+            if self.args.done {
+                // After the value only whitespace may follow.
+                if rest
+                    .iter()
+                    .any(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+                {
+                    self.args.failed = true;
+                }
+                break;
+            }
+            match self.args.tc.next(&mut rest) {
+                Step::Out(p) => {
+                    let b = p.as_bytes();
+                    if !self.args.started {
+                        self.args.started = true;
+                        // A tool call's input is an object (rule 9).
+                        if b.first() != Some(&b'{') {
+                            self.args.failed = true;
+                            break;
+                        }
+                    }
+                    let end = n + b.len();
+                    if let Some(dst) = self.args_out.get_mut(n..end) {
+                        dst.copy_from_slice(b);
+                        n = end;
+                    }
+                }
+                Step::NeedMore => break,
+                Step::Done => self.args.done = true,
+                Step::Error(_) => self.args.failed = true,
+            }
+        }
+        // What streamed before a failure in this piece stays streamed (rule 10).
+        self.push_args(Some(Part::Input), from, n);
+        text.len()
+    }
+
+    /// Feeds the held argument bytes to the open call, `ARGS_STEP` at a time (`replay_step`).
+    pub(crate) fn replay_held(&mut self) {
+        if self.held.len() > 0 {
+            self.replay = Some(0);
+        }
+    }
+
+    pub(crate) fn replaying(&self) -> bool {
+        self.replay.is_some()
+    }
+
+    /// One step of `replay_held`.
+    pub(crate) fn replay_step(&mut self) {
+        let Some(at) = self.replay else {
+            return;
+        };
+        let at = at as usize;
+        let end = (at + ARGS_STEP).min(self.held.len());
+        let mut piece = [0u8; ARGS_STEP];
+        let n = end.saturating_sub(at);
+        piece[..n].copy_from_slice(&self.held.bytes()[at..end]);
+        self.args_text(&piece[..n]);
+        if end >= self.held.len() {
+            self.replay = None;
+            self.held.clear();
+        } else {
+            self.replay = Some(end as u32);
+        }
+    }
+}

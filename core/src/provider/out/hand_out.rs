@@ -1,0 +1,144 @@
+//! Handing events out: queued events materialised from the slots and buffers they read, and
+//! the one chunk that borrows the input.
+
+use super::*;
+
+impl Out<'_> {
+    pub(crate) fn pop(&mut self) -> Option<Event<'_>> {
+        // The decoder takes a `FlushText` before popping (`take_flush`); skipped here.
+        while self.flush_next() {
+            self.queue.pop_front();
+        }
+        let p = self.queue.pop_front()?;
+        self.materialize(p)
+    }
+
+    /// A queued chunk's text; `name`/`id` are the slots of the chunk's block.
+    fn src<'s>(&'s self, src: Src, name: &'s Slot, id: &'s Slot) -> &'s str {
+        match src {
+            Src::Static(s) => s,
+            Src::Small => str_of(&self.small[..self.small_len as usize]),
+            Src::Name => name.as_str(),
+            Src::Id => id.as_str(),
+            Src::Raw => whole_chars(self.raw.bytes()),
+            Src::Held => str_of(self.held.bytes()),
+            Src::Args { from, len } => {
+                str_of(&self.args_out[from as usize..(from as usize + len as usize)])
+            }
+        }
+    }
+
+    /// A chunk of the open block with `text` (borrowed from anywhere): the one event handed
+    /// out without the queue.
+    pub(crate) fn chunk<'s>(&'s self, part: Option<Part>, text: &'s str) -> Option<Event<'s>> {
+        let open = self.open?;
+        Some(chunk_of(
+            open,
+            part,
+            text,
+            self.name.as_str(),
+            self.id.as_str(),
+        ))
+    }
+
+    fn materialize(&self, p: Pending) -> Option<Event<'_>> {
+        Some(match p {
+            Pending::Start { index, ty, choice } => Event::BlockStart {
+                index,
+                block_type: ty,
+                choice,
+            },
+            Pending::Chunk {
+                part,
+                src,
+                block,
+                done,
+            } => {
+                let (name, id) = if done {
+                    (&self.done_name, &self.done_id)
+                } else {
+                    (&self.name, &self.id)
+                };
+                let text = self.src(src, name, id);
+                chunk_of(block, part, text, name.as_str(), id.as_str())
+            }
+            Pending::Complete {
+                open,
+                error,
+                signature,
+                redacted,
+            } => {
+                let tool = matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult);
+                Event::BlockComplete(BlockComplete {
+                    tool_name: tool.then(|| self.done_name.as_str()),
+                    tool_id: tool.then(|| self.done_id.as_str()),
+                    error: error.map(|reason| CallError {
+                        reason,
+                        raw: self.raw.bytes(),
+                        raw_truncated: self.raw.len() >= self.raw.limit(),
+                    }),
+                    choice: open.choice,
+                    refusal: open.refusal,
+                    server: open.server,
+                    signature: signature.then(|| whole_chars(self.signature.bytes())),
+                    redacted: redacted.then(|| whole_chars(self.redacted.bytes())),
+                    ..BlockComplete::new(open.index, open.ty)
+                })
+            }
+            Pending::Finish { choice } => {
+                let c = &self.choices[(choice as usize).min(CHOICES - 1)];
+                Event::Finish(Finish {
+                    reason: c.reason.unwrap_or(FinishReason::Other),
+                    raw_reason: c.raw.opt(),
+                    usage: (!self.usage.is_empty()).then_some(&self.usage),
+                    response_id: self.response_id.opt(),
+                    model: self.model.opt(),
+                    choice,
+                })
+            }
+            Pending::FlushText | Pending::Route { .. } => return None,
+            Pending::Error {
+                source,
+                code,
+                message,
+            } => Event::Error(StreamError {
+                source,
+                code: code.then(|| self.error_code.as_str()),
+                message: match message {
+                    Message::Static(s) => s,
+                    Message::Collected => whole_chars(self.message.bytes()),
+                },
+            }),
+        })
+    }
+}
+
+fn chunk_of<'s>(
+    open: OpenBlock,
+    part: Option<Part>,
+    text: &'s str,
+    name: &'s str,
+    id: &'s str,
+) -> Event<'s> {
+    // As the dialects' emitter: a tool block's chunks name their call after the name part.
+    let tool = matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult);
+    Event::Chunk(Chunk {
+        text,
+        block_type: open.ty,
+        block: open.index,
+        depth: u8::from(tool),
+        part,
+        tool_name: (tool && part != Some(Part::Name)).then_some(name),
+        tool_id: (tool && !matches!(part, Some(Part::Name) | Some(Part::Id))).then_some(id),
+        choice: open.choice,
+    })
+}
+
+/// The whole characters of a buffer of text that may have been cut at its limit inside a
+/// character (an error message, a failed call's raw arguments).
+fn whole_chars(bytes: &[u8]) -> &str {
+    match core::str::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => core::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or(""),
+    }
+}
