@@ -2,7 +2,9 @@
 //! The Anthropic Messages decoder (docs/providers.md): chunk invariance over a recorded-shape
 //! body at every read size, and one test per quirk of the wire format.
 
-use tokensieve::accumulate::{Collector, OwnedEvent};
+mod support;
+
+use tokensieve::accumulate::Collector;
 use tokensieve::provider::{Decoder, DecoderConfig, Provider};
 use tokensieve::{Event, FinishReason};
 
@@ -16,40 +18,7 @@ fn decode(body: &[u8], size: usize) -> Vec<String> {
 }
 
 fn decode_with(config: &DecoderConfig<'_>, body: &[u8], size: usize) -> Vec<String> {
-    let mut decoder = Decoder::new(config).unwrap();
-    let mut collector = Collector::new();
-    let mut events: Vec<OwnedEvent> = Vec::new();
-    let mut push = |ev: Event<'_>| {
-        let owned = collector.push(&ev);
-        if let (
-            Some(OwnedEvent::Chunk {
-                text: t0,
-                block_type: b0,
-                block: i0,
-                part: p0,
-                ..
-            }),
-            OwnedEvent::Chunk {
-                text,
-                block_type,
-                block,
-                part,
-                ..
-            },
-        ) = (events.last_mut(), &owned)
-        {
-            if (&*b0, &*i0, &*p0) == (block_type, block, part) {
-                t0.push_str(text);
-                return;
-            }
-        }
-        events.push(owned);
-    };
-    for read in body.chunks(size.max(1)) {
-        decoder.feed_with(read, &mut push);
-    }
-    decoder.finish_with(&mut push);
-    events.iter().map(|e| e.to_json()).collect()
+    support::provider::lines(config, body, size, None)
 }
 
 /// The events of `body` read whole, asserted equal at every read size up to `max`.

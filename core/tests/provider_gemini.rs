@@ -2,8 +2,9 @@
 //! The Gemini decoder (docs/providers.md): chunk invariance over every read size of its
 //! vector bodies, and one test per wire quirk.
 
+mod support;
+
 use tokensieve::Event;
-use tokensieve::accumulate::{Collector, OwnedEvent};
 use tokensieve::provider::{Decoder, DecoderConfig, Provider};
 
 const VECTORS: &[(&str, &[u8])] = &[
@@ -46,44 +47,7 @@ fn decode_config(
     size: usize,
     memory: Option<usize>,
 ) -> Vec<String> {
-    let mut mem = vec![0u8; memory.unwrap_or(0)];
-    let mut decoder = match memory {
-        Some(_) => Decoder::with_memory(config, &mut mem).unwrap(),
-        None => Decoder::new(config).unwrap(),
-    };
-    let mut collector = Collector::new();
-    let mut events: Vec<OwnedEvent> = Vec::new();
-    let mut push = |ev: Event<'_>| {
-        let owned = collector.push(&ev);
-        if let (
-            Some(OwnedEvent::Chunk {
-                text: t0,
-                block_type: b0,
-                block: i0,
-                part: p0,
-                ..
-            }),
-            OwnedEvent::Chunk {
-                text,
-                block_type,
-                block,
-                part,
-                ..
-            },
-        ) = (events.last_mut(), &owned)
-        {
-            if (&*b0, &*i0, &*p0) == (block_type, block, part) {
-                t0.push_str(text);
-                return;
-            }
-        }
-        events.push(owned);
-    };
-    for read in body.chunks(size.max(1)) {
-        decoder.feed_with(read, &mut push);
-    }
-    decoder.finish_with(&mut push);
-    events.iter().map(|e| e.to_json()).collect()
+    support::provider::lines(config, body, size, memory)
 }
 
 /// The events of `body` read whole, asserted equal at every read size up to `max`.

@@ -2,6 +2,8 @@
 //! check the event model's invariants, and compare with conformance vectors.
 #![allow(dead_code)]
 
+pub mod provider;
+
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use tokensieve::accumulate::{Collector, OwnedEvent};
