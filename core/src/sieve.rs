@@ -12,7 +12,9 @@ use crate::config::{Config, ConfigError};
 use crate::dialect::Active;
 #[cfg(feature = "alloc")]
 use crate::emit::RAW_SLACK;
-use crate::emit::{Act, Cfg, Emit, Emitter, Meta, Pending, STRS_LEN, floor_char_boundary, str_of};
+use crate::emit::{
+    Act, Cfg, Emit, Emitter, Meta, Pending, STRS_LEN, floor_char_boundary, str_of, valid_prefix,
+};
 use crate::event::{BlockType, Event, Part};
 use crate::scan::{self, Decision, TAG_CAP, Vocab};
 
@@ -707,20 +709,6 @@ enum Step<'i> {
     Str(Meta, &'i str),
     /// A chunk of the window: `Some(input)` when the window was the input, else the hold.
     Direct(Meta, Emit, Option<&'i [u8]>),
-}
-
-/// The longest valid UTF-8 prefix of `bytes`.
-#[inline]
-fn valid_prefix(bytes: &[u8]) -> &str {
-    if bytes.len() < 16 {
-        // Token-sized: `utf8_chunks` is a plain byte loop, cheaper here than `from_utf8`'s
-        // word-at-a-time setup (and much slower than it on long input).
-        return bytes.utf8_chunks().next().map_or("", |c| c.valid());
-    }
-    match core::str::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => core::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or(""),
-    }
 }
 
 impl Driver<'_> {

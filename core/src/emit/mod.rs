@@ -470,21 +470,12 @@ impl<'a> Emitter<'a> {
     fn set_str(&mut self, slot: usize, bytes: &[u8]) -> u8 {
         let mut out = [0u8; STR_CAP - 1];
         let mut len = 0;
-        'pieces: for piece in bytes.utf8_chunks() {
-            let replacement = if piece.invalid().is_empty() {
-                ""
-            } else {
-                "\u{FFFD}"
-            };
-            for part in [piece.valid(), replacement] {
-                let fit = floor_char_boundary(part.as_bytes(), part.len().min(out.len() - len));
-                out[len..len + fit].copy_from_slice(&part.as_bytes()[..fit]);
-                len += fit;
-                if fit < part.len() {
-                    break 'pieces;
-                }
-            }
-        }
+        lossy_parts(bytes, |part| {
+            let fit = floor_char_boundary(part, part.len().min(out.len() - len));
+            out[len..len + fit].copy_from_slice(&part[..fit]);
+            len += fit;
+            fit == part.len()
+        });
         self.strs.write_at(slot * STR_CAP, &out[..len]);
         len as u8
     }
@@ -824,6 +815,33 @@ pub(crate) fn text_prefix(text: &[u8], max: usize) -> usize {
     }
     // The first character is longer than `max`: take it whole.
     1 + text[1..].iter().take_while(|&&b| b & 0xC0 == 0x80).count()
+}
+
+/// Hands `bytes` to `push` as valid UTF-8 parts, each invalid sequence as U+FFFD (as
+/// `from_utf8_lossy` makes them, rule 7), while `push` says it took the whole part.
+pub(crate) fn lossy_parts(bytes: &[u8], mut push: impl FnMut(&[u8]) -> bool) {
+    for chunk in bytes.utf8_chunks() {
+        if !push(chunk.valid().as_bytes()) {
+            return;
+        }
+        if !chunk.invalid().is_empty() && !push("\u{FFFD}".as_bytes()) {
+            return;
+        }
+    }
+}
+
+/// The longest valid UTF-8 prefix of `bytes` (text cut inside a character at a buffer's end).
+#[inline]
+pub(crate) fn valid_prefix(bytes: &[u8]) -> &str {
+    if bytes.len() < 16 {
+        // Token-sized: `utf8_chunks` is a plain byte loop, cheaper here than `from_utf8`'s
+        // word-at-a-time setup (and much slower than it on long input).
+        return bytes.utf8_chunks().next().map_or("", |c| c.valid());
+    }
+    match core::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => core::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or(""),
+    }
 }
 
 pub(crate) fn floor_char_boundary(bytes: &[u8], n: usize) -> usize {

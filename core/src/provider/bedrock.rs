@@ -236,7 +236,7 @@ impl Map for Bedrock {
                 self.err_code.set_lossy(doc.error_code);
                 out.message.clear();
                 let message = &mut out.message;
-                super::out::push_lossy(doc.error_message, |piece| message.push(piece));
+                crate::emit::lossy_parts(doc.error_message, |piece| message.push(piece));
             }
             Doc::Whole => {
                 self.output = false;

@@ -9,7 +9,7 @@
 
 use heapless::Deque;
 
-pub(crate) use super::slot::{Slot, push_lossy};
+pub(crate) use super::slot::Slot;
 
 mod args;
 mod dialect_run;

@@ -43,7 +43,7 @@ impl Slot {
     /// sequences become U+FFFD, as `from_utf8_lossy` makes them (rule 7).
     pub(crate) fn set_lossy(&mut self, bytes: &[u8]) {
         self.clear();
-        push_lossy(bytes, |piece| {
+        crate::emit::lossy_parts(bytes, |piece| {
             self.push(piece);
             !self.full
         });
@@ -68,18 +68,5 @@ impl Slot {
 
     pub(crate) fn opt(&self) -> Option<&str> {
         (!self.is_empty()).then(|| self.as_str())
-    }
-}
-
-/// Hands `bytes` to `push` as valid UTF-8 pieces, each invalid sequence as U+FFFD, while
-/// `push` says there is room.
-pub(crate) fn push_lossy(bytes: &[u8], mut push: impl FnMut(&[u8]) -> bool) {
-    for chunk in bytes.utf8_chunks() {
-        if !push(chunk.valid().as_bytes()) {
-            return;
-        }
-        if !chunk.invalid().is_empty() && !push("\u{FFFD}".as_bytes()) {
-            return;
-        }
     }
 }

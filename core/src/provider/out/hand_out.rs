@@ -2,6 +2,7 @@
 //! the one chunk that borrows the input.
 
 use super::*;
+use crate::emit::valid_prefix;
 
 impl Out<'_> {
     pub(crate) fn pop(&mut self) -> Option<Event<'_>> {
@@ -20,7 +21,7 @@ impl Out<'_> {
             Src::Small => str_of(&self.small[..self.small_len as usize]),
             Src::Name => name.as_str(),
             Src::Id => id.as_str(),
-            Src::Raw => whole_chars(self.raw.bytes()),
+            Src::Raw => valid_prefix(self.raw.bytes()),
             Src::Held => str_of(self.held.bytes()),
             Src::Args { from, len } => {
                 str_of(&self.args_out[from as usize..(from as usize + len as usize)])
@@ -80,8 +81,8 @@ impl Out<'_> {
                     choice: open.choice,
                     refusal: open.refusal,
                     server: open.server,
-                    signature: signature.then(|| whole_chars(self.signature.bytes())),
-                    redacted: redacted.then(|| whole_chars(self.redacted.bytes())),
+                    signature: signature.then(|| valid_prefix(self.signature.bytes())),
+                    redacted: redacted.then(|| valid_prefix(self.redacted.bytes())),
                     ..BlockComplete::new(open.index, open.ty)
                 })
             }
@@ -106,7 +107,7 @@ impl Out<'_> {
                 code: code.then(|| self.error_code.as_str()),
                 message: match message {
                     Message::Static(s) => s,
-                    Message::Collected => whole_chars(self.message.bytes()),
+                    Message::Collected => valid_prefix(self.message.bytes()),
                 },
             }),
         })
@@ -132,13 +133,4 @@ fn chunk_of<'s>(
         tool_id: (tool && !matches!(part, Some(Part::Name) | Some(Part::Id))).then_some(id),
         choice: open.choice,
     })
-}
-
-/// The whole characters of a buffer of text that may have been cut at its limit inside a
-/// character (an error message, a failed call's raw arguments).
-fn whole_chars(bytes: &[u8]) -> &str {
-    match core::str::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => core::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or(""),
-    }
 }
