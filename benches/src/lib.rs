@@ -12,6 +12,8 @@
 //! * `<input>.config.json`: the tokensieve config for that input; `tools.aisdk.json`: the
 //!   same tools in the form the Node harness reads.
 
+pub mod provider;
+
 use std::fmt::Write as _;
 use std::fs;
 use std::hint::black_box;
