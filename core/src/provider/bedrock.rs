@@ -498,8 +498,4 @@ impl Map for Bedrock {
     }
 
     fn done(&mut self, _out: &mut Out) {}
-
-    fn eof(&mut self, out: &mut Out) {
-        out.finish_all(true);
-    }
 }

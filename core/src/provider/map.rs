@@ -97,10 +97,14 @@ pub(crate) trait Map {
     fn scalar(&mut self, p: &Path, v: Scalar, out: &mut Out);
     /// The document ended.
     fn end(&mut self, out: &mut Out);
-    /// SSE `data: [DONE]`.
-    fn done(&mut self, out: &mut Out);
-    /// The body ended.
-    fn eof(&mut self, out: &mut Out);
+    /// SSE `data: [DONE]` (the OpenAI end marker): every choice finishes.
+    fn done(&mut self, out: &mut Out) {
+        out.finish_all(false);
+    }
+    /// The body ended (without the end marker when no finish came): every choice finishes.
+    fn eof(&mut self, out: &mut Out) {
+        out.finish_all(true);
+    }
     /// A value of any kind starts at `p` (before `open`, `string` or `scalar`). `Some`: the
     /// whole value is rendered as compact JSON into the open block (`Capture`); the mapper
     /// sees none of its tokens, then `value_end`.

@@ -188,17 +188,7 @@ impl<'a> Decoder<'a> {
             Dialect::Passthrough => None,
             _ => Some(Route::new(Sieve::new(&config.options)?)),
         };
-        Ok(Decoder::build(
-            config,
-            [
-                Buf::heap(limit),
-                Buf::heap(limit),
-                Buf::heap(limit),
-                Buf::heap(limit),
-                Buf::heap(limit),
-            ],
-            route,
-        ))
+        Ok(Decoder::build(config, heap_bufs(limit), route))
     }
 
     /// A decoder that owns what it needs of `config` (a copy of the text dialect's options):
@@ -225,17 +215,7 @@ impl<'a> Decoder<'a> {
                 crate::config::ConfigBuf::from_config(&config.options),
             )?)),
         };
-        Ok(Decoder::build(
-            config,
-            [
-                Buf::heap(limit),
-                Buf::heap(limit),
-                Buf::heap(limit),
-                Buf::heap(limit),
-                Buf::heap(limit),
-            ],
-            route,
-        ))
+        Ok(Decoder::build(config, heap_bufs(limit), route))
     }
 
     /// A decoder that uses `memory` for its held bytes and never touches the heap (at least
@@ -930,4 +910,16 @@ impl<'a> Decoder<'a> {
         }
         None
     }
+}
+
+/// The decoder's five held-bytes buffers on the heap, each bounded by `limit`.
+#[cfg(feature = "alloc")]
+fn heap_bufs<'a>(limit: usize) -> [Buf<'a>; 5] {
+    [
+        Buf::heap(limit),
+        Buf::heap(limit),
+        Buf::heap(limit),
+        Buf::heap(limit),
+        Buf::heap(limit),
+    ]
 }

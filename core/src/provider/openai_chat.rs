@@ -413,12 +413,4 @@ impl Map for OpenAiChat {
         self.object_error = false;
         self.err.depth = 0;
     }
-
-    fn done(&mut self, out: &mut Out) {
-        out.finish_all(false);
-    }
-
-    fn eof(&mut self, out: &mut Out) {
-        out.finish_all(true);
-    }
 }

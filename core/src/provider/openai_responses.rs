@@ -695,12 +695,4 @@ impl Map for OpenAiResponses {
         self.event_error = false;
         self.err.depth = 0;
     }
-
-    fn done(&mut self, out: &mut Out) {
-        out.finish_all(false);
-    }
-
-    fn eof(&mut self, out: &mut Out) {
-        out.finish_all(true);
-    }
 }
