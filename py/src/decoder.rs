@@ -7,7 +7,7 @@
 //! inputs of `RELEASE_GIL_AT` bytes or more decoded with the GIL released (events recorded,
 //! made Python objects after).
 
-use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
@@ -148,15 +148,7 @@ fn drain(
 
 impl Decoder {
     fn lock(&self) -> PyResult<MutexGuard<'_, State>> {
-        match self.state.try_lock() {
-            Ok(g) => Ok(g),
-            // Panics are caught inside the lock, so poisoning means nothing half-done.
-            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
-            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
-                "this Decoder is in use by another thread (a Decoder is not shareable between \
-                 threads without a lock; use one per stream)",
-            )),
-        }
+        crate::sieve::lock_state(&self.state, "Decoder")
     }
 
     /// Decodes `data` (or finishes, when `data` is `None`) and returns the events.

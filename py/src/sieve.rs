@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -73,6 +73,25 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
         .copied()
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("a panic")
+}
+
+/// The state behind a parser object, or a `RuntimeError` when another thread holds it (a
+/// `Sieve` or `Decoder` is not shareable between threads without a lock: misuse is an error,
+/// never undefined behaviour). `what` names the class in the message.
+pub(crate) fn lock_state<'m, T>(
+    state: &'m std::sync::Mutex<T>,
+    what: &str,
+) -> pyo3::PyResult<std::sync::MutexGuard<'m, T>> {
+    use std::sync::TryLockError;
+    match state.try_lock() {
+        Ok(g) => Ok(g),
+        // Panics are caught inside the lock, so poisoning means nothing half-done.
+        Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+        Err(TryLockError::WouldBlock) => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "this {what} is in use by another thread (a {what} is not shareable between \
+             threads without a lock; use one per stream)"
+        ))),
+    }
 }
 
 /// Runs `f`, turning a panic into a `RuntimeError` (and `on_panic` restoring a sane state).
@@ -368,15 +387,7 @@ fn chunk_dict<'py>(py: Python<'py>, c: &Chunk<'_>) -> PyResult<Bound<'py, PyAny>
 
 impl Sieve {
     fn lock(&self) -> PyResult<MutexGuard<'_, State>> {
-        match self.state.try_lock() {
-            Ok(g) => Ok(g),
-            // Panics are caught inside the lock, so poisoning means nothing half-done.
-            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
-            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
-                "this Sieve is in use by another thread (a Sieve is not shareable between \
-                 threads without a lock; use one per stream)",
-            )),
-        }
+        lock_state(&self.state, "Sieve")
     }
 
     /// Parses `data` (or finishes, when `data` is `None`) and returns the events in `form`.
