@@ -1,8 +1,10 @@
 //! Provider streams: tokensieve's `Decoder` on a 20 MB OpenAI Chat SSE body of small text
-//! deltas (~150 bytes an event) and an Anthropic Messages SSE body of the same text, at
-//! 4-byte, 4 KiB and 64 KiB reads; with the `compare-sse` feature, side by side with
-//! `eventsource-stream` 0.2.3 + `serde_json` into typed structs and into `serde_json::Value`
-//! on the same bytes. Also linearity: one 1 MB and one 10 MB text event.
+//! deltas (~210 bytes an event), an Anthropic Messages SSE body and an AWS Bedrock
+//! ConverseStream body (event-stream frames) of the same text, at 4-byte, 4 KiB and 64 KiB
+//! reads; with the `compare-sse` feature, side by side with `eventsource-stream` 0.2.3 +
+//! `serde_json` into typed structs and into `serde_json::Value` on the same bytes (for
+//! Bedrock: the AWS SDK's frame decoder, `aws-smithy-eventstream` 0.61.6, + `serde_json`).
+//! Also linearity: one 1 MB and one 10 MB text event.
 //!
 //! `bytes.*` groups report MB/s; `events.*` report events a second (the inverse is the time
 //! per provider event). Every run decodes the whole body with a fresh decoder and consumes
@@ -14,7 +16,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use tokensieve::provider::{DecoderConfig, Provider};
-use tokensieve_benches::provider::{anthropic_body, openai_body, tokensieve_decode};
+use tokensieve_benches::provider::{anthropic_body, bedrock_body, openai_body, tokensieve_decode};
 
 #[cfg(feature = "compare-sse")]
 mod peer {
@@ -93,6 +95,40 @@ mod peer {
         len
     }
 
+    #[derive(Deserialize)]
+    struct BedrockDelta {
+        delta: BedrockText,
+    }
+    #[derive(Deserialize)]
+    struct BedrockText {
+        text: Option<String>,
+    }
+
+    /// Bedrock: the AWS SDK's streaming frame decoder over the reads (its buffer refilled
+    /// as a host's HTTP client does), then `serde_json` on `contentBlockDelta` payloads.
+    pub fn bedrock_typed(body: &[u8], read: usize) -> usize {
+        use aws_smithy_eventstream::frame::{DecodedFrame, MessageFrameDecoder};
+        use bytes::{Buf, BytesMut};
+        let mut decoder = MessageFrameDecoder::new();
+        let mut buf = BytesMut::new();
+        let mut len = 0;
+        for piece in body.chunks(read) {
+            buf.extend_from_slice(piece);
+            while let DecodedFrame::Complete(message) = decoder.decode_frame(&mut buf).unwrap() {
+                let delta = message.headers().iter().any(|h| {
+                    h.name().as_str() == ":event-type"
+                        && h.value().as_string().map(|s| s.as_str()) == Ok("contentBlockDelta")
+                });
+                if delta {
+                    let d: BedrockDelta = serde_json::from_slice(message.payload()).unwrap();
+                    len += d.delta.text.map_or(0, |t| t.len());
+                }
+            }
+            let _ = buf.remaining();
+        }
+        len
+    }
+
     pub fn value(body: &[u8], read: usize) -> usize {
         let mut len = 0;
         events(body, read, |data| {
@@ -108,6 +144,7 @@ fn decode(c: &mut Criterion) {
     let inputs = [
         ("openai-chat", Provider::OpenAiChat, openai_body(SIZE)),
         ("anthropic", Provider::Anthropic, anthropic_body(SIZE)),
+        ("bedrock", Provider::Bedrock, bedrock_body(SIZE)),
     ];
     for (name, provider, (body, events)) in &inputs {
         let config = DecoderConfig::new(*provider);
@@ -129,16 +166,22 @@ fn decode(c: &mut Criterion) {
                 });
                 #[cfg(feature = "compare-sse")]
                 if read >= 4096 {
-                    let typed = match provider {
-                        Provider::Anthropic => peer::anthropic_typed,
-                        _ => peer::openai_typed,
-                    };
-                    g.bench_function("eventsource-stream+serde_json(typed)", |b| {
-                        b.iter(|| black_box(typed(body, read)))
-                    });
-                    g.bench_function("eventsource-stream+serde_json(Value)", |b| {
-                        b.iter(|| black_box(peer::value(body, read)))
-                    });
+                    if *provider == Provider::Bedrock {
+                        g.bench_function("aws-smithy-eventstream+serde_json(typed)", |b| {
+                            b.iter(|| black_box(peer::bedrock_typed(body, read)))
+                        });
+                    } else {
+                        let typed = match provider {
+                            Provider::Anthropic => peer::anthropic_typed,
+                            _ => peer::openai_typed,
+                        };
+                        g.bench_function("eventsource-stream+serde_json(typed)", |b| {
+                            b.iter(|| black_box(typed(body, read)))
+                        });
+                        g.bench_function("eventsource-stream+serde_json(Value)", |b| {
+                            b.iter(|| black_box(peer::value(body, read)))
+                        });
+                    }
                 }
                 g.finish();
             }

@@ -71,6 +71,73 @@ event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
     (out, n + 3)
 }
 
+/// An AWS Bedrock ConverseStream body (AWS event-stream frames, as the service sends them:
+/// a `p` padding field in every payload) of about `size` bytes; the number of events.
+pub fn bedrock_body(size: usize) -> (Vec<u8>, u64) {
+    const PAD: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ";
+    let mut out = Vec::with_capacity(size + 1024);
+    aws_frame(
+        &mut out,
+        "messageStart",
+        &format!("{{\"role\":\"assistant\",\"p\":\"{PAD}\"}}"),
+    );
+    let mut n = 1u64;
+    let mut i = 0usize;
+    while out.len() < size {
+        let w = WORDS[i % WORDS.len()].replace('"', "\\\"");
+        i += 1;
+        let payload = format!(
+            "{{\"contentBlockIndex\":0,\"delta\":{{\"text\":\"{w}\"}},\"p\":\"{}\"}}",
+            &PAD[..i % PAD.len()]
+        );
+        aws_frame(&mut out, "contentBlockDelta", &payload);
+        n += 1;
+    }
+    aws_frame(
+        &mut out,
+        "contentBlockStop",
+        "{\"contentBlockIndex\":0,\"p\":\"abcd\"}",
+    );
+    aws_frame(
+        &mut out,
+        "messageStop",
+        "{\"stopReason\":\"end_turn\",\"p\":\"abcdefgh\"}",
+    );
+    aws_frame(
+        &mut out,
+        "metadata",
+        "{\"usage\":{\"inputTokens\":25,\"outputTokens\":15,\"totalTokens\":40},\"metrics\":{\"latencyMs\":512},\"p\":\"abc\"}",
+    );
+    (out, n + 3)
+}
+
+/// Appends one AWS event-stream frame (an `event` message of JSON) to `out`: the 12-byte
+/// prelude with its CRC32, three string headers, the payload and the message CRC32.
+fn aws_frame(out: &mut Vec<u8>, event_type: &str, payload: &str) {
+    let mut headers = Vec::new();
+    for (name, value) in [
+        (":event-type", event_type),
+        (":content-type", "application/json"),
+        (":message-type", "event"),
+    ] {
+        headers.push(name.len() as u8);
+        headers.extend_from_slice(name.as_bytes());
+        headers.push(7); // string
+        headers.extend_from_slice(&(value.len() as u16).to_be_bytes());
+        headers.extend_from_slice(value.as_bytes());
+    }
+    let start = out.len();
+    let total = 12 + headers.len() + payload.len() + 4;
+    out.extend_from_slice(&(total as u32).to_be_bytes());
+    out.extend_from_slice(&(headers.len() as u32).to_be_bytes());
+    let prelude_crc = crc32fast::hash(&out[start..start + 8]);
+    out.extend_from_slice(&prelude_crc.to_be_bytes());
+    out.extend_from_slice(&headers);
+    out.extend_from_slice(payload.as_bytes());
+    let message_crc = crc32fast::hash(&out[start..]);
+    out.extend_from_slice(&message_crc.to_be_bytes());
+}
+
 /// Decodes `body` in `read`-byte reads; the visible text's length.
 pub fn tokensieve_decode(config: &DecoderConfig<'_>, body: &[u8], read: usize) -> usize {
     let mut decoder = Decoder::new(config).unwrap();

@@ -1,10 +1,10 @@
 //! A provider body decoded once, for a profiler or a quick wall-clock figure:
 //! `valgrind --tool=callgrind target-bench/release/profile-decode openai-chat 4096 1`
-//! (provider `openai-chat` or `anthropic`, read size, megabytes of the generated SSE body the
+//! (provider `openai-chat`, `anthropic` or `bedrock`, read size, megabytes of the generated SSE body the
 //! `decode` bench reads: short text deltas).
 
 use tokensieve::provider::{DecoderConfig, Provider};
-use tokensieve_benches::provider::{anthropic_body, openai_body, tokensieve_decode};
+use tokensieve_benches::provider::{anthropic_body, bedrock_body, openai_body, tokensieve_decode};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -14,6 +14,7 @@ fn main() {
     let mb: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2);
     let (body, events) = match provider {
         Provider::Anthropic => anthropic_body(mb << 20),
+        Provider::Bedrock => bedrock_body(mb << 20),
         _ => openai_body(mb << 20),
     };
     let config = DecoderConfig::new(provider);
