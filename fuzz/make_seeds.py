@@ -26,6 +26,7 @@ TARGETS = {
     "hermes": "sieve_hermes",
     "morph-xml": "sieve_morph_xml",
     "qwen3-coder": "sieve_qwen3_coder",
+    "minimax-m2": "sieve_minimax_m2",
 }
 OUT = HERE / "seeds"
 
@@ -91,6 +92,9 @@ TRANSCRIPTS = {
     ],
     "qwen3-coder": [
         "<think>Write it.</think>\n<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/a.rs\n</parameter>\n<parameter=content>\nfn main() { if a < b { println!(\"<tag>\"); } }\n</parameter>\n</function>\n<function=get_weather>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>\nDone.",
+    ],
+    "minimax-m2": [
+        "<think>Two searches.</think>\nOn it.\n<minimax:tool_call>\n<invoke name=\"search_web\">\n<parameter name=\"query_list\">[\"\\\"OpenAI\\\" latest\"]</parameter>\n<parameter name=\"limit\">5</parameter>\n</invoke>\n<invoke name=\"write_file\">\n<parameter name=\"content\">\nif a < b { x(\"</invoke>\") }\n</parameter>\n</invoke>\n</minimax:tool_call>\nDone.",
     ],
     "morph-xml": [
         "<think>ok</think>Checking.\n<get_weather>\n<city>Zürich &amp; Bern</city>\n<days>3</days>\n</get_weather>\n<search><tags><item>a</item><item>b</item></tags><filters>{\"x\": 1}</filters></search><get_time/> done.",

@@ -251,6 +251,10 @@ typedef enum tokensieve_dialect {
    * `<tool_call><function=N><parameter=K>…`.
    */
   TOKENSIEVE_DIALECT_QWEN3_CODER = 4,
+  /**
+   * `<minimax:tool_call><invoke name="N"><parameter name="K">…` (MiniMax M2).
+   */
+  TOKENSIEVE_DIALECT_MINIMAX_M2 = 5,
 } tokensieve_dialect;
 
 /**

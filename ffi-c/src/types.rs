@@ -209,6 +209,8 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_MORPH_XML = 3,
     /// `<tool_call><function=N><parameter=K>…`.
     TOKENSIEVE_DIALECT_QWEN3_CODER = 4,
+    /// `<minimax:tool_call><invoke name="N"><parameter name="K">…` (MiniMax M2).
+    TOKENSIEVE_DIALECT_MINIMAX_M2 = 5,
 }
 
 /// `tokensieve_config.start_in`.

@@ -33,6 +33,8 @@
 
 pub(crate) mod anthropic;
 pub(crate) mod hermes;
+pub(crate) mod invoke;
+pub(crate) mod minimax;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
 pub(crate) mod qwen3;
@@ -186,6 +188,8 @@ registry! {
     MorphXml = 3, "morph-xml", morph::State;
     /// `<tool_call><function=N><parameter=K>…`.
     Qwen3Coder = 4, "qwen3-coder", qwen3::State;
+    /// `<minimax:tool_call><invoke name="N"><parameter name="K">…` (MiniMax M2).
+    MinimaxM2 = 5, "minimax-m2", minimax::State;
 }
 
 impl Dialect {
