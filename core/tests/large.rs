@@ -32,6 +32,9 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
         "minimax-m2" => {
             format!("<invoke name=\"put\"><parameter name=\"data\">{arg}</parameter></invoke>")
         }
+        "glm-4.5" => format!(
+            "<tool_call>put\n<arg_key>data</arg_key>\n<arg_value>{arg}</arg_value>\n</tool_call>"
+        ),
         _ => unreachable!(),
     };
     let (open, close) = match dialect {

@@ -32,6 +32,7 @@
 //!    `<tool_response>`, an arm in `format/tool_results.rs`.
 
 pub(crate) mod anthropic;
+pub(crate) mod glm;
 pub(crate) mod hermes;
 pub(crate) mod invoke;
 pub(crate) mod minimax;
@@ -190,6 +191,8 @@ registry! {
     Qwen3Coder = 4, "qwen3-coder", qwen3::State;
     /// `<minimax:tool_call><invoke name="N"><parameter name="K">…` (MiniMax M2).
     MinimaxM2 = 5, "minimax-m2", minimax::State;
+    /// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
+    Glm45 = 6, "glm-4.5", glm::State;
 }
 
 impl Dialect {
