@@ -112,6 +112,7 @@ fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
         "morph-xml",
         "qwen3-coder",
         "minimax-m2",
+        "glm-4.5",
     ] {
         let (config, before, call, after) = case(dialect, 1 << 20);
         let input = [&before[..], &call, &after].concat();
@@ -156,6 +157,7 @@ fn a_call_within_max_call_bytes_streams_its_whole_input() {
         "morph-xml",
         "qwen3-coder",
         "minimax-m2",
+        "glm-4.5",
     ] {
         let (config, before, call, after) = case(dialect, 200 << 20);
         let input = [&before[..], &call, &after].concat();
