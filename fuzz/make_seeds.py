@@ -26,6 +26,8 @@ TARGETS = {
     "hermes": "sieve_hermes",
     "morph-xml": "sieve_morph_xml",
     "qwen3-coder": "sieve_qwen3_coder",
+    "minimax-m2": "sieve_minimax_m2",
+    "glm-4.5": "sieve_glm_4_5",
 }
 OUT = HERE / "seeds"
 
@@ -91,6 +93,12 @@ TRANSCRIPTS = {
     ],
     "qwen3-coder": [
         "<think>Write it.</think>\n<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/a.rs\n</parameter>\n<parameter=content>\nfn main() { if a < b { println!(\"<tag>\"); } }\n</parameter>\n</function>\n<function=get_weather>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>\nDone.",
+    ],
+    "minimax-m2": [
+        "<think>Two searches.</think>\nOn it.\n<minimax:tool_call>\n<invoke name=\"search_web\">\n<parameter name=\"query_list\">[\"\\\"OpenAI\\\" latest\"]</parameter>\n<parameter name=\"limit\">5</parameter>\n</invoke>\n<invoke name=\"write_file\">\n<parameter name=\"content\">\nif a < b { x(\"</invoke>\") }\n</parameter>\n</invoke>\n</minimax:tool_call>\nDone.",
+    ],
+    "glm-4.5": [
+        "<think>Weather, then a file.</think>\nSure.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>東京</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>\n<tool_call>write_file<arg_key>content</arg_key><arg_value>if a < b { x(\"</tool_call>\") }</arg_value></tool_call>\nThe <tool_call> tag. Done.",
     ],
     "morph-xml": [
         "<think>ok</think>Checking.\n<get_weather>\n<city>Zürich &amp; Bern</city>\n<days>3</days>\n</get_weather>\n<search><tags><item>a</item><item>b</item></tags><filters>{\"x\": 1}</filters></search><get_time/> done.",

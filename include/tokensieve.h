@@ -257,6 +257,14 @@ typedef enum tokensieve_dialect {
    * `<tool_call><function=N><parameter=K>…`.
    */
   TOKENSIEVE_DIALECT_QWEN3_CODER = 4,
+  /**
+   * `<minimax:tool_call><invoke name="N"><parameter name="K">…` (MiniMax M2).
+   */
+  TOKENSIEVE_DIALECT_MINIMAX_M2 = 5,
+  /**
+   * `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
+   */
+  TOKENSIEVE_DIALECT_GLM_4_5 = 6,
 } tokensieve_dialect;
 
 /**

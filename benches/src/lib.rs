@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 use tokensieve::{ConfigBuf, Dialect, Event, Sieve};
 
 /// Bumped whenever a generator changes: stale data is regenerated.
-pub const DATA_VERSION: &str = "tokensieve-bench-data v1";
+pub const DATA_VERSION: &str = "tokensieve-bench-data v2";
 
 /// Size of the prose input.
 pub const PROSE_BYTES: usize = 10_000_000;
@@ -39,11 +39,13 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 4] = [
+pub const TOOL_DIALECTS: [Dialect; 6] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
     Dialect::Qwen3Coder,
+    Dialect::MinimaxM2,
+    Dialect::Glm45,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -339,6 +341,28 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             out.push_str("</function>\n</tool_call>");
         }
+        Dialect::MinimaxM2 => {
+            let _ = write!(
+                out,
+                "<minimax:tool_call>\n<invoke name=\"{}\">\n",
+                call.name
+            );
+            for (k, v) in &call.args {
+                let _ = writeln!(out, "<parameter name=\"{k}\">{}</parameter>", xml_value(v));
+            }
+            out.push_str("</invoke>\n</minimax:tool_call>");
+        }
+        Dialect::Glm45 => {
+            let _ = writeln!(out, "<tool_call>{}", call.name);
+            for (k, v) in &call.args {
+                let _ = write!(
+                    out,
+                    "<arg_key>{k}</arg_key>\n<arg_value>{}</arg_value>\n",
+                    xml_value(v)
+                );
+            }
+            out.push_str("</tool_call>");
+        }
         Dialect::MorphXml => {
             let _ = writeln!(out, "<{}>", call.name);
             for (k, v) in &call.args {
@@ -363,8 +387,9 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         Dialect::Hermes | Dialect::Qwen3Coder => {
             let _ = write!(out, "<tool_response>\n{body}\n</tool_response>");
         }
-        // morph-xml and passthrough have no result syntax: a result is quoted prose.
-        Dialect::MorphXml | Dialect::Passthrough => {
+        // morph-xml, minimax-m2 and glm-4.5 (their results are a tool message, never model
+        // text) and passthrough have no result syntax: a result is quoted prose.
+        Dialect::MorphXml | Dialect::MinimaxM2 | Dialect::Glm45 | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }
     }

@@ -118,7 +118,7 @@ fn invalid_utf8_in_names_ids_and_keys_becomes_replacement_characters() {
     // Attribute values are raw bytes: a name, id or parameter key keeps its valid text and
     // gets one U+FFFD per invalid sequence (rule 7), never a lost neighbour (rule 6), and
     // the call's input stays a JSON object.
-    let cases: [(&str, &[u8], &str, &str, &str); 2] = [
+    let cases: [(&str, &[u8], &str, &str, &str); 4] = [
         (
             "anthropic-xml",
             b"<function_calls><invoke name=\"f\xe2\x82\"><parameter name=\"coun\xfft\">3</parameter></invoke></function_calls>",
@@ -132,6 +132,20 @@ fn invalid_utf8_in_names_ids_and_keys_becomes_replacement_characters() {
             "g\u{FFFD}",
             "call_0",
             "{\"k\u{FFFD}\":1}",
+        ),
+        (
+            "minimax-m2",
+            b"<minimax:tool_call><invoke name=\"h\xc3\"><parameter name=\"\xffv\">true</parameter></invoke></minimax:tool_call>",
+            "h\u{FFFD}",
+            "call_0",
+            "{\"\u{FFFD}v\":true}",
+        ),
+        (
+            "glm-4.5",
+            b"<tool_call>g\xe2\x82\n<arg_key>k\xff</arg_key>\n<arg_value>[1]</arg_value>\n</tool_call>",
+            "g\u{FFFD}",
+            "call_0",
+            "{\"k\u{FFFD}\":[1]}",
         ),
     ];
     for (dialect, input, name, id, json) in cases {

@@ -110,6 +110,70 @@ const HERMES_ATOMS: &[&[u8]] = &[
     b"\nHuman:",
 ];
 
+const MINIMAX_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"a < b",
+    b"\n",
+    b"  ",
+    b"<think>",
+    b"</think>",
+    b"<thin",
+    b"<minimax:tool_call>",
+    b"</minimax:tool_call>",
+    b"<minimax:tool",
+    b"</minimax:tool_",
+    b"<invoke name=\"f\">",
+    b"<invoke name='g'/>",
+    b"<invoke>",
+    b"</invoke>",
+    b"</inv",
+    b"<",
+    b"<parameter name=\"s\">",
+    b"<parameter name=\"p\">",
+    b"<parameter>",
+    b"</parameter>",
+    b"</param",
+    b"42",
+    b"{\"a\": [1, 2.50]}",
+    b"<![CDATA[x]]>",
+    "é".as_bytes(),
+    "東京".as_bytes(),
+    b"\xff",
+    b"\xe2\x82",
+    b"\nHuman:",
+];
+
+const GLM_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"a < b",
+    b"\n",
+    b"  ",
+    b"<think>",
+    b"</think>",
+    b"<tool_call>",
+    b"<tool_call>f",
+    b"<tool_call>f\n",
+    b"<tool_call>g</tool_call>",
+    b"</tool_call>",
+    b"</tool_",
+    b"<",
+    b"<arg_key>",
+    b"</arg_key>",
+    b"<arg_key>s</arg_key>",
+    b"<arg_key>p</arg_key>",
+    b"<arg_value>",
+    b"</arg_value>",
+    b"</arg_val",
+    b"42",
+    b"{\"a\": [1, 2.50]}",
+    b"tag",
+    "é".as_bytes(),
+    "東京".as_bytes(),
+    b"\xff",
+    b"\xe2\x82",
+    b"\nHuman:",
+];
+
 fn input(atoms: &'static [&'static [u8]]) -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(prop::sample::select(atoms), 0..40).prop_map(|v| v.concat())
 }
@@ -231,6 +295,59 @@ proptest! {
         let errs = lint(&whole);
         prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
         prop_assert!(no_wire_syntax(&whole).is_ok(), "{:?}", no_wire_syntax(&whole));
+    }
+
+    #[test]
+    fn minimax_m2_chunk_invariance(data in input(MINIMAX_ATOMS), sizes in splits(),
+                                   stops in any::<bool>(), schema in any::<bool>()) {
+        let mut c = json!({"dialect": "minimax-m2"});
+        if stops {
+            c["stop_sequences"] = json!(["\nHuman:"]);
+        }
+        if schema {
+            c["tools"] = json!([{"name": "f", "schema": {"type": "object",
+                "properties": {"s": {"type": "string"}, "p": {"type": "integer"}}}}]);
+        }
+        let config = ConfigBuf::from_value(&c).unwrap();
+        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
+        let split = coalesce(run(&config, None, &data, &sizes));
+        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
+        let one = coalesce(run(&config, None, &data, &[1]));
+        prop_assert_eq!(&whole, &one);
+        let errs = lint(&whole);
+        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        for e in whole.iter().filter(|e| e["event"] == "chunk") {
+            let t = e["text"].as_str().unwrap_or("");
+            // The region's opener is structural wherever it appears in top-level text.
+            prop_assert!(!(e["depth"] == 0 && e["type"] == "text" && t.contains("<minimax:tool_call>")), "{}", e);
+            prop_assert!(!(e["type"] == "tool_call" && e["part"] != "input" && t.contains('<')), "{}", e);
+        }
+    }
+
+    #[test]
+    fn glm_4_5_chunk_invariance(data in input(GLM_ATOMS), sizes in splits(),
+                                stops in any::<bool>(), schema in any::<bool>()) {
+        let mut c = json!({"dialect": "glm-4.5"});
+        if stops {
+            c["stop_sequences"] = json!(["\nHuman:"]);
+        }
+        if schema {
+            c["tools"] = json!([{"name": "f", "schema": {"type": "object",
+                "properties": {"s": {"type": "string"}, "p": {"type": "integer"}}}}]);
+        }
+        let config = ConfigBuf::from_value(&c).unwrap();
+        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
+        let split = coalesce(run(&config, None, &data, &sizes));
+        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
+        let one = coalesce(run(&config, None, &data, &[1]));
+        prop_assert_eq!(&whole, &one);
+        let errs = lint(&whole);
+        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        for e in whole.iter().filter(|e| e["event"] == "chunk") {
+            let t = e["text"].as_str().unwrap_or("");
+            prop_assert!(!(e["type"] == "tool_call" && e["part"] != "input" && t.contains('<')), "{}", e);
+            prop_assert!(!(e["type"] == "thinking" && t.contains("</think>")), "{}", e);
+        }
     }
 
     #[test]

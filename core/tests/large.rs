@@ -29,11 +29,18 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
         ),
         "morph-xml" => format!("<put><data>{arg}</data></put>"),
         "qwen3-coder" => format!("<function=put><parameter=data>\n{arg}\n</parameter></function>"),
+        "minimax-m2" => {
+            format!("<invoke name=\"put\"><parameter name=\"data\">{arg}</parameter></invoke>")
+        }
+        "glm-4.5" => format!(
+            "<tool_call>put\n<arg_key>data</arg_key>\n<arg_value>{arg}</arg_value>\n</tool_call>"
+        ),
         _ => unreachable!(),
     };
     let (open, close) = match dialect {
         "anthropic-xml" => ("<function_calls>", "</function_calls>"),
         "qwen3-coder" => ("<tool_call>", "</tool_call>"),
+        "minimax-m2" => ("<minimax:tool_call>", "</minimax:tool_call>"),
         _ => ("", ""),
     };
     let before = format!("Saving it now. {open}").into_bytes();
@@ -99,11 +106,18 @@ fn stream(config: &ConfigBuf, input: &[u8], expected_visible: &[u8]) -> Seen {
 #[test]
 #[ignore = "100 MB per dialect: run in release (test.sh does)"]
 fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
-    for dialect in ["anthropic-xml", "hermes", "morph-xml", "qwen3-coder"] {
+    for dialect in [
+        "anthropic-xml",
+        "hermes",
+        "morph-xml",
+        "qwen3-coder",
+        "minimax-m2",
+        "glm-4.5",
+    ] {
         let (config, before, call, after) = case(dialect, 1 << 20);
         let input = [&before[..], &call, &after].concat();
         let mut expected = before.clone();
-        if let Some(open) = ["<function_calls>", "<tool_call>"]
+        if let Some(open) = ["<function_calls>", "<tool_call>", "<minimax:tool_call>"]
             .iter()
             .find(|m| before.ends_with(m.as_bytes()))
         {
@@ -137,7 +151,14 @@ fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
 #[test]
 #[ignore = "100 MB per dialect: run in release (test.sh does)"]
 fn a_call_within_max_call_bytes_streams_its_whole_input() {
-    for dialect in ["anthropic-xml", "hermes", "morph-xml", "qwen3-coder"] {
+    for dialect in [
+        "anthropic-xml",
+        "hermes",
+        "morph-xml",
+        "qwen3-coder",
+        "minimax-m2",
+        "glm-4.5",
+    ] {
         let (config, before, call, after) = case(dialect, 200 << 20);
         let input = [&before[..], &call, &after].concat();
         let seen = stream(&config, &input, b"");

@@ -62,7 +62,11 @@ fn transcript() -> Vec<u8> {
 <tool_call>{\"arguments\": \"{\\\"k\\\": true}\", \"name\": \"g\"}</tool_call><tool_call>[{\"name\": \"f\"}, {oops}]</tool_call>\n\
 <tool_response>ok</tool_response>\n\
 <tool_call>\n<function=f>\n<parameter=s>\nx &amp; y\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</tool_call>\n\
-<f><s>a &lt; b</s><n> 3 </n><l>1</l><l>2</l></f> <f/> <ff>x</ff>\n";
+<f><s>a &lt; b</s><n> 3 </n><l>1</l><l>2</l></f> <f/> <ff>x</ff>\n\
+<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"s\">\nline\n</parameter>\n<parameter name=\"n\"> 42 </parameter>\n\
+</invoke>\n<invoke name=\"g\">stray</invoke>\n</minimax:tool_call>\n\
+<tool_call>f\n<arg_key>s</arg_key>\n<arg_value>\nline\n</arg_value>\n<arg_key>n</arg_key><arg_value> 42 </arg_value>\n</tool_call>\n\
+<tool_call>g\n<arg_key>k</arg_key>\nstray\n</tool_call>\n";
     one.repeat(200)
 }
 

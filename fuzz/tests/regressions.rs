@@ -46,6 +46,8 @@ fn replay_stream_targets() {
         ("sieve_hermes", Dialect::Hermes),
         ("sieve_morph_xml", Dialect::MorphXml),
         ("sieve_qwen3_coder", Dialect::Qwen3Coder),
+        ("sieve_minimax_m2", Dialect::MinimaxM2),
+        ("sieve_glm_4_5", Dialect::Glm45),
     ] {
         replay(t, move |data| tokensieve_fuzz::check_stream(d, data));
     }

@@ -6,15 +6,17 @@
 //! each end); every other value is held until `</parameter>`, then typed — by the schema
 //! when it declares a type, else as JSON when the trimmed value is valid JSON (except runs of
 //! 16+ digits), else as a string. A value that is only CDATA is its payload, verbatim.
+//! The `<function_calls>` region is the machinery shared with minimax-m2 ([`super::invoke`]).
 
-use crate::config::{Config, ValueType};
-use crate::emit::{Act, Emit, Emitter, content_act};
-use crate::event::{BlockType, ErrorReason, Part};
+use crate::config::Config;
+use crate::emit::{Act, Emitter, content_act};
+use crate::event::BlockType;
 use crate::scan::tag::attr;
 use crate::scan::{Decision, EXTRA, Tag, Vocab};
 
 use super::Machine;
-use super::value::{self, NO_CDATA, Value, leading_ws, trim};
+use super::invoke::{self, Open, Region, Syntax};
+use super::value::{leading_ws, trim};
 
 const NAMES: &[&[u8]] = &[
     b"function_calls",
@@ -36,27 +38,27 @@ const STDOUT: u8 = 6;
 const ERROR: u8 = 7;
 const THINK: u8 = EXTRA;
 
+/// The `<function_calls>` region: `<invoke>`/`<parameter>` with the `antml:` prefix and CDATA.
+const SYNTAX: Syntax = Syntax {
+    names: NAMES,
+    region: FC,
+    invoke: INVOKE,
+    param: PARAM,
+    ns_prefix: true,
+    cdata: true,
+    truncated_closers: false,
+};
+
 const fn bit(e: u8) -> u32 {
     1 << e
 }
-
-const CDATA_OPEN: &[u8] = b"<![CDATA[";
-const CDATA_CLOSE: &[u8] = b"]]>";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ctx {
     Text,
     Thinking,
-    /// Inside `<function_calls>`.
+    /// Inside `<function_calls>` (where: [`State::calls`]).
     Calls,
-    /// Inside `<invoke>`.
-    Invoke,
-    /// Inside `<parameter>`.
-    Param,
-    /// Inside a CDATA section of a parameter.
-    Cdata,
-    /// A failed invoke, skipped to its closer.
-    Skip,
     /// Inside `<function_results>`.
     Results,
     /// Inside `<result>`.
@@ -72,17 +74,12 @@ pub(crate) struct State {
     ctx: Ctx,
     /// The thinking markers are an element (`<name>`), matched with attributes and prefix.
     thinking_element: bool,
-    /// Parameters read in the current invoke.
-    params: u16,
-    /// The configured tool of the current invoke.
-    tool: Option<u16>,
-    /// Why the current invoke failed (in `Skip`).
-    reason: ErrorReason,
     /// The current result reports an error.
     is_error: bool,
     /// Stray text directly inside `<result>` has begun (its whitespace is content now).
     stray: bool,
-    value: Value,
+    /// The `<function_calls>` region (meaningful in `Ctx::Calls`).
+    calls: Region,
 }
 
 impl Machine for State {
@@ -97,17 +94,17 @@ impl Machine for State {
                 crate::config::StartIn::Thinking => Ctx::Thinking,
             },
             thinking_element: super::element_name(open, close).is_some(),
-            params: 0,
-            tool: None,
-            reason: ErrorReason::MalformedBody,
             is_error: false,
             stray: false,
-            value: Value::new(ValueType::Any),
+            calls: Region::new(),
         }
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | (self.thinking_element as u32) << 8 | (self.is_error as u32) << 9
+        self.ctx as u32
+            | (self.calls.at as u32) << 4
+            | (self.thinking_element as u32) << 8
+            | (self.is_error as u32) << 9
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
@@ -153,11 +150,7 @@ impl Machine for State {
                     v.with_literal(open.as_bytes())
                 }
             }
-            Ctx::Calls => elements(bit(INVOKE), bit(FC)),
-            Ctx::Invoke => elements(bit(PARAM), bit(INVOKE) | bit(FC)),
-            Ctx::Param => elements(0, bit(PARAM)).with_literal(CDATA_OPEN),
-            Ctx::Cdata => Vocab::EMPTY.with_literal(CDATA_CLOSE),
-            Ctx::Skip => elements(0, bit(INVOKE) | bit(FC)),
+            Ctx::Calls => self.calls.vocab(&SYNTAX),
             Ctx::Results => elements(bit(RESULT), bit(FR)),
             Ctx::Result => elements(
                 bit(TOOL_NAME) | bit(STDOUT) | bit(ERROR),
@@ -169,11 +162,21 @@ impl Machine for State {
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
-        if out.call_too_large() && !matches!(self.ctx, Ctx::Skip) {
+        if out.call_too_large() && !(self.ctx == Ctx::Calls && self.calls.at == invoke::At::Skip) {
             // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
-            self.ctx = Ctx::Skip;
-            self.reason = ErrorReason::TooLarge;
+            self.ctx = Ctx::Calls;
+            self.calls.too_large();
             return Act::WAIT;
+        }
+        if matches!(d, Decision::Element(_)) {
+            self.stray = false;
+        }
+        if self.ctx == Ctx::Calls {
+            let (act, open) = self.calls.act(&SYNTAX, out, d, window);
+            if open == Open::No {
+                self.ctx = Ctx::Text;
+            }
+            return act;
         }
         match d {
             Decision::Element(tag) => on_tag(out, self, tag, &window[..tag.len]),
@@ -185,15 +188,13 @@ impl Machine for State {
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
         match self.ctx {
-            Ctx::Invoke => finish_invoke(out, self, Ctx::Calls),
-            Ctx::Param | Ctx::Cdata => out.fail_call(ErrorReason::Unfinished, false),
-            Ctx::Skip => out.fail_call(self.reason, false),
+            Ctx::Calls => self.calls.end_of_input(out),
             Ctx::ResultName => {
                 set_result_name(out);
                 out.complete_tool(None, self.is_error);
             }
             Ctx::Result | Ctx::ResultBody => out.complete_tool(None, self.is_error),
-            Ctx::Text | Ctx::Thinking | Ctx::Calls | Ctx::Results => {}
+            Ctx::Text | Ctx::Thinking | Ctx::Results => {}
         }
         self.ctx = Ctx::Text;
     }
@@ -219,26 +220,8 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
     match s.ctx {
         Ctx::Text => out.content(BlockType::Text, 0, d),
         Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
-        Ctx::Calls | Ctx::Results => {
-            // Whitespace between elements is wire formatting; stray text is a depth-1 block.
-            let stray_open = matches!(out.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
-            if !stray_open && ws > 0 {
-                Act::skip(ws)
-            } else {
-                out.content(BlockType::Text, 1, d)
-            }
-        }
-        Ctx::Invoke => {
-            if ws > 0 {
-                Act::skip(ws)
-            } else {
-                s.ctx = Ctx::Skip;
-                s.reason = ErrorReason::UnexpectedContent;
-                Act::WAIT
-            }
-        }
-        Ctx::Skip => out.skip(d, s.reason),
-        Ctx::Param | Ctx::Cdata => value::text(out, &mut s.value, s.ctx == Ctx::Cdata, d, window),
+        // Whitespace between elements is wire formatting; stray text is a depth-1 block.
+        Ctx::Calls | Ctx::Results => invoke::stray_text(out, d, window),
         Ctx::Result => {
             if ws > 0 && !s.stray {
                 Act::skip(ws)
@@ -270,26 +253,6 @@ fn on_literal(out: &mut Emitter<'_>, s: &mut State, len: usize) -> Act {
             out.close_content();
             s.ctx = Ctx::Text;
         }
-        Ctx::Param => {
-            let v = &mut s.value;
-            if v.streaming && v.pending_nl {
-                v.pending_nl = false;
-                let meta = out.meta(Some(Part::Input));
-                return Act {
-                    consume: 0,
-                    emit: Some((meta, Emit::Static("\\n"))),
-                };
-            }
-            v.at_start = false;
-            if v.cdata_start == NO_CDATA {
-                v.cdata_start = out.value.len() as u32;
-            }
-            s.ctx = Ctx::Cdata;
-        }
-        Ctx::Cdata => {
-            s.value.cdata_end = out.value.len() as u32;
-            s.ctx = Ctx::Param;
-        }
         _ => {}
     }
     Act::skip(len)
@@ -297,7 +260,6 @@ fn on_literal(out: &mut Emitter<'_>, s: &mut State, len: usize) -> Act {
 
 fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     let len = tag.len;
-    s.stray = false;
     let opening = !tag.closing;
     match (s.ctx, tag.element, opening) {
         (Ctx::Text, THINK, true) => {
@@ -314,6 +276,7 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
             out.close_content();
             if !tag.self_closing {
                 s.ctx = Ctx::Calls;
+                s.calls = Region::new();
             }
         }
         (Ctx::Text, FR, true) => {
@@ -322,22 +285,9 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
                 s.ctx = Ctx::Results;
             }
         }
-        (Ctx::Calls, FC, false) | (Ctx::Results, FR, false) => {
+        (Ctx::Results, FR, false) => {
             out.close_content();
             s.ctx = Ctx::Text;
-        }
-        (Ctx::Calls, INVOKE, true) => open_invoke(out, s, tag, bytes),
-        (Ctx::Invoke, PARAM, true) => return open_param(out, s, tag, bytes),
-        (Ctx::Invoke, INVOKE, false) => finish_invoke(out, s, Ctx::Calls),
-        (Ctx::Invoke, FC, false) => finish_invoke(out, s, Ctx::Text),
-        (Ctx::Param, PARAM, false) => close_param(out, s),
-        (Ctx::Skip, INVOKE, false) => {
-            s.ctx = Ctx::Calls;
-            return out.close_skipped(s.reason, len, true);
-        }
-        (Ctx::Skip, FC, false) => {
-            s.ctx = Ctx::Text;
-            return out.close_skipped(s.reason, len, false);
         }
         (Ctx::Results, RESULT, true) => {
             out.close_content();
@@ -391,56 +341,4 @@ fn set_result_name(out: &mut Emitter<'_>) {
     let n = (b - a).min(name.len());
     name[..n].copy_from_slice(&value[a..a + n]);
     out.set_name(&name[..n]);
-}
-
-fn open_invoke(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
-    out.close_content();
-    out.open_call(1);
-    s.params = 0;
-    let name = attr(bytes, tag.name_end, b"name").filter(|n| !n.is_empty());
-    let Some(name) = name else {
-        // Counted like every call, but it has no name to stream.
-        out.calls += 1;
-        s.reason = ErrorReason::MissingName;
-        if tag.self_closing {
-            out.fail_call(s.reason, true);
-        } else {
-            s.ctx = Ctx::Skip;
-        }
-        return;
-    };
-    out.announce_call(name);
-    s.tool = out.tools().find(name).map(|i| i as u16);
-    if tag.self_closing {
-        finish_invoke(out, s, Ctx::Calls);
-    } else {
-        s.ctx = Ctx::Invoke;
-    }
-}
-
-fn open_param(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
-    let Some(key) = attr(bytes, tag.name_end, b"name").filter(|k| !k.is_empty()) else {
-        // Skipped with the rest of the call (the tag is read again as skipped text).
-        s.ctx = Ctx::Skip;
-        s.reason = ErrorReason::MalformedParameter;
-        return Act::WAIT;
-    };
-    let ty = value::param_type(out, s.tool, key);
-    s.value = value::open(out, s.params == 0, key, ty);
-    s.params += 1;
-    s.ctx = Ctx::Param;
-    if tag.self_closing {
-        close_param(out, s);
-    }
-    Act::skip(tag.len)
-}
-
-fn close_param(out: &mut Emitter<'_>, s: &mut State) {
-    s.ctx = Ctx::Invoke;
-    value::close(out, s.value);
-}
-
-fn finish_invoke(out: &mut Emitter<'_>, s: &mut State, next: Ctx) {
-    out.finish_call(s.params > 0);
-    s.ctx = next;
 }

@@ -32,7 +32,10 @@
 //!    `<tool_response>`, an arm in `format/tool_results.rs`.
 
 pub(crate) mod anthropic;
+pub(crate) mod glm;
 pub(crate) mod hermes;
+pub(crate) mod invoke;
+pub(crate) mod minimax;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
 pub(crate) mod qwen3;
@@ -186,6 +189,10 @@ registry! {
     MorphXml = 3, "morph-xml", morph::State;
     /// `<tool_call><function=N><parameter=K>…`.
     Qwen3Coder = 4, "qwen3-coder", qwen3::State;
+    /// `<minimax:tool_call><invoke name="N"><parameter name="K">…` (MiniMax M2).
+    MinimaxM2 = 5, "minimax-m2", minimax::State;
+    /// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
+    Glm45 = 6, "glm-4.5", glm::State;
 }
 
 impl Dialect {

@@ -39,8 +39,12 @@ pub struct Vocab<'v> {
     /// `follow_mask` for them to count; one set per vocabulary (a single pointer keeps the
     /// vocabulary, built for every decision, small).
     pub follows: &'v [&'v [u8]],
-    /// Bit `i`: literal `i` counts only before one of `follows`.
+    /// Bit `i`: literal `i` counts only before one of `follows` (or, when set, where
+    /// `follow_test` says so).
     pub follow_mask: u8,
+    /// A test of the bytes after the literals marked in `follow_mask`, used instead of
+    /// `follows` when set (see [`Vocab::with_literal_when`]).
+    pub follow_test: Option<FollowTest>,
     /// How many of `literals` are in use.
     pub n_literals: usize,
     /// Element names decided at run time (bit [`DYNAMIC`] of `open`/`close`).
@@ -48,6 +52,12 @@ pub struct Vocab<'v> {
     /// Stop sequences that apply here.
     pub stops: StrList<'v>,
 }
+
+/// What the bytes after a literal marker make of it (see [`Vocab::with_literal_when`]):
+/// `Some(true)` it counts, `Some(false)` it is text, `None` more bytes could tell. `rest` is
+/// what follows the literal, at most up to [`TAG_CAP`] bytes from the literal's start; `eof`:
+/// no more bytes will come.
+pub type FollowTest = fn(rest: &[u8], eof: bool) -> Option<bool>;
 
 /// How many literal markers a [`Vocab`] holds.
 pub const MAX_LITERALS: usize = 8;
@@ -77,6 +87,7 @@ impl Vocab<'static> {
         literals: [&[]; MAX_LITERALS],
         follows: &[],
         follow_mask: 0,
+        follow_test: None,
         n_literals: 0,
         dynamic: Names::None,
         stops: StrList::Strs(&[]),
@@ -104,6 +115,22 @@ impl<'v> Vocab<'v> {
         self.with_literal_before(lit, &[])
     }
 
+    /// Adds a literal marker that counts only where `test` says so about the bytes after it
+    /// (one test per vocabulary). As for [`with_literal_before`](Vocab::with_literal_before),
+    /// the decision is a pure function of the bytes: [`Decision::NeedMore`] while `test` is
+    /// undecided, text once it says no — or once the literal and what `test` looked at would
+    /// exceed [`TAG_CAP`] bytes, or at the end of input, while it is still undecided.
+    pub fn with_literal_when(mut self, lit: &'v [u8], test: FollowTest) -> Vocab<'v> {
+        if self.n_literals < MAX_LITERALS {
+            debug_assert!(self.follows.is_empty(), "one look-ahead per vocabulary");
+            self.literals[self.n_literals] = lit;
+            self.follow_test = Some(test);
+            self.follow_mask |= 1 << self.n_literals;
+            self.n_literals += 1;
+        }
+        self
+    }
+
     /// Adds a literal marker that counts only when, after optional ASCII whitespace, one of
     /// `follows` comes next (nothing is required when `follows` is empty). The decision
     /// stays a pure function of the bytes: [`Decision::NeedMore`] while the bytes after the
@@ -119,6 +146,7 @@ impl<'v> Vocab<'v> {
                     self.follow_mask == 0 || core::ptr::eq(self.follows, follows),
                     "one follows set per vocabulary"
                 );
+                debug_assert!(self.follow_test.is_none(), "one look-ahead per vocabulary");
                 self.follows = follows;
                 self.follow_mask |= 1 << self.n_literals;
             }
@@ -158,6 +186,17 @@ fn followed(rest: &[u8], lit_len: usize, follows: &[&[u8]], eof: bool) -> Option
         None
     } else {
         Some(false)
+    }
+}
+
+/// [`followed`] for a [`FollowTest`]: the test sees at most the room [`TAG_CAP`] leaves after
+/// the literal, and an answer still open at the end of input or of that room is no.
+fn tested(test: FollowTest, rest: &[u8], lit_len: usize, eof: bool) -> Option<bool> {
+    let room = TAG_CAP.saturating_sub(lit_len);
+    let full = rest.len() >= room;
+    match test(&rest[..rest.len().min(room)], eof) {
+        None if eof || full => Some(false),
+        r => r,
     }
 }
 
@@ -251,12 +290,13 @@ fn candidate_at(v: &Vocab<'_>, d: &[u8], eof: bool) -> Candidate {
     let mut best: Option<(usize, usize)> = None;
     for (i, lit) in v.literals().iter().enumerate() {
         if d.starts_with(lit) {
-            let follows = if v.follow_mask & (1 << i) != 0 {
-                v.follows
-            } else {
-                &[]
+            let rest = &d[lit.len()..];
+            let counts = match (v.follow_mask & (1 << i) != 0, v.follow_test) {
+                (true, Some(test)) => tested(test, rest, lit.len(), eof),
+                (true, None) => followed(rest, lit.len(), v.follows, eof),
+                (false, _) => Some(true),
             };
-            match followed(&d[lit.len()..], lit.len(), follows, eof) {
+            match counts {
                 Some(true) if best.is_none_or(|(_, l)| lit.len() > l) => {
                     best = Some((i, lit.len()));
                 }

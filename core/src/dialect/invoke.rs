@@ -1,0 +1,330 @@
+//! The inside of an `<invoke>` tool region, shared by anthropic-xml (`<function_calls>`) and
+//! minimax-m2 (`<minimax:tool_call>`): the region holds `<invoke name="N">` calls (one
+//! tool_call block each, depth 1), which hold `<parameter name="K">V</parameter>` values.
+//!
+//! - Values are typed by [`super::value`]: a schema-typed `string` streams per token (minus
+//!   one framing newline at each end); every other value is held until `</parameter>`, then
+//!   trimmed and typed by the schema, or by the untyped guess. Where the [`Syntax`] has
+//!   CDATA, a value that is only CDATA is its payload, verbatim.
+//! - Whitespace between elements is wire formatting; other stray text directly inside the
+//!   region is a depth-1 text block; stray text inside an invoke fails it
+//!   (`unexpected-content`).
+//! - Failures: an `<invoke>` without a non-empty `name` (`missing-name`), a `<parameter>`
+//!   without one (`malformed-parameter`), stray text in an invoke, a parameter open at end of
+//!   input (`unfinished`), a call over `max_call_bytes` (`too-large`). The call is skipped to
+//!   `</invoke>` (part of its raw text) or the region's closer (not part of it).
+//! - The region's closer inside an invoke ends the invoke normally, then the region; an
+//!   invoke open at end of input completes normally.
+//! - With [`Syntax::truncated_closers`], a partial closer at the end of input right after
+//!   an invoke's last complete parameter (`…</parameter></inv`, `…</parameter><`) is a
+//!   closer cut off by the token limit: the invoke completes and the partial closer is kept
+//!   as text (a depth-1 text block in the region).
+
+use crate::config::ValueType;
+use crate::emit::{Act, Emit, Emitter};
+use crate::event::{BlockType, ErrorReason, Part};
+use crate::scan::tag::{self, TagLex, attr};
+use crate::scan::{Decision, Tag, Vocab};
+
+use super::value::{self, NO_CDATA, Value, leading_ws};
+
+const CDATA_OPEN: &[u8] = b"<![CDATA[";
+const CDATA_CLOSE: &[u8] = b"]]>";
+
+const fn bit(e: u8) -> u32 {
+    1 << e
+}
+
+/// How a dialect spells its invoke region.
+#[derive(Debug)]
+pub(crate) struct Syntax {
+    /// The dialect's element names; `region`, `invoke` and `param` index into them.
+    pub(crate) names: &'static [&'static [u8]],
+    /// The region's element (`function_calls`, `minimax:tool_call`).
+    pub(crate) region: u8,
+    /// `invoke`.
+    pub(crate) invoke: u8,
+    /// `parameter`.
+    pub(crate) param: u8,
+    /// Element names may carry the `antml:` prefix.
+    pub(crate) ns_prefix: bool,
+    /// `<![CDATA[…]]>` inside a value is raw data.
+    pub(crate) cdata: bool,
+    /// A partial closer at the end of input after a complete parameter completes the invoke.
+    pub(crate) truncated_closers: bool,
+}
+
+/// Where in the region the stream is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum At {
+    /// Between invokes.
+    Calls,
+    /// Inside `<invoke>`.
+    Invoke,
+    /// Inside `<parameter>`.
+    Param,
+    /// Inside a CDATA section of a parameter.
+    Cdata,
+    /// A failed invoke, skipped to its closer.
+    Skip,
+}
+
+/// The state of an invoke region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Region {
+    pub(crate) at: At,
+    /// Parameters read in the current invoke.
+    params: u16,
+    /// The configured tool of the current invoke.
+    tool: Option<u16>,
+    /// Why the current invoke failed (in `Skip`).
+    reason: ErrorReason,
+    value: Value,
+}
+
+/// Whether the region is still open after an act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Open {
+    Yes,
+    /// The region's closer was read.
+    No,
+}
+
+/// The vocabulary of element tags of `syn` (attributes allowed).
+fn elements(syn: &Syntax, open: u32, close: u32) -> Vocab<'static> {
+    Vocab {
+        names: syn.names,
+        attrs: true,
+        ns_prefix: syn.ns_prefix,
+        open,
+        close,
+        ..Vocab::EMPTY
+    }
+}
+
+/// Stray text directly inside a region: its leading whitespace is wire formatting, unless a
+/// stray text block is open already; the rest is a depth-1 text block.
+pub(crate) fn stray_text(out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    let ws = leading_ws(d, window);
+    let stray_open = matches!(out.open, Some(o) if o.ty == BlockType::Text && o.depth == 1);
+    if !stray_open && ws > 0 {
+        Act::skip(ws)
+    } else {
+        out.content(BlockType::Text, 1, d)
+    }
+}
+
+impl Region {
+    /// A region just opened (nothing read yet).
+    pub(crate) const fn new() -> Region {
+        Region {
+            at: At::Calls,
+            params: 0,
+            tool: None,
+            reason: ErrorReason::MalformedBody,
+            value: Value::new(ValueType::Any),
+        }
+    }
+
+    /// What may appear here.
+    pub(crate) fn vocab(&self, syn: &Syntax) -> Vocab<'static> {
+        let (region, invoke, param) = (bit(syn.region), bit(syn.invoke), bit(syn.param));
+        match self.at {
+            At::Calls => elements(syn, invoke, region),
+            At::Invoke => elements(syn, param, invoke | region),
+            At::Param if syn.cdata => elements(syn, 0, param).with_literal(CDATA_OPEN),
+            At::Param => elements(syn, 0, param),
+            At::Cdata => Vocab::EMPTY.with_literal(CDATA_CLOSE),
+            At::Skip => elements(syn, 0, invoke | region),
+        }
+    }
+
+    /// Fails the current call as too large: the rest is skipped to its closer.
+    pub(crate) fn too_large(&mut self) {
+        self.at = At::Skip;
+        self.reason = ErrorReason::TooLarge;
+    }
+
+    /// What to do with the scanner's decision `d` about the head of `window`.
+    pub(crate) fn act(
+        &mut self,
+        syn: &Syntax,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> (Act, Open) {
+        match d {
+            Decision::Element(tag) => self.on_tag(syn, out, tag, &window[..tag.len]),
+            Decision::Literal { len, .. } => (self.on_literal(out, len), Open::Yes),
+            Decision::Text(_) | Decision::Invalid(_) => {
+                (self.on_text(syn, out, d, window), Open::Yes)
+            }
+            Decision::NeedMore | Decision::Stop { .. } => (Act::WAIT, Open::Yes),
+        }
+    }
+
+    /// End of input inside the region: an open invoke completes, an open parameter fails it.
+    pub(crate) fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+        match self.at {
+            At::Invoke => self.finish_invoke(out, At::Calls),
+            At::Param | At::Cdata => out.fail_call(ErrorReason::Unfinished, false),
+            At::Skip => out.fail_call(self.reason, false),
+            At::Calls => {}
+        }
+        self.at = At::Calls;
+    }
+
+    fn on_text(&mut self, syn: &Syntax, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+        match self.at {
+            At::Calls => stray_text(out, d, window),
+            At::Invoke => {
+                let ws = leading_ws(d, window);
+                if ws > 0 {
+                    Act::skip(ws)
+                } else if syn.truncated_closers && truncated_closer(syn, d, window) {
+                    // The closer was cut off: the invoke is complete; the partial closer is
+                    // decided again between invokes (stray text).
+                    self.finish_invoke(out, At::Calls);
+                    Act::WAIT
+                } else {
+                    self.at = At::Skip;
+                    self.reason = ErrorReason::UnexpectedContent;
+                    Act::WAIT
+                }
+            }
+            At::Skip => out.skip(d, self.reason),
+            At::Param | At::Cdata => {
+                value::text(out, &mut self.value, self.at == At::Cdata, d, window)
+            }
+        }
+    }
+
+    fn on_literal(&mut self, out: &mut Emitter<'_>, len: usize) -> Act {
+        match self.at {
+            At::Param => {
+                let v = &mut self.value;
+                if v.streaming && v.pending_nl {
+                    v.pending_nl = false;
+                    let meta = out.meta(Some(Part::Input));
+                    return Act {
+                        consume: 0,
+                        emit: Some((meta, Emit::Static("\\n"))),
+                    };
+                }
+                v.at_start = false;
+                if v.cdata_start == NO_CDATA {
+                    v.cdata_start = out.value.len() as u32;
+                }
+                self.at = At::Cdata;
+            }
+            At::Cdata => {
+                self.value.cdata_end = out.value.len() as u32;
+                self.at = At::Param;
+            }
+            _ => {}
+        }
+        Act::skip(len)
+    }
+
+    fn on_tag(
+        &mut self,
+        syn: &Syntax,
+        out: &mut Emitter<'_>,
+        tag: Tag,
+        bytes: &[u8],
+    ) -> (Act, Open) {
+        let len = tag.len;
+        let e = tag.element;
+        let opening = !tag.closing;
+        match self.at {
+            At::Calls if e == syn.region && !opening => {
+                out.close_content();
+                return (Act::skip(len), Open::No);
+            }
+            At::Calls if e == syn.invoke && opening => self.open_invoke(out, tag, bytes),
+            At::Invoke if e == syn.param && opening => {
+                return (self.open_param(out, tag, bytes), Open::Yes);
+            }
+            At::Invoke if e == syn.invoke && !opening => self.finish_invoke(out, At::Calls),
+            At::Invoke if e == syn.region && !opening => {
+                self.finish_invoke(out, At::Calls);
+                return (Act::skip(len), Open::No);
+            }
+            At::Param if e == syn.param && !opening => self.close_param(out),
+            At::Skip if e == syn.invoke && !opening => {
+                self.at = At::Calls;
+                return (out.close_skipped(self.reason, len, true), Open::Yes);
+            }
+            At::Skip if e == syn.region && !opening => {
+                self.at = At::Calls;
+                return (out.close_skipped(self.reason, len, false), Open::No);
+            }
+            // The vocabulary admits no other tag in each context.
+            _ => {}
+        }
+        (Act::skip(len), Open::Yes)
+    }
+
+    fn open_invoke(&mut self, out: &mut Emitter<'_>, tag: Tag, bytes: &[u8]) {
+        out.close_content();
+        out.open_call(1);
+        self.params = 0;
+        let name = attr(bytes, tag.name_end, b"name").filter(|n| !n.is_empty());
+        let Some(name) = name else {
+            // Counted like every call, but it has no name to stream.
+            out.calls += 1;
+            self.reason = ErrorReason::MissingName;
+            if tag.self_closing {
+                out.fail_call(self.reason, true);
+            } else {
+                self.at = At::Skip;
+            }
+            return;
+        };
+        out.announce_call(name);
+        self.tool = out.tools().find(name).map(|i| i as u16);
+        if tag.self_closing {
+            self.finish_invoke(out, At::Calls);
+        } else {
+            self.at = At::Invoke;
+        }
+    }
+
+    fn open_param(&mut self, out: &mut Emitter<'_>, tag: Tag, bytes: &[u8]) -> Act {
+        let Some(key) = attr(bytes, tag.name_end, b"name").filter(|k| !k.is_empty()) else {
+            // Skipped with the rest of the call (the tag is read again as skipped text).
+            self.at = At::Skip;
+            self.reason = ErrorReason::MalformedParameter;
+            return Act::WAIT;
+        };
+        let ty = value::param_type(out, self.tool, key);
+        self.value = value::open(out, self.params == 0, key, ty);
+        self.params += 1;
+        self.at = At::Param;
+        if tag.self_closing {
+            self.close_param(out);
+        }
+        Act::skip(tag.len)
+    }
+
+    fn close_param(&mut self, out: &mut Emitter<'_>) {
+        self.at = At::Invoke;
+        value::close(out, self.value);
+    }
+
+    fn finish_invoke(&mut self, out: &mut Emitter<'_>, next: At) {
+        out.finish_call(self.params > 0);
+        self.at = next;
+    }
+}
+
+/// Whether text decision `d` inside an invoke is a partial closer of the invoke or the region
+/// at the end of input: the decision is the whole window (so the end of input, as a partial
+/// tag short of that is still undecided) and the bytes could still grow into a closer.
+fn truncated_closer(syn: &Syntax, d: Decision, window: &[u8]) -> bool {
+    let Decision::Text(n) = d else {
+        return false;
+    };
+    let closers = elements(syn, 0, bit(syn.invoke) | bit(syn.region));
+    n == window.len() && window[0] == b'<' && tag::lex(&closers, window, false) == TagLex::Partial
+}

@@ -1,0 +1,154 @@
+//! `minimax-m2` (MiniMax M2, M2.1, M2.5): `<minimax:tool_call>` holding
+//! `<invoke name="N">` calls holding `<parameter name="K">V</parameter>` values; thinking
+//! `<think>…</think>`.
+//!
+//! The region is anthropic-xml's `<function_calls>` under another name, read by the same
+//! machinery ([`super::invoke`]): one tool_call block (depth 1) per `<invoke>`, several per
+//! region, whitespace between elements dropped, stray text in the region a depth-1 text
+//! block, the same failures. Values are typed exactly like anthropic-xml parameters
+//! ([`super::value`]): a schema `string` streams per token minus one framing newline at each
+//! end; other values are trimmed and typed at `</parameter>`; undeclared ones get the
+//! untyped guess.
+//!
+//! Choices the wire format leaves open (docs/design.md records them):
+//! - `<minimax:tool_call>` opens the region wherever it appears in text (it is one special
+//!   token of the model's vocabulary, never prose); it takes no attributes. A stream may
+//!   hold several regions; text between them is top-level text.
+//! - Tags are matched exactly: no namespace prefix on `invoke`/`parameter`, which are
+//!   structural only inside the region; attributes are quoted (`"` or `'`).
+//! - A value ends at the first `</parameter>`; nothing else is markup inside it (no CDATA,
+//!   no entity decoding).
+//! - Thinking: the exact `thinking_tags` markers (default `<think>`/`</think>`), opaque.
+//! - A partial closer at the end of input right after a complete parameter (`…</parameter>
+//!   </inv`, `…</parameter><`) is a closer cut off by the token limit: the call completes and
+//!   the partial closer is kept as text (a depth-1 text block). A partial `</parameter`
+//!   leaves its value open: the call fails as `unfinished`, as any value open at the end.
+//! - Stop sequences apply in top-level text only (not inside the region).
+
+use crate::config::{Config, StartIn};
+use crate::emit::{Act, Emitter};
+use crate::event::BlockType;
+use crate::scan::{Decision, Vocab};
+
+use super::Machine;
+use super::invoke::{Open, Region, Syntax};
+
+const NAMES: &[&[u8]] = &[b"minimax:tool_call", b"invoke", b"parameter"];
+const REGION: u8 = 0;
+
+const SYNTAX: Syntax = Syntax {
+    names: NAMES,
+    region: REGION,
+    invoke: 1,
+    param: 2,
+    ns_prefix: false,
+    cdata: false,
+    truncated_closers: true,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    Text,
+    Thinking,
+    /// Inside `<minimax:tool_call>` (where: [`State::calls`]).
+    Calls,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct State {
+    ctx: Ctx,
+    calls: Region,
+}
+
+impl Machine for State {
+    const THINKING_TAGS: (&'static str, &'static str) = ("<think>", "</think>");
+    const CALL_DEPTH: u8 = 1;
+
+    fn new(cfg: &Config<'_>) -> State {
+        State {
+            ctx: match cfg.start_in {
+                StartIn::Text => Ctx::Text,
+                StartIn::Thinking => Ctx::Thinking,
+            },
+            calls: Region::new(),
+        }
+    }
+
+    fn vocab_key(&self) -> u32 {
+        self.ctx as u32 | (self.calls.at as u32) << 4
+    }
+
+    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+        let (open, close) = out.thinking_tags();
+        match self.ctx {
+            Ctx::Text => Vocab {
+                names: NAMES,
+                open: 1 << REGION,
+                stops: out.stops(),
+                ..Vocab::EMPTY
+            }
+            .with_literal(open.as_bytes()),
+            Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
+            Ctx::Calls => self.calls.vocab(&SYNTAX),
+        }
+    }
+
+    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+        if out.call_too_large()
+            && !(self.ctx == Ctx::Calls && self.calls.at == super::invoke::At::Skip)
+        {
+            // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
+            self.ctx = Ctx::Calls;
+            self.calls.too_large();
+            return Act::WAIT;
+        }
+        match (self.ctx, d) {
+            (Ctx::Calls, _) => {
+                let (act, open) = self.calls.act(&SYNTAX, out, d, window);
+                if open == Open::No {
+                    self.ctx = Ctx::Text;
+                }
+                act
+            }
+            (Ctx::Text, Decision::Element(tag)) => {
+                out.close_content();
+                if !tag.self_closing {
+                    self.ctx = Ctx::Calls;
+                    self.calls = Region::new();
+                }
+                Act::skip(tag.len)
+            }
+            (Ctx::Text | Ctx::Thinking, Decision::Literal { len, .. }) => {
+                out.close_content();
+                self.ctx = if self.ctx == Ctx::Text {
+                    Ctx::Thinking
+                } else {
+                    Ctx::Text
+                };
+                Act::skip(len)
+            }
+            (Ctx::Text, Decision::Text(_) | Decision::Invalid(_)) => {
+                out.content(BlockType::Text, 0, d)
+            }
+            (Ctx::Thinking, Decision::Text(_) | Decision::Invalid(_)) => {
+                out.content(BlockType::Thinking, 0, d)
+            }
+            _ => Act::WAIT,
+        }
+    }
+
+    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+        if self.ctx == Ctx::Calls {
+            self.calls.end_of_input(out);
+        }
+        self.ctx = Ctx::Text;
+    }
+
+    fn plain_block(&self) -> Option<(BlockType, u8)> {
+        match self.ctx {
+            Ctx::Text => Some((BlockType::Text, 0)),
+            Ctx::Thinking => Some((BlockType::Thinking, 0)),
+            Ctx::Calls => None,
+        }
+    }
+}
