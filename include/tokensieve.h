@@ -257,6 +257,10 @@ typedef enum tokensieve_dialect {
    * `<tool_call><function=N><parameter=K>…`.
    */
   TOKENSIEVE_DIALECT_QWEN3_CODER = 4,
+  /**
+   * OpenAI gpt-oss: `<|channel|>…<|message|>…<|end|>`, calls `… to=functions.N …<|call|>`.
+   */
+  TOKENSIEVE_DIALECT_HARMONY = 5,
 } tokensieve_dialect;
 
 /**

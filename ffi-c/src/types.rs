@@ -209,6 +209,8 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_MORPH_XML = 3,
     /// `<tool_call><function=N><parameter=K>…`.
     TOKENSIEVE_DIALECT_QWEN3_CODER = 4,
+    /// OpenAI gpt-oss: `<|channel|>…<|message|>…<|end|>`, calls `… to=functions.N …<|call|>`.
+    TOKENSIEVE_DIALECT_HARMONY = 5,
 }
 
 /// `tokensieve_config.start_in`.

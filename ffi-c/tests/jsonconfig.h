@@ -143,9 +143,9 @@ static int read_pair(jr *r, const char **a, const char **b) {
 }
 
 static int dialect_code(const char *name, uint32_t *out) {
-    static const char *names[] = {"passthrough", "anthropic-xml", "hermes", "morph-xml", "qwen3-coder"};
+    static const char *names[] = {"passthrough", "anthropic-xml", "hermes", "morph-xml", "qwen3-coder", "harmony"};
     uint32_t k;
-    for (k = 0; k < 5; k++)
+    for (k = 0; k < 6; k++)
         if (strcmp(names[k], name) == 0) { *out = k; return 1; }
     return 0;
 }

@@ -84,6 +84,34 @@ enum Progress {
     Done,
 }
 
+/// A span of the value buffer, or none (`start == u32::MAX`). Not an `Option`: its tag
+/// would be the parser enum's largest niche and sit inside the other dialects' states,
+/// making every parser 8 bytes larger.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    start: u32,
+    end: u32,
+}
+
+impl Held {
+    const NONE: Held = Held {
+        start: u32::MAX,
+        end: 0,
+    };
+
+    fn span(start: u32, end: u32) -> Held {
+        Held { start, end }
+    }
+
+    fn get(self) -> Option<(u32, u32)> {
+        (self.start != u32::MAX).then_some((self.start, self.end))
+    }
+
+    fn take(&mut self) -> Option<(u32, u32)> {
+        core::mem::replace(self, Held::NONE).get()
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct State {
     ctx: Ctx,
@@ -100,7 +128,7 @@ pub(crate) struct State {
     name: Progress,
     args: Progress,
     /// The transcoded arguments held in the value buffer (while the name is unknown).
-    held_args: Option<(u32, u32)>,
+    held_args: Held,
     /// Where a JSON-encoded `arguments` string starts in the value buffer.
     encoded_from: u32,
     reason: ErrorReason,
@@ -125,7 +153,7 @@ impl Machine for State {
             key_len: 0,
             name: Progress::Absent,
             args: Progress::Absent,
-            held_args: None,
+            held_args: Held::NONE,
             encoded_from: 0,
             reason: ErrorReason::MalformedBody,
         }
@@ -511,7 +539,7 @@ fn start_call(out: &mut Emitter<'_>, s: &mut State) {
     s.member = Member::None;
     s.name = Progress::Absent;
     s.args = Progress::Absent;
-    s.held_args = None;
+    s.held_args = Held::NONE;
 }
 
 /// Fails the open call (opening one if needed); the rest is skipped to the closer.
@@ -606,10 +634,10 @@ fn input_piece(
         let meta = out.meta(Some(Part::Input));
         return piece_act(out, meta, p, window, consumed);
     }
-    let start = s.held_args.map_or(out.value.len() as u32, |(a, _)| a);
+    let start = s.held_args.get().map_or(out.value.len() as u32, |(a, _)| a);
     let at = piece_at(window, p);
     let act = hold_value(out, s, p.as_bytes(), at, consumed);
-    s.held_args = Some((start, out.value.len() as u32));
+    s.held_args = Held::span(start, out.value.len() as u32);
     act
 }
 
@@ -638,8 +666,8 @@ fn hold_value(
     }
 }
 
-/// An act emitting a lexer or writer piece as chunk text.
-fn piece_act(
+/// An act emitting a lexer or writer piece as chunk text (harmony's bodies too).
+pub(super) fn piece_act(
     out: &mut Emitter<'_>,
     meta: crate::emit::Meta,
     p: Piece<'_>,
@@ -725,7 +753,7 @@ fn transcode_encoded(out: &mut Emitter<'_>, s: &mut State) {
             Spool::buf(BufId::Value, SpoolMode::Plain, held.0, held.1),
         );
     } else {
-        s.held_args = Some(held);
+        s.held_args = Held::span(held.0, held.1);
     }
 }
 

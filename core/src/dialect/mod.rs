@@ -32,6 +32,7 @@
 //!    `<tool_response>`, an arm in `format/tool_results.rs`.
 
 pub(crate) mod anthropic;
+pub(crate) mod harmony;
 pub(crate) mod hermes;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
@@ -186,6 +187,9 @@ registry! {
     MorphXml = 3, "morph-xml", morph::State;
     /// `<tool_call><function=N><parameter=K>…`.
     Qwen3Coder = 4, "qwen3-coder", qwen3::State;
+    /// OpenAI gpt-oss: `<|channel|>analysis<|message|>…<|end|>`, calls
+    /// `<|channel|>commentary to=functions.N <|constrain|>json<|message|>{…}<|call|>`.
+    Harmony = 5, "harmony", harmony::State;
 }
 
 impl Dialect {
