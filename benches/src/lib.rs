@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 use tokensieve::{ConfigBuf, Dialect, Event, Sieve};
 
 /// Bumped whenever a generator changes: stale data is regenerated.
-pub const DATA_VERSION: &str = "tokensieve-bench-data v1";
+pub const DATA_VERSION: &str = "tokensieve-bench-data v2";
 
 /// Size of the prose input.
 pub const PROSE_BYTES: usize = 10_000_000;
@@ -39,11 +39,12 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 4] = [
+pub const TOOL_DIALECTS: [Dialect; 5] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
     Dialect::Qwen3Coder,
+    Dialect::Harmony,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -339,6 +340,19 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             out.push_str("</function>\n</tool_call>");
         }
+        Dialect::Harmony => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let _ = write!(
+                out,
+                "<|start|>assistant<|channel|>commentary to=functions.{} <|constrain|>json<|message|>{}<|call|>",
+                call.name,
+                Value::Object(args)
+            );
+        }
         Dialect::MorphXml => {
             let _ = writeln!(out, "<{}>", call.name);
             for (k, v) in &call.args {
@@ -362,6 +376,12 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         }
         Dialect::Hermes | Dialect::Qwen3Coder => {
             let _ = write!(out, "<tool_response>\n{body}\n</tool_response>");
+        }
+        Dialect::Harmony => {
+            let _ = write!(
+                out,
+                "<|start|>functions.search to=assistant<|channel|>commentary<|message|>{body}<|end|>"
+            );
         }
         // morph-xml and passthrough have no result syntax: a result is quoted prose.
         Dialect::MorphXml | Dialect::Passthrough => {

@@ -29,6 +29,9 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
         ),
         "morph-xml" => format!("<put><data>{arg}</data></put>"),
         "qwen3-coder" => format!("<function=put><parameter=data>\n{arg}\n</parameter></function>"),
+        "harmony" => format!(
+            "<|channel|>commentary to=functions.put <|constrain|>json<|message|>{{\"data\": \"{arg}\"}}<|call|>"
+        ),
         _ => unreachable!(),
     };
     let (open, close) = match dialect {
@@ -99,7 +102,13 @@ fn stream(config: &ConfigBuf, input: &[u8], expected_visible: &[u8]) -> Seen {
 #[test]
 #[ignore = "100 MB per dialect: run in release (test.sh does)"]
 fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
-    for dialect in ["anthropic-xml", "hermes", "morph-xml", "qwen3-coder"] {
+    for dialect in [
+        "anthropic-xml",
+        "hermes",
+        "morph-xml",
+        "qwen3-coder",
+        "harmony",
+    ] {
         let (config, before, call, after) = case(dialect, 1 << 20);
         let input = [&before[..], &call, &after].concat();
         let mut expected = before.clone();
@@ -137,7 +146,13 @@ fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
 #[test]
 #[ignore = "100 MB per dialect: run in release (test.sh does)"]
 fn a_call_within_max_call_bytes_streams_its_whole_input() {
-    for dialect in ["anthropic-xml", "hermes", "morph-xml", "qwen3-coder"] {
+    for dialect in [
+        "anthropic-xml",
+        "hermes",
+        "morph-xml",
+        "qwen3-coder",
+        "harmony",
+    ] {
         let (config, before, call, after) = case(dialect, 200 << 20);
         let input = [&before[..], &call, &after].concat();
         let seen = stream(&config, &input, b"");
