@@ -62,7 +62,9 @@ fn transcript() -> Vec<u8> {
 <tool_call>{\"arguments\": \"{\\\"k\\\": true}\", \"name\": \"g\"}</tool_call><tool_call>[{\"name\": \"f\"}, {oops}]</tool_call>\n\
 <tool_response>ok</tool_response>\n\
 <tool_call>\n<function=f>\n<parameter=s>\nx &amp; y\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</tool_call>\n\
-<f><s>a &lt; b</s><n> 3 </n><l>1</l><l>2</l></f> <f/> <ff>x</ff>\n";
+<f><s>a &lt; b</s><n> 3 </n><l>1</l><l>2</l></f> <f/> <ff>x</ff>\n\
+<|channel|>analysis<|message|>why<|end|><|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"s\": \"a\\u00e9\", n: 2}<|call|>\
+<|start|>functions.f to=assistant<|channel|>commentary<|message|>ok<|end|><|channel|>final<|message|>bye <|x|><|return|>\n";
     one.repeat(200)
 }
 

@@ -536,7 +536,7 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
         Lex::Token(t) => {
             if !s.opened {
                 if !matches!(t, Token::ObjectStart) {
-                    // The arguments must be an object; the token is read again as skipped.
+                    // The arguments must be an object: the call fails (its bytes stay in raw).
                     fail(out, s, ErrorReason::MalformedBody);
                     return Act::skip(consumed);
                 }
