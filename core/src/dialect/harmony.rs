@@ -56,7 +56,8 @@
 //! and its text (its markers and any part of it that came in the prefill left out) is
 //! visible text, the stream going on as top-level text. A header ended by `<|end|>`,
 //! `<|return|>`, `<|call|>`, a new `<|start|>`, a second `<|channel|>` or the end of input is
-//! dropped (a message without content).
+//! dropped (a message without content; a `<|start|>` or `<|channel|>` that ended it begins
+//! the next header).
 //!
 //! Prefill: a prompt ending in `<|start|>assistant` leaves the stream inside a header, one
 //! ending in `…<|channel|>final<|message|>` inside a text message (and one ending in a
@@ -73,7 +74,7 @@ use crate::json::relaxed::{ErrorKind, Lex, Lexer, Token, Writer};
 use crate::scan::{Decision, Vocab};
 
 use super::Machine;
-use super::hermes::piece_act;
+use super::hermes::{pack_tokens, piece_act};
 
 /// The most header bytes kept (after its first marker; inner markers not counted).
 pub(crate) const HEADER_CAP: usize = STR_CAP;
@@ -545,13 +546,23 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
             if matches!(t, Token::ObjectEnd) && s.lexer.depth() == 0 {
                 s.ctx = Ctx::After;
             }
-            match s.writer.render(t) {
+            let act = match s.writer.render(t) {
                 Some(p) => {
                     let meta = out.meta(Some(Part::Input));
                     piece_act(out, meta, p, window, consumed)
                 }
                 None => Act::skip(consumed),
+            };
+            if s.ctx != Ctx::Body {
+                return act;
             }
+            // The markers count inside strings too: the whole decided text may be packed.
+            let (act, ended) =
+                pack_tokens(out, &mut s.lexer, &mut s.writer, act, window, n, false, 0);
+            if ended {
+                s.ctx = Ctx::After;
+            }
+            act
         }
     }
 }

@@ -338,7 +338,23 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
         Lex::Token(t) => {
             let act = token(out, s, t, window, consumed);
             if s.ctx == Ctx::Body && s.member == Member::Args && s.name == Progress::Done {
-                pack_arguments(out, s, act, window, n, decided_in_quotes)
+                let obj = member_depth(s);
+                let only_quoted = decided_in_quotes;
+                let (act, ended) = pack_tokens(
+                    out,
+                    &mut s.lexer,
+                    &mut s.writer,
+                    act,
+                    window,
+                    n,
+                    only_quoted,
+                    obj,
+                );
+                if ended {
+                    s.member = Member::None;
+                    s.args = Progress::Done;
+                }
+                act
             } else {
                 act
             }
@@ -346,23 +362,27 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
     }
 }
 
-/// Streaming arguments: packs the tokens that follow `act`'s piece in the decided text
-/// (`window[..n]`) into one inline chunk with it, while they fit — the small pieces of JSON
-/// arguments (`"`, `":`, `1`, `,`, an escape) become one event instead of one each. A piece
-/// borrowed from a long run stays in place (zero-copy). Stops where the next token would
-/// not fit or is incomplete (the lexer and writer are put back as they were), where the
-/// arguments end, and — for text decided inside a string, where a closer is content — where
-/// the string ends, so what follows is decided in its own context.
-fn pack_arguments(
+/// Streaming JSON (hermes' arguments, harmony's bodies): packs the tokens that follow
+/// `act`'s piece in the decided text (`window[..n]`) into one inline chunk with it, while they
+/// fit — the small pieces of JSON (`"`, `":`, `1`, `,`, an escape) become one event instead
+/// of one each. A piece borrowed from a long run stays in place (zero-copy). Stops where the
+/// next token would not fit or is incomplete (the lexer and writer are put back as they
+/// were), where the value ends (a token ending a value at depth `end_depth`: then it returns
+/// true), and — with `only_quoted`, for text decided inside a string, where a closer is
+/// content — where the string ends, so what follows is decided in its own context.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn pack_tokens(
     out: &mut Emitter<'_>,
-    s: &mut State,
+    lexer: &mut Lexer,
+    writer: &mut Writer,
     act: Act,
     window: &[u8],
     n: usize,
-    decided_in_quotes: bool,
-) -> Act {
+    only_quoted: bool,
+    end_depth: usize,
+) -> (Act, bool) {
     let Some((meta, emit)) = act.emit else {
-        return act;
+        return (act, false);
     };
     let mut buf = [0u8; INLINE_CAP];
     let mut len = match emit {
@@ -379,42 +399,44 @@ fn pack_arguments(
             buf[..bytes.len()].copy_from_slice(bytes);
             bytes.len()
         }
-        _ => return act,
+        _ => return (act, false),
     };
-    let obj = member_depth(s);
     let mut used = act.consume;
     let mut packed = false;
-    while used < n && (!decided_in_quotes || s.lexer.in_quotes()) {
-        let (lexer, writer) = (s.lexer, s.writer);
+    let mut ended = false;
+    while used < n && (!only_quoted || lexer.in_quotes()) {
+        let (saved_lexer, saved_writer) = (*lexer, *writer);
         let mut input = &window[used..n];
-        let Lex::Token(t) = s.lexer.next(&mut input) else {
-            (s.lexer, s.writer) = (lexer, writer);
+        let Lex::Token(t) = lexer.next(&mut input) else {
+            (*lexer, *writer) = (saved_lexer, saved_writer);
             break;
         };
-        let depth = s.lexer.depth();
-        let piece = s.writer.render(t);
+        let depth = lexer.depth();
+        let piece = writer.render(t);
         let bytes = piece.as_ref().map_or(&[][..], |p| p.as_bytes());
         if len + bytes.len() > INLINE_CAP {
-            (s.lexer, s.writer) = (lexer, writer);
+            (*lexer, *writer) = (saved_lexer, saved_writer);
             break;
         }
         buf[len..len + bytes.len()].copy_from_slice(bytes);
         len += bytes.len();
         used = n - input.len();
         packed = true;
-        if t.ends_value() && depth == obj {
-            s.member = Member::None;
-            s.args = Progress::Done;
+        if t.ends_value() && depth == end_depth {
+            ended = true;
             break;
         }
     }
     if !packed {
-        return Act {
-            consume: used,
-            emit: Some((meta, emit)),
-        };
+        return (
+            Act {
+                consume: used,
+                emit: Some((meta, emit)),
+            },
+            false,
+        );
     }
-    out.inline_act(meta, used, &buf[..len])
+    (out.inline_act(meta, used, &buf[..len]), ended)
 }
 
 /// The depth of the call object's members.
