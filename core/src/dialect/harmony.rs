@@ -39,13 +39,18 @@
 //! instead of shown:
 //!
 //! - `<|end|>`, `<|return|>` and `<|call|>` end whatever message is open, whichever it is: a
-//!   call whose body is complete completes at any of them (at `<|end|>` too), an
-//!   unfinished one fails as `malformed-body`. Outside a message they are dropped.
+//!   call whose body is complete (or empty: `{}`) completes at any of them (at `<|end|>`
+//!   too), an unfinished one fails as `malformed-body` (the marker in its raw text).
+//!   Outside a message they are dropped.
 //! - `<|start|>` and `<|channel|>` begin a header anywhere: inside a message they end it
-//!   first (a model that skips `<|end|>` before its next message loses nothing), a call as
-//!   at `<|end|>` (the marker is not part of a failed call's raw text).
-//! - `<|message|>` and `<|constrain|>` outside a header are dropped; inside a call's body
-//!   they fail it (`malformed-body`).
+//!   first (a model that skips `<|end|>` before its next message loses nothing); a call
+//!   with a complete body completes there, any other fails as `unfinished` (the marker is
+//!   not part of its raw text).
+//! - `<|message|>` and `<|constrain|>` outside a header are dropped; inside a call they fail
+//!   it (`malformed-body` in the body, `unexpected-content` after it).
+//! - At the end of input a call completes when its body is complete, else it fails as
+//!   `unfinished` (an empty body too: nothing of it was written); a marker cut off after a
+//!   complete body (`…}<|ca`) completes the call and stays text (max_tokens truncation).
 //! - Plain text outside any message — the stream's first bytes when no header comes, text
 //!   between messages — is visible text at depth 0 (whitespace included, as at top level in
 //!   every dialect).
