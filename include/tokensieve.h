@@ -265,6 +265,10 @@ typedef enum tokensieve_dialect {
    * `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
    */
   TOKENSIEVE_DIALECT_GLM_4_5 = 6,
+  /**
+   * OpenAI gpt-oss: `<|channel|>…<|message|>…<|end|>`, calls `… to=functions.N …<|call|>`.
+   */
+  TOKENSIEVE_DIALECT_HARMONY = 7,
 } tokensieve_dialect;
 
 /**

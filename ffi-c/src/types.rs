@@ -213,6 +213,8 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_MINIMAX_M2 = 5,
     /// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
     TOKENSIEVE_DIALECT_GLM_4_5 = 6,
+    /// OpenAI gpt-oss: `<|channel|>…<|message|>…<|end|>`, calls `… to=functions.N …<|call|>`.
+    TOKENSIEVE_DIALECT_HARMONY = 7,
 }
 
 /// `tokensieve_config.start_in`.

@@ -33,6 +33,7 @@
 
 pub(crate) mod anthropic;
 pub(crate) mod glm;
+pub(crate) mod harmony;
 pub(crate) mod hermes;
 pub(crate) mod invoke;
 pub(crate) mod minimax;
@@ -193,6 +194,9 @@ registry! {
     MinimaxM2 = 5, "minimax-m2", minimax::State;
     /// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
     Glm45 = 6, "glm-4.5", glm::State;
+    /// OpenAI gpt-oss: `<|channel|>analysis<|message|>…<|end|>`, calls
+    /// `<|channel|>commentary to=functions.N <|constrain|>json<|message|>{…}<|call|>`.
+    Harmony = 7, "harmony", harmony::State;
 }
 
 impl Dialect {
