@@ -26,6 +26,7 @@ TARGETS = {
     "hermes": "sieve_hermes",
     "morph-xml": "sieve_morph_xml",
     "qwen3-coder": "sieve_qwen3_coder",
+    "kimi-k2": "sieve_kimi_k2",
 }
 OUT = HERE / "seeds"
 
@@ -94,6 +95,9 @@ TRANSCRIPTS = {
     ],
     "morph-xml": [
         "<think>ok</think>Checking.\n<get_weather>\n<city>Zürich &amp; Bern</city>\n<days>3</days>\n</get_weather>\n<search><tags><item>a</item><item>b</item></tags><filters>{\"x\": 1}</filters></search><get_time/> done.",
+    ],
+    "kimi-k2": [
+        "<think>Two lookups.</think>Sure. <|tool_calls_section_begin|>\n<|tool_call_begin|>functions.get_weather:0 <|tool_call_argument_begin|> {\"city\": \"東京\", days: 3,} <|tool_call_end|>\n<|tool_call_begin|>search:1<|tool_call_argument_begin|>{\"q\": \"a<|tool_call_end|>\n<|tool_calls_section_end|>Done.",
     ],
     "passthrough": [
         "Hello <thinking>hmm <b> a < b</thinking> world \xff\xe2\x82 end <|eot|> after",

@@ -251,6 +251,10 @@ typedef enum tokensieve_dialect {
    * `<tool_call><function=N><parameter=K>…`.
    */
   TOKENSIEVE_DIALECT_QWEN3_CODER = 4,
+  /**
+   * `<|tool_calls_section_begin|><|tool_call_begin|>functions.N:0<|tool_call_argument_begin|>{json}…` (Kimi K2).
+   */
+  TOKENSIEVE_DIALECT_KIMI_K2 = 5,
 } tokensieve_dialect;
 
 /**

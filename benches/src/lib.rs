@@ -39,11 +39,12 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 4] = [
+pub const TOOL_DIALECTS: [Dialect; 5] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
     Dialect::Qwen3Coder,
+    Dialect::KimiK2,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -346,6 +347,19 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             let _ = write!(out, "</{}>", call.name);
         }
+        Dialect::KimiK2 => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = Value::Object(args);
+            let _ = write!(
+                out,
+                "<|tool_calls_section_begin|><|tool_call_begin|>functions.{}:0<|tool_call_argument_begin|>{body}<|tool_call_end|><|tool_calls_section_end|>",
+                call.name
+            );
+        }
         Dialect::Passthrough => {}
     }
 }
@@ -363,8 +377,9 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         Dialect::Hermes | Dialect::Qwen3Coder => {
             let _ = write!(out, "<tool_response>\n{body}\n</tool_response>");
         }
-        // morph-xml and passthrough have no result syntax: a result is quoted prose.
-        Dialect::MorphXml | Dialect::Passthrough => {
+        // morph-xml, kimi-k2 (results go in a tool message) and passthrough have no result
+        // syntax in model text: a result is quoted prose.
+        Dialect::MorphXml | Dialect::KimiK2 | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }
     }

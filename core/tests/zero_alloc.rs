@@ -62,7 +62,9 @@ fn transcript() -> Vec<u8> {
 <tool_call>{\"arguments\": \"{\\\"k\\\": true}\", \"name\": \"g\"}</tool_call><tool_call>[{\"name\": \"f\"}, {oops}]</tool_call>\n\
 <tool_response>ok</tool_response>\n\
 <tool_call>\n<function=f>\n<parameter=s>\nx &amp; y\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</tool_call>\n\
-<f><s>a &lt; b</s><n> 3 </n><l>1</l><l>2</l></f> <f/> <ff>x</ff>\n";
+<f><s>a &lt; b</s><n> 3 </n><l>1</l><l>2</l></f> <f/> <ff>x</ff>\n\
+<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"s\": \"a\\u00e9\", n: 1.50, l: [1, 'x',]}<|tool_call_end|>\n\
+<|tool_call_begin|>functions.g:1<|tool_call_argument_begin|>{oops<|tool_call_end|> stray <|tool_calls_section_end|>\n";
     one.repeat(200)
 }
 

@@ -53,12 +53,13 @@ const E_NULL: i32 = -1;
 const E_STATE: i32 = -2;
 const E_INVALID: i32 = -5;
 
-const DIALECTS: [Dialect; 5] = [
+const DIALECTS: [Dialect; 6] = [
     Dialect::Passthrough,
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
     Dialect::Qwen3Coder,
+    Dialect::KimiK2,
 ];
 
 /// One C event, copied out of the parser's and the caller's memory.

@@ -46,6 +46,7 @@ fn replay_stream_targets() {
         ("sieve_hermes", Dialect::Hermes),
         ("sieve_morph_xml", Dialect::MorphXml),
         ("sieve_qwen3_coder", Dialect::Qwen3Coder),
+        ("sieve_kimi_k2", Dialect::KimiK2),
     ] {
         replay(t, move |data| tokensieve_fuzz::check_stream(d, data));
     }

@@ -133,7 +133,9 @@ def test_every_key_is_used() -> None:
 def test_defaults() -> None:
     assert Sieve().dialect == "hermes"
     assert repr(Sieve("anthropic-xml")) == "Sieve(dialect='anthropic-xml')"
-    assert set(tokensieve.DIALECTS) == {"anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder"}
+    assert set(tokensieve.DIALECTS) == {
+        "anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder", "kimi-k2"
+    }
 
 
 @pytest.mark.parametrize(

@@ -28,12 +28,13 @@
 //! - `tools` neither restricts nor coerces hermes calls.
 
 use crate::config::{Config, StartIn};
-use crate::emit::{Act, BufId, Emit, Emitter, INLINE_CAP, Spool, SpoolMode, content_act};
+use crate::emit::{Act, BufId, Emit, Emitter, Spool, SpoolMode, content_act};
 use crate::event::{BlockType, ErrorReason, Part};
-use crate::json::relaxed::{ErrorKind, Lex, Lexer, Piece, Step, Text, Token, Transcoder, Writer};
+use crate::json::relaxed::{Lex, Lexer, Piece, Step, Text, Token, Transcoder, Writer};
 use crate::scan::{Decision, Vocab};
 
 use super::Machine;
+use super::json_body::{self, piece_act, piece_at, text_at};
 
 /// What may follow `<tool_call>` (after whitespace) for it to open a call.
 const CALL_FOLLOWS: &[&[u8]] = &[b"{", b"["];
@@ -104,6 +105,8 @@ pub(crate) struct State {
     /// Where a JSON-encoded `arguments` string starts in the value buffer.
     encoded_from: u32,
     reason: ErrorReason,
+    /// Keeps [`super::Active`] as small as this state (see [`super::Niche`]).
+    _niche: super::Niche,
 }
 
 impl Machine for State {
@@ -128,6 +131,7 @@ impl Machine for State {
             held_args: None,
             encoded_from: 0,
             reason: ErrorReason::MalformedBody,
+            _niche: super::Niche::Only,
         }
     }
 
@@ -299,12 +303,7 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
             Act::skip(consumed)
         }
         Lex::Error(e) => {
-            let reason = if e.kind == ErrorKind::TooDeep {
-                ErrorReason::NestingTooDeep
-            } else {
-                ErrorReason::MalformedBody
-            };
-            fail(out, s, reason);
+            fail(out, s, json_body::lex_error_reason(e));
             Act::skip(consumed)
         }
         Lex::Token(t) => {
@@ -318,13 +317,9 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
     }
 }
 
-/// Streaming arguments: packs the tokens that follow `act`'s piece in the decided text
-/// (`window[..n]`) into one inline chunk with it, while they fit — the small pieces of JSON
-/// arguments (`"`, `":`, `1`, `,`, an escape) become one event instead of one each. A piece
-/// borrowed from a long run stays in place (zero-copy). Stops where the next token would
-/// not fit or is incomplete (the lexer and writer are put back as they were), where the
-/// arguments end, and — for text decided inside a string, where a closer is content — where
-/// the string ends, so what follows is decided in its own context.
+/// Streaming arguments: packs the tokens that follow `act`'s piece into one chunk
+/// ([`json_body::pack_arguments`]); for text decided inside a string, where a closer is
+/// content, only up to the string's end.
 fn pack_arguments(
     out: &mut Emitter<'_>,
     s: &mut State,
@@ -333,60 +328,22 @@ fn pack_arguments(
     n: usize,
     decided_in_quotes: bool,
 ) -> Act {
-    let Some((meta, emit)) = act.emit else {
-        return act;
-    };
-    let mut buf = [0u8; INLINE_CAP];
-    let mut len = match emit {
-        Emit::Window(a, b) if b - a < INLINE_CAP / 2 => {
-            buf[..b - a].copy_from_slice(&window[a..b]);
-            b - a
-        }
-        Emit::Static(text) if text.len() < INLINE_CAP / 2 => {
-            buf[..text.len()].copy_from_slice(text.as_bytes());
-            text.len()
-        }
-        Emit::Inline(k) if (k as usize) < INLINE_CAP / 2 => {
-            let bytes = out.inline_bytes(k);
-            buf[..bytes.len()].copy_from_slice(bytes);
-            bytes.len()
-        }
-        _ => return act,
-    };
     let obj = member_depth(s);
-    let mut used = act.consume;
-    let mut packed = false;
-    while used < n && (!decided_in_quotes || s.lexer.in_quotes()) {
-        let (lexer, writer) = (s.lexer, s.writer);
-        let mut input = &window[used..n];
-        let Lex::Token(t) = s.lexer.next(&mut input) else {
-            (s.lexer, s.writer) = (lexer, writer);
-            break;
-        };
-        let depth = s.lexer.depth();
-        let piece = s.writer.render(t);
-        let bytes = piece.as_ref().map_or(&[][..], |p| p.as_bytes());
-        if len + bytes.len() > INLINE_CAP {
-            (s.lexer, s.writer) = (lexer, writer);
-            break;
-        }
-        buf[len..len + bytes.len()].copy_from_slice(bytes);
-        len += bytes.len();
-        used = n - input.len();
-        packed = true;
-        if t.ends_value() && depth == obj {
-            s.member = Member::None;
-            s.args = Progress::Done;
-            break;
-        }
+    let (act, ended) = json_body::pack_arguments(
+        out,
+        &mut s.lexer,
+        &mut s.writer,
+        act,
+        window,
+        n,
+        decided_in_quotes,
+        obj,
+    );
+    if ended {
+        s.member = Member::None;
+        s.args = Progress::Done;
     }
-    if !packed {
-        return Act {
-            consume: used,
-            emit: Some((meta, emit)),
-        };
-    }
-    out.inline_act(meta, used, &buf[..len])
+    act
 }
 
 /// The depth of the call object's members.
@@ -560,28 +517,6 @@ fn name_piece(
     act
 }
 
-/// Where a piece the lexer borrowed from `window` starts in it (`None`: bytes it made).
-fn piece_at(window: &[u8], p: Piece<'_>) -> Option<usize> {
-    match p {
-        Piece::Input(b) => offset_in(window, b),
-        _ => None,
-    }
-}
-
-/// Where string text the lexer borrowed from `window` starts in it (`None`: decoded).
-fn text_at(window: &[u8], text: Text<'_>) -> Option<usize> {
-    match text {
-        Text::Plain(p) => piece_at(window, p),
-        _ => None,
-    }
-}
-
-/// Where `piece` (borrowed from `window`) starts in it.
-fn offset_in(window: &[u8], piece: &[u8]) -> Option<usize> {
-    let start = (piece.as_ptr() as usize).wrapping_sub(window.as_ptr() as usize);
-    (start + piece.len() <= window.len()).then_some(start)
-}
-
 /// The name string closed: the id follows, then any arguments held until now.
 fn name_done(out: &mut Emitter<'_>, s: &mut State) {
     out.next_call_id();
@@ -635,31 +570,6 @@ fn hold_value(
     match at {
         Some(start) => Act::skip(start + fit),
         None => Act::WAIT,
-    }
-}
-
-/// An act emitting a lexer or writer piece as chunk text.
-fn piece_act(
-    out: &mut Emitter<'_>,
-    meta: crate::emit::Meta,
-    p: Piece<'_>,
-    window: &[u8],
-    consumed: usize,
-) -> Act {
-    match p {
-        Piece::Input(bytes) => match offset_in(window, bytes) {
-            // Borrowed from the window given to the lexer: emit it from there.
-            Some(start) if !bytes.is_empty() => Act {
-                consume: consumed,
-                emit: Some((meta, Emit::Window(start, start + bytes.len()))),
-            },
-            _ => Act::skip(consumed),
-        },
-        Piece::Static(text) => Act {
-            consume: consumed,
-            emit: Some((meta, Emit::Static(text))),
-        },
-        Piece::Inline(buf) => out.inline_act(meta, consumed, buf.as_bytes()),
     }
 }
 

@@ -33,9 +33,12 @@
 
 pub(crate) mod anthropic;
 pub(crate) mod hermes;
+mod json_body;
+pub(crate) mod kimi;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
 pub(crate) mod qwen3;
+mod sectioned;
 pub(crate) mod value;
 pub(crate) mod xml_value;
 
@@ -74,6 +77,18 @@ pub(crate) trait Machine: Sized {
 
     /// End of input: close what is open (the driver then completes any open block).
     fn end_of_input(&mut self, emit: &mut Emitter<'_>);
+}
+
+/// A word with one valid value: a niche larger than any other field offers (hermes' held
+/// range, an `Option<(u32, u32)>`, has a niche of 2³² − 2 values right after its lexer).
+/// The largest dialect state (hermes) carries one, so that the compiler keeps [`Active`]'s
+/// tag in it — at the state's end, in what was padding — instead of next to its lexer,
+/// which every other state holding a lexer (the special-token dialects) would overlap:
+/// without it, `Active` grows by a word and `Sieve` past its 512 bytes (tests/size.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub(crate) enum Niche {
+    Only = 0,
 }
 
 /// Generates the public [`Dialect`] enum and the driver's [`Active`] dispatch from one list:
@@ -186,6 +201,8 @@ registry! {
     MorphXml = 3, "morph-xml", morph::State;
     /// `<tool_call><function=N><parameter=K>…`.
     Qwen3Coder = 4, "qwen3-coder", qwen3::State;
+    /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.N:0<|tool_call_argument_begin|>{json}…` (Kimi K2).
+    KimiK2 = 5, "kimi-k2", kimi::State;
 }
 
 impl Dialect {

@@ -733,6 +733,13 @@ impl<'a> Emitter<'a> {
         self.capture_next = CaptureNext::Restart;
     }
 
+    /// Sets the depth a failed call's raw text is re-emitted at, for a front end whose calls
+    /// sit at different depths (the special-token dialects: 1 in a section, 0 for a bare
+    /// call at top level).
+    pub(crate) fn set_call_depth(&mut self, depth: u8) {
+        self.call_depth = depth;
+    }
+
     /// Opens a tool_call block at `depth` for a call whose opening marker is being read:
     /// its raw text is captured from that marker on.
     pub(crate) fn open_call(&mut self, depth: u8) {
