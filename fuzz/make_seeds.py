@@ -27,6 +27,7 @@ TARGETS = {
     "morph-xml": "sieve_morph_xml",
     "qwen3-coder": "sieve_qwen3_coder",
     "kimi-k2": "sieve_kimi_k2",
+    "deepseek-v3.1": "sieve_deepseek_v3_1",
 }
 OUT = HERE / "seeds"
 
@@ -98,6 +99,9 @@ TRANSCRIPTS = {
     ],
     "kimi-k2": [
         "<think>Two lookups.</think>Sure. <|tool_calls_section_begin|>\n<|tool_call_begin|>functions.get_weather:0 <|tool_call_argument_begin|> {\"city\": \"東京\", days: 3,} <|tool_call_end|>\n<|tool_call_begin|>search:1<|tool_call_argument_begin|>{\"q\": \"a<|tool_call_end|>\n<|tool_calls_section_end|>Done.",
+    ],
+    "deepseek-v3.1": [
+        "<think>Weather twice.</think><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"location\": \"東京\"}<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>search<｜tool▁sep｜>{q: 'a<｜tool▁call▁end｜><｜tool▁calls▁end｜> A <｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>",
     ],
     "passthrough": [
         "Hello <thinking>hmm <b> a < b</thinking> world \xff\xe2\x82 end <|eot|> after",

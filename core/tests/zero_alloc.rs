@@ -65,7 +65,10 @@ fn transcript() -> Vec<u8> {
 <f><s>a &lt; b</s><n> 3 </n><l>1</l><l>2</l></f> <f/> <ff>x</ff>\n\
 <|tool_calls_section_begin|>\n<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"s\": \"a\\u00e9\", n: 1.50, l: [1, 'x',]}<|tool_call_end|>\n\
 <|tool_call_begin|>functions.g:1<|tool_call_argument_begin|>{oops<|tool_call_end|> stray <|tool_calls_section_end|>\n";
-    one.repeat(200)
+    // The DeepSeek markers (fullwidth bars, U+2581) are not ASCII: a str.
+    let deepseek = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"s\": \"\\u00e9\", n: [1, 'x',]}<｜tool▁call▁end｜>\n\
+<｜tool▁call▁begin｜>g<｜tool▁sep｜>{oops<｜tool▁call▁end｜><｜tool▁calls▁end｜> <｜tool▁call▁begin｜>h<｜tool▁sep｜>{}<｜tool▁call▁end｜>\n";
+    [one, deepseek.as_bytes()].concat().repeat(200)
 }
 
 /// (allocations, events, tool_call blocks) while parsing `input` in `chunk`-byte pieces.

@@ -211,6 +211,9 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_QWEN3_CODER = 4,
     /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.N:0<|tool_call_argument_begin|>{json}…` (Kimi K2).
     TOKENSIEVE_DIALECT_KIMI_K2 = 5,
+    /// DeepSeek V3.1: `tool calls begin`, `tool call begin` N `tool sep` {json} `tool call end`
+    /// special tokens (U+FF5C bars, U+2581 separators).
+    TOKENSIEVE_DIALECT_DEEPSEEK_V3_1 = 6,
 }
 
 /// `tokensieve_config.start_in`.

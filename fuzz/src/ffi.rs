@@ -53,13 +53,14 @@ const E_NULL: i32 = -1;
 const E_STATE: i32 = -2;
 const E_INVALID: i32 = -5;
 
-const DIALECTS: [Dialect; 6] = [
+const DIALECTS: [Dialect; 7] = [
     Dialect::Passthrough,
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
     Dialect::Qwen3Coder,
     Dialect::KimiK2,
+    Dialect::DeepSeekV31,
 ];
 
 /// One C event, copied out of the parser's and the caller's memory.

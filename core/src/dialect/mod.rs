@@ -32,6 +32,7 @@
 //!    `<tool_response>`, an arm in `format/tool_results.rs`.
 
 pub(crate) mod anthropic;
+pub(crate) mod deepseek_v31;
 pub(crate) mod hermes;
 mod json_body;
 pub(crate) mod kimi;
@@ -203,6 +204,8 @@ registry! {
     Qwen3Coder = 4, "qwen3-coder", qwen3::State;
     /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.N:0<|tool_call_argument_begin|>{json}…` (Kimi K2).
     KimiK2 = 5, "kimi-k2", kimi::State;
+    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>N<｜tool▁sep｜>{json}<｜tool▁call▁end｜>…` (DeepSeek V3.1).
+    DeepSeekV31 = 6, "deepseek-v3.1", deepseek_v31::State;
 }
 
 impl Dialect {

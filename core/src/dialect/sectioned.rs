@@ -356,7 +356,7 @@ fn text<F: Format>(
             if ws > 0 {
                 return Act::skip(ws);
             }
-            if n == window.len() && partial_marker::<F>(&window[..n]) {
+            if partial_marker::<F>(window) {
                 // The end of input cut a closer short (max_tokens): the call is complete,
                 // and the partial closer is text where the call sat.
                 complete(out);
@@ -370,10 +370,10 @@ fn text<F: Format>(
     }
 }
 
-/// `rest` (all that is left of the input) is a proper prefix of a marker that may follow a
-/// body. Text reaching the end of the window can only be one at the end of input: before it,
-/// the scanner holds such a prefix back instead of deciding it.
-fn partial_marker<F: Format>(rest: &[u8]) -> bool {
+/// `window` (what is left of the input) is a proper prefix of a marker that may follow a
+/// body — possibly cut inside a character. A window that is one can reach an act only at the
+/// end of input: before it, the scanner holds such a prefix back instead of deciding it.
+fn partial_marker<F: Format>(window: &[u8]) -> bool {
     [
         F::CALL_CLOSE,
         F::CALL_OPEN,
@@ -381,7 +381,7 @@ fn partial_marker<F: Format>(rest: &[u8]) -> bool {
         F::FENCE_CLOSE,
     ]
     .iter()
-    .any(|m| rest.len() < m.len() && m.starts_with(rest))
+    .any(|m| window.len() < m.len() && m.starts_with(window))
 }
 
 /// Header text: kept in the name slot (leading whitespace dropped) until the part's end.
