@@ -28,6 +28,7 @@ TARGETS = {
     "qwen3-coder": "sieve_qwen3_coder",
     "kimi-k2": "sieve_kimi_k2",
     "deepseek-v3.1": "sieve_deepseek_v3_1",
+    "deepseek-v3": "sieve_deepseek_v3",
 }
 OUT = HERE / "seeds"
 
@@ -102,6 +103,9 @@ TRANSCRIPTS = {
     ],
     "deepseek-v3.1": [
         "<think>Weather twice.</think><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"location\": \"東京\"}<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>search<｜tool▁sep｜>{q: 'a<｜tool▁call▁end｜><｜tool▁calls▁end｜> A <｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>",
+    ],
+    "deepseek-v3": [
+        "<think>R1 plan</think><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"location\": \"東京\"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{q: 'a``` b'}\n``<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
     ],
     "passthrough": [
         "Hello <thinking>hmm <b> a < b</thinking> world \xff\xe2\x82 end <|eot|> after",

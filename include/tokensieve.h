@@ -266,6 +266,11 @@ typedef enum tokensieve_dialect {
    * special tokens (U+FF5C bars, U+2581 separators).
    */
   TOKENSIEVE_DIALECT_DEEPSEEK_V3_1 = 6,
+  /**
+   * DeepSeek V3 and R1: `tool calls begin`, `tool call begin` function `tool sep` N, a
+   * json-fenced body, `tool call end` special tokens (U+FF5C bars, U+2581 separators).
+   */
+  TOKENSIEVE_DIALECT_DEEPSEEK_V3 = 7,
 } tokensieve_dialect;
 
 /**

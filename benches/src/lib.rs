@@ -39,13 +39,14 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 6] = [
+pub const TOOL_DIALECTS: [Dialect; 7] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
     Dialect::Qwen3Coder,
     Dialect::KimiK2,
     Dialect::DeepSeekV31,
+    Dialect::DeepSeekV3,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -374,6 +375,19 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
                 call.name
             );
         }
+        Dialect::DeepSeekV3 => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = Value::Object(args);
+            let _ = write!(
+                out,
+                "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>{}\n```json\n{body}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+                call.name
+            );
+        }
         Dialect::Passthrough => {}
     }
 }
@@ -393,7 +407,11 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         }
         // morph-xml, kimi-k2 (results go in a tool message) and passthrough have no result
         // syntax in model text: a result is quoted prose.
-        Dialect::MorphXml | Dialect::KimiK2 | Dialect::DeepSeekV31 | Dialect::Passthrough => {
+        Dialect::MorphXml
+        | Dialect::KimiK2
+        | Dialect::DeepSeekV31
+        | Dialect::DeepSeekV3
+        | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }
     }

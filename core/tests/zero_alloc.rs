@@ -67,7 +67,8 @@ fn transcript() -> Vec<u8> {
 <|tool_call_begin|>functions.g:1<|tool_call_argument_begin|>{oops<|tool_call_end|> stray <|tool_calls_section_end|>\n";
     // The DeepSeek markers (fullwidth bars, U+2581) are not ASCII: a str.
     let deepseek = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"s\": \"\\u00e9\", n: [1, 'x',]}<｜tool▁call▁end｜>\n\
-<｜tool▁call▁begin｜>g<｜tool▁sep｜>{oops<｜tool▁call▁end｜><｜tool▁calls▁end｜> <｜tool▁call▁begin｜>h<｜tool▁sep｜>{}<｜tool▁call▁end｜>\n";
+<｜tool▁call▁begin｜>g<｜tool▁sep｜>{oops<｜tool▁call▁end｜><｜tool▁calls▁end｜> <｜tool▁call▁begin｜>h<｜tool▁sep｜>{}<｜tool▁call▁end｜>\n\
+<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"s\": \"```\", n: 1.50}\n```<｜tool▁call▁end｜>\n<｜tool▁calls▁end｜>\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 

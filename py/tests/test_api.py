@@ -134,7 +134,14 @@ def test_defaults() -> None:
     assert Sieve().dialect == "hermes"
     assert repr(Sieve("anthropic-xml")) == "Sieve(dialect='anthropic-xml')"
     assert set(tokensieve.DIALECTS) == {
-        "anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder", "kimi-k2", "deepseek-v3.1"
+        "anthropic-xml",
+        "passthrough",
+        "hermes",
+        "morph-xml",
+        "qwen3-coder",
+        "kimi-k2",
+        "deepseek-v3.1",
+        "deepseek-v3",
     }
 
 

@@ -32,6 +32,7 @@
 //!    `<tool_response>`, an arm in `format/tool_results.rs`.
 
 pub(crate) mod anthropic;
+pub(crate) mod deepseek_v3;
 pub(crate) mod deepseek_v31;
 pub(crate) mod hermes;
 mod json_body;
@@ -206,6 +207,8 @@ registry! {
     KimiK2 = 5, "kimi-k2", kimi::State;
     /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>N<｜tool▁sep｜>{json}<｜tool▁call▁end｜>…` (DeepSeek V3.1).
     DeepSeekV31 = 6, "deepseek-v3.1", deepseek_v31::State;
+    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>N` + a ```` ```json ```` fenced body (DeepSeek V3, R1).
+    DeepSeekV3 = 7, "deepseek-v3", deepseek_v3::State;
 }
 
 impl Dialect {

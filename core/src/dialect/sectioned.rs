@@ -107,6 +107,8 @@ const SEC_CLOSE: usize = 1;
 /// Literal indices inside a call (the header's end, or a fence, last).
 const CALL_CLOSE: usize = 0;
 const CALL_EXTRA: usize = 3;
+/// In the name part of a header: the opening fence also ends it.
+const HEAD_FENCE: usize = 4;
 
 /// The state of a special-token dialect with markers `F`.
 #[derive(Clone, Copy, Debug)]
@@ -176,7 +178,14 @@ impl<F: Format> Machine for State<F> {
                 .with_literal(F::CALL_OPEN)
                 .with_literal(F::SECTION_CLOSE)
                 .with_literal(F::SECTION_OPEN),
-            Ctx::Head => call(F::HEADER_ENDS[(self.part as usize).min(F::HEADER_ENDS.len() - 1)]),
+            Ctx::Head => {
+                let v = call(F::HEADER_ENDS[(self.part as usize).min(F::HEADER_ENDS.len() - 1)]);
+                if self.part as usize + 1 >= F::HEADER_ENDS.len() && !F::FENCE_OPEN.is_empty() {
+                    v.with_literal(F::FENCE_OPEN)
+                } else {
+                    v
+                }
+            }
             Ctx::BeforeBody => call(F::FENCE_OPEN),
             Ctx::After => call(F::FENCE_CLOSE),
             Ctx::Body | Ctx::Skip => call(&[]),
@@ -261,7 +270,8 @@ fn literal<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, index: usize, len
         }
         // A repeated section opener is wire syntax.
         (Ctx::Section, _) => {}
-        (Ctx::Head, CALL_EXTRA) => header_end(out, s),
+        (Ctx::Head, CALL_EXTRA) => header_end(out, s, false),
+        (Ctx::Head, HEAD_FENCE) => header_end(out, s, true),
         // Fences around the body are wire syntax.
         (Ctx::BeforeBody | Ctx::After, CALL_EXTRA) => {}
         (_, CALL_CLOSE) => return call_closer(out, s, len),
@@ -413,8 +423,8 @@ fn header_text<F: Format>(
     Act::skip(n)
 }
 
-/// A header part's end marker.
-fn header_end<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>) {
+/// A header part's end marker (`fence`: the body's opening fence, which ends the name too).
+fn header_end<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, fence: bool) {
     let mut buf = [0u8; STR_CAP];
     let held = out.name_len as usize;
     buf[..held].copy_from_slice(&out.strs.bytes()[..held]);
@@ -422,7 +432,7 @@ fn header_end<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>) {
     let header = &buf[a..b];
     let last = s.part as usize + 1 >= F::HEADER_ENDS.len();
     let end = F::HEADER_ENDS[(s.part as usize).min(F::HEADER_ENDS.len() - 1)];
-    if header.is_empty() && end.iter().all(u8::is_ascii_whitespace) {
+    if header.is_empty() && !fence && end.iter().all(u8::is_ascii_whitespace) {
         // A line break before the name: formatting.
         return;
     }
