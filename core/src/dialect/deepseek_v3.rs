@@ -16,8 +16,8 @@
 //! - The header has two parts: the call's type up to `<｜tool▁sep｜>` (`function`; read and
 //!   dropped, whatever it says), then the name, which ends at the end of its line or at the
 //!   body's opening fence (a line break right after `<｜tool▁sep｜>` is formatting; a name
-//!   still empty at the fence is missing). The wire has no id: ids are `{id_prefix}{n}`
-//!   (rule 9).
+//!   still empty at the fence is missing; a repeated `<｜tool▁sep｜>` is wire syntax). The
+//!   wire has no id: ids are `{id_prefix}{n}` (rule 9).
 //! - The body sits in a Markdown fence: `` ```json `` before it and `` ``` `` after it are
 //!   wire syntax, and so is the whitespace around them; either fence may be missing.
 //! - Calls are separated by line breaks (formatting, dropped inside the section).

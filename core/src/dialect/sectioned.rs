@@ -32,7 +32,8 @@
 //!   whitespace around it is dropped; a call closer right after the header (no body) means
 //!   `{}`; non-whitespace text after the body fails the call (`unexpected-content`).
 //! - **A call whose closer never comes** ends at the next structural marker — another call
-//!   opener or the section closer, which then acts as usual — or at the end of input: it
+//!   opener, the section closer or a section opener, which then acts as usual (a section
+//!   opener inside a section is dropped as wire syntax) — or at the end of input: it
 //!   completes normally when its body is complete, and fails otherwise (`unfinished`; a
 //!   call closer inside an incomplete body fails it as `malformed-body`). A failed call's raw
 //!   text runs from its opener to its closer (included), or to the marker or end of input
@@ -106,9 +107,7 @@ const SEC_CALL_OPEN: usize = 0;
 const SEC_CLOSE: usize = 1;
 /// Literal indices inside a call (the header's end, or a fence, last).
 const CALL_CLOSE: usize = 0;
-const CALL_EXTRA: usize = 3;
-/// In the name part of a header: the opening fence also ends it.
-const HEAD_FENCE: usize = 4;
+const CALL_EXTRA: usize = 4;
 
 /// The state of a special-token dialect with markers `F`.
 #[derive(Clone, Copy, Debug)]
@@ -158,7 +157,8 @@ impl<F: Format> Machine for State<F> {
             let v = Vocab::EMPTY
                 .with_literal(F::CALL_CLOSE)
                 .with_literal(F::CALL_OPEN)
-                .with_literal(F::SECTION_CLOSE);
+                .with_literal(F::SECTION_CLOSE)
+                .with_literal(F::SECTION_OPEN);
             if extra.is_empty() {
                 v
             } else {
@@ -179,12 +179,16 @@ impl<F: Format> Machine for State<F> {
                 .with_literal(F::SECTION_CLOSE)
                 .with_literal(F::SECTION_OPEN),
             Ctx::Head => {
-                let v = call(F::HEADER_ENDS[(self.part as usize).min(F::HEADER_ENDS.len() - 1)]);
-                if self.part as usize + 1 >= F::HEADER_ENDS.len() && !F::FENCE_OPEN.is_empty() {
-                    v.with_literal(F::FENCE_OPEN)
-                } else {
-                    v
+                // After the part's end (index 4): the end of the part before (a repeated
+                // separator, dropped), then the body's opening fence, which ends the name too.
+                let mut v = call(F::HEADER_ENDS[self.part_index()]);
+                if self.part > 0 {
+                    v = v.with_literal(F::HEADER_ENDS[self.part_index() - 1]);
                 }
+                if self.in_name() && !F::FENCE_OPEN.is_empty() {
+                    v = v.with_literal(F::FENCE_OPEN);
+                }
+                v
             }
             Ctx::BeforeBody => call(F::FENCE_OPEN),
             Ctx::After => call(F::FENCE_CLOSE),
@@ -232,6 +236,16 @@ impl<F: Format> Machine for State<F> {
 }
 
 impl<F: Format> State<F> {
+    /// The header part being read, as an index into [`Format::HEADER_ENDS`].
+    fn part_index(&self) -> usize {
+        (self.part as usize).min(F::HEADER_ENDS.len() - 1)
+    }
+
+    /// The header part being read is the last one: the name (or id).
+    fn in_name(&self) -> bool {
+        self.part as usize + 1 >= F::HEADER_ENDS.len()
+    }
+
     /// Where the stream goes on once the current call has ended.
     fn home(&self) -> Ctx {
         if self.in_section {
@@ -271,12 +285,14 @@ fn literal<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, index: usize, len
         // A repeated section opener is wire syntax.
         (Ctx::Section, _) => {}
         (Ctx::Head, CALL_EXTRA) => header_end(out, s, false),
-        (Ctx::Head, HEAD_FENCE) => header_end(out, s, true),
+        // A repeated separator: wire syntax.
+        (Ctx::Head, i) if i == CALL_EXTRA + 1 && s.part > 0 => {}
+        (Ctx::Head, i) if i > CALL_EXTRA => header_end(out, s, true),
         // Fences around the body are wire syntax.
         (Ctx::BeforeBody | Ctx::After, CALL_EXTRA) => {}
         (_, CALL_CLOSE) => return call_closer(out, s, len),
-        // Another call's opener or the section's closer: the call ends here (without the
-        // marker, which acts again in the context the call returns to).
+        // Another call's opener or a section marker: the call ends here (without the marker,
+        // which acts again in the context the call returns to).
         _ => {
             cut_off(out, s);
             return Act::WAIT;
@@ -430,8 +446,8 @@ fn header_end<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, fence: bool) {
     buf[..held].copy_from_slice(&out.strs.bytes()[..held]);
     let (a, b) = trim(&buf[..held]);
     let header = &buf[a..b];
-    let last = s.part as usize + 1 >= F::HEADER_ENDS.len();
-    let end = F::HEADER_ENDS[(s.part as usize).min(F::HEADER_ENDS.len() - 1)];
+    let last = s.in_name();
+    let end = F::HEADER_ENDS[s.part_index()];
     if header.is_empty() && !fence && end.iter().all(u8::is_ascii_whitespace) {
         // A line break before the name: formatting.
         return;
