@@ -118,7 +118,7 @@ fn invalid_utf8_in_names_ids_and_keys_becomes_replacement_characters() {
     // Attribute values are raw bytes: a name, id or parameter key keeps its valid text and
     // gets one U+FFFD per invalid sequence (rule 7), never a lost neighbour (rule 6), and
     // the call's input stays a JSON object.
-    let cases: [(&str, &[u8], &str, &str, &str); 2] = [
+    let cases: [(&str, &[u8], &str, &str, &str); 4] = [
         (
             "anthropic-xml",
             b"<function_calls><invoke name=\"f\xe2\x82\"><parameter name=\"coun\xfft\">3</parameter></invoke></function_calls>",
@@ -129,6 +129,20 @@ fn invalid_utf8_in_names_ids_and_keys_becomes_replacement_characters() {
         (
             "qwen3-coder",
             b"<tool_call>\n<function=g\xff>\n<parameter=k\xc3>\n1\n</parameter>\n</function>\n</tool_call>",
+            "g\u{FFFD}",
+            "call_0",
+            "{\"k\u{FFFD}\":1}",
+        ),
+        (
+            "kimi-k2",
+            b"<|tool_calls_section_begin|><|tool_call_begin|>functions.g\xff:0<|tool_call_argument_begin|>{\"k\xc3\": 1}<|tool_call_end|><|tool_calls_section_end|>",
+            "g\u{FFFD}",
+            "functions.g\u{FFFD}:0",
+            "{\"k\u{FFFD}\":1}",
+        ),
+        (
+            "deepseek-v3.1",
+            b"<\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81begin\xef\xbd\x9c>g\xe2\x82<\xef\xbd\x9ctool\xe2\x96\x81sep\xef\xbd\x9c>{\"k\xc3\": 1}<\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81end\xef\xbd\x9c>",
             "g\u{FFFD}",
             "call_0",
             "{\"k\u{FFFD}\":1}",
