@@ -442,8 +442,9 @@ fn header_text<F: Format>(
 /// A header part's end marker (`fence`: the body's opening fence, which ends the name too).
 fn header_end<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, fence: bool) {
     let mut buf = [0u8; STR_CAP];
-    let held = out.name_len as usize;
-    buf[..held].copy_from_slice(&out.strs.bytes()[..held]);
+    let slot = out.strs.bytes().get(..out.name_len as usize).unwrap_or(&[]);
+    let held = slot.len().min(STR_CAP);
+    buf[..held].copy_from_slice(&slot[..held]);
     let (a, b) = trim(&buf[..held]);
     let header = &buf[a..b];
     let last = s.in_name();
