@@ -467,8 +467,7 @@ fn header_end<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, fence: bool) {
     if F::WIRE_ID {
         out.set_name(name);
         out.queue_chunk(Some(Part::Name), out.name_spool());
-        out.set_id(header);
-        out.calls += 1;
+        out.set_wire_id(header);
         out.queue_chunk(Some(Part::Id), out.id_spool());
     } else {
         out.announce_call(name);
