@@ -29,6 +29,9 @@ TARGETS = {
     "minimax-m2": "sieve_minimax_m2",
     "glm-4.5": "sieve_glm_4_5",
     "harmony": "sieve_harmony",
+    "kimi-k2": "sieve_kimi_k2",
+    "deepseek-v3.1": "sieve_deepseek_v3_1",
+    "deepseek-v3": "sieve_deepseek_v3",
 }
 OUT = HERE / "seeds"
 
@@ -106,6 +109,15 @@ TRANSCRIPTS = {
     ],
     "harmony": [
         "<|channel|>analysis<|message|>Need the weather; a < b.<|end|><|start|>assistant<|channel|>commentary<|message|>Checking.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"東京\", days: 3,}<|call|><|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>{\"temp\": 18}<|end|><|start|>assistant to=browser.search<|channel|>analysis code<|message|>{\"query\": \"a<|end\"}<|call|><|start|>assistant<|channel|>final<|message|>It is 18°C.<|return|>",
+    ],
+    "kimi-k2": [
+        "<think>Two lookups.</think>Sure. <|tool_calls_section_begin|>\n<|tool_call_begin|>functions.get_weather:0 <|tool_call_argument_begin|> {\"city\": \"東京\", days: 3,} <|tool_call_end|>\n<|tool_call_begin|>search:1<|tool_call_argument_begin|>{\"q\": \"a<|tool_call_end|>\n<|tool_calls_section_end|>Done.",
+    ],
+    "deepseek-v3.1": [
+        "<think>Weather twice.</think><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"location\": \"東京\"}<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>search<｜tool▁sep｜>{q: 'a<｜tool▁call▁end｜><｜tool▁calls▁end｜> A <｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>",
+    ],
+    "deepseek-v3": [
+        "<think>R1 plan</think><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"location\": \"東京\"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{q: 'a``` b'}\n``<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
     ],
     "passthrough": [
         "Hello <thinking>hmm <b> a < b</thinking> world \xff\xe2\x82 end <|eot|> after",

@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 7] = [
+pub const TOOL_DIALECTS: [Dialect; 10] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -47,6 +47,9 @@ pub const TOOL_DIALECTS: [Dialect; 7] = [
     Dialect::MinimaxM2,
     Dialect::Glm45,
     Dialect::Harmony,
+    Dialect::KimiK2,
+    Dialect::DeepSeekV31,
+    Dialect::DeepSeekV3,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -384,6 +387,45 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             let _ = write!(out, "</{}>", call.name);
         }
+        Dialect::KimiK2 => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = Value::Object(args);
+            let _ = write!(
+                out,
+                "<|tool_calls_section_begin|><|tool_call_begin|>functions.{}:0<|tool_call_argument_begin|>{body}<|tool_call_end|><|tool_calls_section_end|>",
+                call.name
+            );
+        }
+        Dialect::DeepSeekV31 => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = Value::Object(args);
+            let _ = write!(
+                out,
+                "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>{}<｜tool▁sep｜>{body}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+                call.name
+            );
+        }
+        Dialect::DeepSeekV3 => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = Value::Object(args);
+            let _ = write!(
+                out,
+                "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>{}\n```json\n{body}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+                call.name
+            );
+        }
         Dialect::Passthrough => {}
     }
 }
@@ -407,9 +449,16 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
                 "<|start|>functions.search to=assistant<|channel|>commentary<|message|>{body}<|end|>"
             );
         }
-        // morph-xml, minimax-m2 and glm-4.5 (their results are a tool message, never model
-        // text) and passthrough have no result syntax: a result is quoted prose.
-        Dialect::MorphXml | Dialect::MinimaxM2 | Dialect::Glm45 | Dialect::Passthrough => {
+        // morph-xml, minimax-m2, glm-4.5, kimi-k2 and the deepseek formats (their results are
+        // a tool message, never model text) and passthrough have no result syntax: a result
+        // is quoted prose.
+        Dialect::MorphXml
+        | Dialect::MinimaxM2
+        | Dialect::Glm45
+        | Dialect::KimiK2
+        | Dialect::DeepSeekV31
+        | Dialect::DeepSeekV3
+        | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }
     }

@@ -166,6 +166,20 @@ fn invalid_utf8_in_names_ids_and_keys_becomes_replacement_characters() {
             "call_0",
             "{\"k\u{FFFD}\":[1]}",
         ),
+        (
+            "kimi-k2",
+            b"<|tool_calls_section_begin|><|tool_call_begin|>functions.g\xff:0<|tool_call_argument_begin|>{\"k\xc3\": 1}<|tool_call_end|><|tool_calls_section_end|>",
+            "g\u{FFFD}",
+            "functions.g\u{FFFD}:0",
+            "{\"k\u{FFFD}\":1}",
+        ),
+        (
+            "deepseek-v3.1",
+            b"<\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81begin\xef\xbd\x9c>g\xe2\x82<\xef\xbd\x9ctool\xe2\x96\x81sep\xef\xbd\x9c>{\"k\xc3\": 1}<\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81end\xef\xbd\x9c>",
+            "g\u{FFFD}",
+            "call_0",
+            "{\"k\u{FFFD}\":1}",
+        ),
     ];
     for (dialect, input, name, id, json) in cases {
         let expected: Value = serde_json::from_str(json).unwrap();

@@ -9,6 +9,19 @@ use tokensieve::{ConfigBuf, Event, Part, Sieve};
 
 const ARG: usize = 100 << 20;
 const READ: usize = 64 << 10;
+/// Every dialect that has calls.
+const DIALECTS: [&str; 10] = [
+    "anthropic-xml",
+    "hermes",
+    "morph-xml",
+    "qwen3-coder",
+    "minimax-m2",
+    "glm-4.5",
+    "harmony",
+    "kimi-k2",
+    "deepseek-v3.1",
+    "deepseek-v3",
+];
 
 /// A transcript with one call whose argument is `ARG` bytes of `x`: (config, text before
 /// the call, the call, text after it).
@@ -38,12 +51,23 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
         "harmony" => format!(
             "<|channel|>commentary to=functions.put <|constrain|>json<|message|>{{\"data\": \"{arg}\"}}<|call|>"
         ),
+        "kimi-k2" => format!(
+            "<|tool_call_begin|>functions.put:0<|tool_call_argument_begin|>{{\"data\": \"{arg}\"}}<|tool_call_end|>"
+        ),
+        "deepseek-v3.1" => format!(
+            "<｜tool▁call▁begin｜>put<｜tool▁sep｜>{{\"data\": \"{arg}\"}}<｜tool▁call▁end｜>"
+        ),
+        "deepseek-v3" => format!(
+            "<｜tool▁call▁begin｜>function<｜tool▁sep｜>put\n```json\n{{\"data\": \"{arg}\"}}\n```<｜tool▁call▁end｜>"
+        ),
         _ => unreachable!(),
     };
     let (open, close) = match dialect {
         "anthropic-xml" => ("<function_calls>", "</function_calls>"),
         "qwen3-coder" => ("<tool_call>", "</tool_call>"),
         "minimax-m2" => ("<minimax:tool_call>", "</minimax:tool_call>"),
+        "kimi-k2" => ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
+        "deepseek-v3.1" | "deepseek-v3" => ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
         _ => ("", ""),
     };
     let before = format!("Saving it now. {open}").into_bytes();
@@ -109,21 +133,19 @@ fn stream(config: &ConfigBuf, input: &[u8], expected_visible: &[u8]) -> Seen {
 #[test]
 #[ignore = "100 MB per dialect: run in release (test.sh does)"]
 fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
-    for dialect in [
-        "anthropic-xml",
-        "hermes",
-        "morph-xml",
-        "qwen3-coder",
-        "minimax-m2",
-        "glm-4.5",
-        "harmony",
-    ] {
+    for dialect in DIALECTS {
         let (config, before, call, after) = case(dialect, 1 << 20);
         let input = [&before[..], &call, &after].concat();
         let mut expected = before.clone();
-        if let Some(open) = ["<function_calls>", "<tool_call>", "<minimax:tool_call>"]
-            .iter()
-            .find(|m| before.ends_with(m.as_bytes()))
+        if let Some(open) = [
+            "<function_calls>",
+            "<tool_call>",
+            "<minimax:tool_call>",
+            "<|tool_calls_section_begin|>",
+            "<｜tool▁calls▁begin｜>",
+        ]
+        .iter()
+        .find(|m| before.ends_with(m.as_bytes()))
         {
             // The region's opener is wire syntax, not text.
             expected.truncate(before.len() - open.len());
@@ -155,15 +177,7 @@ fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
 #[test]
 #[ignore = "100 MB per dialect: run in release (test.sh does)"]
 fn a_call_within_max_call_bytes_streams_its_whole_input() {
-    for dialect in [
-        "anthropic-xml",
-        "hermes",
-        "morph-xml",
-        "qwen3-coder",
-        "minimax-m2",
-        "glm-4.5",
-        "harmony",
-    ] {
+    for dialect in DIALECTS {
         let (config, before, call, after) = case(dialect, 200 << 20);
         let input = [&before[..], &call, &after].concat();
         let seen = stream(&config, &input, b"");

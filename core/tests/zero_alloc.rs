@@ -68,8 +68,14 @@ fn transcript() -> Vec<u8> {
 <tool_call>f\n<arg_key>s</arg_key>\n<arg_value>\nline\n</arg_value>\n<arg_key>n</arg_key><arg_value> 42 </arg_value>\n</tool_call>\n\
 <tool_call>g\n<arg_key>k</arg_key>\nstray\n</tool_call>\n\
 <|channel|>analysis<|message|>why<|end|><|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"s\": \"a\\u00e9\", n: 2}<|call|>\
-<|start|>functions.f to=assistant<|channel|>commentary<|message|>ok<|end|><|channel|>final<|message|>bye <|x|><|return|>\n";
-    one.repeat(200)
+<|start|>functions.f to=assistant<|channel|>commentary<|message|>ok<|end|><|channel|>final<|message|>bye <|x|><|return|>\n\
+<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"s\": \"a\\u00e9\", n: 1.50, l: [1, 'x',]}<|tool_call_end|>\n\
+<|tool_call_begin|>functions.g:1<|tool_call_argument_begin|>{oops<|tool_call_end|> stray <|tool_calls_section_end|>\n";
+    // The DeepSeek markers (fullwidth bars, U+2581) are not ASCII: a str.
+    let deepseek = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"s\": \"\\u00e9\", n: [1, 'x',]}<｜tool▁call▁end｜>\n\
+<｜tool▁call▁begin｜>g<｜tool▁sep｜>{oops<｜tool▁call▁end｜><｜tool▁calls▁end｜> <｜tool▁call▁begin｜>h<｜tool▁sep｜>{}<｜tool▁call▁end｜>\n\
+<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"s\": \"```\", n: 1.50}\n```<｜tool▁call▁end｜>\n<｜tool▁calls▁end｜>\n";
+    [one, deepseek.as_bytes()].concat().repeat(200)
 }
 
 /// (allocations, events, tool_call blocks) while parsing `input` in `chunk`-byte pieces.

@@ -104,6 +104,9 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_MINIMAX_M2 = [Dialect::MinimaxM2],
     TOKENSIEVE_DIALECT_GLM_4_5 = [Dialect::Glm45],
     TOKENSIEVE_DIALECT_HARMONY = [Dialect::Harmony],
+    TOKENSIEVE_DIALECT_KIMI_K2 = [Dialect::KimiK2],
+    TOKENSIEVE_DIALECT_DEEPSEEK_V3_1 = [Dialect::DeepSeekV31],
+    TOKENSIEVE_DIALECT_DEEPSEEK_V3 = [Dialect::DeepSeekV3],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

@@ -215,6 +215,14 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_GLM_4_5 = 6,
     /// OpenAI gpt-oss: `<|channel|>…<|message|>…<|end|>`, calls `… to=functions.N …<|call|>`.
     TOKENSIEVE_DIALECT_HARMONY = 7,
+    /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.N:0<|tool_call_argument_begin|>{json}…` (Kimi K2).
+    TOKENSIEVE_DIALECT_KIMI_K2 = 8,
+    /// DeepSeek V3.1: `tool calls begin`, `tool call begin` N `tool sep` {json} `tool call end`
+    /// special tokens (U+FF5C bars, U+2581 separators).
+    TOKENSIEVE_DIALECT_DEEPSEEK_V3_1 = 9,
+    /// DeepSeek V3 and R1: `tool calls begin`, `tool call begin` function `tool sep` N, a
+    /// json-fenced body, `tool call end` special tokens (U+FF5C bars, U+2581 separators).
+    TOKENSIEVE_DIALECT_DEEPSEEK_V3 = 10,
 }
 
 /// `tokensieve_config.start_in`.

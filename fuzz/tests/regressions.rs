@@ -49,6 +49,9 @@ fn replay_stream_targets() {
         ("sieve_minimax_m2", Dialect::MinimaxM2),
         ("sieve_glm_4_5", Dialect::Glm45),
         ("sieve_harmony", Dialect::Harmony),
+        ("sieve_kimi_k2", Dialect::KimiK2),
+        ("sieve_deepseek_v3_1", Dialect::DeepSeekV31),
+        ("sieve_deepseek_v3", Dialect::DeepSeekV3),
     ] {
         replay(t, move |data| tokensieve_fuzz::check_stream(d, data));
     }

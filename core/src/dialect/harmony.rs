@@ -79,7 +79,7 @@ use crate::json::relaxed::{ErrorKind, Lex, Lexer, Token, Writer};
 use crate::scan::{Decision, Vocab};
 
 use super::Machine;
-use super::hermes::{pack_tokens, piece_act};
+use super::json_body::{pack_arguments, piece_act};
 
 /// The most header bytes kept (after its first marker; inner markers not counted).
 pub(crate) const HEADER_CAP: usize = STR_CAP;
@@ -563,7 +563,7 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
             }
             // The markers count inside strings too: the whole decided text may be packed.
             let (act, ended) =
-                pack_tokens(out, &mut s.lexer, &mut s.writer, act, window, n, false, 0);
+                pack_arguments(out, &mut s.lexer, &mut s.writer, act, window, n, false, 0);
             if ended {
                 s.ctx = Ctx::After;
             }

@@ -28,12 +28,13 @@
 //! - `tools` neither restricts nor coerces hermes calls.
 
 use crate::config::{Config, StartIn};
-use crate::emit::{Act, BufId, Emit, Emitter, INLINE_CAP, Spool, SpoolMode, content_act};
+use crate::emit::{Act, BufId, Emit, Emitter, Spool, SpoolMode, content_act};
 use crate::event::{BlockType, ErrorReason, Part};
-use crate::json::relaxed::{ErrorKind, Lex, Lexer, Piece, Step, Text, Token, Transcoder, Writer};
+use crate::json::relaxed::{Lex, Lexer, Piece, Step, Text, Token, Transcoder, Writer};
 use crate::scan::{Decision, Vocab};
 
 use super::Machine;
+use super::json_body::{self, piece_act, piece_at, text_at};
 
 /// What may follow `<tool_call>` (after whitespace) for it to open a call.
 const CALL_FOLLOWS: &[&[u8]] = &[b"{", b"["];
@@ -84,34 +85,6 @@ enum Progress {
     Done,
 }
 
-/// A span of the value buffer, or none (`start == u32::MAX`). Not an `Option`: its tag
-/// would be the parser enum's largest niche and sit inside the other dialects' states,
-/// making every parser 8 bytes larger.
-#[derive(Clone, Copy, Debug)]
-struct Held {
-    start: u32,
-    end: u32,
-}
-
-impl Held {
-    const NONE: Held = Held {
-        start: u32::MAX,
-        end: 0,
-    };
-
-    fn span(start: u32, end: u32) -> Held {
-        Held { start, end }
-    }
-
-    fn get(self) -> Option<(u32, u32)> {
-        (self.start != u32::MAX).then_some((self.start, self.end))
-    }
-
-    fn take(&mut self) -> Option<(u32, u32)> {
-        core::mem::replace(self, Held::NONE).get()
-    }
-}
-
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct State {
     ctx: Ctx,
@@ -128,10 +101,12 @@ pub(crate) struct State {
     name: Progress,
     args: Progress,
     /// The transcoded arguments held in the value buffer (while the name is unknown).
-    held_args: Held,
+    held_args: Option<(u32, u32)>,
     /// Where a JSON-encoded `arguments` string starts in the value buffer.
     encoded_from: u32,
     reason: ErrorReason,
+    /// Keeps [`super::Active`] as small as this state (see [`super::Niche`]).
+    _niche: super::Niche,
 }
 
 impl Machine for State {
@@ -153,9 +128,10 @@ impl Machine for State {
             key_len: 0,
             name: Progress::Absent,
             args: Progress::Absent,
-            held_args: Held::NONE,
+            held_args: None,
             encoded_from: 0,
             reason: ErrorReason::MalformedBody,
+            _niche: super::Niche::Only,
         }
     }
 
@@ -327,34 +303,13 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
             Act::skip(consumed)
         }
         Lex::Error(e) => {
-            let reason = if e.kind == ErrorKind::TooDeep {
-                ErrorReason::NestingTooDeep
-            } else {
-                ErrorReason::MalformedBody
-            };
-            fail(out, s, reason);
+            fail(out, s, json_body::lex_error_reason(e));
             Act::skip(consumed)
         }
         Lex::Token(t) => {
             let act = token(out, s, t, window, consumed);
             if s.ctx == Ctx::Body && s.member == Member::Args && s.name == Progress::Done {
-                let obj = member_depth(s);
-                let only_quoted = decided_in_quotes;
-                let (act, ended) = pack_tokens(
-                    out,
-                    &mut s.lexer,
-                    &mut s.writer,
-                    act,
-                    window,
-                    n,
-                    only_quoted,
-                    obj,
-                );
-                if ended {
-                    s.member = Member::None;
-                    s.args = Progress::Done;
-                }
-                act
+                pack_arguments(out, s, act, window, n, decided_in_quotes)
             } else {
                 act
             }
@@ -362,81 +317,33 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
     }
 }
 
-/// Streaming JSON (hermes' arguments, harmony's bodies): packs the tokens that follow
-/// `act`'s piece in the decided text (`window[..n]`) into one inline chunk with it, while they
-/// fit — the small pieces of JSON (`"`, `":`, `1`, `,`, an escape) become one event instead
-/// of one each. A piece borrowed from a long run stays in place (zero-copy). Stops where the
-/// next token would not fit or is incomplete (the lexer and writer are put back as they
-/// were), where the value ends (a token ending a value at depth `end_depth`: then it returns
-/// true), and — with `only_quoted`, for text decided inside a string, where a closer is
-/// content — where the string ends, so what follows is decided in its own context.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn pack_tokens(
+/// Streaming arguments: packs the tokens that follow `act`'s piece into one chunk
+/// ([`json_body::pack_arguments`]); for text decided inside a string, where a closer is
+/// content, only up to the string's end.
+fn pack_arguments(
     out: &mut Emitter<'_>,
-    lexer: &mut Lexer,
-    writer: &mut Writer,
+    s: &mut State,
     act: Act,
     window: &[u8],
     n: usize,
-    only_quoted: bool,
-    end_depth: usize,
-) -> (Act, bool) {
-    let Some((meta, emit)) = act.emit else {
-        return (act, false);
-    };
-    let mut buf = [0u8; INLINE_CAP];
-    let mut len = match emit {
-        Emit::Window(a, b) if b - a < INLINE_CAP / 2 => {
-            buf[..b - a].copy_from_slice(&window[a..b]);
-            b - a
-        }
-        Emit::Static(text) if text.len() < INLINE_CAP / 2 => {
-            buf[..text.len()].copy_from_slice(text.as_bytes());
-            text.len()
-        }
-        Emit::Inline(k) if (k as usize) < INLINE_CAP / 2 => {
-            let bytes = out.inline_bytes(k);
-            buf[..bytes.len()].copy_from_slice(bytes);
-            bytes.len()
-        }
-        _ => return (act, false),
-    };
-    let mut used = act.consume;
-    let mut packed = false;
-    let mut ended = false;
-    while used < n && (!only_quoted || lexer.in_quotes()) {
-        let (saved_lexer, saved_writer) = (*lexer, *writer);
-        let mut input = &window[used..n];
-        let Lex::Token(t) = lexer.next(&mut input) else {
-            (*lexer, *writer) = (saved_lexer, saved_writer);
-            break;
-        };
-        let depth = lexer.depth();
-        let piece = writer.render(t);
-        let bytes = piece.as_ref().map_or(&[][..], |p| p.as_bytes());
-        if len + bytes.len() > INLINE_CAP {
-            (*lexer, *writer) = (saved_lexer, saved_writer);
-            break;
-        }
-        buf[len..len + bytes.len()].copy_from_slice(bytes);
-        len += bytes.len();
-        used = n - input.len();
-        packed = true;
-        if t.ends_value() && depth == end_depth {
-            ended = true;
-            break;
-        }
+    decided_in_quotes: bool,
+) -> Act {
+    let obj = member_depth(s);
+    let (act, ended) = json_body::pack_arguments(
+        out,
+        &mut s.lexer,
+        &mut s.writer,
+        act,
+        window,
+        n,
+        decided_in_quotes,
+        obj,
+    );
+    if ended {
+        s.member = Member::None;
+        s.args = Progress::Done;
     }
-    if !packed {
-        return (
-            Act {
-                consume: used,
-                emit: Some((meta, emit)),
-            },
-            false,
-        );
-    }
-    (out.inline_act(meta, used, &buf[..len]), ended)
+    act
 }
 
 /// The depth of the call object's members.
@@ -561,7 +468,7 @@ fn start_call(out: &mut Emitter<'_>, s: &mut State) {
     s.member = Member::None;
     s.name = Progress::Absent;
     s.args = Progress::Absent;
-    s.held_args = Held::NONE;
+    s.held_args = None;
 }
 
 /// Fails the open call (opening one if needed); the rest is skipped to the closer.
@@ -610,28 +517,6 @@ fn name_piece(
     act
 }
 
-/// Where a piece the lexer borrowed from `window` starts in it (`None`: bytes it made).
-fn piece_at(window: &[u8], p: Piece<'_>) -> Option<usize> {
-    match p {
-        Piece::Input(b) => offset_in(window, b),
-        _ => None,
-    }
-}
-
-/// Where string text the lexer borrowed from `window` starts in it (`None`: decoded).
-fn text_at(window: &[u8], text: Text<'_>) -> Option<usize> {
-    match text {
-        Text::Plain(p) => piece_at(window, p),
-        _ => None,
-    }
-}
-
-/// Where `piece` (borrowed from `window`) starts in it.
-fn offset_in(window: &[u8], piece: &[u8]) -> Option<usize> {
-    let start = (piece.as_ptr() as usize).wrapping_sub(window.as_ptr() as usize);
-    (start + piece.len() <= window.len()).then_some(start)
-}
-
 /// The name string closed: the id follows, then any arguments held until now.
 fn name_done(out: &mut Emitter<'_>, s: &mut State) {
     out.next_call_id();
@@ -656,10 +541,10 @@ fn input_piece(
         let meta = out.meta(Some(Part::Input));
         return piece_act(out, meta, p, window, consumed);
     }
-    let start = s.held_args.get().map_or(out.value.len() as u32, |(a, _)| a);
+    let start = s.held_args.map_or(out.value.len() as u32, |(a, _)| a);
     let at = piece_at(window, p);
     let act = hold_value(out, s, p.as_bytes(), at, consumed);
-    s.held_args = Held::span(start, out.value.len() as u32);
+    s.held_args = Some((start, out.value.len() as u32));
     act
 }
 
@@ -685,31 +570,6 @@ fn hold_value(
     match at {
         Some(start) => Act::skip(start + fit),
         None => Act::WAIT,
-    }
-}
-
-/// An act emitting a lexer or writer piece as chunk text (harmony's bodies too).
-pub(super) fn piece_act(
-    out: &mut Emitter<'_>,
-    meta: crate::emit::Meta,
-    p: Piece<'_>,
-    window: &[u8],
-    consumed: usize,
-) -> Act {
-    match p {
-        Piece::Input(bytes) => match offset_in(window, bytes) {
-            // Borrowed from the window given to the lexer: emit it from there.
-            Some(start) if !bytes.is_empty() => Act {
-                consume: consumed,
-                emit: Some((meta, Emit::Window(start, start + bytes.len()))),
-            },
-            _ => Act::skip(consumed),
-        },
-        Piece::Static(text) => Act {
-            consume: consumed,
-            emit: Some((meta, Emit::Static(text))),
-        },
-        Piece::Inline(buf) => out.inline_act(meta, consumed, buf.as_bytes()),
     }
 }
 
@@ -775,7 +635,7 @@ fn transcode_encoded(out: &mut Emitter<'_>, s: &mut State) {
             Spool::buf(BufId::Value, SpoolMode::Plain, held.0, held.1),
         );
     } else {
-        s.held_args = Held::span(held.0, held.1);
+        s.held_args = Some(held);
     }
 }
 

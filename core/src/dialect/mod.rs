@@ -32,14 +32,19 @@
 //!    `<tool_response>`, an arm in `format/tool_results.rs`.
 
 pub(crate) mod anthropic;
+pub(crate) mod deepseek_v3;
+pub(crate) mod deepseek_v31;
 pub(crate) mod glm;
 pub(crate) mod harmony;
 pub(crate) mod hermes;
 pub(crate) mod invoke;
+mod json_body;
+pub(crate) mod kimi;
 pub(crate) mod minimax;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
 pub(crate) mod qwen3;
+mod sectioned;
 pub(crate) mod value;
 pub(crate) mod xml_value;
 
@@ -78,6 +83,18 @@ pub(crate) trait Machine: Sized {
 
     /// End of input: close what is open (the driver then completes any open block).
     fn end_of_input(&mut self, emit: &mut Emitter<'_>);
+}
+
+/// A word with one valid value: a niche larger than any other field offers (hermes' held
+/// range, an `Option<(u32, u32)>`, has a niche of 2³² − 2 values right after its lexer).
+/// The largest dialect state (hermes) carries one, so that the compiler keeps [`Active`]'s
+/// tag in it — at the state's end, in what was padding — instead of next to its lexer,
+/// which every other state holding a lexer (the special-token dialects) would overlap:
+/// without it, `Active` grows by a word and `Sieve` past its 512 bytes (tests/size.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub(crate) enum Niche {
+    Only = 0,
 }
 
 /// Generates the public [`Dialect`] enum and the driver's [`Active`] dispatch from one list:
@@ -197,6 +214,12 @@ registry! {
     /// OpenAI gpt-oss: `<|channel|>analysis<|message|>…<|end|>`, calls
     /// `<|channel|>commentary to=functions.N <|constrain|>json<|message|>{…}<|call|>`.
     Harmony = 7, "harmony", harmony::State;
+    /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.N:0<|tool_call_argument_begin|>{json}…` (Kimi K2).
+    KimiK2 = 8, "kimi-k2", kimi::State;
+    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>N<｜tool▁sep｜>{json}<｜tool▁call▁end｜>…` (DeepSeek V3.1).
+    DeepSeekV31 = 9, "deepseek-v3.1", deepseek_v31::State;
+    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>N` + a ```` ```json ```` fenced body (DeepSeek V3, R1).
+    DeepSeekV3 = 10, "deepseek-v3", deepseek_v3::State;
 }
 
 impl Dialect {

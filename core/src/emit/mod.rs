@@ -106,6 +106,9 @@ pub(crate) struct Emitter<'a> {
     pub(crate) name_len: u8,
     pub(crate) id_len: u8,
     pub(crate) key_len: u8,
+    /// The tool id came from the wire ([`set_wire_id`](Emitter::set_wire_id)), not from
+    /// `{id_prefix}{n}`: a prefill that ends inside the call keeps it.
+    id_from_wire: bool,
     /// Input bytes consumed are appended to `raw` (inside a tool call).
     pub(crate) capture: bool,
     /// What happens to capturing once this act's bytes are captured.
@@ -161,6 +164,7 @@ impl<'a> Emitter<'a> {
             name_len: 0,
             id_len: 0,
             key_len: 0,
+            id_from_wire: false,
             capture: false,
             capture_next: CaptureNext::Continue,
             raw_cut: false,
@@ -256,7 +260,12 @@ impl<'a> Emitter<'a> {
                     self.queue_chunk(Some(Part::Name), self.name_spool());
                 }
                 if self.id_len > 0 {
-                    self.next_call_id();
+                    if self.id_from_wire {
+                        // The wire's id stays; the call still counts.
+                        self.calls += 1;
+                    } else {
+                        self.next_call_id();
+                    }
                     self.queue_chunk(Some(Part::Id), self.id_spool());
                 }
             }
@@ -561,6 +570,13 @@ impl<'a> Emitter<'a> {
         self.id_len = self.set_str(1, id);
     }
 
+    /// Sets the id to one the wire carries (kimi-k2's `functions.N:0`) and counts the call.
+    pub(crate) fn set_wire_id(&mut self, id: &[u8]) {
+        self.set_id(id);
+        self.id_from_wire = true;
+        self.calls += 1;
+    }
+
     pub(crate) fn set_key(&mut self, key: &[u8]) {
         self.key_len = self.set_str(2, key);
     }
@@ -587,6 +603,7 @@ impl<'a> Emitter<'a> {
         self.name_len = 0;
         self.id_len = 0;
         self.key_len = 0;
+        self.id_from_wire = false;
     }
 
     pub(crate) fn key_spool(&self) -> Spool {
@@ -731,6 +748,13 @@ impl<'a> Emitter<'a> {
     /// completed call of an array owns them; a later failure's raw starts after it).
     pub(crate) fn restart_capture(&mut self) {
         self.capture_next = CaptureNext::Restart;
+    }
+
+    /// Sets the depth a failed call's raw text is re-emitted at, for a front end whose calls
+    /// sit at different depths (the special-token dialects: 1 in a section, 0 for a bare
+    /// call at top level).
+    pub(crate) fn set_call_depth(&mut self, depth: u8) {
+        self.call_depth = depth;
     }
 
     /// Opens a tool_call block at `depth` for a call whose opening marker is being read:

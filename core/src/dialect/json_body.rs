@@ -1,0 +1,146 @@
+//! Streaming a call's JSON arguments: the pieces shared by the dialects whose calls carry a
+//! JSON body — hermes (the `arguments` member of its call object) and the special-token
+//! dialects (`kimi-k2`, `deepseek-v3.1`, `deepseek-v3`: the whole body is the arguments).
+//!
+//! The body is read by the relaxed-JSON [`Lexer`] and rendered by a [`Writer`] as strict
+//! compact JSON, one token at a time; these helpers turn the lexer's and writer's pieces into
+//! acts (borrowing from the window where they can) and pack the small pieces that follow
+//! into one chunk.
+
+use crate::emit::{Act, Emit, Emitter, INLINE_CAP, Meta};
+use crate::event::ErrorReason;
+use crate::json::relaxed::{Error, ErrorKind, Lex, Lexer, Piece, Text, Writer};
+
+/// The failure a lexer error means for the call: too deep, or malformed.
+pub(super) fn lex_error_reason(e: Error) -> ErrorReason {
+    if e.kind == ErrorKind::TooDeep {
+        ErrorReason::NestingTooDeep
+    } else {
+        ErrorReason::MalformedBody
+    }
+}
+
+/// Where a piece the lexer borrowed from `window` starts in it (`None`: bytes it made).
+pub(super) fn piece_at(window: &[u8], p: Piece<'_>) -> Option<usize> {
+    match p {
+        Piece::Input(b) => offset_in(window, b),
+        _ => None,
+    }
+}
+
+/// Where string text the lexer borrowed from `window` starts in it (`None`: decoded).
+pub(super) fn text_at(window: &[u8], text: Text<'_>) -> Option<usize> {
+    match text {
+        Text::Plain(p) => piece_at(window, p),
+        _ => None,
+    }
+}
+
+/// Where `piece` (borrowed from `window`) starts in it.
+pub(super) fn offset_in(window: &[u8], piece: &[u8]) -> Option<usize> {
+    let start = (piece.as_ptr() as usize).wrapping_sub(window.as_ptr() as usize);
+    (start + piece.len() <= window.len()).then_some(start)
+}
+
+/// An act emitting a lexer or writer piece as chunk text.
+pub(super) fn piece_act(
+    out: &mut Emitter<'_>,
+    meta: Meta,
+    p: Piece<'_>,
+    window: &[u8],
+    consumed: usize,
+) -> Act {
+    match p {
+        Piece::Input(bytes) => match offset_in(window, bytes) {
+            // Borrowed from the window given to the lexer: emit it from there.
+            Some(start) if !bytes.is_empty() => Act {
+                consume: consumed,
+                emit: Some((meta, Emit::Window(start, start + bytes.len()))),
+            },
+            _ => Act::skip(consumed),
+        },
+        Piece::Static(text) => Act {
+            consume: consumed,
+            emit: Some((meta, Emit::Static(text))),
+        },
+        Piece::Inline(buf) => out.inline_act(meta, consumed, buf.as_bytes()),
+    }
+}
+
+/// Streaming arguments: packs the tokens that follow `act`'s piece in the decided text
+/// (`window[..n]`) into one inline chunk with it, while they fit — the small pieces of JSON
+/// arguments (`"`, `":`, `1`, `,`, an escape) become one event instead of one each. A piece
+/// borrowed from a long run stays in place (zero-copy). Stops where the next token would
+/// not fit or is incomplete (the lexer and writer are put back as they were), where the
+/// arguments end (a token that ends a value brings the lexer back to `end_depth`), and —
+/// with `string_only`, for text decided inside a string where a closer is content — where
+/// the string ends, so what follows is decided in its own context. Returns the act and
+/// whether the arguments ended.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn pack_arguments(
+    out: &mut Emitter<'_>,
+    lexer: &mut Lexer,
+    writer: &mut Writer,
+    act: Act,
+    window: &[u8],
+    n: usize,
+    string_only: bool,
+    end_depth: usize,
+) -> (Act, bool) {
+    let Some((meta, emit)) = act.emit else {
+        return (act, false);
+    };
+    let mut buf = [0u8; INLINE_CAP];
+    let mut len = match emit {
+        Emit::Window(a, b) if b - a < INLINE_CAP / 2 => {
+            buf[..b - a].copy_from_slice(&window[a..b]);
+            b - a
+        }
+        Emit::Static(text) if text.len() < INLINE_CAP / 2 => {
+            buf[..text.len()].copy_from_slice(text.as_bytes());
+            text.len()
+        }
+        Emit::Inline(k) if (k as usize) < INLINE_CAP / 2 => {
+            let bytes = out.inline_bytes(k);
+            buf[..bytes.len()].copy_from_slice(bytes);
+            bytes.len()
+        }
+        _ => return (act, false),
+    };
+    let mut used = act.consume;
+    let mut packed = false;
+    let mut ended = false;
+    while used < n && (!string_only || lexer.in_quotes()) {
+        let (saved_lexer, saved_writer) = (*lexer, *writer);
+        let mut input = &window[used..n];
+        let Lex::Token(t) = lexer.next(&mut input) else {
+            (*lexer, *writer) = (saved_lexer, saved_writer);
+            break;
+        };
+        let depth = lexer.depth();
+        let piece = writer.render(t);
+        let bytes = piece.as_ref().map_or(&[][..], |p| p.as_bytes());
+        if len + bytes.len() > INLINE_CAP {
+            (*lexer, *writer) = (saved_lexer, saved_writer);
+            break;
+        }
+        buf[len..len + bytes.len()].copy_from_slice(bytes);
+        len += bytes.len();
+        used = n - input.len();
+        packed = true;
+        if t.ends_value() && depth == end_depth {
+            ended = true;
+            break;
+        }
+    }
+    if !packed {
+        return (
+            Act {
+                consume: used,
+                emit: Some((meta, emit)),
+            },
+            false,
+        );
+    }
+    (out.inline_act(meta, used, &buf[..len]), ended)
+}
