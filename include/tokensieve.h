@@ -265,6 +265,11 @@ typedef enum tokensieve_dialect {
    * `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
    */
   TOKENSIEVE_DIALECT_GLM_4_5 = 6,
+  /**
+   * `[get_weather(city="Paris"), get_time()]`, optionally in
+   * `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
+   */
+  TOKENSIEVE_DIALECT_PYTHONIC = 7,
 } tokensieve_dialect;
 
 /**

@@ -39,13 +39,14 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 6] = [
+pub const TOOL_DIALECTS: [Dialect; 7] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
     Dialect::Qwen3Coder,
     Dialect::MinimaxM2,
     Dialect::Glm45,
+    Dialect::Pythonic,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -352,6 +353,12 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             out.push_str("</invoke>\n</minimax:tool_call>");
         }
+        Dialect::Pythonic => {
+            // JSON values are Python literals for the pythonic reader (it takes `true`,
+            // `false` and `null` as well as `True`, `False` and `None`).
+            let args: Vec<String> = call.args.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let _ = write!(out, "[{}({})]", call.name, args.join(", "));
+        }
         Dialect::Glm45 => {
             let _ = writeln!(out, "<tool_call>{}", call.name);
             for (k, v) in &call.args {
@@ -387,9 +394,13 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         Dialect::Hermes | Dialect::Qwen3Coder => {
             let _ = write!(out, "<tool_response>\n{body}\n</tool_response>");
         }
-        // morph-xml, minimax-m2 and glm-4.5 (their results are a tool message, never model
-        // text) and passthrough have no result syntax: a result is quoted prose.
-        Dialect::MorphXml | Dialect::MinimaxM2 | Dialect::Glm45 | Dialect::Passthrough => {
+        // morph-xml, minimax-m2, glm-4.5 and pythonic (their results are a tool message,
+        // never model text) and passthrough have no result syntax: a result is quoted prose.
+        Dialect::MorphXml
+        | Dialect::MinimaxM2
+        | Dialect::Glm45
+        | Dialect::Pythonic
+        | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }
     }

@@ -66,7 +66,9 @@ fn transcript() -> Vec<u8> {
 <minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"s\">\nline\n</parameter>\n<parameter name=\"n\"> 42 </parameter>\n\
 </invoke>\n<invoke name=\"g\">stray</invoke>\n</minimax:tool_call>\n\
 <tool_call>f\n<arg_key>s</arg_key>\n<arg_value>\nline\n</arg_value>\n<arg_key>n</arg_key><arg_value> 42 </arg_value>\n</tool_call>\n\
-<tool_call>g\n<arg_key>k</arg_key>\nstray\n</tool_call>\n";
+<tool_call>g\n<arg_key>k</arg_key>\nstray\n</tool_call>\n\
+<|python_start|>[f(s='it\\'s\\n', n=42, l=[1, (2, None)], d={'a': True}), g()]<|python_end|> [1, 2]\n\
+[f(x=1, 2)] [f(s=2 x)]\n";
     one.repeat(200)
 }
 

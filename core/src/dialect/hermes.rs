@@ -41,6 +41,9 @@ const RESPONSE_OPEN: &[u8] = b"<tool_response>";
 const RESPONSE_CLOSE: &[u8] = b"</tool_response>";
 const DEFAULT_MARKERS: (&str, &str) = ("<tool_call>", "</tool_call>");
 
+/// `held_args` when nothing is held.
+const NO_HELD: (u32, u32) = (u32::MAX, u32::MAX);
+
 /// Literal indices in the text context's vocabulary.
 const LIT_THINK: usize = 0;
 const LIT_CALL: usize = 1;
@@ -99,8 +102,10 @@ pub(crate) struct State {
     key_len: u8,
     name: Progress,
     args: Progress,
-    /// The transcoded arguments held in the value buffer (while the name is unknown).
-    held_args: Option<(u32, u32)>,
+    /// The transcoded arguments held in the value buffer (while the name is unknown), as
+    /// `(start, end)`; [`NO_HELD`] when none (not an `Option`: its tag would cost the 8 bytes
+    /// that keep every dialect's state within the parser's 512).
+    held_args: (u32, u32),
     /// Where a JSON-encoded `arguments` string starts in the value buffer.
     encoded_from: u32,
     reason: ErrorReason,
@@ -125,7 +130,7 @@ impl Machine for State {
             key_len: 0,
             name: Progress::Absent,
             args: Progress::Absent,
-            held_args: None,
+            held_args: NO_HELD,
             encoded_from: 0,
             reason: ErrorReason::MalformedBody,
         }
@@ -511,7 +516,7 @@ fn start_call(out: &mut Emitter<'_>, s: &mut State) {
     s.member = Member::None;
     s.name = Progress::Absent;
     s.args = Progress::Absent;
-    s.held_args = None;
+    s.held_args = NO_HELD;
 }
 
 /// Fails the open call (opening one if needed); the rest is skipped to the closer.
@@ -586,7 +591,8 @@ fn offset_in(window: &[u8], piece: &[u8]) -> Option<usize> {
 fn name_done(out: &mut Emitter<'_>, s: &mut State) {
     out.next_call_id();
     out.queue_chunk(Some(Part::Id), out.id_spool());
-    if let Some((a, b)) = s.held_args.take() {
+    let (a, b) = core::mem::replace(&mut s.held_args, NO_HELD);
+    if (a, b) != NO_HELD {
         out.queue_chunk(
             Some(Part::Input),
             Spool::buf(BufId::Value, SpoolMode::Plain, a, b),
@@ -606,10 +612,14 @@ fn input_piece(
         let meta = out.meta(Some(Part::Input));
         return piece_act(out, meta, p, window, consumed);
     }
-    let start = s.held_args.map_or(out.value.len() as u32, |(a, _)| a);
+    let start = if s.held_args == NO_HELD {
+        out.value.len() as u32
+    } else {
+        s.held_args.0
+    };
     let at = piece_at(window, p);
     let act = hold_value(out, s, p.as_bytes(), at, consumed);
-    s.held_args = Some((start, out.value.len() as u32));
+    s.held_args = (start, out.value.len() as u32);
     act
 }
 
@@ -639,7 +649,7 @@ fn hold_value(
 }
 
 /// An act emitting a lexer or writer piece as chunk text.
-fn piece_act(
+pub(super) fn piece_act(
     out: &mut Emitter<'_>,
     meta: crate::emit::Meta,
     p: Piece<'_>,
@@ -725,7 +735,7 @@ fn transcode_encoded(out: &mut Emitter<'_>, s: &mut State) {
             Spool::buf(BufId::Value, SpoolMode::Plain, held.0, held.1),
         );
     } else {
-        s.held_args = Some(held);
+        s.held_args = held;
     }
 }
 

@@ -38,6 +38,7 @@ pub(crate) mod invoke;
 pub(crate) mod minimax;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
+pub(crate) mod pythonic;
 pub(crate) mod qwen3;
 pub(crate) mod value;
 pub(crate) mod xml_value;
@@ -193,6 +194,9 @@ registry! {
     MinimaxM2 = 5, "minimax-m2", minimax::State;
     /// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
     Glm45 = 6, "glm-4.5", glm::State;
+    /// `[get_weather(city="Paris"), get_time()]`, optionally in
+    /// `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
+    Pythonic = 7, "pythonic", pythonic::State;
 }
 
 impl Dialect {
