@@ -376,4 +376,57 @@ mod tests {
         assert_eq!(list_follows(b"get_wea", true), Some(false));
         assert_eq!(list_follows(b"f(x", true), Some(false));
     }
+
+    /// The lexer's Python mode with a writer, fed `input` one byte at a time: the JSON, or
+    /// `None` on an error or an unfinished call.
+    #[cfg(feature = "std")]
+    fn transcode(input: &[u8]) -> Option<std::string::String> {
+        use crate::json::relaxed::{Lex, Lexer, Token, Writer};
+        let mut lexer = Lexer::python_call();
+        let mut writer = Writer::new();
+        let mut out = std::vec::Vec::new();
+        out.extend_from_slice(writer.render(Token::ObjectStart)?.as_bytes());
+        for i in 0..input.len() {
+            let mut chunk = &input[i..i + 1];
+            loop {
+                match lexer.next(&mut chunk) {
+                    Lex::Token(t) => {
+                        if let Some(p) = writer.render(t) {
+                            out.extend_from_slice(p.as_bytes());
+                        }
+                    }
+                    Lex::NeedMore => break,
+                    Lex::Done => return std::string::String::from_utf8(out).ok(),
+                    Lex::Error(_) => return None,
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    #[cfg(feature = "std")]
+    fn python_literals_become_json() {
+        let ok = |i: &str, o: &str| assert_eq!(transcode(i.as_bytes()).as_deref(), Some(o), "{i}");
+        ok(")", "{}");
+        ok("city='Paris', days=3)", r#"{"city":"Paris","days":3}"#);
+        ok(
+            " a = True , b=False,c=None, )",
+            r#"{"a":true,"b":false,"c":null}"#,
+        );
+        ok(
+            "t=(1, (2,), []), d={'k': (None,)})",
+            r#"{"t":[1,[2],[]],"d":{"k":[null]}}"#,
+        );
+        ok(
+            r#"s='\x41\u00e9\'"\a\v', u="\d")"#,
+            r#"{"s":"Aé'\"\u0007\u000b","u":"\\d"}"#,
+        );
+        ok("s='a\\\nb', n=-1.5e3)", r#"{"s":"ab","n":-1.5e3}"#);
+        for bad in [
+            "x=foo)", "x=1 + 2)", "'a')", "x=1, 2)", "x=[1)", "x=(1})", "x=1}",
+        ] {
+            assert_eq!(transcode(bad.as_bytes()), None, "{bad}");
+        }
+    }
 }
