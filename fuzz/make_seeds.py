@@ -28,6 +28,7 @@ TARGETS = {
     "qwen3-coder": "sieve_qwen3_coder",
     "minimax-m2": "sieve_minimax_m2",
     "glm-4.5": "sieve_glm_4_5",
+    "harmony": "sieve_harmony",
     "pythonic": "sieve_pythonic",
 }
 OUT = HERE / "seeds"
@@ -106,6 +107,9 @@ TRANSCRIPTS = {
     ],
     "morph-xml": [
         "<think>ok</think>Checking.\n<get_weather>\n<city>Zürich &amp; Bern</city>\n<days>3</days>\n</get_weather>\n<search><tags><item>a</item><item>b</item></tags><filters>{\"x\": 1}</filters></search><get_time/> done.",
+    ],
+    "harmony": [
+        "<|channel|>analysis<|message|>Need the weather; a < b.<|end|><|start|>assistant<|channel|>commentary<|message|>Checking.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"東京\", days: 3,}<|call|><|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>{\"temp\": 18}<|end|><|start|>assistant to=browser.search<|channel|>analysis code<|message|>{\"query\": \"a<|end\"}<|call|><|start|>assistant<|channel|>final<|message|>It is 18°C.<|return|>",
     ],
     "passthrough": [
         "Hello <thinking>hmm <b> a < b</thinking> world \xff\xe2\x82 end <|eot|> after",

@@ -260,10 +260,14 @@ typedef enum tokensieve_dialect {
    */
   TOKENSIEVE_DIALECT_GLM_4_5 = 6,
   /**
+   * OpenAI gpt-oss: `<|channel|>…<|message|>…<|end|>`, calls `… to=functions.N …<|call|>`.
+   */
+  TOKENSIEVE_DIALECT_HARMONY = 7,
+  /**
    * `[get_weather(city="Paris"), get_time()]`, optionally in
    * `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
    */
-  TOKENSIEVE_DIALECT_PYTHONIC = 7,
+  TOKENSIEVE_DIALECT_PYTHONIC = 8,
 } tokensieve_dialect;
 
 /**

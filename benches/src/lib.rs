@@ -39,13 +39,14 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 7] = [
+pub const TOOL_DIALECTS: [Dialect; 8] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
     Dialect::Qwen3Coder,
     Dialect::MinimaxM2,
     Dialect::Glm45,
+    Dialect::Harmony,
     Dialect::Pythonic,
 ];
 
@@ -370,6 +371,19 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             out.push_str("</tool_call>");
         }
+        Dialect::Harmony => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let _ = write!(
+                out,
+                "<|start|>assistant<|channel|>commentary to=functions.{} <|constrain|>json<|message|>{}<|call|>",
+                call.name,
+                Value::Object(args)
+            );
+        }
         Dialect::MorphXml => {
             let _ = writeln!(out, "<{}>", call.name);
             for (k, v) in &call.args {
@@ -393,6 +407,12 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         }
         Dialect::Hermes | Dialect::Qwen3Coder => {
             let _ = write!(out, "<tool_response>\n{body}\n</tool_response>");
+        }
+        Dialect::Harmony => {
+            let _ = write!(
+                out,
+                "<|start|>functions.search to=assistant<|channel|>commentary<|message|>{body}<|end|>"
+            );
         }
         // morph-xml, minimax-m2, glm-4.5 and pythonic (their results are a tool message,
         // never model text) and passthrough have no result syntax: a result is quoted prose.

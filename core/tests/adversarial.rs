@@ -64,6 +64,25 @@ fn a_100kb_invoke_name_degrades_to_text_and_loses_nothing() {
 }
 
 #[test]
+fn a_100kb_harmony_header_degrades_to_text_and_loses_nothing() {
+    // A header keeps 128 bytes; past them it is not one: its text is visible, markers left
+    // out, and the rest of the stream is top-level text (a stray `<|message|>` and `<|end|>`
+    // are dropped as wire syntax).
+    let mut input = b"<|start|>".to_vec();
+    input.extend(std::iter::repeat_n(b'h', 100_000));
+    input.extend(b"<|message|>hi<|end|>");
+    for size in [1, 7, 4096, input.len()] {
+        let events = coalesce(run(&config("harmony"), None, &input, &[size]));
+        assert!(lint(&events).is_empty(), "{:?}", lint(&events));
+        assert_eq!(visible_text(&events), format!("{}hi", "h".repeat(100_000)));
+    }
+    // A megabyte of marker look-alikes is text.
+    let input = b"<|<|en<|d|>".repeat(1 << 16);
+    let events = coalesce(run(&config("harmony"), None, &input, &[4096]));
+    assert_eq!(visible_text(&events).as_bytes(), &input[..]);
+}
+
+#[test]
 fn ten_thousand_nested_tags_are_text() {
     let mut input = Vec::new();
     for _ in 0..10_000 {

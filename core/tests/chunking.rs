@@ -174,6 +174,45 @@ const GLM_ATOMS: &[&[u8]] = &[
     b"\nHuman:",
 ];
 
+const HARMONY_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"\n",
+    b" ",
+    b"<|start|>",
+    b"assistant",
+    b"<|channel|>",
+    b"analysis",
+    b"commentary",
+    b"final",
+    b" to=functions.f",
+    b" to=browser.search",
+    b" to=",
+    b"functions.g to=assistant",
+    b"<|constrain|>",
+    b"json",
+    b"<|message|>",
+    b"<|end|>",
+    b"<|return|>",
+    b"<|call|>",
+    b"<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": \"x\\u00e9\\uD83D\\uDE00\", b: [1, 2.50,]}<|call|>",
+    b"<|start|>assistant<|channel|>analysis<|message|>hmm<|end|>",
+    b"{\"s\": \"",
+    b"\"}",
+    b"{",
+    b"}",
+    b"<|ca",
+    b"<|",
+    b"<|weird|>",
+    b"\"\\uD83D",
+    b"\\uDE00\"",
+    "é".as_bytes(),
+    "東京".as_bytes(),
+    b"\xff",
+    b"\xe2\x82",
+    b"\nHuman:",
+    b"a long header word that keeps going and going and going and going and going and on",
+];
+
 const PYTHONIC_ATOMS: &[&[u8]] = &[
     b"Hello ",
     b"[1, 2]",
@@ -440,6 +479,41 @@ proptest! {
             {
                 let t = e["text"].as_str().unwrap();
                 prop_assert!(!t.contains("<tool_call>{") && !t.contains("<tool_call>["), "{}", e);
+            }
+        }
+    }
+
+    #[test]
+    fn harmony_chunk_invariance(data in input(HARMONY_ATOMS), sizes in splits(), stops in any::<bool>(),
+                                thinking in any::<bool>()) {
+        let mut c = json!({"dialect": "harmony"});
+        if stops {
+            c["stop_sequences"] = json!(["\nHuman:"]);
+        }
+        if thinking {
+            c["start_in"] = json!("thinking");
+        }
+        let config = ConfigBuf::from_value(&c).unwrap();
+        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
+        let split = coalesce(run(&config, None, &data, &sizes));
+        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
+        let one = coalesce(run(&config, None, &data, &[1]));
+        prop_assert_eq!(&whole, &one);
+        let errs = lint(&whole);
+        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        // The markers are never content: no chunk holds one, except the raw text of a failed
+        // call, re-emitted right after it (rule 10).
+        let markers = ["<|start|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|end|>",
+                       "<|return|>", "<|call|>"];
+        let mut raw_block = None;
+        for e in &whole {
+            if e["event"] == "block_complete" && e.get("error").is_some() {
+                raw_block = e["index"].as_u64().map(|i| i + 1);
+            }
+            if e["event"] == "chunk" && e["block"].as_u64() != raw_block {
+                let t = e["text"].as_str().unwrap();
+                prop_assert!(!markers.iter().any(|m| t.contains(m)), "{} in {:?}", e,
+                             String::from_utf8_lossy(&data));
             }
         }
     }

@@ -35,6 +35,9 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
         "glm-4.5" => format!(
             "<tool_call>put\n<arg_key>data</arg_key>\n<arg_value>{arg}</arg_value>\n</tool_call>"
         ),
+        "harmony" => format!(
+            "<|channel|>commentary to=functions.put <|constrain|>json<|message|>{{\"data\": \"{arg}\"}}<|call|>"
+        ),
         _ => unreachable!(),
     };
     let (open, close) = match dialect {
@@ -113,6 +116,7 @@ fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
         "qwen3-coder",
         "minimax-m2",
         "glm-4.5",
+        "harmony",
     ] {
         let (config, before, call, after) = case(dialect, 1 << 20);
         let input = [&before[..], &call, &after].concat();
@@ -158,6 +162,7 @@ fn a_call_within_max_call_bytes_streams_its_whole_input() {
         "qwen3-coder",
         "minimax-m2",
         "glm-4.5",
+        "harmony",
     ] {
         let (config, before, call, after) = case(dialect, 200 << 20);
         let input = [&before[..], &call, &after].concat();

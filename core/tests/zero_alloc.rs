@@ -67,6 +67,8 @@ fn transcript() -> Vec<u8> {
 </invoke>\n<invoke name=\"g\">stray</invoke>\n</minimax:tool_call>\n\
 <tool_call>f\n<arg_key>s</arg_key>\n<arg_value>\nline\n</arg_value>\n<arg_key>n</arg_key><arg_value> 42 </arg_value>\n</tool_call>\n\
 <tool_call>g\n<arg_key>k</arg_key>\nstray\n</tool_call>\n\
+<|channel|>analysis<|message|>why<|end|><|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"s\": \"a\\u00e9\", n: 2}<|call|>\
+<|start|>functions.f to=assistant<|channel|>commentary<|message|>ok<|end|><|channel|>final<|message|>bye <|x|><|return|>\n\
 <|python_start|>[f(s='it\\'s\\n', n=42, l=[1, (2, None)], d={'a': True}), g()]<|python_end|> [1, 2]\n\
 [f(x=1, 2)] [f(s=2 x)]\n";
     one.repeat(200)

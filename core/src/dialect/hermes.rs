@@ -41,9 +41,6 @@ const RESPONSE_OPEN: &[u8] = b"<tool_response>";
 const RESPONSE_CLOSE: &[u8] = b"</tool_response>";
 const DEFAULT_MARKERS: (&str, &str) = ("<tool_call>", "</tool_call>");
 
-/// `held_args` when nothing is held.
-const NO_HELD: (u32, u32) = (u32::MAX, u32::MAX);
-
 /// Literal indices in the text context's vocabulary.
 const LIT_THINK: usize = 0;
 const LIT_CALL: usize = 1;
@@ -87,6 +84,34 @@ enum Progress {
     Done,
 }
 
+/// A span of the value buffer, or none (`start == u32::MAX`). Not an `Option`: its tag
+/// would be the parser enum's largest niche and sit inside the other dialects' states,
+/// making every parser 8 bytes larger.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    start: u32,
+    end: u32,
+}
+
+impl Held {
+    const NONE: Held = Held {
+        start: u32::MAX,
+        end: 0,
+    };
+
+    fn span(start: u32, end: u32) -> Held {
+        Held { start, end }
+    }
+
+    fn get(self) -> Option<(u32, u32)> {
+        (self.start != u32::MAX).then_some((self.start, self.end))
+    }
+
+    fn take(&mut self) -> Option<(u32, u32)> {
+        core::mem::replace(self, Held::NONE).get()
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct State {
     ctx: Ctx,
@@ -102,10 +127,8 @@ pub(crate) struct State {
     key_len: u8,
     name: Progress,
     args: Progress,
-    /// The transcoded arguments held in the value buffer (while the name is unknown), as
-    /// `(start, end)`; [`NO_HELD`] when none (not an `Option`: its tag would cost the 8 bytes
-    /// that keep every dialect's state within the parser's 512).
-    held_args: (u32, u32),
+    /// The transcoded arguments held in the value buffer (while the name is unknown).
+    held_args: Held,
     /// Where a JSON-encoded `arguments` string starts in the value buffer.
     encoded_from: u32,
     reason: ErrorReason,
@@ -130,7 +153,7 @@ impl Machine for State {
             key_len: 0,
             name: Progress::Absent,
             args: Progress::Absent,
-            held_args: NO_HELD,
+            held_args: Held::NONE,
             encoded_from: 0,
             reason: ErrorReason::MalformedBody,
         }
@@ -315,7 +338,23 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
         Lex::Token(t) => {
             let act = token(out, s, t, window, consumed);
             if s.ctx == Ctx::Body && s.member == Member::Args && s.name == Progress::Done {
-                pack_arguments(out, s, act, window, n, decided_in_quotes)
+                let obj = member_depth(s);
+                let only_quoted = decided_in_quotes;
+                let (act, ended) = pack_tokens(
+                    out,
+                    &mut s.lexer,
+                    &mut s.writer,
+                    act,
+                    window,
+                    n,
+                    only_quoted,
+                    obj,
+                );
+                if ended {
+                    s.member = Member::None;
+                    s.args = Progress::Done;
+                }
+                act
             } else {
                 act
             }
@@ -323,23 +362,27 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
     }
 }
 
-/// Streaming arguments: packs the tokens that follow `act`'s piece in the decided text
-/// (`window[..n]`) into one inline chunk with it, while they fit — the small pieces of JSON
-/// arguments (`"`, `":`, `1`, `,`, an escape) become one event instead of one each. A piece
-/// borrowed from a long run stays in place (zero-copy). Stops where the next token would
-/// not fit or is incomplete (the lexer and writer are put back as they were), where the
-/// arguments end, and — for text decided inside a string, where a closer is content — where
-/// the string ends, so what follows is decided in its own context.
-fn pack_arguments(
+/// Streaming JSON (hermes' arguments, harmony's bodies): packs the tokens that follow
+/// `act`'s piece in the decided text (`window[..n]`) into one inline chunk with it, while they
+/// fit — the small pieces of JSON (`"`, `":`, `1`, `,`, an escape) become one event instead
+/// of one each. A piece borrowed from a long run stays in place (zero-copy). Stops where the
+/// next token would not fit or is incomplete (the lexer and writer are put back as they
+/// were), where the value ends (a token ending a value at depth `end_depth`: then it returns
+/// true), and — with `only_quoted`, for text decided inside a string, where a closer is
+/// content — where the string ends, so what follows is decided in its own context.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn pack_tokens(
     out: &mut Emitter<'_>,
-    s: &mut State,
+    lexer: &mut Lexer,
+    writer: &mut Writer,
     act: Act,
     window: &[u8],
     n: usize,
-    decided_in_quotes: bool,
-) -> Act {
+    only_quoted: bool,
+    end_depth: usize,
+) -> (Act, bool) {
     let Some((meta, emit)) = act.emit else {
-        return act;
+        return (act, false);
     };
     let mut buf = [0u8; INLINE_CAP];
     let mut len = match emit {
@@ -356,42 +399,44 @@ fn pack_arguments(
             buf[..bytes.len()].copy_from_slice(bytes);
             bytes.len()
         }
-        _ => return act,
+        _ => return (act, false),
     };
-    let obj = member_depth(s);
     let mut used = act.consume;
     let mut packed = false;
-    while used < n && (!decided_in_quotes || s.lexer.in_quotes()) {
-        let (lexer, writer) = (s.lexer, s.writer);
+    let mut ended = false;
+    while used < n && (!only_quoted || lexer.in_quotes()) {
+        let (saved_lexer, saved_writer) = (*lexer, *writer);
         let mut input = &window[used..n];
-        let Lex::Token(t) = s.lexer.next(&mut input) else {
-            (s.lexer, s.writer) = (lexer, writer);
+        let Lex::Token(t) = lexer.next(&mut input) else {
+            (*lexer, *writer) = (saved_lexer, saved_writer);
             break;
         };
-        let depth = s.lexer.depth();
-        let piece = s.writer.render(t);
+        let depth = lexer.depth();
+        let piece = writer.render(t);
         let bytes = piece.as_ref().map_or(&[][..], |p| p.as_bytes());
         if len + bytes.len() > INLINE_CAP {
-            (s.lexer, s.writer) = (lexer, writer);
+            (*lexer, *writer) = (saved_lexer, saved_writer);
             break;
         }
         buf[len..len + bytes.len()].copy_from_slice(bytes);
         len += bytes.len();
         used = n - input.len();
         packed = true;
-        if t.ends_value() && depth == obj {
-            s.member = Member::None;
-            s.args = Progress::Done;
+        if t.ends_value() && depth == end_depth {
+            ended = true;
             break;
         }
     }
     if !packed {
-        return Act {
-            consume: used,
-            emit: Some((meta, emit)),
-        };
+        return (
+            Act {
+                consume: used,
+                emit: Some((meta, emit)),
+            },
+            false,
+        );
     }
-    out.inline_act(meta, used, &buf[..len])
+    (out.inline_act(meta, used, &buf[..len]), ended)
 }
 
 /// The depth of the call object's members.
@@ -516,7 +561,7 @@ fn start_call(out: &mut Emitter<'_>, s: &mut State) {
     s.member = Member::None;
     s.name = Progress::Absent;
     s.args = Progress::Absent;
-    s.held_args = NO_HELD;
+    s.held_args = Held::NONE;
 }
 
 /// Fails the open call (opening one if needed); the rest is skipped to the closer.
@@ -591,8 +636,7 @@ fn offset_in(window: &[u8], piece: &[u8]) -> Option<usize> {
 fn name_done(out: &mut Emitter<'_>, s: &mut State) {
     out.next_call_id();
     out.queue_chunk(Some(Part::Id), out.id_spool());
-    let (a, b) = core::mem::replace(&mut s.held_args, NO_HELD);
-    if (a, b) != NO_HELD {
+    if let Some((a, b)) = s.held_args.take() {
         out.queue_chunk(
             Some(Part::Input),
             Spool::buf(BufId::Value, SpoolMode::Plain, a, b),
@@ -612,14 +656,10 @@ fn input_piece(
         let meta = out.meta(Some(Part::Input));
         return piece_act(out, meta, p, window, consumed);
     }
-    let start = if s.held_args == NO_HELD {
-        out.value.len() as u32
-    } else {
-        s.held_args.0
-    };
+    let start = s.held_args.get().map_or(out.value.len() as u32, |(a, _)| a);
     let at = piece_at(window, p);
     let act = hold_value(out, s, p.as_bytes(), at, consumed);
-    s.held_args = (start, out.value.len() as u32);
+    s.held_args = Held::span(start, out.value.len() as u32);
     act
 }
 
@@ -648,7 +688,7 @@ fn hold_value(
     }
 }
 
-/// An act emitting a lexer or writer piece as chunk text.
+/// An act emitting a lexer or writer piece as chunk text (harmony's bodies too).
 pub(super) fn piece_act(
     out: &mut Emitter<'_>,
     meta: crate::emit::Meta,
@@ -735,7 +775,7 @@ fn transcode_encoded(out: &mut Emitter<'_>, s: &mut State) {
             Spool::buf(BufId::Value, SpoolMode::Plain, held.0, held.1),
         );
     } else {
-        s.held_args = held;
+        s.held_args = Held::span(held.0, held.1);
     }
 }
 

@@ -33,6 +33,7 @@
 
 pub(crate) mod anthropic;
 pub(crate) mod glm;
+pub(crate) mod harmony;
 pub(crate) mod hermes;
 pub(crate) mod invoke;
 pub(crate) mod minimax;
@@ -194,9 +195,12 @@ registry! {
     MinimaxM2 = 5, "minimax-m2", minimax::State;
     /// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
     Glm45 = 6, "glm-4.5", glm::State;
+    /// OpenAI gpt-oss: `<|channel|>analysis<|message|>…<|end|>`, calls
+    /// `<|channel|>commentary to=functions.N <|constrain|>json<|message|>{…}<|call|>`.
+    Harmony = 7, "harmony", harmony::State;
     /// `[get_weather(city="Paris"), get_time()]`, optionally in
     /// `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
-    Pythonic = 7, "pythonic", pythonic::State;
+    Pythonic = 8, "pythonic", pythonic::State;
 }
 
 impl Dialect {

@@ -20,8 +20,15 @@ pub struct ToolResult<'a> {
 /// Writes tool results in a dialect's wire format.
 ///
 /// anthropic-xml: one `<function_results>` region with a `<result>` per result
-/// (`tool_use_id` attribute, `<tool_name>`, then `<stdout>` or `<error>`). The other
-/// dialects: a `<tool_response>` element per result, as hermes-style templates expect.
+/// (`tool_use_id` attribute, `<tool_name>`, then `<stdout>` or `<error>`). harmony: a tool
+/// message per result, `<|start|>functions.NAME to=assistant<|channel|>commentary<|message|>…<|end|>`
+/// (as openai/harmony's format guide writes them; author `tool` when the name is unknown;
+/// ids and the error flag have no place in it). The other dialects: a `<tool_response>`
+/// element per result, as hermes-style templates expect.
+///
+/// harmony has no escaping: a marker inside the content (`<|end|>`, …) would end the
+/// message, so a U+2060 WORD JOINER is written between its `<` and `|` (invisible, and
+/// nothing in the content can end the message).
 ///
 /// Escaping: text is written as is, except that a sequence that would close its element
 /// early — `</stdout`, `</error`, `</tool_name`, `</tool_response` (also with the `antml:`
@@ -69,6 +76,28 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
             }
             out.push_str("</function_results>");
         }
+        Dialect::Harmony => {
+            for r in results {
+                out.push_str("<|start|>");
+                match r.tool_name {
+                    Some(name) => {
+                        out.push_str("functions.");
+                        // A name is one header word: no whitespace, no marker.
+                        for c in name.chars() {
+                            out.push(if c.is_whitespace() || c == '<' {
+                                '_'
+                            } else {
+                                c
+                            });
+                        }
+                    }
+                    None => out.push_str("tool"),
+                }
+                out.push_str(" to=assistant<|channel|>commentary<|message|>");
+                push_unmarked(&mut out, r.content);
+                out.push_str("<|end|>");
+            }
+        }
         _ => {
             for (i, r) in results.iter().enumerate() {
                 if i > 0 {
@@ -105,6 +134,32 @@ fn push_guarded(out: &mut String, text: &str) {
             out.push_str("</");
         }
         rest = after;
+    }
+    out.push_str(rest);
+}
+
+/// Writes `text` with a U+2060 WORD JOINER between the `<` and `|` of any harmony marker.
+fn push_unmarked(out: &mut String, text: &str) {
+    const MARKERS: &[&str] = &[
+        "<|start|>",
+        "<|channel|>",
+        "<|message|>",
+        "<|constrain|>",
+        "<|end|>",
+        "<|return|>",
+        "<|call|>",
+    ];
+    let mut rest = text;
+    while let Some(at) = rest.find("<|") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if MARKERS.iter().any(|m| rest.starts_with(m)) {
+            out.push_str("<\u{2060}");
+            rest = &rest[1..];
+        } else {
+            out.push_str("<|");
+            rest = &rest[2..];
+        }
     }
     out.push_str(rest);
 }
@@ -171,6 +226,49 @@ mod tests {
             done[1],
             OwnedEvent::BlockComplete { is_error: true, .. }
         ));
+    }
+
+    #[test]
+    fn harmony_results_are_tool_messages() {
+        let results = [
+            ToolResult {
+                tool_use_id: Some("call_0"),
+                tool_name: Some("get_weather"),
+                content: "{\"sunny\": true} <|end|> <|x|>",
+                is_error: false,
+            },
+            ToolResult {
+                tool_use_id: None,
+                tool_name: None,
+                content: "done",
+                is_error: true,
+            },
+        ];
+        let text = format_tool_results(Dialect::Harmony, &results);
+        assert_eq!(
+            text,
+            "<|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>\
+             {\"sunny\": true} <\u{2060}|end|> <|x|><|end|>\
+             <|start|>tool to=assistant<|channel|>commentary<|message|>done<|end|>"
+        );
+        let events = parse(&Config::new(Dialect::Harmony), text.as_bytes()).unwrap();
+        let done: Vec<&OwnedEvent> = events
+            .iter()
+            .filter(|e| matches!(e, OwnedEvent::BlockComplete { .. }))
+            .collect();
+        assert_eq!(done.len(), 2, "{events:?}");
+        match done[0] {
+            OwnedEvent::BlockComplete {
+                block_type: BlockType::ToolResult,
+                content: Some(c),
+                tool_name: Some(n),
+                ..
+            } => {
+                assert_eq!(n, "get_weather");
+                assert_eq!(c, "{\"sunny\": true} <\u{2060}|end|> <|x|>");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
