@@ -32,6 +32,7 @@ TARGETS = {
     "kimi-k2": "sieve_kimi_k2",
     "deepseek-v3.1": "sieve_deepseek_v3_1",
     "deepseek-v3": "sieve_deepseek_v3",
+    "pythonic": "sieve_pythonic",
 }
 OUT = HERE / "seeds"
 
@@ -103,6 +104,9 @@ TRANSCRIPTS = {
     ],
     "glm-4.5": [
         "<think>Weather, then a file.</think>\nSure.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>東京</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>\n<tool_call>write_file<arg_key>content</arg_key><arg_value>if a < b { x(\"</tool_call>\") }</arg_value></tool_call>\nThe <tool_call> tag. Done.",
+    ],
+    "pythonic": [
+        "<think>Weather, then a note.</think>\nSure.\n<|python_start|>[get_weather(city='東京', days=3, opts={'metric': True, 'hours': (6, 12)}), note(text=\"it\\'s \\\"x\\\"\\n\\x41\\u00e9\", tags=[None, -1.5])]<|python_end|>\nSee [1, 2] and [f(x)]. [bad(1)]\nDone.",
     ],
     "morph-xml": [
         "<think>ok</think>Checking.\n<get_weather>\n<city>Zürich &amp; Bern</city>\n<days>3</days>\n</get_weather>\n<search><tags><item>a</item><item>b</item></tags><filters>{\"x\": 1}</filters></search><get_time/> done.",

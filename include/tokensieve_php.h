@@ -277,6 +277,11 @@ typedef enum tokensieve_dialect {
    * json-fenced body, `tool call end` special tokens (U+FF5C bars, U+2581 separators).
    */
   TOKENSIEVE_DIALECT_DEEPSEEK_V3 = 10,
+  /**
+   * `[get_weather(city="Paris"), get_time()]`, optionally in
+   * `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
+   */
+  TOKENSIEVE_DIALECT_PYTHONIC = 13,
 } tokensieve_dialect;
 
 /**

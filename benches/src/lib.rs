@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 10] = [
+pub const TOOL_DIALECTS: [Dialect; 11] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -50,6 +50,7 @@ pub const TOOL_DIALECTS: [Dialect; 10] = [
     Dialect::KimiK2,
     Dialect::DeepSeekV31,
     Dialect::DeepSeekV3,
+    Dialect::Pythonic,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -356,6 +357,12 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             out.push_str("</invoke>\n</minimax:tool_call>");
         }
+        Dialect::Pythonic => {
+            // JSON values are Python literals for the pythonic reader (it takes `true`,
+            // `false` and `null` as well as `True`, `False` and `None`).
+            let args: Vec<String> = call.args.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let _ = write!(out, "[{}({})]", call.name, args.join(", "));
+        }
         Dialect::Glm45 => {
             let _ = writeln!(out, "<tool_call>{}", call.name);
             for (k, v) in &call.args {
@@ -449,15 +456,16 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
                 "<|start|>functions.search to=assistant<|channel|>commentary<|message|>{body}<|end|>"
             );
         }
-        // morph-xml, minimax-m2, glm-4.5, kimi-k2 and the deepseek formats (their results are
-        // a tool message, never model text) and passthrough have no result syntax: a result
-        // is quoted prose.
+        // morph-xml, minimax-m2, glm-4.5, kimi-k2, the deepseek formats and pythonic (their
+        // results are a tool message, never model text) and passthrough have no result syntax:
+        // a result is quoted prose.
         Dialect::MorphXml
         | Dialect::MinimaxM2
         | Dialect::Glm45
         | Dialect::KimiK2
         | Dialect::DeepSeekV31
         | Dialect::DeepSeekV3
+        | Dialect::Pythonic
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

@@ -213,6 +213,44 @@ const HARMONY_ATOMS: &[&[u8]] = &[
     b"a long header word that keeps going and going and going and going and going and on",
 ];
 
+const PYTHONIC_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"[1, 2]",
+    b"\n",
+    b"  ",
+    b"<think>",
+    b"</think>",
+    b"<|python_start|>",
+    b"<|python_end|>",
+    b"<|python_",
+    b"[",
+    b"]",
+    b",",
+    b"(",
+    b")",
+    b"f(",
+    b"[f(",
+    b"[get_weather(city=",
+    b"g()",
+    b"x=",
+    b"x = ",
+    b"'it\\'s'",
+    b"\"a\\n\\x41\\u00e9\"",
+    b"\"",
+    b"'",
+    b"42",
+    b"-1.5",
+    b"True",
+    b"None",
+    b"{'a': (1, [2])}",
+    b"1 + 2",
+    "é".as_bytes(),
+    "東京".as_bytes(),
+    b"\xff",
+    b"\xe2\x82",
+    b"\nHuman:",
+];
+
 fn input(atoms: &'static [&'static [u8]]) -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(prop::sample::select(atoms), 0..40).prop_map(|v| v.concat())
 }
@@ -385,6 +423,28 @@ proptest! {
         for e in whole.iter().filter(|e| e["event"] == "chunk") {
             let t = e["text"].as_str().unwrap_or("");
             prop_assert!(!(e["type"] == "tool_call" && e["part"] != "input" && t.contains('<')), "{}", e);
+            prop_assert!(!(e["type"] == "thinking" && t.contains("</think>")), "{}", e);
+        }
+    }
+
+    #[test]
+    fn pythonic_chunk_invariance(data in input(PYTHONIC_ATOMS), sizes in splits(),
+                                 stops in any::<bool>()) {
+        let mut c = json!({"dialect": "pythonic"});
+        if stops {
+            c["stop_sequences"] = json!(["\nHuman:"]);
+        }
+        let config = ConfigBuf::from_value(&c).unwrap();
+        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
+        let split = coalesce(run(&config, None, &data, &sizes));
+        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
+        let one = coalesce(run(&config, None, &data, &[1]));
+        prop_assert_eq!(&whole, &one);
+        let errs = lint(&whole);
+        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        for e in whole.iter().filter(|e| e["event"] == "chunk") {
+            let t = e["text"].as_str().unwrap_or("");
+            prop_assert!(!(e["type"] == "tool_call" && e["part"] == "name" && t.contains('(')), "{}", e);
             prop_assert!(!(e["type"] == "thinking" && t.contains("</think>")), "{}", e);
         }
     }

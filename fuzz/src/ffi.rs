@@ -53,7 +53,8 @@ const E_NULL: i32 = -1;
 const E_STATE: i32 = -2;
 const E_INVALID: i32 = -5;
 
-const DIALECTS: [Dialect; 11] = [
+const DIALECTS: [Dialect; 12] = [
+const DIALECTS: [Dialect; 12] = [
     Dialect::Passthrough,
     Dialect::AnthropicXml,
     Dialect::Hermes,
@@ -65,6 +66,7 @@ const DIALECTS: [Dialect; 11] = [
     Dialect::KimiK2,
     Dialect::DeepSeekV31,
     Dialect::DeepSeekV3,
+    Dialect::Pythonic,
 ];
 
 /// One C event, copied out of the parser's and the caller's memory.

@@ -43,6 +43,7 @@ pub(crate) mod kimi;
 pub(crate) mod minimax;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
+pub(crate) mod pythonic;
 pub(crate) mod qwen3;
 mod sectioned;
 pub(crate) mod value;
@@ -220,6 +221,9 @@ registry! {
     DeepSeekV31 = 9, "deepseek-v3.1", deepseek_v31::State;
     /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>N` + a ```` ```json ```` fenced body (DeepSeek V3, R1).
     DeepSeekV3 = 10, "deepseek-v3", deepseek_v3::State;
+    /// `[get_weather(city="Paris"), get_time()]`, optionally in
+    /// `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
+    Pythonic = 13, "pythonic", pythonic::State;
 }
 
 impl Dialect {

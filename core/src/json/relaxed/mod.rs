@@ -54,6 +54,12 @@
 //! `finish()` says the input ended (a top-level bare word or number completes only at a
 //! delimiter or there).
 //!
+//! Inside the crate the lexer also has a Python mode (`Lexer::python_call`, for the
+//! `pythonic` dialect): it reads a call's keyword arguments `city='Paris', days=3)` as the
+//! members of an already open object that `)` closes, with `=` after keys, `True`/`False`/
+//! `None`, tuples as arrays, Python's `\xHH`, `\a`, `\v` escapes and line continuations, and
+//! no bare words.
+//!
 //! ## The hermes dialect on top
 //!
 //! For `{"name": "get_weather", "arguments": {"city": "Paris"}}` a dialect runs a [`Lexer`]

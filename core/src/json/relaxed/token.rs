@@ -98,7 +98,10 @@ impl Literal {
     }
 }
 
-pub(super) const LITERALS: [&[u8]; 3] = [b"true", b"false", b"null"];
+/// The literals' spellings: JSON's, then Python's (read only by [`Lexer::python_call`]).
+///
+/// [`Lexer::python_call`]: super::Lexer::python_call
+pub(super) const LITERALS: [&[u8]; 6] = [b"true", b"false", b"null", b"True", b"False", b"None"];
 
 /// One token from the [`Lexer`](super::Lexer).
 ///

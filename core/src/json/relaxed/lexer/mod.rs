@@ -148,6 +148,9 @@ pub struct Lexer {
     block_after: bool,
     word_num: bool,
     eof: bool,
+    /// Python literals too, and the outermost object is a call's keyword arguments, closed
+    /// by `)` ([`Lexer::python_call`]).
+    py: bool,
 }
 
 impl Default for Lexer {
@@ -165,26 +168,27 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-fn word_delim(b: u8) -> bool {
-    matches!(b, b',' | b'}' | b']' | b'\n' | b'\r')
+fn word_delim(b: u8, py: bool) -> bool {
+    matches!(b, b',' | b'}' | b']' | b'\n' | b'\r') || (py && b == b')')
 }
 
-fn key_stop(b: u8) -> bool {
-    matches!(
-        b,
-        b':' | b' '
-            | b'\t'
-            | b'\n'
-            | b'\r'
-            | b','
-            | b'{'
-            | b'}'
-            | b'['
-            | b']'
-            | b'"'
-            | b'\''
-            | b'/'
-    )
+fn key_stop(b: u8, py: bool) -> bool {
+    (py && matches!(b, b'=' | b'(' | b')'))
+        || matches!(
+            b,
+            b':' | b' '
+                | b'\t'
+                | b'\n'
+                | b'\r'
+                | b','
+                | b'{'
+                | b'}'
+                | b'['
+                | b']'
+                | b'"'
+                | b'\''
+                | b'/'
+        )
 }
 
 impl Lexer {
@@ -221,7 +225,26 @@ impl Lexer {
             block_after: false,
             word_num: false,
             eof: false,
+            py: false,
         }
+    }
+
+    /// A lexer for the keyword arguments of a Python call, positioned right after its `(`:
+    /// it reads `city="Paris", days=3)` as the members of an object (already open: depth 1)
+    /// that `)` closes, then reports [`Lex::Done`]. Besides the relaxed syntax (quotes of either
+    /// kind, unquoted keys, comments, trailing commas) it reads
+    /// Python literals: `=` as well as `:` after a key, `True`/`False`/`None` (as
+    /// `true`/`false`/`null`), tuples `(1, 2)` as arrays, the escapes `\xHH`, `\a`, `\v`
+    /// and a backslash-newline line continuation (dropped). `\U`, `\N{…}` and octal escapes
+    /// are kept literally, like any unknown escape. A bare word that is not a number or a
+    /// literal (a name, an expression such as `1 + 2`) is an error: Python has no bare words.
+    pub(crate) const fn python_call() -> Self {
+        let mut lexer = Lexer::new();
+        lexer.py = true;
+        lexer.depth = 1;
+        lexer.stack = [1, 0];
+        lexer.state = State::Gap(Gap::KeyOrClose);
+        lexer
     }
 
     /// Returns to the initial state (for the next value).
@@ -254,6 +277,12 @@ impl Lexer {
             self.state,
             State::Str | State::Esc | State::EscU | State::HexReady
         )
+    }
+
+    /// Whether the lexer failed where a key's `:` (or `=`) was required: for a Python call,
+    /// a positional argument (`f("Paris")`, `f(x=1, 2)`).
+    pub(crate) fn failed_after_key(&self) -> bool {
+        self.state == State::Error && self.err == Reason::ExpectedColon
     }
 
     /// How many arrays and objects are open after the last token (0 at top level; 1 inside
@@ -443,7 +472,14 @@ impl Lexer {
     #[inline]
     fn close<'a>(&mut self, input: &mut &'a [u8], b: u8) -> Option<Lex<'a>> {
         let obj = self.top_is_object();
-        if self.depth == 0 || obj != (b == b'}') {
+        // In a Python call, `)` closes the keyword arguments (at depth 1) or a tuple.
+        let kwargs = self.py && self.depth == 1;
+        let fits = match b {
+            b'}' => obj && !kwargs,
+            b')' if kwargs => obj,
+            _ => !obj,
+        };
+        if self.depth == 0 || !fits {
             return self.fail(Reason::Mismatched);
         }
         self.depth -= 1;
@@ -479,10 +515,11 @@ impl Lexer {
                     None
                 }
                 b'}' | b']' => self.close(input, b),
+                b')' if self.py => self.close(input, b),
                 _ => self.fail(Reason::ExpectedCommaOrClose),
             },
             Gap::Colon => {
-                if b == b':' {
+                if b == b':' || (self.py && b == b'=') {
                     self.bump(input, 1);
                     self.state = State::Gap(Gap::Value);
                     None
@@ -492,8 +529,9 @@ impl Lexer {
             }
             Gap::KeyOrClose => match b {
                 b'}' => self.close(input, b),
+                b')' if self.py => self.close(input, b),
                 b'"' | b'\'' => self.open_quoted(input, b, true),
-                b if !key_stop(b) => {
+                b if !key_stop(b, self.py) => {
                     self.is_key = true;
                     self.quote = 0;
                     self.state = State::BareKey;
@@ -503,10 +541,13 @@ impl Lexer {
             },
             Gap::Value | Gap::ValueOrClose => match b {
                 b']' if g == Gap::ValueOrClose => self.close(input, b),
+                b')' if g == Gap::ValueOrClose && self.py => self.close(input, b),
                 b'{' => self.open(input, true),
                 b'[' => self.open(input, false),
+                b'(' if self.py => self.open(input, false),
                 b'"' | b'\'' => self.open_quoted(input, b, false),
                 b',' | b'}' | b']' | b':' => self.fail(Reason::ExpectedValue),
+                b')' | b'=' if self.py => self.fail(Reason::ExpectedValue),
                 _ => self.start_word(b),
             },
         }

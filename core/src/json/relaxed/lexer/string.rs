@@ -69,6 +69,22 @@ impl Lexer {
             b'n' => '\n',
             b'r' => '\r',
             b't' => '\t',
+            b'a' if self.py => '\u{7}',
+            b'v' if self.py => '\u{b}',
+            b'x' if self.py => {
+                // `\xHH`: two hex digits, read like the last two of `\u00HH`.
+                self.bump(input, 1);
+                self.hex = 0;
+                self.hex_n = 2;
+                self.state = State::EscU;
+                return None;
+            }
+            b'\n' if self.py => {
+                // A line continuation: nothing.
+                self.bump(input, 1);
+                self.state = State::Str;
+                return None;
+            }
             _ => {
                 // Unknown escape: keep the backslash, the byte is ordinary content.
                 self.state = State::Str;
@@ -183,13 +199,14 @@ impl Lexer {
     /// handling by the caller; `input[0]` must not be a byte the caller handles.
     pub(super) fn content<'a>(&mut self, input: &mut &'a [u8], mode: Mode) -> Option<Lex<'a>> {
         let all: &'a [u8] = input;
+        let py = self.py;
         let end = match mode {
             Mode::Quoted if self.quote == b'"' => memchr::memchr2(b'"', b'\\', all),
             Mode::Quoted => memchr::memchr3(b'\'', b'"', b'\\', all),
-            Mode::BareKey => all.iter().position(|&b| key_stop(b) || b == b'\\'),
-            Mode::BareWord => all
-                .iter()
-                .position(|&b| word_delim(b) || matches!(b, b' ' | b'\t' | b'/' | b'"' | b'\\')),
+            Mode::BareKey => all.iter().position(|&b| key_stop(b, py) || b == b'\\'),
+            Mode::BareWord => all.iter().position(|&b| {
+                word_delim(b, py) || matches!(b, b' ' | b'\t' | b'/' | b'"' | b'\\')
+            }),
         }
         .unwrap_or(all.len());
         let region = all.get(..end).unwrap_or(&[]);
@@ -249,7 +266,7 @@ impl Lexer {
         let Some(&b) = input.first() else {
             return Some(self.starve());
         };
-        if key_stop(b) {
+        if key_stop(b, self.py) {
             self.state = State::Gap(Gap::Colon);
             return Some(Lex::Token(Token::KeyEnd));
         }

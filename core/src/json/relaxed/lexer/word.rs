@@ -24,11 +24,17 @@ impl Lexer {
             b't' => 1,
             b'f' => 2,
             b'n' => 3,
+            b'T' if self.py => 4,
+            b'F' if self.py => 5,
+            b'N' if self.py => 6,
             _ => 0,
         };
         if self.lit != 0 || b == b'-' || b.is_ascii_digit() {
             self.state = State::Word(Word::Hold);
             None
+        } else if self.py {
+            // Python has no bare words: a name or expression is not a literal.
+            self.fail(Reason::ExpectedValue)
         } else {
             self.state = State::Word(Word::Stream);
             Some(Lex::Token(Token::StringStart))
@@ -62,8 +68,8 @@ impl Lexer {
             return None;
         }
         Some(match self.lit {
-            1 => Literal::True,
-            2 => Literal::False,
+            1 | 4 => Literal::True,
+            2 | 5 => Literal::False,
             _ => Literal::Null,
         })
     }
@@ -101,6 +107,7 @@ impl Lexer {
     pub(super) fn word<'a>(&mut self, w: Word, input: &mut &'a [u8]) -> Option<Lex<'a>> {
         match w {
             Word::Hold => self.word_hold(input),
+            Word::EmitStrStart if self.py => self.fail(Reason::ExpectedValue),
             Word::EmitStrStart => {
                 self.state = State::Word(Word::EmitHold);
                 Some(Lex::Token(Token::StringStart))
@@ -186,7 +193,7 @@ impl Lexer {
                 self.block_after = b == b'*';
                 Some(false)
             }
-            Some(&b) if !self.slash_pending && word_delim(b) => Some(true),
+            Some(&b) if !self.slash_pending && word_delim(b, self.py) => Some(true),
             Some(_) => None,
         }
     }
