@@ -35,6 +35,7 @@ pub(crate) mod anthropic;
 pub(crate) mod glm;
 pub(crate) mod hermes;
 pub(crate) mod invoke;
+pub(crate) mod json_call;
 pub(crate) mod minimax;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
