@@ -28,6 +28,7 @@ TARGETS = {
     "qwen3-coder": "sieve_qwen3_coder",
     "minimax-m2": "sieve_minimax_m2",
     "glm-4.5": "sieve_glm_4_5",
+    "mistral": "sieve_mistral",
 }
 OUT = HERE / "seeds"
 
@@ -99,6 +100,10 @@ TRANSCRIPTS = {
     ],
     "glm-4.5": [
         "<think>Weather, then a file.</think>\nSure.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>東京</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>\n<tool_call>write_file<arg_key>content</arg_key><arg_value>if a < b { x(\"</tool_call>\") }</arg_value></tool_call>\nThe <tool_call> tag. Done.",
+    ],
+    "mistral": [
+        "[THINK]Weather, then the time.[/THINK]Sure.[TOOL_CALLS]get_weather[ARGS]{\"city\": \"東京\", \"days\": 3}[TOOL_CALLS]get_time[CALL_ID]a1B2c3D4e[ARGS]{tz: 'UTC',}",
+        "[TOOL_CALLS] [{\"name\": \"search\", \"arguments\": {\"q\": \"[TOOL_CALLS] in a string\"}}, {\"name\": \"ping\", \"arguments\": \"{}\"}] Done.[TOOL_CA",
     ],
     "morph-xml": [
         "<think>ok</think>Checking.\n<get_weather>\n<city>Zürich &amp; Bern</city>\n<days>3</days>\n</get_weather>\n<search><tags><item>a</item><item>b</item></tags><filters>{\"x\": 1}</filters></search><get_time/> done.",

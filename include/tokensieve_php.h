@@ -259,6 +259,11 @@ typedef enum tokensieve_dialect {
    * `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
    */
   TOKENSIEVE_DIALECT_GLM_4_5 = 6,
+  /**
+   * `[TOOL_CALLS]NAME[ARGS]{…}` or `[TOOL_CALLS][{"name": N, "arguments": {…}}]`, `[THINK]`
+   * (Mistral, Magistral, Devstral).
+   */
+  TOKENSIEVE_DIALECT_MISTRAL = 7,
 } tokensieve_dialect;
 
 /**

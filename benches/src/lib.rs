@@ -39,13 +39,14 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 6] = [
+pub const TOOL_DIALECTS: [Dialect; 7] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
     Dialect::Qwen3Coder,
     Dialect::MinimaxM2,
     Dialect::Glm45,
+    Dialect::Mistral,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -334,6 +335,19 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             let body = json!({"name": call.name, "arguments": args});
             let _ = write!(out, "<tool_call>\n{body}\n</tool_call>");
         }
+        Dialect::Mistral => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let _ = write!(
+                out,
+                "[TOOL_CALLS]{}[ARGS]{}",
+                call.name,
+                Value::Object(args)
+            );
+        }
         Dialect::Qwen3Coder => {
             let _ = write!(out, "<tool_call>\n<function={}>\n", call.name);
             for (k, v) in &call.args {
@@ -387,9 +401,13 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         Dialect::Hermes | Dialect::Qwen3Coder => {
             let _ = write!(out, "<tool_response>\n{body}\n</tool_response>");
         }
-        // morph-xml, minimax-m2 and glm-4.5 (their results are a tool message, never model
-        // text) and passthrough have no result syntax: a result is quoted prose.
-        Dialect::MorphXml | Dialect::MinimaxM2 | Dialect::Glm45 | Dialect::Passthrough => {
+        // morph-xml, minimax-m2, glm-4.5 and mistral (their results are a tool message, never
+        // model text) and passthrough have no result syntax: a result is quoted prose.
+        Dialect::MorphXml
+        | Dialect::MinimaxM2
+        | Dialect::Glm45
+        | Dialect::Mistral
+        | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }
     }

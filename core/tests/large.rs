@@ -35,6 +35,7 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
         "glm-4.5" => format!(
             "<tool_call>put\n<arg_key>data</arg_key>\n<arg_value>{arg}</arg_value>\n</tool_call>"
         ),
+        "mistral" => format!("[TOOL_CALLS]put[ARGS]{{\"data\": \"{arg}\"}}"),
         _ => unreachable!(),
     };
     let (open, close) = match dialect {
@@ -113,6 +114,7 @@ fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
         "qwen3-coder",
         "minimax-m2",
         "glm-4.5",
+        "mistral",
     ] {
         let (config, before, call, after) = case(dialect, 1 << 20);
         let input = [&before[..], &call, &after].concat();
@@ -158,6 +160,7 @@ fn a_call_within_max_call_bytes_streams_its_whole_input() {
         "qwen3-coder",
         "minimax-m2",
         "glm-4.5",
+        "mistral",
     ] {
         let (config, before, call, after) = case(dialect, 200 << 20);
         let input = [&before[..], &call, &after].concat();

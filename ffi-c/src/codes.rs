@@ -103,6 +103,7 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_QWEN3_CODER = [Dialect::Qwen3Coder],
     TOKENSIEVE_DIALECT_MINIMAX_M2 = [Dialect::MinimaxM2],
     TOKENSIEVE_DIALECT_GLM_4_5 = [Dialect::Glm45],
+    TOKENSIEVE_DIALECT_MISTRAL = [Dialect::Mistral],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

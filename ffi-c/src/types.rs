@@ -213,6 +213,9 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_MINIMAX_M2 = 5,
     /// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
     TOKENSIEVE_DIALECT_GLM_4_5 = 6,
+    /// `[TOOL_CALLS]NAME[ARGS]{…}` or `[TOOL_CALLS][{"name": N, "arguments": {…}}]`, `[THINK]`
+    /// (Mistral, Magistral, Devstral).
+    TOKENSIEVE_DIALECT_MISTRAL = 7,
 }
 
 /// `tokensieve_config.start_in`.

@@ -48,6 +48,7 @@ fn replay_stream_targets() {
         ("sieve_qwen3_coder", Dialect::Qwen3Coder),
         ("sieve_minimax_m2", Dialect::MinimaxM2),
         ("sieve_glm_4_5", Dialect::Glm45),
+        ("sieve_mistral", Dialect::Mistral),
     ] {
         replay(t, move |data| tokensieve_fuzz::check_stream(d, data));
     }

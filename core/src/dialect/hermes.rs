@@ -58,8 +58,8 @@ enum Ctx {
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct State {
-    ctx: Ctx,
-    call: JsonCall,
+    /// The call being read, with the context (`call.host`).
+    call: JsonCall<Ctx>,
 }
 
 impl Machine for State {
@@ -68,28 +68,27 @@ impl Machine for State {
 
     fn new(cfg: &Config<'_>) -> State {
         State {
-            ctx: match cfg.start_in {
+            call: JsonCall::new(match cfg.start_in {
                 StartIn::Text => Ctx::Text,
                 StartIn::Thinking => Ctx::Thinking,
-            },
-            call: JsonCall::new(),
+            }),
         }
     }
 
     fn vocab_key(&self) -> u32 {
-        let phase = if self.ctx == Ctx::Call {
+        let phase = if self.call.host == Ctx::Call {
             self.call.phase as u32 + 1
         } else {
             0
         };
         let quoted =
-            self.ctx == Ctx::Call && self.call.phase == Phase::Body && self.call.in_quotes();
-        self.ctx as u32 | phase << 4 | (quoted as u32) << 8
+            self.call.host == Ctx::Call && self.call.phase == Phase::Body && self.call.in_quotes();
+        self.call.host as u32 | phase << 4 | (quoted as u32) << 8
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
         let (open, close) = out.tool_call_markers().unwrap_or(DEFAULT_MARKERS);
-        match self.ctx {
+        match self.call.host {
             Ctx::Text => {
                 let (think_open, _) = out.thinking_tags();
                 Vocab {
@@ -110,16 +109,16 @@ impl Machine for State {
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
         let call = &mut self.call;
-        if out.call_too_large() && !(self.ctx == Ctx::Call && call.phase == Phase::Skip) {
+        if out.call_too_large() && !(call.host == Ctx::Call && call.phase == Phase::Skip) {
             fail(out, call, ErrorReason::TooLarge);
-            self.ctx = Ctx::Call;
+            call.host = Ctx::Call;
             return Act::WAIT;
         }
-        match (self.ctx, d) {
+        match (call.host, d) {
             (Ctx::Text, Decision::Literal { index, len }) => {
                 out.close_content();
                 match index {
-                    LIT_THINK => self.ctx = Ctx::Thinking,
+                    LIT_THINK => call.host = Ctx::Thinking,
                     LIT_CALL => {
                         out.begin_capture();
                         let after = window.get(len..).unwrap_or(&[]);
@@ -128,28 +127,28 @@ impl Machine for State {
                             .find(|b| !b.is_ascii_whitespace())
                             .is_some_and(|&b| b == b'[');
                         call.begin(array);
-                        self.ctx = Ctx::Call;
+                        call.host = Ctx::Call;
                     }
                     _ => {
                         out.start_block(BlockType::ToolResult, 1);
                         out.clear_tool_strs();
-                        self.ctx = Ctx::Response;
+                        call.host = Ctx::Response;
                     }
                 }
                 Act::skip(len)
             }
             (Ctx::Thinking, Decision::Literal { len, .. }) => {
                 out.close_content();
-                self.ctx = Ctx::Text;
+                call.host = Ctx::Text;
                 Act::skip(len)
             }
             (Ctx::Response, Decision::Literal { len, .. }) => {
                 out.complete_tool(None, false);
-                self.ctx = Ctx::Text;
+                call.host = Ctx::Text;
                 Act::skip(len)
             }
             (Ctx::Call, Decision::Literal { len, .. }) => {
-                self.ctx = Ctx::Text;
+                call.host = Ctx::Text;
                 match call.phase {
                     Phase::Body => {
                         if call.array() && !call.call_open {
@@ -194,7 +193,7 @@ impl Machine for State {
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
         let call = &mut self.call;
-        match (self.ctx, call.phase) {
+        match (call.host, call.phase) {
             (Ctx::Call, Phase::Body) if call.array() && !call.call_open => {}
             (Ctx::Call, Phase::Body) => {
                 fail(out, call, ErrorReason::Unfinished);
@@ -206,12 +205,12 @@ impl Machine for State {
             _ => {}
         }
         call.call_open = false;
-        self.ctx = Ctx::Text;
+        call.host = Ctx::Text;
         out.stop_capture();
     }
 
     fn plain_block(&self) -> Option<(BlockType, u8)> {
-        match self.ctx {
+        match self.call.host {
             Ctx::Text => Some((BlockType::Text, 0)),
             Ctx::Thinking => Some((BlockType::Thinking, 0)),
             Ctx::Response => Some((BlockType::ToolResult, 1)),
@@ -222,7 +221,7 @@ impl Machine for State {
 
 fn after_body(
     out: &mut Emitter<'_>,
-    s: &mut JsonCall,
+    s: &mut JsonCall<Ctx>,
     d: Decision,
     window: &[u8],
     n: usize,

@@ -37,8 +37,8 @@ pub(crate) enum Phase {
     Skip,
 }
 
-/// A range of the value buffer, or none (`start == u32::MAX`): an `Option<(u32, u32)>`
-/// in 8 bytes (the parser's state must stay within 512).
+/// A range of the value buffer, or none (`start == u32::MAX`; the end then keeps where a
+/// JSON-encoded `arguments` string starts): an `Option<(u32, u32)>` in 8 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Held(u32, u32);
 
@@ -86,9 +86,13 @@ enum Progress {
     Done,
 }
 
-/// The state of one JSON call body (or array of them) being read.
+/// The state of one JSON call body (or array of them) being read, and `host`, the
+/// dialect's own context (kept here, where it fills padding: the parser's state must stay
+/// within 512 bytes).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct JsonCall {
+pub(crate) struct JsonCall<C> {
+    /// The dialect's context.
+    pub(crate) host: C,
     /// Where the reading stands.
     pub(crate) phase: Phase,
     lexer: Lexer,
@@ -105,16 +109,15 @@ pub(crate) struct JsonCall {
     args: Progress,
     /// The transcoded arguments held in the value buffer (while the name is unknown).
     held_args: Held,
-    /// Where a JSON-encoded `arguments` string starts in the value buffer.
-    encoded_from: u32,
     /// Why the call failed (in [`Phase::Skip`]).
     pub(crate) reason: ErrorReason,
 }
 
-impl JsonCall {
-    /// Nothing being read.
-    pub(crate) fn new() -> JsonCall {
+impl<C: Copy> JsonCall<C> {
+    /// Nothing being read, in the dialect's context `host`.
+    pub(crate) fn new(host: C) -> JsonCall<C> {
         JsonCall {
+            host,
             phase: Phase::Body,
             lexer: Lexer::new(),
             writer: Writer::new(),
@@ -126,7 +129,6 @@ impl JsonCall {
             name: Progress::Absent,
             args: Progress::Absent,
             held_args: Held::NONE,
-            encoded_from: 0,
             reason: ErrorReason::MalformedBody,
         }
     }
@@ -134,7 +136,7 @@ impl JsonCall {
     /// Starts reading a call object (`array`: an array of them); the block opens at the
     /// object's `{`.
     pub(crate) fn begin(&mut self, array: bool) {
-        *self = JsonCall::new();
+        *self = JsonCall::new(self.host);
         if array {
             self.shape = Shape::Array;
         }
@@ -143,7 +145,7 @@ impl JsonCall {
     /// Starts reading the bare `arguments` value of the open call, whose name and id were
     /// announced already.
     pub(crate) fn begin_arguments(&mut self) {
-        *self = JsonCall::new();
+        *self = JsonCall::new(self.host);
         self.shape = Shape::Bare;
         self.call_open = true;
         self.name = Progress::Done;
@@ -171,7 +173,12 @@ impl JsonCall {
 }
 
 /// Reads the decided bytes `window[..n]` of the body.
-pub(crate) fn body(out: &mut Emitter<'_>, s: &mut JsonCall, window: &[u8], n: usize) -> Act {
+pub(crate) fn body<C: Copy>(
+    out: &mut Emitter<'_>,
+    s: &mut JsonCall<C>,
+    window: &[u8],
+    n: usize,
+) -> Act {
     let decided_in_quotes = s.lexer.in_quotes();
     let mut input = &window[..n];
     let result = s.lexer.next(&mut input);
@@ -210,9 +217,9 @@ pub(crate) fn body(out: &mut Emitter<'_>, s: &mut JsonCall, window: &[u8], n: us
 /// not fit or is incomplete (the lexer and writer are put back as they were), where the
 /// arguments end, and — for text decided inside a string, where a closer is content — where
 /// the string ends, so what follows is decided in its own context.
-fn pack_arguments(
+fn pack_arguments<C: Copy>(
     out: &mut Emitter<'_>,
-    s: &mut JsonCall,
+    s: &mut JsonCall<C>,
     act: Act,
     window: &[u8],
     n: usize,
@@ -275,7 +282,7 @@ fn pack_arguments(
 
 /// The depth of the call object's members (of the arguments' members, for bare arguments:
 /// the depth at which the arguments value ends).
-fn member_depth(s: &JsonCall) -> usize {
+fn member_depth<C: Copy>(s: &JsonCall<C>) -> usize {
     match s.shape {
         Shape::Bare => 0,
         Shape::Object => 1,
@@ -283,9 +290,9 @@ fn member_depth(s: &JsonCall) -> usize {
     }
 }
 
-fn token(
+fn token<C: Copy>(
     out: &mut Emitter<'_>,
-    s: &mut JsonCall,
+    s: &mut JsonCall<C>,
     t: Token<'_>,
     window: &[u8],
     consumed: usize,
@@ -347,7 +354,8 @@ fn token(
         (Member::ArgsStart, Token::StringStart) => {
             s.member = Member::ArgsEncoded;
             s.args = Progress::Reading;
-            s.encoded_from = out.value.len() as u32;
+            // Where the decoded string starts in the value buffer (nothing is held yet).
+            s.held_args = Held(u32::MAX, out.value.len() as u32);
         }
         (Member::ArgsStart, _) => fail(out, s, ErrorReason::MalformedBody),
         (Member::ArgsEncoded, Token::Text(text)) => {
@@ -366,7 +374,7 @@ fn token(
 }
 
 /// A piece of a member key: kept while it may still be one we look for.
-fn key_piece(s: &mut JsonCall, text: Text<'_>) {
+fn key_piece<C: Copy>(s: &mut JsonCall<C>, text: Text<'_>) {
     let mut scratch = [0u8; 4];
     let bytes = text.decoded(&mut scratch);
     let len = s.key_len as usize;
@@ -380,7 +388,7 @@ fn key_piece(s: &mut JsonCall, text: Text<'_>) {
 }
 
 /// The key is read: the first `name` and the first `arguments`/`parameters` count.
-fn key_done(s: &mut JsonCall) {
+fn key_done<C: Copy>(s: &mut JsonCall<C>) {
     let key = s.key.get(..s.key_len as usize).unwrap_or(&[]);
     s.member = match key {
         b"name" if s.name == Progress::Absent => Member::Name,
@@ -390,7 +398,7 @@ fn key_done(s: &mut JsonCall) {
 }
 
 /// Opens a tool_call block for the call that starts here.
-pub(crate) fn start_call(out: &mut Emitter<'_>, s: &mut JsonCall) {
+pub(crate) fn start_call<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>) {
     out.start_block(BlockType::ToolCall, 1);
     out.clear_tool_strs();
     out.value.clear();
@@ -402,7 +410,7 @@ pub(crate) fn start_call(out: &mut Emitter<'_>, s: &mut JsonCall) {
 }
 
 /// Fails the open call (opening one if needed); the dialect skips the rest ([`Phase::Skip`]).
-pub(crate) fn fail(out: &mut Emitter<'_>, s: &mut JsonCall, reason: ErrorReason) {
+pub(crate) fn fail<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>, reason: ErrorReason) {
     if !s.call_open {
         start_call(out, s);
     }
@@ -414,9 +422,9 @@ pub(crate) fn fail(out: &mut Emitter<'_>, s: &mut JsonCall, reason: ErrorReason)
     s.phase = Phase::Skip;
 }
 
-fn name_piece(
+fn name_piece<C: Copy>(
     out: &mut Emitter<'_>,
-    s: &mut JsonCall,
+    s: &mut JsonCall<C>,
     text: Text<'_>,
     window: &[u8],
     consumed: usize,
@@ -470,7 +478,7 @@ fn offset_in(window: &[u8], piece: &[u8]) -> Option<usize> {
 }
 
 /// The name string closed: the id follows, then any arguments held until now.
-fn name_done(out: &mut Emitter<'_>, s: &mut JsonCall) {
+fn name_done<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>) {
     out.next_call_id();
     out.queue_chunk(Some(Part::Id), out.id_spool());
     if let Some((a, b)) = core::mem::replace(&mut s.held_args, Held::NONE).get() {
@@ -482,9 +490,9 @@ fn name_done(out: &mut Emitter<'_>, s: &mut JsonCall) {
 }
 
 /// A piece of the arguments' strict JSON: streamed when the name is known, else held.
-fn input_piece(
+fn input_piece<C: Copy>(
     out: &mut Emitter<'_>,
-    s: &mut JsonCall,
+    s: &mut JsonCall<C>,
     p: Piece<'_>,
     window: &[u8],
     consumed: usize,
@@ -506,9 +514,9 @@ fn input_piece(
 /// made) — so the skip to the closer starts at the same byte whatever the chunking: inside a
 /// quoted string a closer is content, and a piece borrowed from a long run may reach past
 /// one that the skip must see.
-fn hold_value(
+fn hold_value<C: Copy>(
     out: &mut Emitter<'_>,
-    s: &mut JsonCall,
+    s: &mut JsonCall<C>,
     bytes: &[u8],
     at: Option<usize>,
     consumed: usize,
@@ -552,8 +560,9 @@ fn piece_act(
 
 /// `arguments` was a JSON-encoded string, now decoded in the value buffer: transcode it
 /// (relaxed JSON, like any body) into the buffer after it, and stream or hold the result.
-fn transcode_encoded(out: &mut Emitter<'_>, s: &mut JsonCall) {
-    let (from, to) = (s.encoded_from as usize, out.value.len());
+fn transcode_encoded<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>) {
+    let (from, to) = (s.held_args.1 as usize, out.value.len());
+    s.held_args = Held::NONE;
     let mut t = Transcoder::new();
     let mut pos = from;
     let mut first = true;
@@ -617,7 +626,7 @@ fn transcode_encoded(out: &mut Emitter<'_>, s: &mut JsonCall) {
 }
 
 /// The call object closed.
-fn object_closed(out: &mut Emitter<'_>, s: &mut JsonCall) {
+fn object_closed<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>) {
     if s.name != Progress::Done {
         fail(out, s, ErrorReason::MissingName);
         return;

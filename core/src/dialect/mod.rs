@@ -37,6 +37,7 @@ pub(crate) mod hermes;
 pub(crate) mod invoke;
 pub(crate) mod json_call;
 pub(crate) mod minimax;
+pub(crate) mod mistral;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
 pub(crate) mod qwen3;
@@ -194,6 +195,9 @@ registry! {
     MinimaxM2 = 5, "minimax-m2", minimax::State;
     /// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
     Glm45 = 6, "glm-4.5", glm::State;
+    /// `[TOOL_CALLS]NAME[ARGS]{…}` or `[TOOL_CALLS][{"name": N, "arguments": {…}}]`, `[THINK]`
+    /// (Mistral, Magistral, Devstral).
+    Mistral = 7, "mistral", mistral::State;
 }
 
 impl Dialect {
