@@ -29,6 +29,7 @@ TARGETS = {
     "minimax-m2": "sieve_minimax_m2",
     "glm-4.5": "sieve_glm_4_5",
     "mistral": "sieve_mistral",
+    "llama3-json": "sieve_llama3_json",
 }
 OUT = HERE / "seeds"
 
@@ -104,6 +105,10 @@ TRANSCRIPTS = {
     "mistral": [
         "[THINK]Weather, then the time.[/THINK]Sure.[TOOL_CALLS]get_weather[ARGS]{\"city\": \"東京\", \"days\": 3}[TOOL_CALLS]get_time[CALL_ID]a1B2c3D4e[ARGS]{tz: 'UTC',}",
         "[TOOL_CALLS] [{\"name\": \"search\", \"arguments\": {\"q\": \"[TOOL_CALLS] in a string\"}}, {\"name\": \"ping\", \"arguments\": \"{}\"}] Done.[TOOL_CA",
+    ],
+    "llama3-json": [
+        "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"東京\", \"days\": 3}}; {\"name\": \"get_time\", \"parameters\": {tz: 'UTC',}}\nDone.",
+        "Checking.<|python_tag|>{\"name\": \"search\", \"arguments\": {\"q\": \"{\\\"name\\\": 1}\"}}<|python_tag|>brave_search.call(query=\"x\")<|python_ta",
     ],
     "morph-xml": [
         "<think>ok</think>Checking.\n<get_weather>\n<city>Zürich &amp; Bern</city>\n<days>3</days>\n</get_weather>\n<search><tags><item>a</item><item>b</item></tags><filters>{\"x\": 1}</filters></search><get_time/> done.",

@@ -270,6 +270,11 @@ typedef enum tokensieve_dialect {
    * (Mistral, Magistral, Devstral).
    */
   TOKENSIEVE_DIALECT_MISTRAL = 7,
+  /**
+   * `{"name": N, "parameters": {…}}` as the whole message or after `<|python_tag|>`, several
+   * separated by `;` (Llama 3.1–3.3).
+   */
+  TOKENSIEVE_DIALECT_LLAMA3_JSON = 8,
 } tokensieve_dialect;
 
 /**

@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 7] = [
+pub const TOOL_DIALECTS: [Dialect; 8] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -47,6 +47,7 @@ pub const TOOL_DIALECTS: [Dialect; 7] = [
     Dialect::MinimaxM2,
     Dialect::Glm45,
     Dialect::Mistral,
+    Dialect::Llama3Json,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -348,6 +349,15 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
                 Value::Object(args)
             );
         }
+        Dialect::Llama3Json => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!({"name": call.name, "parameters": args});
+            let _ = write!(out, "<|python_tag|>{body}");
+        }
         Dialect::Qwen3Coder => {
             let _ = write!(out, "<tool_call>\n<function={}>\n", call.name);
             for (k, v) in &call.args {
@@ -401,12 +411,13 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         Dialect::Hermes | Dialect::Qwen3Coder => {
             let _ = write!(out, "<tool_response>\n{body}\n</tool_response>");
         }
-        // morph-xml, minimax-m2, glm-4.5 and mistral (their results are a tool message, never
+        // morph-xml, minimax-m2, glm-4.5, mistral and llama3-json (their results are a tool message, never
         // model text) and passthrough have no result syntax: a result is quoted prose.
         Dialect::MorphXml
         | Dialect::MinimaxM2
         | Dialect::Glm45
         | Dialect::Mistral
+        | Dialect::Llama3Json
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

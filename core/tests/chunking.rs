@@ -208,6 +208,38 @@ const MISTRAL_ATOMS: &[&[u8]] = &[
     b"\nHuman:",
 ];
 
+const LLAMA3_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"\n",
+    b"  ",
+    b";",
+    b"; ",
+    b"<think>",
+    b"</think>",
+    b"<|python_tag|>",
+    b"<|python_ta",
+    b"{\"name\": \"f\", \"parameters\": {\"a\": \"x\\u00e9\\uD83D\\uDE00\", 'b': [1, 2.50,]}}",
+    b"{name: 'g', arguments: \"{\\\"k\\\": 1}\"}",
+    b"[{\"name\": \"f\"}, {\"type\": \"function\", \"name\": \"h\"}]",
+    b"{\"answer\": 42}",
+    b"{\"name\": \"f\", \"parameters\": {",
+    b"\"s\": \"<|python_tag|>\"",
+    b"{",
+    b"}",
+    b"}}",
+    b"[",
+    b"]",
+    b",",
+    b"'",
+    b"\\",
+    b"code()",
+    "é".as_bytes(),
+    "東京".as_bytes(),
+    b"\xff",
+    b"\xe2\x82",
+    b"\nHuman:",
+];
+
 fn input(atoms: &'static [&'static [u8]]) -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(prop::sample::select(atoms), 0..40).prop_map(|v| v.concat())
 }
@@ -418,6 +450,26 @@ proptest! {
                 prop_assert!(!t.contains('[') && !t.contains('{'), "{}", e);
             }
         }
+    }
+
+    #[test]
+    fn llama3_json_chunk_invariance(data in input(LLAMA3_ATOMS), sizes in splits(),
+                                    stops in any::<bool>(), start_thinking in any::<bool>()) {
+        let mut c = json!({"dialect": "llama3-json"});
+        if stops {
+            c["stop_sequences"] = json!(["\nHuman:"]);
+        }
+        if start_thinking {
+            c["start_in"] = json!("thinking");
+        }
+        let config = ConfigBuf::from_value(&c).unwrap();
+        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
+        let split = coalesce(run(&config, None, &data, &sizes));
+        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
+        let one = coalesce(run(&config, None, &data, &[1]));
+        prop_assert_eq!(&whole, &one);
+        let errs = lint(&whole);
+        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
     }
 
     #[test]

@@ -36,6 +36,9 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
             "<tool_call>put\n<arg_key>data</arg_key>\n<arg_value>{arg}</arg_value>\n</tool_call>"
         ),
         "mistral" => format!("[TOOL_CALLS]put[ARGS]{{\"data\": \"{arg}\"}}"),
+        "llama3-json" => {
+            format!("<|python_tag|>{{\"name\": \"put\", \"parameters\": {{\"data\": \"{arg}\"}}}}")
+        }
         _ => unreachable!(),
     };
     let (open, close) = match dialect {
@@ -115,6 +118,7 @@ fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
         "minimax-m2",
         "glm-4.5",
         "mistral",
+        "llama3-json",
     ] {
         let (config, before, call, after) = case(dialect, 1 << 20);
         let input = [&before[..], &call, &after].concat();
@@ -161,6 +165,7 @@ fn a_call_within_max_call_bytes_streams_its_whole_input() {
         "minimax-m2",
         "glm-4.5",
         "mistral",
+        "llama3-json",
     ] {
         let (config, before, call, after) = case(dialect, 200 << 20);
         let input = [&before[..], &call, &after].concat();

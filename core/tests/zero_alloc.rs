@@ -68,7 +68,9 @@ fn transcript() -> Vec<u8> {
 <tool_call>f\n<arg_key>s</arg_key>\n<arg_value>\nline\n</arg_value>\n<arg_key>n</arg_key><arg_value> 42 </arg_value>\n</tool_call>\n\
 <tool_call>g\n<arg_key>k</arg_key>\nstray\n</tool_call>\n\
 [THINK]mistral[/THINK]On it.[TOOL_CALLS]f[ARGS]{\"s\": \"a\\u00e9\", n: 2,}[TOOL_CALLS]g[CALL_ID]x1[ARGS]\"{\\\"k\\\": 1}\"\n\
-[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {}}, {oops}] [TOOL_CALLS]h\xff{} [TOOL_CA\n";
+[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {}}, {oops}] [TOOL_CALLS]h\xff{} [TOOL_CA\n\
+<|python_tag|>{\"name\": \"f\", \"parameters\": {\"s\": \"x\"}}; {\"name\": \"g\", \"parameters\": {n: 1,}}\n\
+<|python_tag|>{\"name\": \"f\", \"parameters\": {\"s\": }}<|python_tag|>code() <|python_ta\n";
     one.repeat(200)
 }
 

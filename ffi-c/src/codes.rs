@@ -104,6 +104,7 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_MINIMAX_M2 = [Dialect::MinimaxM2],
     TOKENSIEVE_DIALECT_GLM_4_5 = [Dialect::Glm45],
     TOKENSIEVE_DIALECT_MISTRAL = [Dialect::Mistral],
+    TOKENSIEVE_DIALECT_LLAMA3_JSON = [Dialect::Llama3Json],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

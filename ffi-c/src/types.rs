@@ -216,6 +216,9 @@ pub enum tokensieve_dialect {
     /// `[TOOL_CALLS]NAME[ARGS]{…}` or `[TOOL_CALLS][{"name": N, "arguments": {…}}]`, `[THINK]`
     /// (Mistral, Magistral, Devstral).
     TOKENSIEVE_DIALECT_MISTRAL = 7,
+    /// `{"name": N, "parameters": {…}}` as the whole message or after `<|python_tag|>`, several
+    /// separated by `;` (Llama 3.1–3.3).
+    TOKENSIEVE_DIALECT_LLAMA3_JSON = 8,
 }
 
 /// `tokensieve_config.start_in`.

@@ -53,7 +53,7 @@ const E_NULL: i32 = -1;
 const E_STATE: i32 = -2;
 const E_INVALID: i32 = -5;
 
-const DIALECTS: [Dialect; 8] = [
+const DIALECTS: [Dialect; 9] = [
     Dialect::Passthrough,
     Dialect::AnthropicXml,
     Dialect::Hermes,
@@ -62,6 +62,7 @@ const DIALECTS: [Dialect; 8] = [
     Dialect::MinimaxM2,
     Dialect::Glm45,
     Dialect::Mistral,
+    Dialect::Llama3Json,
 ];
 
 /// One C event, copied out of the parser's and the caller's memory.

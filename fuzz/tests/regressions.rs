@@ -49,6 +49,7 @@ fn replay_stream_targets() {
         ("sieve_minimax_m2", Dialect::MinimaxM2),
         ("sieve_glm_4_5", Dialect::Glm45),
         ("sieve_mistral", Dialect::Mistral),
+        ("sieve_llama3_json", Dialect::Llama3Json),
     ] {
         replay(t, move |data| tokensieve_fuzz::check_stream(d, data));
     }

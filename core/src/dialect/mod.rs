@@ -36,6 +36,7 @@ pub(crate) mod glm;
 pub(crate) mod hermes;
 pub(crate) mod invoke;
 pub(crate) mod json_call;
+pub(crate) mod llama3;
 pub(crate) mod minimax;
 pub(crate) mod mistral;
 pub(crate) mod morph;
@@ -198,6 +199,9 @@ registry! {
     /// `[TOOL_CALLS]NAME[ARGS]{…}` or `[TOOL_CALLS][{"name": N, "arguments": {…}}]`, `[THINK]`
     /// (Mistral, Magistral, Devstral).
     Mistral = 7, "mistral", mistral::State;
+    /// `{"name": N, "parameters": {…}}` as the whole message or after `<|python_tag|>`, several
+    /// separated by `;` (Llama 3.1–3.3).
+    Llama3Json = 8, "llama3-json", llama3::State;
 }
 
 impl Dialect {
