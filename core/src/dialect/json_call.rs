@@ -2,8 +2,9 @@
 //! them), read by the streaming relaxed-JSON [`Lexer`](crate::json::relaxed::Lexer) with the
 //! `arguments` (or `parameters`) value rendered as strict compact JSON by its
 //! [`Writer`](crate::json::relaxed::Writer), piece by piece, as it arrives. Shared by
-//! `hermes` (inside `<tool_call>`) and `mistral` (after `[TOOL_CALLS]`); each dialect owns its
-//! markers and what surrounds the JSON, this module owns the JSON itself:
+//! `hermes` (inside `<tool_call>`), `mistral` (after `[TOOL_CALLS]`) and `llama3-json` (the
+//! whole message or after `<|python_tag|>`); each dialect owns its markers and what surrounds
+//! the JSON, this module owns the JSON itself:
 //!
 //! - Parts stream in the order name, id, input. The name streams as read; the id follows when
 //!   the name string closes. When `arguments` comes before `name`, its transcoded text is
