@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 10] = [
+pub const TOOL_DIALECTS: [Dialect; 12] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -50,6 +50,8 @@ pub const TOOL_DIALECTS: [Dialect; 10] = [
     Dialect::KimiK2,
     Dialect::DeepSeekV31,
     Dialect::DeepSeekV3,
+    Dialect::Mistral,
+    Dialect::Llama3Json,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -426,6 +428,28 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
                 call.name
             );
         }
+        Dialect::Mistral => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let _ = write!(
+                out,
+                "[TOOL_CALLS]{}[ARGS]{}",
+                call.name,
+                Value::Object(args)
+            );
+        }
+        Dialect::Llama3Json => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!({"name": call.name, "parameters": args});
+            let _ = write!(out, "<|python_tag|>{body}");
+        }
         Dialect::Passthrough => {}
     }
 }
@@ -449,15 +473,17 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
                 "<|start|>functions.search to=assistant<|channel|>commentary<|message|>{body}<|end|>"
             );
         }
-        // morph-xml, minimax-m2, glm-4.5, kimi-k2 and the deepseek formats (their results are
-        // a tool message, never model text) and passthrough have no result syntax: a result
-        // is quoted prose.
+        // morph-xml, minimax-m2, glm-4.5, kimi-k2, the deepseek formats, mistral and
+        // llama3-json (their results are a tool message, never model text) and passthrough
+        // have no result syntax: a result is quoted prose.
         Dialect::MorphXml
         | Dialect::MinimaxM2
         | Dialect::Glm45
         | Dialect::KimiK2
         | Dialect::DeepSeekV31
         | Dialect::DeepSeekV3
+        | Dialect::Mistral
+        | Dialect::Llama3Json
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

@@ -53,7 +53,7 @@ const E_NULL: i32 = -1;
 const E_STATE: i32 = -2;
 const E_INVALID: i32 = -5;
 
-const DIALECTS: [Dialect; 11] = [
+const DIALECTS: [Dialect; 13] = [
     Dialect::Passthrough,
     Dialect::AnthropicXml,
     Dialect::Hermes,
@@ -65,6 +65,8 @@ const DIALECTS: [Dialect; 11] = [
     Dialect::KimiK2,
     Dialect::DeepSeekV31,
     Dialect::DeepSeekV3,
+    Dialect::Mistral,
+    Dialect::Llama3Json,
 ];
 
 /// One C event, copied out of the parser's and the caller's memory.
