@@ -32,6 +32,8 @@ TARGETS = {
     "kimi-k2": "sieve_kimi_k2",
     "deepseek-v3.1": "sieve_deepseek_v3_1",
     "deepseek-v3": "sieve_deepseek_v3",
+    "mistral": "sieve_mistral",
+    "llama3-json": "sieve_llama3_json",
     "pythonic": "sieve_pythonic",
 }
 OUT = HERE / "seeds"
@@ -122,6 +124,14 @@ TRANSCRIPTS = {
     ],
     "deepseek-v3": [
         "<think>R1 plan</think><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"location\": \"東京\"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{q: 'a``` b'}\n``<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    ],
+    "mistral": [
+        "[THINK]Weather, then the time.[/THINK]Sure.[TOOL_CALLS]get_weather[ARGS]{\"city\": \"東京\", \"days\": 3}[TOOL_CALLS]get_time[CALL_ID]a1B2c3D4e[ARGS]{tz: 'UTC',}",
+        "[TOOL_CALLS] [{\"name\": \"search\", \"arguments\": {\"q\": \"[TOOL_CALLS] in a string\"}}, {\"name\": \"ping\", \"arguments\": \"{}\"}] Done.[TOOL_CA",
+    ],
+    "llama3-json": [
+        "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"東京\", \"days\": 3}}; {\"name\": \"get_time\", \"parameters\": {tz: 'UTC',}}\nDone.",
+        "Checking.<|python_tag|>{\"name\": \"search\", \"arguments\": {\"q\": \"{\\\"name\\\": 1}\"}}<|python_tag|>brave_search.call(query=\"x\")<|python_ta",
     ],
     "passthrough": [
         "Hello <thinking>hmm <b> a < b</thinking> world \xff\xe2\x82 end <|eot|> after",

@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 11] = [
+pub const TOOL_DIALECTS: [Dialect; 13] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -50,6 +50,8 @@ pub const TOOL_DIALECTS: [Dialect; 11] = [
     Dialect::KimiK2,
     Dialect::DeepSeekV31,
     Dialect::DeepSeekV3,
+    Dialect::Mistral,
+    Dialect::Llama3Json,
     Dialect::Pythonic,
 ];
 
@@ -433,6 +435,28 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
                 call.name
             );
         }
+        Dialect::Mistral => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let _ = write!(
+                out,
+                "[TOOL_CALLS]{}[ARGS]{}",
+                call.name,
+                Value::Object(args)
+            );
+        }
+        Dialect::Llama3Json => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!({"name": call.name, "parameters": args});
+            let _ = write!(out, "<|python_tag|>{body}");
+        }
         Dialect::Passthrough => {}
     }
 }
@@ -456,15 +480,17 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
                 "<|start|>functions.search to=assistant<|channel|>commentary<|message|>{body}<|end|>"
             );
         }
-        // morph-xml, minimax-m2, glm-4.5, kimi-k2, the deepseek formats and pythonic (their
-        // results are a tool message, never model text) and passthrough have no result syntax:
-        // a result is quoted prose.
+        // morph-xml, minimax-m2, glm-4.5, kimi-k2, the deepseek formats, mistral, llama3-json
+        // and pythonic (their results are a tool message, never model text) and passthrough
+        // have no result syntax: a result is quoted prose.
         Dialect::MorphXml
         | Dialect::MinimaxM2
         | Dialect::Glm45
         | Dialect::KimiK2
         | Dialect::DeepSeekV31
         | Dialect::DeepSeekV3
+        | Dialect::Mistral
+        | Dialect::Llama3Json
         | Dialect::Pythonic
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");

@@ -533,7 +533,7 @@ mod owned {
                 Some(Value::String(s)) => Dialect::from_name(s).ok_or_else(|| {
                     err(
                         "dialect",
-                        "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, pythonic, passthrough",
+                        "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough",
                     )
                 })?,
                 Some(_) => return Err(err("dialect", "must be a string")),

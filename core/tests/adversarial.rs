@@ -137,7 +137,7 @@ fn invalid_utf8_in_names_ids_and_keys_becomes_replacement_characters() {
     // Attribute values are raw bytes: a name, id or parameter key keeps its valid text and
     // gets one U+FFFD per invalid sequence (rule 7), never a lost neighbour (rule 6), and
     // the call's input stays a JSON object.
-    let cases: [(&str, &[u8], &str, &str, &str); 6] = [
+    let cases: [(&str, &[u8], &str, &str, &str); 8] = [
         (
             "anthropic-xml",
             b"<function_calls><invoke name=\"f\xe2\x82\"><parameter name=\"coun\xfft\">3</parameter></invoke></function_calls>",
@@ -177,6 +177,20 @@ fn invalid_utf8_in_names_ids_and_keys_becomes_replacement_characters() {
             "deepseek-v3.1",
             b"<\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81begin\xef\xbd\x9c>g\xe2\x82<\xef\xbd\x9ctool\xe2\x96\x81sep\xef\xbd\x9c>{\"k\xc3\": 1}<\xef\xbd\x9ctool\xe2\x96\x81call\xe2\x96\x81end\xef\xbd\x9c>",
             "g\u{FFFD}",
+            "call_0",
+            "{\"k\u{FFFD}\":1}",
+        ),
+        (
+            "mistral",
+            b"[TOOL_CALLS]f\xe2\x82[CALL_ID]a\xff[ARGS]{\"k\xc3\": 1}",
+            "f\u{FFFD}",
+            "a\u{FFFD}",
+            "{\"k\u{FFFD}\":1}",
+        ),
+        (
+            "llama3-json",
+            b"<|python_tag|>{\"name\": \"f\xe2\x82\", \"parameters\": {\"k\xff\": 1}}",
+            "f\u{FFFD}",
             "call_0",
             "{\"k\u{FFFD}\":1}",
         ),

@@ -213,6 +213,72 @@ const HARMONY_ATOMS: &[&[u8]] = &[
     b"a long header word that keeps going and going and going and going and going and on",
 ];
 
+const MISTRAL_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"\n",
+    b"  ",
+    b"[THINK]",
+    b"[/THINK]",
+    b"[TOOL_CALLS]",
+    b"[TOOL_CA",
+    b"[TOOL_CALLS]get_weather[ARGS]{\"city\": \"\\u00e9\\uD83D\\uDE00\", n: [1, 2.50,]}",
+    b"[TOOL_CALLS]f[CALL_ID]a1B2c3D4e[ARGS]",
+    b"[TOOL_CALLS] [{\"name\": \"f\"}, {\"arguments\": {}, \"name\": \"h\"}]",
+    b"[TOOL_CALLS]g{'k': 'v'}",
+    b"f",
+    b"[ARGS]",
+    b"[AR",
+    b"[CALL_ID]",
+    b"{\"name\": \"f\", \"arguments\": {",
+    b"\"s\": \"[TOOL_CALLS]\"",
+    b"\"{\\\"k\\\": 1}\"",
+    b"{",
+    b"}",
+    b"}}",
+    b"[",
+    b"]",
+    b",",
+    b"'",
+    b"\\",
+    "é".as_bytes(),
+    "東京".as_bytes(),
+    b"\xff",
+    b"\xe2\x82",
+    b"\nHuman:",
+];
+
+const LLAMA3_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"\n",
+    b"  ",
+    b";",
+    b"; ",
+    b"<think>",
+    b"</think>",
+    b"<|python_tag|>",
+    b"<|python_ta",
+    b"{\"name\": \"f\", \"parameters\": {\"a\": \"x\\u00e9\\uD83D\\uDE00\", 'b': [1, 2.50,]}}",
+    b"{name: 'g', arguments: \"{\\\"k\\\": 1}\"}",
+    b"[{\"name\": \"f\"}, {\"type\": \"function\", \"name\": \"h\"}]",
+    b"{\"answer\": 42}",
+    b"{\"name\": \"f\", \"parameters\": {",
+    b"\"s\": \"<|python_tag|>\"",
+    b"{",
+    b"}",
+    b"}}",
+    b"[",
+    b"]",
+    b",",
+    b"'",
+    b"\\",
+    b"code()",
+    "é".as_bytes(),
+    "東京".as_bytes(),
+    b"\xff",
+    b"\xe2\x82",
+    b"\nHuman:",
+];
+
 const PYTHONIC_ATOMS: &[&[u8]] = &[
     b"Hello ",
     b"[1, 2]",
@@ -425,6 +491,62 @@ proptest! {
             prop_assert!(!(e["type"] == "tool_call" && e["part"] != "input" && t.contains('<')), "{}", e);
             prop_assert!(!(e["type"] == "thinking" && t.contains("</think>")), "{}", e);
         }
+    }
+
+    #[test]
+    fn mistral_chunk_invariance(data in input(MISTRAL_ATOMS), sizes in splits(),
+                                stops in any::<bool>(), start_thinking in any::<bool>()) {
+        let mut c = json!({"dialect": "mistral"});
+        if stops {
+            c["stop_sequences"] = json!(["\nHuman:"]);
+        }
+        if start_thinking {
+            c["start_in"] = json!("thinking");
+        }
+        let config = ConfigBuf::from_value(&c).unwrap();
+        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
+        let split = coalesce(run(&config, None, &data, &sizes));
+        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
+        let one = coalesce(run(&config, None, &data, &[1]));
+        prop_assert_eq!(&whole, &one);
+        let errs = lint(&whole);
+        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        // [TOOL_CALLS] is always structural: outside thinking it reaches text only as the raw
+        // text of a failed call, re-emitted right after it (rule 10).
+        let mut raw_block = None;
+        for e in &whole {
+            if e["event"] == "block_complete" && e.get("error").is_some() {
+                raw_block = e["index"].as_u64().map(|i| i + 1);
+            }
+            if e["event"] == "chunk" && e["type"] == "text" && e["block"].as_u64() != raw_block {
+                let t = e["text"].as_str().unwrap();
+                prop_assert!(!t.contains("[TOOL_CALLS]"), "{}", e);
+            }
+            if e["event"] == "chunk" && e["type"] == "tool_call" && e["part"] == "name" {
+                let t = e["text"].as_str().unwrap();
+                prop_assert!(!t.contains('[') && !t.contains('{'), "{}", e);
+            }
+        }
+    }
+
+    #[test]
+    fn llama3_json_chunk_invariance(data in input(LLAMA3_ATOMS), sizes in splits(),
+                                    stops in any::<bool>(), start_thinking in any::<bool>()) {
+        let mut c = json!({"dialect": "llama3-json"});
+        if stops {
+            c["stop_sequences"] = json!(["\nHuman:"]);
+        }
+        if start_thinking {
+            c["start_in"] = json!("thinking");
+        }
+        let config = ConfigBuf::from_value(&c).unwrap();
+        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
+        let split = coalesce(run(&config, None, &data, &sizes));
+        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
+        let one = coalesce(run(&config, None, &data, &[1]));
+        prop_assert_eq!(&whole, &one);
+        let errs = lint(&whole);
+        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use tokensieve::{ConfigBuf, Event, Part, Sieve};
 const ARG: usize = 100 << 20;
 const READ: usize = 64 << 10;
 /// Every dialect that has calls.
-const DIALECTS: [&str; 10] = [
+const DIALECTS: [&str; 12] = [
     "anthropic-xml",
     "hermes",
     "morph-xml",
@@ -21,6 +21,8 @@ const DIALECTS: [&str; 10] = [
     "kimi-k2",
     "deepseek-v3.1",
     "deepseek-v3",
+    "mistral",
+    "llama3-json",
 ];
 
 /// A transcript with one call whose argument is `ARG` bytes of `x`: (config, text before
@@ -60,6 +62,10 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
         "deepseek-v3" => format!(
             "<｜tool▁call▁begin｜>function<｜tool▁sep｜>put\n```json\n{{\"data\": \"{arg}\"}}\n```<｜tool▁call▁end｜>"
         ),
+        "mistral" => format!("[TOOL_CALLS]put[ARGS]{{\"data\": \"{arg}\"}}"),
+        "llama3-json" => {
+            format!("<|python_tag|>{{\"name\": \"put\", \"parameters\": {{\"data\": \"{arg}\"}}}}")
+        }
         _ => unreachable!(),
     };
     let (open, close) = match dialect {

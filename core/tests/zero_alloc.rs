@@ -72,7 +72,11 @@ fn transcript() -> Vec<u8> {
 <|tool_calls_section_begin|>\n<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"s\": \"a\\u00e9\", n: 1.50, l: [1, 'x',]}<|tool_call_end|>\n\
 <|tool_call_begin|>functions.g:1<|tool_call_argument_begin|>{oops<|tool_call_end|> stray <|tool_calls_section_end|>\n\
 <|python_start|>[f(s='it\\'s\\n', n=42, l=[1, (2, None)], d={'a': True}), g()]<|python_end|> [1, 2]\n\
-[f(x=1, 2)] [f(s=2 x)]\n";
+[f(x=1, 2)] [f(s=2 x)]\n\
+[THINK]mistral[/THINK]On it.[TOOL_CALLS]f[ARGS]{\"s\": \"a\\u00e9\", n: 2,}[TOOL_CALLS]g[CALL_ID]x1[ARGS]\"{\\\"k\\\": 1}\"\n\
+[TOOL_CALLS] [{\"name\": \"f\", \"arguments\": {}}, {oops}] [TOOL_CALLS]h\xff{} [TOOL_CA\n\
+<|python_tag|>{\"name\": \"f\", \"parameters\": {\"s\": \"x\"}}; {\"name\": \"g\", \"parameters\": {n: 1,}}\n\
+<|python_tag|>{\"name\": \"f\", \"parameters\": {\"s\": }}<|python_tag|>code() <|python_ta\n";
     // The DeepSeek markers (fullwidth bars, U+2581) are not ASCII: a str.
     let deepseek = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"s\": \"\\u00e9\", n: [1, 'x',]}<｜tool▁call▁end｜>\n\
 <｜tool▁call▁begin｜>g<｜tool▁sep｜>{oops<｜tool▁call▁end｜><｜tool▁calls▁end｜> <｜tool▁call▁begin｜>h<｜tool▁sep｜>{}<｜tool▁call▁end｜>\n\

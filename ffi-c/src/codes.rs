@@ -107,6 +107,8 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_KIMI_K2 = [Dialect::KimiK2],
     TOKENSIEVE_DIALECT_DEEPSEEK_V3_1 = [Dialect::DeepSeekV31],
     TOKENSIEVE_DIALECT_DEEPSEEK_V3 = [Dialect::DeepSeekV3],
+    TOKENSIEVE_DIALECT_MISTRAL = [Dialect::Mistral],
+    TOKENSIEVE_DIALECT_LLAMA3_JSON = [Dialect::Llama3Json],
     TOKENSIEVE_DIALECT_PYTHONIC = [Dialect::Pythonic],
 });
 

@@ -223,6 +223,12 @@ pub enum tokensieve_dialect {
     /// DeepSeek V3 and R1: `tool calls begin`, `tool call begin` function `tool sep` N, a
     /// json-fenced body, `tool call end` special tokens (U+FF5C bars, U+2581 separators).
     TOKENSIEVE_DIALECT_DEEPSEEK_V3 = 10,
+    /// `[TOOL_CALLS]NAME[ARGS]{…}` or `[TOOL_CALLS][{"name": N, "arguments": {…}}]`, `[THINK]`
+    /// (Mistral, Magistral, Devstral).
+    TOKENSIEVE_DIALECT_MISTRAL = 11,
+    /// `{"name": N, "parameters": {…}}` as the whole message or after `<|python_tag|>`, several
+    /// separated by `;` (Llama 3.1–3.3).
+    TOKENSIEVE_DIALECT_LLAMA3_JSON = 12,
     /// `[get_weather(city="Paris"), get_time()]`, optionally in
     /// `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
     TOKENSIEVE_DIALECT_PYTHONIC = 13,

@@ -144,7 +144,7 @@ static int read_pair(jr *r, const char **a, const char **b) {
 
 static int dialect_code(const char *name, uint32_t *out) {
     static const char *names[] = {"passthrough", "anthropic-xml", "hermes", "morph-xml", "qwen3-coder",
-                                  "minimax-m2", "glm-4.5", "harmony", "kimi-k2", "deepseek-v3.1", "deepseek-v3", "pythonic"};
+                                  "minimax-m2", "glm-4.5", "harmony", "kimi-k2", "deepseek-v3.1", "deepseek-v3", "mistral", "llama3-json", "pythonic"};
     uint32_t k;
     for (k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(names[k], name) == 0) { *out = k; return 1; }

@@ -53,8 +53,7 @@ const E_NULL: i32 = -1;
 const E_STATE: i32 = -2;
 const E_INVALID: i32 = -5;
 
-const DIALECTS: [Dialect; 12] = [
-const DIALECTS: [Dialect; 12] = [
+const DIALECTS: [Dialect; 14] = [
     Dialect::Passthrough,
     Dialect::AnthropicXml,
     Dialect::Hermes,
@@ -66,6 +65,8 @@ const DIALECTS: [Dialect; 12] = [
     Dialect::KimiK2,
     Dialect::DeepSeekV31,
     Dialect::DeepSeekV3,
+    Dialect::Mistral,
+    Dialect::Llama3Json,
     Dialect::Pythonic,
 ];
 

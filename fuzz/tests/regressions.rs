@@ -52,6 +52,8 @@ fn replay_stream_targets() {
         ("sieve_kimi_k2", Dialect::KimiK2),
         ("sieve_deepseek_v3_1", Dialect::DeepSeekV31),
         ("sieve_deepseek_v3", Dialect::DeepSeekV3),
+        ("sieve_mistral", Dialect::Mistral),
+        ("sieve_llama3_json", Dialect::Llama3Json),
         ("sieve_pythonic", Dialect::Pythonic),
     ] {
         replay(t, move |data| tokensieve_fuzz::check_stream(d, data));

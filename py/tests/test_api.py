@@ -133,7 +133,7 @@ def test_every_key_is_used() -> None:
 def test_defaults() -> None:
     assert Sieve().dialect == "hermes"
     assert repr(Sieve("anthropic-xml")) == "Sieve(dialect='anthropic-xml')"
-    assert set(tokensieve.DIALECTS) == {"anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder", "minimax-m2", "glm-4.5", "harmony", "kimi-k2", "deepseek-v3.1", "deepseek-v3", "pythonic"}
+    assert set(tokensieve.DIALECTS) == {"anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder", "minimax-m2", "glm-4.5", "harmony", "kimi-k2", "deepseek-v3.1", "deepseek-v3", "mistral", "llama3-json", "pythonic"}
 
 
 @pytest.mark.parametrize(

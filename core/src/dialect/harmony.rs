@@ -75,11 +75,11 @@
 use crate::config::{Config, StartIn};
 use crate::emit::{Act, Emitter, STR_CAP, Spool, SpoolMode, floor_char_boundary};
 use crate::event::{BlockType, ErrorReason, Part};
-use crate::json::relaxed::{ErrorKind, Lex, Lexer, Token, Writer};
+use crate::json::relaxed::{Lex, Lexer, Token, Writer};
 use crate::scan::{Decision, Vocab};
 
 use super::Machine;
-use super::json_body::{pack_arguments, piece_act};
+use super::json_body::{self, pack_arguments, piece_act};
 
 /// The most header bytes kept (after its first marker; inner markers not counted).
 pub(crate) const HEADER_CAP: usize = STR_CAP;
@@ -531,12 +531,7 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
     match result {
         Lex::NeedMore | Lex::Done => Act::skip(consumed),
         Lex::Error(e) => {
-            let reason = if e.kind == ErrorKind::TooDeep {
-                ErrorReason::NestingTooDeep
-            } else {
-                ErrorReason::MalformedBody
-            };
-            fail(out, s, reason);
+            fail(out, s, json_body::lex_error_reason(e));
             Act::skip(consumed)
         }
         Lex::Token(t) => {

@@ -2,10 +2,10 @@
 //! `<tool_call>{"name": N, "arguments": {…}}</tool_call>`, `<tool_response>…</tool_response>`,
 //! `<think>…</think>`.
 //!
-//! The call body is read by the streaming relaxed-JSON [`Lexer`](crate::json::relaxed::Lexer)
-//! and the `arguments` (or `parameters`) value is rendered by its
-//! [`Writer`](crate::json::relaxed::Writer) as strict compact JSON, piece by piece, as it
-//! arrives. Choices the design rules leave open (docs/design.md records them):
+//! The call body is read by the shared JSON call reader ([`super::json_call`]: the streaming
+//! relaxed-JSON [`Lexer`](crate::json::relaxed::Lexer), with the `arguments` (or `parameters`)
+//! value rendered by its [`Writer`](crate::json::relaxed::Writer) as strict compact JSON, piece
+//! by piece, as it arrives). Choices the design rules leave open (docs/design.md records them):
 //!
 //! - `<tool_call>` opens a call only when the next non-whitespace character is `{` (one call)
 //!   or `[` (an array of calls, one block each); otherwise the marker is text.
@@ -28,13 +28,12 @@
 //! - `tools` neither restricts nor coerces hermes calls.
 
 use crate::config::{Config, StartIn};
-use crate::emit::{Act, BufId, Emit, Emitter, Spool, SpoolMode, content_act};
-use crate::event::{BlockType, ErrorReason, Part};
-use crate::json::relaxed::{Lex, Lexer, Piece, Step, Text, Token, Transcoder, Writer};
+use crate::emit::{Act, Emitter, content_act};
+use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Vocab};
 
 use super::Machine;
-use super::json_body::{self, piece_act, piece_at, text_at};
+use super::json_call::{self, JsonCall, Phase, fail};
 
 /// What may follow `<tool_call>` (after whitespace) for it to open a call.
 const CALL_FOLLOWS: &[&[u8]] = &[b"{", b"["];
@@ -52,61 +51,15 @@ enum Ctx {
     Thinking,
     /// Inside `<tool_response>`.
     Response,
-    /// Reading a call body (or an array of them) with the lexer.
-    Body,
-    /// After the body, before the closer.
-    After,
-    /// A failed call, skipped to the closer.
-    Skip,
-}
-
-/// The member of the call object being read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Member {
-    None,
-    /// Reading a key.
-    Key,
-    /// The `name` value.
-    Name,
-    /// Expecting the `arguments` value.
-    ArgsStart,
-    /// Streaming the `arguments` object through the writer.
-    Args,
-    /// Reading `arguments` given as a JSON-encoded string (decoded into the value buffer).
-    ArgsEncoded,
-    /// A member we ignore.
-    Other,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Progress {
-    Absent,
-    Reading,
-    Done,
+    /// Inside `<tool_call>`: reading a call body (or an array of them), after it, or
+    /// skipping a failed call to the closer (`call.phase`).
+    Call,
 }
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct State {
-    ctx: Ctx,
-    lexer: Lexer,
-    writer: Writer,
-    /// The wrapper holds an array of call objects (they sit at depth 2).
-    array: bool,
-    /// A tool_call block is open.
-    call_open: bool,
-    member: Member,
-    key: [u8; 10],
-    /// Length of the key read so far; `u8::MAX` when it is longer than any we look for.
-    key_len: u8,
-    name: Progress,
-    args: Progress,
-    /// The transcoded arguments held in the value buffer (while the name is unknown).
-    held_args: Option<(u32, u32)>,
-    /// Where a JSON-encoded `arguments` string starts in the value buffer.
-    encoded_from: u32,
-    reason: ErrorReason,
-    /// Keeps [`super::Active`] as small as this state (see [`super::Niche`]).
-    _niche: super::Niche,
+    /// The call being read, with the context (`call.host`).
+    call: JsonCall<Ctx>,
 }
 
 impl Machine for State {
@@ -115,33 +68,27 @@ impl Machine for State {
 
     fn new(cfg: &Config<'_>) -> State {
         State {
-            ctx: match cfg.start_in {
+            call: JsonCall::new(match cfg.start_in {
                 StartIn::Text => Ctx::Text,
                 StartIn::Thinking => Ctx::Thinking,
-            },
-            lexer: Lexer::new(),
-            writer: Writer::new(),
-            array: false,
-            call_open: false,
-            member: Member::None,
-            key: [0; 10],
-            key_len: 0,
-            name: Progress::Absent,
-            args: Progress::Absent,
-            held_args: None,
-            encoded_from: 0,
-            reason: ErrorReason::MalformedBody,
-            _niche: super::Niche::Only,
+            }),
         }
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | ((self.ctx == Ctx::Body && self.lexer.in_quotes()) as u32) << 8
+        let phase = if self.call.host == Ctx::Call {
+            self.call.phase as u32 + 1
+        } else {
+            0
+        };
+        let quoted =
+            self.call.host == Ctx::Call && self.call.phase == Phase::Body && self.call.in_quotes();
+        self.call.host as u32 | phase << 4 | (quoted as u32) << 8
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
         let (open, close) = out.tool_call_markers().unwrap_or(DEFAULT_MARKERS);
-        match self.ctx {
+        match self.call.host {
             Ctx::Text => {
                 let (think_open, _) = out.thinking_tags();
                 Vocab {
@@ -155,118 +102,130 @@ impl Machine for State {
             Ctx::Thinking => Vocab::EMPTY.with_literal(out.thinking_tags().1.as_bytes()),
             Ctx::Response => Vocab::EMPTY.with_literal(RESPONSE_CLOSE),
             // Inside a quoted string the closer is content.
-            Ctx::Body if self.lexer.in_quotes() => Vocab::EMPTY,
-            Ctx::Body | Ctx::After | Ctx::Skip => Vocab::EMPTY.with_literal(close.as_bytes()),
+            Ctx::Call if self.call.phase == Phase::Body && self.call.in_quotes() => Vocab::EMPTY,
+            Ctx::Call => Vocab::EMPTY.with_literal(close.as_bytes()),
         }
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
-        if out.call_too_large() && !matches!(self.ctx, Ctx::Skip) {
-            fail(out, self, ErrorReason::TooLarge);
+        let call = &mut self.call;
+        if out.call_too_large() && !(call.host == Ctx::Call && call.phase == Phase::Skip) {
+            fail(out, call, ErrorReason::TooLarge);
+            call.host = Ctx::Call;
             return Act::WAIT;
         }
-        match (self.ctx, d) {
+        match (call.host, d) {
             (Ctx::Text, Decision::Literal { index, len }) => {
                 out.close_content();
                 match index {
-                    LIT_THINK => self.ctx = Ctx::Thinking,
+                    LIT_THINK => call.host = Ctx::Thinking,
                     LIT_CALL => {
                         out.begin_capture();
                         let after = window.get(len..).unwrap_or(&[]);
-                        self.array = after
+                        let array = after
                             .iter()
                             .find(|b| !b.is_ascii_whitespace())
                             .is_some_and(|&b| b == b'[');
-                        self.lexer = Lexer::new();
-                        self.call_open = false;
-                        self.ctx = Ctx::Body;
+                        call.begin(array);
+                        call.host = Ctx::Call;
                     }
                     _ => {
                         out.start_block(BlockType::ToolResult, 1);
                         out.clear_tool_strs();
-                        self.ctx = Ctx::Response;
+                        call.host = Ctx::Response;
                     }
                 }
                 Act::skip(len)
             }
             (Ctx::Thinking, Decision::Literal { len, .. }) => {
                 out.close_content();
-                self.ctx = Ctx::Text;
+                call.host = Ctx::Text;
                 Act::skip(len)
             }
             (Ctx::Response, Decision::Literal { len, .. }) => {
                 out.complete_tool(None, false);
-                self.ctx = Ctx::Text;
+                call.host = Ctx::Text;
                 Act::skip(len)
             }
-            (Ctx::Body, Decision::Literal { len, .. }) => {
-                if self.array && !self.call_open {
-                    // A closer between elements just ends the array.
-                    out.stop_capture();
-                } else {
-                    fail(out, self, ErrorReason::MalformedBody);
-                    out.fail_call(self.reason, true);
+            (Ctx::Call, Decision::Literal { len, .. }) => {
+                call.host = Ctx::Text;
+                match call.phase {
+                    Phase::Body => {
+                        if call.array() && !call.call_open {
+                            // A closer between elements just ends the array.
+                            out.stop_capture();
+                        } else {
+                            fail(out, call, ErrorReason::MalformedBody);
+                            out.fail_call(call.reason, true);
+                        }
+                        Act::skip(len)
+                    }
+                    Phase::Skip => {
+                        call.call_open = false;
+                        out.close_skipped(call.reason, len, true)
+                    }
+                    Phase::After => {
+                        if call.call_open {
+                            out.complete_tool(None, false);
+                        } else {
+                            out.close_content();
+                        }
+                        out.stop_capture();
+                        call.call_open = false;
+                        Act::skip(len)
+                    }
                 }
-                self.ctx = Ctx::Text;
-                Act::skip(len)
-            }
-            (Ctx::Skip, Decision::Literal { len, .. }) => {
-                self.call_open = false;
-                self.ctx = Ctx::Text;
-                out.close_skipped(self.reason, len, true)
-            }
-            (Ctx::After, Decision::Literal { len, .. }) => {
-                if self.call_open {
-                    out.complete_tool(None, false);
-                } else {
-                    out.close_content();
-                }
-                out.stop_capture();
-                self.call_open = false;
-                self.ctx = Ctx::Text;
-                Act::skip(len)
             }
             (ctx, Decision::Text(n) | Decision::Invalid(n)) => match ctx {
                 Ctx::Text => out.content(BlockType::Text, 0, d),
                 Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
                 Ctx::Response => content_act(out.meta(None), d),
-                Ctx::Skip => out.skip(d, self.reason),
-                Ctx::After => after_body(out, self, d, window, n),
-                // Invalid bytes go to the lexer as they are: it decodes strings lossily.
-                Ctx::Body => body(out, self, window, n),
+                Ctx::Call => match call.phase {
+                    Phase::Skip => out.skip(d, call.reason),
+                    Phase::After => after_body(out, call, d, window, n),
+                    // Invalid bytes go to the lexer as they are: it decodes strings lossily.
+                    Phase::Body => json_call::body(out, call, window, n),
+                },
             },
             _ => Act::WAIT,
         }
     }
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
-        match self.ctx {
-            Ctx::Body if self.array && !self.call_open => {}
-            Ctx::Body => {
-                fail(out, self, ErrorReason::Unfinished);
-                out.fail_call(self.reason, false);
+        let call = &mut self.call;
+        match (call.host, call.phase) {
+            (Ctx::Call, Phase::Body) if call.array() && !call.call_open => {}
+            (Ctx::Call, Phase::Body) => {
+                fail(out, call, ErrorReason::Unfinished);
+                out.fail_call(call.reason, false);
             }
-            Ctx::Skip => out.fail_call(self.reason, false),
-            Ctx::After if self.call_open => out.complete_tool(None, false),
-            Ctx::Response => out.complete_tool(None, false),
+            (Ctx::Call, Phase::Skip) => out.fail_call(call.reason, false),
+            (Ctx::Call, Phase::After) if call.call_open => out.complete_tool(None, false),
+            (Ctx::Response, _) => out.complete_tool(None, false),
             _ => {}
         }
-        self.call_open = false;
-        self.ctx = Ctx::Text;
+        call.call_open = false;
+        call.host = Ctx::Text;
         out.stop_capture();
     }
 
     fn plain_block(&self) -> Option<(BlockType, u8)> {
-        match self.ctx {
+        match self.call.host {
             Ctx::Text => Some((BlockType::Text, 0)),
             Ctx::Thinking => Some((BlockType::Thinking, 0)),
             Ctx::Response => Some((BlockType::ToolResult, 1)),
-            _ => None,
+            Ctx::Call => None,
         }
     }
 }
 
-fn after_body(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8], n: usize) -> Act {
+fn after_body(
+    out: &mut Emitter<'_>,
+    s: &mut JsonCall<Ctx>,
+    d: Decision,
+    window: &[u8],
+    n: usize,
+) -> Act {
     let is_text = matches!(d, Decision::Text(_));
     let ws = if is_text {
         window[..n]
@@ -282,379 +241,10 @@ fn after_body(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8], 
     }
     if s.call_open {
         s.reason = ErrorReason::UnexpectedContent;
-        s.ctx = Ctx::Skip;
+        s.phase = Phase::Skip;
         return Act::WAIT;
     }
     // Text after an array of calls, inside the wrapper.
     out.stop_capture();
     out.content(BlockType::Text, 1, d)
-}
-
-fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
-    let decided_in_quotes = s.lexer.in_quotes();
-    let mut input = &window[..n];
-    let result = s.lexer.next(&mut input);
-    let consumed = n - input.len();
-    match result {
-        Lex::NeedMore | Lex::Done => {
-            if result == Lex::Done {
-                s.ctx = Ctx::After;
-            }
-            Act::skip(consumed)
-        }
-        Lex::Error(e) => {
-            fail(out, s, json_body::lex_error_reason(e));
-            Act::skip(consumed)
-        }
-        Lex::Token(t) => {
-            let act = token(out, s, t, window, consumed);
-            if s.ctx == Ctx::Body && s.member == Member::Args && s.name == Progress::Done {
-                pack_arguments(out, s, act, window, n, decided_in_quotes)
-            } else {
-                act
-            }
-        }
-    }
-}
-
-/// Streaming arguments: packs the tokens that follow `act`'s piece into one chunk
-/// ([`json_body::pack_arguments`]); for text decided inside a string, where a closer is
-/// content, only up to the string's end.
-fn pack_arguments(
-    out: &mut Emitter<'_>,
-    s: &mut State,
-    act: Act,
-    window: &[u8],
-    n: usize,
-    decided_in_quotes: bool,
-) -> Act {
-    let obj = member_depth(s);
-    let (act, ended) = json_body::pack_arguments(
-        out,
-        &mut s.lexer,
-        &mut s.writer,
-        act,
-        window,
-        n,
-        decided_in_quotes,
-        obj,
-    );
-    if ended {
-        s.member = Member::None;
-        s.args = Progress::Done;
-    }
-    act
-}
-
-/// The depth of the call object's members.
-fn member_depth(s: &State) -> usize {
-    if s.array { 2 } else { 1 }
-}
-
-fn token(
-    out: &mut Emitter<'_>,
-    s: &mut State,
-    t: Token<'_>,
-    window: &[u8],
-    consumed: usize,
-) -> Act {
-    let depth = s.lexer.depth();
-    let obj = member_depth(s);
-    if !s.call_open {
-        match t {
-            Token::ArrayStart if s.array && depth == 1 => {}
-            Token::ObjectStart if depth == obj => start_call(out, s),
-            // The end of the wrapper array: what follows is checked in `After`.
-            Token::ArrayEnd if s.array && depth == 0 => s.ctx = Ctx::After,
-            _ => {
-                // An element that is not an object.
-                start_call(out, s);
-                fail(out, s, ErrorReason::MalformedBody);
-            }
-        }
-        return Act::skip(consumed);
-    }
-    if s.member == Member::Args {
-        let piece = s.writer.render(t);
-        if t.ends_value() && depth == obj {
-            s.member = Member::None;
-            s.args = Progress::Done;
-        }
-        return match piece {
-            Some(p) => input_piece(out, s, p, window, consumed),
-            None => Act::skip(consumed),
-        };
-    }
-    match (s.member, t) {
-        (_, Token::ObjectEnd) if depth + 1 == obj => object_closed(out, s),
-        (Member::None, Token::KeyStart) if depth == obj => {
-            s.member = Member::Key;
-            s.key_len = 0;
-        }
-        (Member::Key, Token::Text(text)) => key_piece(s, text),
-        (Member::Key, Token::KeyEnd) => key_done(s),
-        (Member::Name, Token::StringStart) => s.name = Progress::Reading,
-        (Member::Name, Token::Text(text)) => return name_piece(out, s, text, window, consumed),
-        (Member::Name, Token::StringEnd) => {
-            s.member = Member::None;
-            s.name = Progress::Done;
-            if out.name_len == 0 {
-                fail(out, s, ErrorReason::MissingName);
-            } else {
-                name_done(out, s);
-            }
-        }
-        (Member::Name, _) => fail(out, s, ErrorReason::MissingName),
-        (Member::ArgsStart, Token::ObjectStart) => {
-            s.member = Member::Args;
-            s.args = Progress::Reading;
-            s.writer = Writer::new();
-            if let Some(p) = s.writer.render(t) {
-                return input_piece(out, s, p, window, consumed);
-            }
-        }
-        (Member::ArgsStart, Token::StringStart) => {
-            s.member = Member::ArgsEncoded;
-            s.args = Progress::Reading;
-            s.encoded_from = out.value.len() as u32;
-        }
-        (Member::ArgsStart, _) => fail(out, s, ErrorReason::MalformedBody),
-        (Member::ArgsEncoded, Token::Text(text)) => {
-            let at = text_at(window, text);
-            let mut scratch = [0u8; 4];
-            return hold_value(out, s, text.decoded(&mut scratch), at, consumed);
-        }
-        (Member::ArgsEncoded, Token::StringEnd) => {
-            s.member = Member::None;
-            s.args = Progress::Done;
-            transcode_encoded(out, s);
-        }
-        (Member::Other, _) if t.ends_value() && depth == obj => s.member = Member::None,
-        _ => {}
-    }
-    Act::skip(consumed)
-}
-
-/// Opens a tool_call block for the call object that starts here.
-/// A piece of a member key: kept while it may still be one we look for.
-fn key_piece(s: &mut State, text: Text<'_>) {
-    let mut scratch = [0u8; 4];
-    let bytes = text.decoded(&mut scratch);
-    let len = s.key_len as usize;
-    match s.key.get_mut(len..len + bytes.len()) {
-        Some(dst) if s.key_len != u8::MAX => {
-            dst.copy_from_slice(bytes);
-            s.key_len += bytes.len() as u8;
-        }
-        _ => s.key_len = u8::MAX,
-    }
-}
-
-/// The key is read: the first `name` and the first `arguments`/`parameters` count.
-fn key_done(s: &mut State) {
-    let key = s.key.get(..s.key_len as usize).unwrap_or(&[]);
-    s.member = match key {
-        b"name" if s.name == Progress::Absent => Member::Name,
-        b"arguments" | b"parameters" if s.args == Progress::Absent => Member::ArgsStart,
-        _ => Member::Other,
-    };
-}
-
-fn start_call(out: &mut Emitter<'_>, s: &mut State) {
-    out.start_block(BlockType::ToolCall, 1);
-    out.clear_tool_strs();
-    out.value.clear();
-    s.call_open = true;
-    s.member = Member::None;
-    s.name = Progress::Absent;
-    s.args = Progress::Absent;
-    s.held_args = None;
-}
-
-/// Fails the open call (opening one if needed); the rest is skipped to the closer.
-fn fail(out: &mut Emitter<'_>, s: &mut State, reason: ErrorReason) {
-    if !s.call_open {
-        start_call(out, s);
-    }
-    if out.id_len == 0 {
-        // Failed calls are counted too, also when they never got an id.
-        out.calls += 1;
-    }
-    s.reason = reason;
-    s.ctx = Ctx::Skip;
-}
-
-fn name_piece(
-    out: &mut Emitter<'_>,
-    s: &mut State,
-    text: Text<'_>,
-    window: &[u8],
-    consumed: usize,
-) -> Act {
-    let mut scratch = [0u8; 4];
-    let bytes = text.decoded(&mut scratch);
-    let fit = out.append_name(bytes);
-    let cut = fit < bytes.len();
-    let meta = out.meta(Some(Part::Name));
-    let at = text_at(window, text);
-    let act = match (at, cut) {
-        // A name longer than the parser keeps (`STR_CAP - 1` bytes) fails the call as too
-        // large: what fits streams, and the call is skipped from the first byte that did
-        // not fit (so its raw text keeps every byte and ends at the closer, whatever the
-        // chunking).
-        (Some(start), _) => Act {
-            consume: if cut { start + fit } else { consumed },
-            emit: (fit > 0).then_some((meta, Emit::Window(start, start + fit))),
-        },
-        // Decoded characters and the lexer's inline pieces are at most 12 bytes.
-        (None, false) => out.inline_act(meta, consumed, bytes),
-        // A decoded character that does not fit: its bytes are read again while skipping.
-        (None, true) => Act::WAIT,
-    };
-    if cut {
-        fail(out, s, ErrorReason::TooLarge);
-    }
-    act
-}
-
-/// The name string closed: the id follows, then any arguments held until now.
-fn name_done(out: &mut Emitter<'_>, s: &mut State) {
-    out.next_call_id();
-    out.queue_chunk(Some(Part::Id), out.id_spool());
-    if let Some((a, b)) = s.held_args.take() {
-        out.queue_chunk(
-            Some(Part::Input),
-            Spool::buf(BufId::Value, SpoolMode::Plain, a, b),
-        );
-    }
-}
-
-/// A piece of the arguments' strict JSON: streamed when the name is known, else held.
-fn input_piece(
-    out: &mut Emitter<'_>,
-    s: &mut State,
-    p: Piece<'_>,
-    window: &[u8],
-    consumed: usize,
-) -> Act {
-    if s.name == Progress::Done {
-        let meta = out.meta(Some(Part::Input));
-        return piece_act(out, meta, p, window, consumed);
-    }
-    let start = s.held_args.map_or(out.value.len() as u32, |(a, _)| a);
-    let at = piece_at(window, p);
-    let act = hold_value(out, s, p.as_bytes(), at, consumed);
-    s.held_args = Some((start, out.value.len() as u32));
-    act
-}
-
-/// Appends `bytes` to the value buffer (`at`: where they start in `window`, when they are
-/// its own bytes). When they do not all fit, the call fails as too large from the first byte
-/// that did not fit — the act consumes only the bytes before it (none, for bytes the lexer
-/// made) — so the skip to the closer starts at the same byte whatever the chunking: inside a
-/// quoted string a closer is content, and a piece borrowed from a long run may reach past
-/// one that the skip must see.
-fn hold_value(
-    out: &mut Emitter<'_>,
-    s: &mut State,
-    bytes: &[u8],
-    at: Option<usize>,
-    consumed: usize,
-) -> Act {
-    let before = out.value.len();
-    if out.value.push(bytes) {
-        return Act::skip(consumed);
-    }
-    let fit = out.value.len() - before;
-    fail(out, s, ErrorReason::TooLarge);
-    match at {
-        Some(start) => Act::skip(start + fit),
-        None => Act::WAIT,
-    }
-}
-
-/// `arguments` was a JSON-encoded string, now decoded in the value buffer: transcode it
-/// (relaxed JSON, like any body) into the buffer after it, and stream or hold the result.
-fn transcode_encoded(out: &mut Emitter<'_>, s: &mut State) {
-    let (from, to) = (s.encoded_from as usize, out.value.len());
-    let mut t = Transcoder::new();
-    let mut pos = from;
-    let mut first = true;
-    let mut ok = true;
-    // Read from the buffer in small copies, since the output is appended to it.
-    let mut chunk = [0u8; 64];
-    'outer: loop {
-        let n = (to - pos).min(chunk.len());
-        chunk[..n].copy_from_slice(&out.value.bytes()[pos..pos + n]);
-        let mut input = &chunk[..n];
-        loop {
-            let step = if n == 0 {
-                t.finish()
-            } else {
-                t.next(&mut input)
-            };
-            match step {
-                Step::Out(p) => {
-                    if first && p.as_bytes() != b"{" {
-                        ok = false;
-                        break 'outer;
-                    }
-                    first = false;
-                    if !out.value.push(p.as_bytes()) {
-                        fail(out, s, ErrorReason::TooLarge);
-                        return;
-                    }
-                }
-                Step::NeedMore => break,
-                Step::Done => {
-                    // Only whitespace may follow the value.
-                    let rest = &chunk[n - input.len()..n];
-                    let tail = &out.value.bytes()[pos + n..to];
-                    ok = rest.iter().chain(tail).all(u8::is_ascii_whitespace);
-                    break 'outer;
-                }
-                Step::Error(_) => {
-                    ok = false;
-                    break 'outer;
-                }
-            }
-        }
-        pos += n;
-        if n == 0 {
-            break;
-        }
-    }
-    if !ok || first {
-        fail(out, s, ErrorReason::MalformedBody);
-        return;
-    }
-    let held = (to as u32, out.value.len() as u32);
-    if s.name == Progress::Done {
-        out.queue_chunk(
-            Some(Part::Input),
-            Spool::buf(BufId::Value, SpoolMode::Plain, held.0, held.1),
-        );
-    } else {
-        s.held_args = Some(held);
-    }
-}
-
-/// The call object closed.
-fn object_closed(out: &mut Emitter<'_>, s: &mut State) {
-    if s.name != Progress::Done {
-        fail(out, s, ErrorReason::MissingName);
-        return;
-    }
-    if s.args == Progress::Absent {
-        out.queue_chunk(Some(Part::Input), Spool::Static("{}"));
-    }
-    if s.array {
-        // Complete now: more elements may follow. The next failure's raw starts here.
-        out.complete_tool(None, false);
-        out.restart_capture();
-        s.call_open = false;
-    } else {
-        // Complete at the closer (or the end of input): text may still fail it.
-        s.ctx = Ctx::After;
-    }
 }

@@ -1,5 +1,6 @@
 //! Streaming a call's JSON arguments: the pieces shared by the dialects whose calls carry a
-//! JSON body — hermes (the `arguments` member of its call object) and the special-token
+//! JSON body — the JSON call reader [`super::json_call`] (the `arguments` member of a call
+//! object, for `hermes`, `mistral` and `llama3-json`), `harmony` and the special-token
 //! dialects (`kimi-k2`, `deepseek-v3.1`, `deepseek-v3`: the whole body is the arguments).
 //!
 //! The body is read by the relaxed-JSON [`Lexer`] and rendered by a [`Writer`] as strict

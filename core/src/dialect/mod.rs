@@ -39,8 +39,11 @@ pub(crate) mod harmony;
 pub(crate) mod hermes;
 pub(crate) mod invoke;
 mod json_body;
+pub(crate) mod json_call;
 pub(crate) mod kimi;
+pub(crate) mod llama3;
 pub(crate) mod minimax;
+pub(crate) mod mistral;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
 pub(crate) mod pythonic;
@@ -84,18 +87,6 @@ pub(crate) trait Machine: Sized {
 
     /// End of input: close what is open (the driver then completes any open block).
     fn end_of_input(&mut self, emit: &mut Emitter<'_>);
-}
-
-/// A word with one valid value: a niche larger than any other field offers (hermes' held
-/// range, an `Option<(u32, u32)>`, has a niche of 2³² − 2 values right after its lexer).
-/// The largest dialect state (hermes) carries one, so that the compiler keeps [`Active`]'s
-/// tag in it — at the state's end, in what was padding — instead of next to its lexer,
-/// which every other state holding a lexer (the special-token dialects) would overlap:
-/// without it, `Active` grows by a word and `Sieve` past its 512 bytes (tests/size.rs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u32)]
-pub(crate) enum Niche {
-    Only = 0,
 }
 
 /// Generates the public [`Dialect`] enum and the driver's [`Active`] dispatch from one list:
@@ -221,6 +212,12 @@ registry! {
     DeepSeekV31 = 9, "deepseek-v3.1", deepseek_v31::State;
     /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>N` + a ```` ```json ```` fenced body (DeepSeek V3, R1).
     DeepSeekV3 = 10, "deepseek-v3", deepseek_v3::State;
+    /// `[TOOL_CALLS]NAME[ARGS]{…}` or `[TOOL_CALLS][{"name": N, "arguments": {…}}]`, `[THINK]`
+    /// (Mistral, Magistral, Devstral).
+    Mistral = 11, "mistral", mistral::State;
+    /// `{"name": N, "parameters": {…}}` as the whole message or after `<|python_tag|>`, several
+    /// separated by `;` (Llama 3.1–3.3).
+    Llama3Json = 12, "llama3-json", llama3::State;
     /// `[get_weather(city="Paris"), get_time()]`, optionally in
     /// `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
     Pythonic = 13, "pythonic", pythonic::State;
