@@ -191,6 +191,9 @@ pub(crate) struct Driver<'a> {
     run_at: usize,
     /// How many bytes of text are left there (0: none remembered).
     run_len: u16,
+    /// The input ends in a cut closer the dialect took ([`Driver::cut_marker`]): the rest of
+    /// the input is text at this depth.
+    kept: Option<u8>,
 }
 
 /// The longest input [`Driver::plain_decision`] looks at.
@@ -323,6 +326,7 @@ impl<'a> Sieve<'a> {
                 fast_key: STALE,
                 run_at: 0,
                 run_len: 0,
+                kept: None,
             },
         }
     }
@@ -334,6 +338,7 @@ impl<'a> Sieve<'a> {
         m.emit.reset();
         m.finishing = false;
         m.eof_done = false;
+        m.kept = None;
         m.forget_derived();
         m.dialect = Active::new(&m.emit.config());
     }
@@ -622,6 +627,13 @@ impl<'a> Sieve<'a> {
                 if self.m.emit.capture {
                     decision = Decision::Text(self.m.emit.capture_cut(&window[..n]));
                 }
+                if eof {
+                    match self.m.cut_marker(decision, window) {
+                        Some(d) => decision = d,
+                        // The dialect took a cut closer: its events first.
+                        None => continue,
+                    }
+                }
             }
             if decision == Decision::NeedMore {
                 if from_hold && self.hold.look == 0 && !input.is_empty() {
@@ -713,7 +725,41 @@ enum Step<'i> {
 
 impl Driver<'_> {
     fn vocab(&self) -> Vocab<'_> {
+        if self.kept.is_some() {
+            // A cut closer's bytes: text, whatever they hold.
+            return Vocab::EMPTY;
+        }
         self.dialect.vocab(&self.emit)
+    }
+
+    /// A text decision `d` about `window` at the end of input. Where text is not content as
+    /// is (a call, a value, a region: the dialect's `plain_block` is `None`) and the text
+    /// runs into a marker cut off by the end of input ([`scan::cut_marker`]: `</tool_`,
+    /// `</`, `<` — a model stopped by `max_tokens` inside a closer), the text before the
+    /// marker is decided alone, and the marker is offered to the dialect
+    /// ([`Machine::cut_closer`](crate::dialect::Machine::cut_closer)). When the dialect takes
+    /// it, it has closed what was open (its events are queued) and the rest of the input is
+    /// text at the depth it said (docs/design.md, Clarifications, "Tool calls"): `None` is
+    /// returned. Otherwise the decision to act on.
+    fn cut_marker(&mut self, d: Decision, window: &[u8]) -> Option<Decision> {
+        let Decision::Text(n) = d else {
+            return Some(d);
+        };
+        if self.kept.is_some() || self.dialect.plain_block().is_some() {
+            return Some(d);
+        }
+        match scan::cut_marker(&self.vocab(), window) {
+            Some(0) => match self.dialect.cut_closer(&mut self.emit, window) {
+                Some(depth) => {
+                    self.kept = Some(depth);
+                    self.forget_derived();
+                    None
+                }
+                None => Some(d),
+            },
+            Some(p) if p < n => Some(Decision::Text(p)),
+            _ => Some(d),
+        }
     }
 
     /// What the head of `window` is: the remembered rest of a text run, a token-sized plain
@@ -795,13 +841,18 @@ impl Driver<'_> {
 
     /// Identifies the current context's vocabulary: equal keys, equal vocabularies.
     fn vocab_key(&self) -> u32 {
-        self.dialect.vocab_key() | (self.emit.prefilling as u32) << 30
+        self.dialect.vocab_key()
+            | (self.emit.prefilling as u32) << 30
+            | (self.kept.is_some() as u32) << 31
     }
 
     fn act(&mut self, d: Decision, window: &[u8]) -> Act {
         if let Decision::Stop { index, .. } = d {
             self.emit.stop(index);
             return Act::WAIT;
+        }
+        if let Some(depth) = self.kept {
+            return self.emit.content(BlockType::Text, depth, d);
         }
         self.dialect.act(&mut self.emit, d, window)
     }

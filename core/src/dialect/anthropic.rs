@@ -6,6 +6,13 @@
 //! each end); every other value is held until `</parameter>`, then typed — by the schema
 //! when it declares a type, else as JSON when the trimmed value is valid JSON (except runs of
 //! 16+ digits), else as a string. A value that is only CDATA is its payload, verbatim.
+//!
+//! A closer cut off by the end of input (`max_tokens`): a cut `</parameter>` after a value
+//! ends the value as the whole closer would, and a cut marker inside an invoke (or a result)
+//! after its complete children completes it; the cut bytes are a depth-1 text block inside
+//! the region, as a cut region closer already is. A cut CDATA opener leaves the value open
+//! (the call fails as unfinished), a failed invoke keeps the bytes in its raw text, and a cut
+//! closer in thinking or in `<stdout>`/`<error>` stays content.
 
 use crate::config::{Config, ValueType};
 use crate::emit::{Act, Emit, Emitter, content_act};
@@ -205,6 +212,20 @@ impl Machine for State {
             Ctx::ResultBody => Some((BlockType::ToolResult, 1)),
             _ => None,
         }
+    }
+
+    /// A cut `</parameter>` ends the value (typed as at the whole closer); a cut marker
+    /// inside an invoke or a result after its complete children completes it. The bytes are
+    /// then text inside the region (depth 1), as the usual decision already makes a cut
+    /// region closer. A cut CDATA opener leaves the value open (it fails as unfinished).
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Option<u8> {
+        match self.ctx {
+            Ctx::Param if cut == b"<" || !CDATA_OPEN.starts_with(cut) => close_param(out, self),
+            Ctx::Invoke | Ctx::Result | Ctx::ResultName => {}
+            _ => return None,
+        }
+        self.end_of_input(out);
+        Some(1)
     }
 }
 

@@ -15,7 +15,9 @@
 //!    512-byte parser) implementing [`Machine`], over [`Vocab`] (tags, literals, stops) and
 //!    the emitter's helpers (`content`, `open_call`, `announce_call`, `queue_chunk`,
 //!    `finish_call`, `fail_call`, …); JSON bodies go through [`crate::json::relaxed`], typed
-//!    parameter values through [`value`]. Document its choices in the module docs.
+//!    parameter values through [`value`]. Where its closers end calls or values, answer
+//!    [`Machine::cut_closer`] (a closer cut off by the end of input completes what parses;
+//!    docs/design.md, Clarifications, "Tool calls"). Document its choices in the module docs.
 //! 2. Add `mod <name>;` and one line to the `registry!` invocation below (variant, C code,
 //!    config name, state type). `Dialect::ALL`, `name`, `from_name`,
 //!    `default_thinking_tags` and the dispatch follow from it.
@@ -74,6 +76,27 @@ pub(crate) trait Machine: Sized {
 
     /// End of input: close what is open (the driver then completes any open block).
     fn end_of_input(&mut self, emit: &mut Emitter<'_>);
+
+    /// The input ends in `cut`, the beginning of one of the current context's markers cut off
+    /// by the end of input (`</tool_`, `</`, `<`: a model stopped by `max_tokens` inside a
+    /// closer). Asked only in contexts whose text is not content as is ([`plain_block`] is
+    /// `None`: calls, values, regions); text, thinking and a result's content keep a cut
+    /// marker as content, like any partial tag held at the end.
+    ///
+    /// When the marker is a closer (or any marker between elements) and what it would close
+    /// already parses, the machine closes it as the whole closer would — a value ends there
+    /// and is typed — then closes everything else as [`end_of_input`] does, and returns the
+    /// depth of the text block the cut bytes become: the depth of stray text where they sit
+    /// (docs/design.md, Clarifications, "Tool calls"). `None` leaves the bytes to the usual
+    /// decision (a failed call keeps them in its raw text; a body that does not parse fails
+    /// as before).
+    ///
+    /// [`plain_block`]: Machine::plain_block
+    /// [`end_of_input`]: Machine::end_of_input
+    fn cut_closer(&mut self, emit: &mut Emitter<'_>, cut: &[u8]) -> Option<u8> {
+        let _ = (emit, cut);
+        None
+    }
 }
 
 /// Generates the public [`Dialect`] enum and the driver's [`Active`] dispatch from one list:
@@ -169,6 +192,12 @@ macro_rules! registry {
             pub(crate) fn end_of_input(&mut self, emit: &mut Emitter<'_>) {
                 match self {
                     $(Active::$variant(s) => s.end_of_input(emit),)*
+                }
+            }
+
+            pub(crate) fn cut_closer(&mut self, emit: &mut Emitter<'_>, cut: &[u8]) -> Option<u8> {
+                match self {
+                    $(Active::$variant(s) => s.cut_closer(emit, cut),)*
                 }
             }
         }

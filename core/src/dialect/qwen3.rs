@@ -24,6 +24,11 @@
 //!   whitespace; a name or key that is empty after trimming is missing.
 //! - `</tool_call>` inside a function (no `</function>`) ends the function normally, then
 //!   the wrapper; a function or wrapper still open at end of input completes normally.
+//! - A closer cut off by the end of input (`max_tokens`): a cut `</parameter>` ends the value
+//!   as the whole closer would, and a cut marker inside a function after complete parameters
+//!   completes it; the cut bytes are a depth-1 text block inside the wrapper. A cut marker
+//!   directly inside the wrapper is stray text there as before (with the whitespace before
+//!   it); in a failed function it is part of the raw text; in thinking it stays thinking.
 //! - Stray text directly inside the wrapper is a depth-1 text block that includes the
 //!   whitespace run before it (the whitespace is held — in the value buffer, which is free
 //!   between functions — until the next non-whitespace byte or tag decides; with a fixed
@@ -172,6 +177,23 @@ impl Machine for State {
             Ctx::Thinking => Some((BlockType::Thinking, 0)),
             _ => None,
         }
+    }
+
+    /// A cut `</parameter>` (the only marker inside a value) ends the value, typed as at the
+    /// whole closer; a cut marker inside a function after its complete parameters completes
+    /// it. The bytes are then text inside the wrapper (depth 1), as the usual decision
+    /// already makes a cut marker directly inside the wrapper (with the whitespace before it).
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Option<u8> {
+        match self.ctx {
+            Ctx::Param => {
+                self.ctx = Ctx::Func;
+                value::close(out, self.value);
+            }
+            Ctx::Func => {}
+            _ => return None,
+        }
+        self.end_of_input(out);
+        Some(1)
     }
 }
 
