@@ -54,7 +54,8 @@ fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(sieve_passthrough sieve_anthropic_xml sieve_hermes sieve_morph_xml sieve_qwen3_coder json json_relaxed format ffi fast_sieve fast_json_relaxed
-           decode_openai_chat decode_openai_responses decode_anthropic decode_gemini decode_bedrock)
+           decode_openai_chat decode_openai_responses decode_anthropic decode_gemini decode_bedrock
+           frame_sse frame_json_array frame_event_stream)
 fi
 
 # The seed directory of a target: the cheap targets share their oracle sibling's layout.
