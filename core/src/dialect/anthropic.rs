@@ -20,8 +20,8 @@ use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::tag::attr;
 use crate::scan::{Decision, EXTRA, Tag, Vocab};
 
-use super::Machine;
 use super::value::{self, NO_CDATA, Value, leading_ws, trim};
+use super::{Cut, Machine};
 
 const NAMES: &[&[u8]] = &[
     b"function_calls",
@@ -218,14 +218,18 @@ impl Machine for State {
     /// inside an invoke or a result after its complete children completes it. The bytes are
     /// then text inside the region (depth 1), as the usual decision already makes a cut
     /// region closer. A cut CDATA opener leaves the value open (it fails as unfinished).
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Option<u8> {
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
         match self.ctx {
-            Ctx::Param if cut == b"<" || !CDATA_OPEN.starts_with(cut) => close_param(out, self),
-            Ctx::Invoke | Ctx::Result | Ctx::ResultName => {}
-            _ => return None,
+            Ctx::Param if cut == b"<" || !CDATA_OPEN.starts_with(cut) => {
+                close_param(out, self);
+                Cut::Again
+            }
+            Ctx::Invoke | Ctx::Result | Ctx::ResultName => {
+                self.end_of_input(out);
+                Cut::Text(1)
+            }
+            _ => Cut::No,
         }
-        self.end_of_input(out);
-        Some(1)
     }
 }
 

@@ -38,7 +38,7 @@ use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{ErrorKind, Lex, Lexer, Piece, Step, Text, Token, Transcoder, Writer};
 use crate::scan::{Decision, Vocab};
 
-use super::Machine;
+use super::{Cut, Machine};
 
 /// What may follow `<tool_call>` (after whitespace) for it to open a call.
 const CALL_FOLLOWS: &[&[u8]] = &[b"{", b"["];
@@ -270,14 +270,14 @@ impl Machine for State {
     /// the call sits); between the elements of an array it ends the array as a closer would
     /// (text inside the wrapper, depth 1, as text after the array is). After an array the
     /// usual decision already makes it depth-1 text; inside a body it is a syntax error.
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Option<u8> {
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         let depth = match self.ctx {
             Ctx::After if self.call_open => 0,
             Ctx::Body if self.array && !self.call_open => 1,
-            _ => return None,
+            _ => return Cut::No,
         };
         self.end_of_input(out);
-        Some(depth)
+        Cut::Text(depth)
     }
 }
 

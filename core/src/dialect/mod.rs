@@ -85,18 +85,32 @@ pub(crate) trait Machine: Sized {
     ///
     /// When the marker is a closer (or any marker between elements) and what it would close
     /// already parses, the machine closes it as the whole closer would — a value ends there
-    /// and is typed — then closes everything else as [`end_of_input`] does, and returns the
-    /// depth of the text block the cut bytes become: the depth of stray text where they sit
-    /// (docs/design.md, Clarifications, "Tool calls"). `None` leaves the bytes to the usual
-    /// decision (a failed call keeps them in its raw text; a body that does not parse fails
-    /// as before).
+    /// and is typed — then, one level per answer, everything else open as [`end_of_input`]
+    /// does, and finally names the depth of the text block the cut bytes become: the depth
+    /// of stray text where they sit (docs/design.md, Clarifications, "Tool calls").
+    /// [`Cut::Again`] asks to be called again, with the same bytes, once the events queued so
+    /// far are out (the queue is short: a value's closing events, then the call's, each as
+    /// many as the whole closer would queue); the machine must then take the bytes whatever
+    /// its context has become. [`Cut::No`] leaves the bytes to the usual decision (a failed
+    /// call keeps them in its raw text; a body that does not parse fails as before).
     ///
     /// [`plain_block`]: Machine::plain_block
     /// [`end_of_input`]: Machine::end_of_input
-    fn cut_closer(&mut self, emit: &mut Emitter<'_>, cut: &[u8]) -> Option<u8> {
+    fn cut_closer(&mut self, emit: &mut Emitter<'_>, cut: &[u8]) -> Cut {
         let _ = (emit, cut);
-        None
+        Cut::No
     }
+}
+
+/// A machine's answer to a closer cut off by the end of input ([`Machine::cut_closer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cut {
+    /// Not taken: the bytes are decided as usual.
+    No,
+    /// Taken, one level closed: ask again once the queued events are out.
+    Again,
+    /// Taken, everything closed: the bytes are a text block at this depth.
+    Text(u8),
 }
 
 /// Generates the public [`Dialect`] enum and the driver's [`Active`] dispatch from one list:
@@ -195,7 +209,7 @@ macro_rules! registry {
                 }
             }
 
-            pub(crate) fn cut_closer(&mut self, emit: &mut Emitter<'_>, cut: &[u8]) -> Option<u8> {
+            pub(crate) fn cut_closer(&mut self, emit: &mut Emitter<'_>, cut: &[u8]) -> Cut {
                 match self {
                     $(Active::$variant(s) => s.cut_closer(emit, cut),)*
                 }

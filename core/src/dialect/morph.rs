@@ -56,9 +56,9 @@ use crate::emit::{Act, Emit, Emitter, STR_CAP, Spool, SpoolMode, floor_char_boun
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{DYNAMIC, Decision, EXTRA, Names, Tag, Vocab};
 
-use super::Machine;
 use super::value::{self, leading_ws};
 use super::xml_value::{ANY, ENTITIES, convert, items};
+use super::{Cut, Machine};
 
 const fn bit(e: u8) -> u32 {
     1 << e
@@ -233,25 +233,33 @@ impl Machine for State {
     /// cut tag of an element nested in a held argument) ends it as the whole closer would;
     /// a cut marker between arguments completes the call. The bytes are then text where
     /// the call sits (depth 0).
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Option<u8> {
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
         match self.ctx {
             // The argument's closer is the only marker beginning with `<` inside a string.
             Ctx::Str if cut.first() == Some(&b'<') => {
                 out.queue_chunk(Some(Part::Input), Spool::Static("\""));
                 self.ctx = Ctx::Call;
+                Cut::Again
             }
             Ctx::Held if self.depth == 0 && may_close(cut, key(out)) => {
-                if !close_held(out, self) {
+                if close_held(out, self) {
+                    Cut::Again
+                } else {
                     // Too large: the call fails, the bytes are skipped into its raw text.
                     skip_call(self, ErrorReason::TooLarge);
-                    return None;
+                    Cut::No
                 }
             }
-            Ctx::Call => {}
-            _ => return None,
+            // As at the call's closer: what the arguments owe first, then the call.
+            Ctx::Call => {
+                if flush_tail(out, self, None) {
+                    return Cut::Again;
+                }
+                finish_call(out, self);
+                Cut::Text(0)
+            }
+            _ => Cut::No,
         }
-        self.end_of_input(out);
-        Some(0)
     }
 }
 

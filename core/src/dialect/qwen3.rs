@@ -41,8 +41,8 @@ use crate::emit::{Act, Emitter, SpoolMode};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Tag, Vocab};
 
-use super::Machine;
 use super::value::{self, Value, leading_ws, trim};
+use super::{Cut, Machine};
 
 const NAMES: &[&[u8]] = &[b"tool_call", b"function", b"parameter"];
 const WRAP: u8 = 0;
@@ -183,17 +183,19 @@ impl Machine for State {
     /// whole closer; a cut marker inside a function after its complete parameters completes
     /// it. The bytes are then text inside the wrapper (depth 1), as the usual decision
     /// already makes a cut marker directly inside the wrapper (with the whitespace before it).
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Option<u8> {
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         match self.ctx {
             Ctx::Param => {
                 self.ctx = Ctx::Func;
                 value::close(out, self.value);
+                Cut::Again
             }
-            Ctx::Func => {}
-            _ => return None,
+            Ctx::Func => {
+                self.end_of_input(out);
+                Cut::Text(1)
+            }
+            _ => Cut::No,
         }
-        self.end_of_input(out);
-        Some(1)
     }
 }
 
