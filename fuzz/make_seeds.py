@@ -192,6 +192,12 @@ def main():
                 continue
             for flags in (0, 1, 8):
                 put(target, bytes([flags, 7]) + f.read_bytes())
+            # The framings alone, [flags, seed, body]: payloads taken whole, 3 bytes at a
+            # time, 1 at a time with (event stream) a small frame length cap.
+            frame = {".sse": "frame_sse", ".jsonarray": "frame_json_array", ".bin": "frame_event_stream"}
+            if f.suffix in frame:
+                for flags in (0, 3, 8 | 1):
+                    put(frame[f.suffix], bytes([flags, 7]) + f.read_bytes())
     print(f"{n} vectors -> {OUT}", file=sys.stderr)
 
 

@@ -54,7 +54,8 @@ fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(sieve_passthrough sieve_anthropic_xml sieve_hermes sieve_morph_xml sieve_qwen3_coder sieve_minimax_m2 sieve_glm_4_5 sieve_harmony sieve_kimi_k2 sieve_deepseek_v3_1 sieve_deepseek_v3 sieve_mistral sieve_llama3_json sieve_pythonic json json_relaxed format ffi fast_sieve fast_json_relaxed
-           decode_openai_chat decode_openai_responses decode_anthropic decode_gemini decode_bedrock)
+           decode_openai_chat decode_openai_responses decode_anthropic decode_gemini decode_bedrock
+           frame_sse frame_json_array frame_event_stream)
 fi
 
 # The seed directory of a target: the cheap targets share their oracle sibling's layout.
@@ -139,6 +140,9 @@ for t in "${targets[@]}"; do
     [ "$t" = ffi ] && limits=(-runs=50000 -seed=1)
     # One feed, no oracle: 15 000 (fast_sieve) to 85 000 (fast_json_relaxed) a second.
     [[ "$t" == fast_* ]] && limits=(-runs=500000 -seed=1)
+    # Four framings of the body per run, one byte per read among them: ~1 000 (SSE) to
+    # ~4 000 a second with debug assertions.
+    [[ "$t" == frame_* ]] && limits=(-runs=50000 -seed=1)
   else
     corpus_dir="corpus/$t"
     inputs=("$seeds")

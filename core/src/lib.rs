@@ -56,6 +56,11 @@ pub mod provider;
 mod scan;
 mod sieve;
 
+/// Hooks for the fuzz crate (`fuzz/`), with the `fuzzing` feature only: not API.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod __fuzzing;
+
 pub use config::{
     Config, ConfigError, Dialect, OnMalformed, Param, StartIn, StrList, Tool, ToolList, ValueType,
 };

@@ -9,7 +9,7 @@
 
 use crate::buf::Buf;
 use crate::config::{Config, ConfigError};
-use crate::dialect::Active;
+use crate::dialect::{Active, Cut};
 #[cfg(feature = "alloc")]
 use crate::emit::RAW_SLACK;
 use crate::emit::{
@@ -191,6 +191,8 @@ pub(crate) struct Driver<'a> {
     run_at: usize,
     /// How many bytes of text are left there (0: none remembered).
     run_len: u16,
+    /// Where a closer cut off by the end of input stands ([`Driver::cut_marker`]).
+    cut: CutState,
 }
 
 /// The longest input [`Driver::plain_decision`] looks at.
@@ -323,6 +325,7 @@ impl<'a> Sieve<'a> {
                 fast_key: STALE,
                 run_at: 0,
                 run_len: 0,
+                cut: CutState::None,
             },
         }
     }
@@ -334,6 +337,7 @@ impl<'a> Sieve<'a> {
         m.emit.reset();
         m.finishing = false;
         m.eof_done = false;
+        m.cut = CutState::None;
         m.forget_derived();
         m.dialect = Active::new(&m.emit.config());
     }
@@ -623,6 +627,13 @@ impl<'a> Sieve<'a> {
                     decision = Decision::Text(self.m.emit.capture_cut(&window[..n]));
                 }
             }
+            if eof {
+                match self.m.cut_marker(decision, window) {
+                    Some(d) => decision = d,
+                    // The dialect took a cut closer: its events first.
+                    None => continue,
+                }
+            }
             if decision == Decision::NeedMore {
                 if from_hold && self.hold.look == 0 && !input.is_empty() {
                     // Unreachable by construction (decisions fit the window); never hang.
@@ -696,6 +707,17 @@ impl<'a> Sieve<'a> {
     }
 }
 
+/// Where a closer cut off by the end of input stands ([`Driver::cut_marker`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CutState {
+    /// None seen (or not taken).
+    None,
+    /// The dialect is closing what the cut closer would close, a step at a time.
+    Taking,
+    /// All closed: the rest of the input is text at this depth.
+    Kept(u8),
+}
+
 /// A step whose texts are offsets into the caller's buffer ([`Sieve::step_detached`]).
 pub(crate) enum Detached {
     Pending(Pending),
@@ -713,7 +735,54 @@ enum Step<'i> {
 
 impl Driver<'_> {
     fn vocab(&self) -> Vocab<'_> {
+        if let CutState::Kept(_) = self.cut {
+            // A cut closer's bytes: text, whatever they hold.
+            return Vocab::EMPTY;
+        }
         self.dialect.vocab(&self.emit)
+    }
+
+    /// A decision `d` about `window` at the end of input. Where text is not content as is (a
+    /// call, a value, a region: the dialect's `plain_block` is `None`) and the text runs into
+    /// a marker cut off by the end of input ([`scan::cut_marker`]: `</tool_`, `</`, `<` — a
+    /// model stopped by `max_tokens` inside a closer), the text before the marker is decided
+    /// alone, and the marker is offered to the dialect
+    /// ([`Machine::cut_closer`](crate::dialect::Machine::cut_closer)), again after each step
+    /// it takes ([`Cut::Again`]) once that step's events are out. When the dialect took it,
+    /// `None` is returned (its events are queued); once it has closed everything, the rest of
+    /// the input is text at the depth it said (docs/design.md, Clarifications, "Tool
+    /// calls"). Otherwise the decision to act on.
+    fn cut_marker(&mut self, d: Decision, window: &[u8]) -> Option<Decision> {
+        let (Decision::Text(n) | Decision::Invalid(n)) = d else {
+            return Some(d);
+        };
+        match self.cut {
+            CutState::Kept(_) => return Some(d),
+            CutState::Taking => {}
+            CutState::None => {
+                if self.dialect.plain_block().is_some() {
+                    return Some(d);
+                }
+                match scan::cut_marker(&self.vocab(), window) {
+                    Some(0) => {}
+                    Some(p) if p < n && matches!(d, Decision::Text(_)) => {
+                        return Some(Decision::Text(p));
+                    }
+                    _ => return Some(d),
+                }
+            }
+        }
+        self.cut = match self.dialect.cut_closer(&mut self.emit, window) {
+            Cut::No => {
+                debug_assert!(self.cut == CutState::None, "a cut closer dropped midway");
+                self.cut = CutState::None;
+                return Some(d);
+            }
+            Cut::Again => CutState::Taking,
+            Cut::Text(depth) => CutState::Kept(depth),
+        };
+        self.forget_derived();
+        None
     }
 
     /// What the head of `window` is: the remembered rest of a text run, a token-sized plain
@@ -795,13 +864,18 @@ impl Driver<'_> {
 
     /// Identifies the current context's vocabulary: equal keys, equal vocabularies.
     fn vocab_key(&self) -> u32 {
-        self.dialect.vocab_key() | (self.emit.prefilling as u32) << 30
+        self.dialect.vocab_key()
+            | (self.emit.prefilling as u32) << 30
+            | (matches!(self.cut, CutState::Kept(_)) as u32) << 31
     }
 
     fn act(&mut self, d: Decision, window: &[u8]) -> Act {
         if let Decision::Stop { index, .. } = d {
             self.emit.stop(index);
             return Act::WAIT;
+        }
+        if let CutState::Kept(depth) = self.cut {
+            return self.emit.content(BlockType::Text, depth, d);
         }
         self.dialect.act(&mut self.emit, d, window)
     }

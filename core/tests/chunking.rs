@@ -9,7 +9,7 @@ mod support;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use support::{coalesce, lint, run};
+use support::{coalesce, cut_marker_of, lint, one_call_then_text, run};
 use tokensieve::ConfigBuf;
 
 const AXML_ATOMS: &[&[u8]] = &[
@@ -603,6 +603,63 @@ proptest! {
                 prop_assert!(!t.contains("<tool_call>{") && !t.contains("<tool_call>["), "{}", e);
             }
         }
+    }
+
+    /// A well-formed hermes call whose closer the end of input cuts anywhere (`max_tokens`,
+    /// docs/design.md, Clarifications, "Tool calls"): the call completes without error and the
+    /// cut closer is depth-0 text after it, at any chunking. Strings may hold closers.
+    #[test]
+    fn hermes_cut_closer_completes_the_call(
+        args in prop::collection::vec(("[a-z]{1,4}", "[ a-z0-9<>/_]{0,10}"), 0..4),
+        ws in "[ \n]{0,3}", cut in 0usize..=12, sizes in splits(),
+    ) {
+        let members: Vec<String> = args.iter().map(|(k, v)| format!("\"{k}\": \"{v}\"")).collect();
+        let closer = &"</tool_call>"[..cut];
+        let data = format!("<tool_call>{{\"name\": \"f\", \"arguments\": {{{}}}}}{ws}{closer}",
+            members.join(", "));
+        let config = ConfigBuf::from_value(&json!({"dialect": "hermes"})).unwrap();
+        let data = data.as_bytes();
+        let whole = coalesce(run(&config, None, data, &[data.len()]));
+        prop_assert_eq!(&whole, &coalesce(run(&config, None, data, &sizes)));
+        prop_assert_eq!(&whole, &coalesce(run(&config, None, data, &[1])));
+        prop_assert!(lint(&whole).is_empty(), "{:?}", lint(&whole));
+        let (call, text, depths) = one_call_then_text(&whole)
+            .map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(data))))?;
+        prop_assert!(call["input"].is_object());
+        prop_assert_eq!(text.as_str(), if cut == 12 { "" } else { closer });
+        prop_assert!(depths.iter().all(|&d| d == 0));
+    }
+
+    /// A well-formed anthropic-xml call cut anywhere in its closers: the call completes
+    /// without error; the cut marker is depth-1 text inside the region.
+    #[test]
+    fn anthropic_xml_cut_closer_completes_the_call(
+        values in prop::collection::vec("[ a-z0-9<>&]{0,8}", 1..3),
+        cut in 0usize..1000, sizes in splits(), schema in any::<bool>(),
+    ) {
+        let mut data = String::from("<function_calls>\n<invoke name=\"f\">\n");
+        for (i, v) in values.iter().enumerate() {
+            let key = ["s", "p", "q"][i % 3];
+            if i + 1 < values.len() {
+                data.push_str(&format!("<parameter name=\"{key}\">{v}</parameter>\n"));
+            } else {
+                data.push_str(&format!("<parameter name=\"{key}\">{v}"));
+            }
+        }
+        let suffix = "</parameter>\n</invoke>\n</function_calls>";
+        let kept = &suffix[..1 + cut % suffix.len()];
+        data.push_str(kept);
+        let config = axml_config(false, schema);
+        let data = data.as_bytes();
+        let whole = coalesce(run(&config, None, data, &[data.len()]));
+        prop_assert_eq!(&whole, &coalesce(run(&config, None, data, &sizes)));
+        prop_assert_eq!(&whole, &coalesce(run(&config, None, data, &[1])));
+        prop_assert!(lint(&whole).is_empty(), "{:?}", lint(&whole));
+        let (call, text, depths) = one_call_then_text(&whole)
+            .map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(data))))?;
+        prop_assert!(call["input"].is_object());
+        prop_assert_eq!(text.trim(), cut_marker_of(kept), "{:?}", String::from_utf8_lossy(data));
+        prop_assert!(depths.iter().all(|&d| d == 1));
     }
 
     #[test]

@@ -49,7 +49,7 @@ static GLOBAL: Counting = Counting;
 /// Chunk invariance (needs `alloc`: configs from JSON, events as JSON values).
 #[cfg(feature = "alloc")]
 mod chunking {
-    use super::support::{coalesce, lint, run};
+    use super::support::{coalesce, cut_marker_of, lint, one_call_then_text, run};
     use proptest::prelude::*;
     use serde_json::{Value, json};
     use tokensieve::ConfigBuf;
@@ -285,6 +285,64 @@ mod chunking {
                 .filter(|e| e["event"] == "block_complete" && e["type"] == "tool_call").collect();
             prop_assert_eq!(done.len(), 1, "{:?}", call);
             prop_assert!(done[0].get("error").is_none(), "{:?} {:?}", call, done[0]);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// A well-formed morph-xml call whose last argument or closer the end of input cuts
+        /// (`max_tokens`, docs/design.md, Clarifications, "Tool calls"): the call completes
+        /// without error and the cut closer is depth-0 text after it, at any chunking.
+        #[test]
+        fn morph_xml_cut_closer_completes_the_call(city in "[ a-zA-Z&;é東]{0,8}", days in "[ 0-9]{0,3}",
+                                                   last in 0usize..3, cut in 0usize..1000, sizes in splits()) {
+            let mut data = String::from("<get_weather>\n");
+            let args = [format!("<city>{city}"), format!("<days>{days}"), "<unit>C".to_string()];
+            let closers = ["</city>", "</days>", "</unit>"];
+            for i in 0..last {
+                data.push_str(&format!("{}{}\n", args[i], closers[i]));
+            }
+            data.push_str(&args[last]);
+            let suffix = format!("{}\n</get_weather>", closers[last]);
+            let kept = &suffix[..1 + cut % suffix.len()];
+            data.push_str(kept);
+            let config = morph_config(false, false);
+            let data = data.as_bytes();
+            check(&config, data, &sizes)?;
+            let events = coalesce(run(&config, None, data, &sizes));
+            let (call, text, depths) = one_call_then_text(&events)
+                .map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(data))))?;
+            prop_assert!(call["input"].is_object());
+            prop_assert_eq!(text.as_str(), cut_marker_of(kept), "{:?}", String::from_utf8_lossy(data));
+            prop_assert!(depths.iter().all(|&d| d == 0));
+        }
+
+        /// The same for qwen3-coder: the cut marker is depth-1 text inside the wrapper (with
+        /// the whitespace before it when it sits directly in the wrapper).
+        #[test]
+        fn qwen3_coder_cut_closer_completes_the_call(values in prop::collection::vec("[ a-z0-9<>&\"\n{}\\[\\],:]{0,10}", 1..3),
+                                                     cut in 0usize..1000, sizes in splits(), schema in any::<bool>()) {
+            let mut data = String::from("<tool_call>\n<function=get_weather>\n");
+            for (i, v) in values.iter().enumerate() {
+                let key = ["city", "days", "s"][i % 3];
+                data.push_str(&format!("<parameter={key}>\n{v}"));
+                if i + 1 < values.len() {
+                    data.push_str("\n</parameter>\n");
+                }
+            }
+            let suffix = "</parameter>\n</function>\n</tool_call>";
+            let kept = &suffix[..1 + cut % suffix.len()];
+            data.push_str(kept);
+            let config = qwen_config(false, schema);
+            let data = data.as_bytes();
+            check(&config, data, &sizes)?;
+            let events = coalesce(run(&config, None, data, &sizes));
+            let (call, text, depths) = one_call_then_text(&events)
+                .map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(data))))?;
+            prop_assert!(call["input"].is_object());
+            prop_assert_eq!(text.trim_start(), cut_marker_of(kept), "{:?}", String::from_utf8_lossy(data));
+            prop_assert!(depths.iter().all(|&d| d == 1));
         }
     }
 

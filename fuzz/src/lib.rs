@@ -9,6 +9,7 @@
 
 pub mod fast;
 pub mod ffi;
+pub mod frame;
 pub mod provider;
 
 use std::borrow::Cow;

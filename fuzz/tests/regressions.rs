@@ -236,3 +236,44 @@ fn f10_hermes_held_arguments_overflow_skips_from_the_same_byte() {
         }
     }
 }
+
+#[test]
+fn replay_frame_targets() {
+    use tokensieve_fuzz::frame::{Which, check_frame};
+    for (target, which) in [
+        ("frame_sse", Which::Sse),
+        ("frame_json_array", Which::JsonArray),
+        ("frame_event_stream", Which::EventStream),
+    ] {
+        replay(target, move |data| check_frame(which, data));
+    }
+}
+
+/// The framing targets' seeds (the provider vectors' bodies) pass their checks: the targets
+/// work before any campaign ran them.
+#[test]
+fn frame_targets_pass_their_seeds() {
+    use tokensieve_fuzz::frame::{Which, check_frame};
+    for (target, which) in [
+        ("frame_sse", Which::Sse),
+        ("frame_json_array", Which::JsonArray),
+        ("frame_event_stream", Which::EventStream),
+    ] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("seeds")
+            .join(target);
+        let files: Vec<_> = std::fs::read_dir(&dir).expect("seeds").flatten().collect();
+        assert!(!files.is_empty(), "no seeds in {}", dir.display());
+        for e in files {
+            let data = std::fs::read(e.path()).expect("read");
+            check_frame(which, &data);
+            // Some damage too: every 7th byte flipped, and the body cut in half.
+            let mut bent = data.clone();
+            for b in bent.iter_mut().skip(2).step_by(7) {
+                *b ^= 0x21;
+            }
+            check_frame(which, &bent);
+            check_frame(which, &data[..data.len().max(2) / 2 + 1]);
+        }
+    }
+}

@@ -7,6 +7,13 @@
 //! when it declares a type, else as JSON when the trimmed value is valid JSON (except runs of
 //! 16+ digits), else as a string. A value that is only CDATA is its payload, verbatim.
 //! The `<function_calls>` region is the machinery shared with minimax-m2 ([`super::invoke`]).
+//!
+//! A closer cut off by the end of input (`max_tokens`): a cut `</parameter>` after a value
+//! ends the value as the whole closer would, and a cut marker inside an invoke (or a result)
+//! after its complete children completes it; the cut bytes are a depth-1 text block inside
+//! the region, as a cut region closer already is. A cut CDATA opener leaves the value open
+//! (the call fails as unfinished), a failed invoke keeps the bytes in its raw text, and a cut
+//! closer in thinking or in `<stdout>`/`<error>` stays content.
 
 use crate::config::Config;
 use crate::emit::{Act, Emitter, content_act};
@@ -14,9 +21,9 @@ use crate::event::BlockType;
 use crate::scan::tag::attr;
 use crate::scan::{Decision, EXTRA, Tag, Vocab};
 
-use super::Machine;
 use super::invoke::{self, Open, Region, Syntax};
 use super::value::{leading_ws, trim};
+use super::{Cut, Machine};
 
 const NAMES: &[&[u8]] = &[
     b"function_calls",
@@ -205,6 +212,21 @@ impl Machine for State {
             Ctx::Thinking => Some((BlockType::Thinking, 0)),
             Ctx::ResultBody => Some((BlockType::ToolResult, 1)),
             _ => None,
+        }
+    }
+
+    /// A cut `</parameter>` ends the value (typed as at the whole closer); a cut marker
+    /// inside an invoke or a result after its complete children completes it. The bytes are
+    /// then text inside the region (depth 1), as the usual decision already makes a cut
+    /// region closer. A cut CDATA opener leaves the value open (it fails as unfinished).
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
+        match self.ctx {
+            Ctx::Calls => self.calls.cut_closer(&SYNTAX, out, cut).unwrap_or(Cut::No),
+            Ctx::Result | Ctx::ResultName => {
+                self.end_of_input(out);
+                Cut::Text(1)
+            }
+            _ => Cut::No,
         }
     }
 }

@@ -21,6 +21,11 @@
 //!   (`malformed-body`); a missing, empty or non-string `name` fails it (`missing-name`).
 //! - After a syntax error the call ends at the next literal closer; non-whitespace text
 //!   after the body fails the call (`unexpected-content`).
+//! - A closer cut off by the end of input (`…}}</tool_`, `…}}</`, `…}}<`: `max_tokens`) after
+//!   a complete call object completes the call; the cut bytes are a depth-0 text block after
+//!   it. Between the elements of an array it ends the array, and after an array it is text
+//!   inside the wrapper: depth 1 either way. Inside a body that does not parse it is part of
+//!   the failure's raw text. A cut `</tool_response>` or `</think>` stays content.
 //! - Arrays: each element is a call; a failure fails the element being read and ends the
 //!   array, its raw text running from the first byte no completed call owns to the closer;
 //!   a closer or end of input between elements ends the array. Text after the array (inside
@@ -32,8 +37,8 @@ use crate::emit::{Act, Emitter, content_act};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Vocab};
 
-use super::Machine;
 use super::json_call::{self, JsonCall, Phase, fail};
+use super::{Cut, Machine};
 
 /// What may follow `<tool_call>` (after whitespace) for it to open a call.
 const CALL_FOLLOWS: &[&[u8]] = &[b"{", b"["];
@@ -216,6 +221,21 @@ impl Machine for State {
             Ctx::Response => Some((BlockType::ToolResult, 1)),
             Ctx::Call => None,
         }
+    }
+
+    /// A cut closer after a complete call object completes the call (text at depth 0, where
+    /// the call sits); between the elements of an array it ends the array as a closer would
+    /// (text inside the wrapper, depth 1, as text after the array is). After an array the
+    /// usual decision already makes it depth-1 text; inside a body it is a syntax error.
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+        let c = &self.call;
+        let depth = match (c.host, c.phase) {
+            (Ctx::Call, Phase::After) if c.call_open => 0,
+            (Ctx::Call, Phase::Body) if c.array() && !c.call_open => 1,
+            _ => return Cut::No,
+        };
+        self.end_of_input(out);
+        Cut::Text(depth)
     }
 }
 

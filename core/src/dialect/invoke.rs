@@ -26,6 +26,7 @@ use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::tag::{self, TagLex, attr};
 use crate::scan::{Decision, Tag, Vocab};
 
+use super::Cut;
 use super::value::{self, NO_CDATA, Value, leading_ws};
 
 const CDATA_OPEN: &[u8] = b"<![CDATA[";
@@ -172,6 +173,29 @@ impl Region {
             At::Calls => {}
         }
         self.at = At::Calls;
+    }
+
+    /// A marker cut off by the end of input ([`super::Machine::cut_closer`]): a cut
+    /// `</parameter>` (any cut marker but a CDATA opener's prefix) ends the value as the whole
+    /// closer would; a cut marker inside an invoke after its complete children completes it,
+    /// and the cut bytes are text inside the region (depth 1). `None`: read the bytes as usual.
+    pub(crate) fn cut_closer(
+        &mut self,
+        syn: &Syntax,
+        out: &mut Emitter<'_>,
+        cut: &[u8],
+    ) -> Option<Cut> {
+        match self.at {
+            At::Param if cut == b"<" || !(syn.cdata && CDATA_OPEN.starts_with(cut)) => {
+                self.close_param(out);
+                Some(Cut::Again)
+            }
+            At::Invoke => {
+                self.end_of_input(out);
+                Some(Cut::Text(1))
+            }
+            _ => None,
+        }
     }
 
     fn on_text(&mut self, syn: &Syntax, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {

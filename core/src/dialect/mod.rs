@@ -15,7 +15,9 @@
 //!    512-byte parser) implementing [`Machine`], over [`Vocab`] (tags, literals, stops) and
 //!    the emitter's helpers (`content`, `open_call`, `announce_call`, `queue_chunk`,
 //!    `finish_call`, `fail_call`, …); JSON bodies go through [`crate::json::relaxed`], typed
-//!    parameter values through [`value`]. Document its choices in the module docs.
+//!    parameter values through [`value`]. Where its closers end calls or values, answer
+//!    [`Machine::cut_closer`] (a closer cut off by the end of input completes what parses;
+//!    docs/design.md, Clarifications, "Tool calls"). Document its choices in the module docs.
 //! 2. Add `mod <name>;` and one line to the `registry!` invocation below (variant, C code,
 //!    config name, state type). `Dialect::ALL`, `name`, `from_name`,
 //!    `default_thinking_tags` and the dispatch follow from it.
@@ -87,6 +89,41 @@ pub(crate) trait Machine: Sized {
 
     /// End of input: close what is open (the driver then completes any open block).
     fn end_of_input(&mut self, emit: &mut Emitter<'_>);
+
+    /// The input ends in `cut`, the beginning of one of the current context's markers cut off
+    /// by the end of input (`</tool_`, `</`, `<`: a model stopped by `max_tokens` inside a
+    /// closer). Asked only in contexts whose text is not content as is ([`plain_block`] is
+    /// `None`: calls, values, regions); text, thinking and a result's content keep a cut
+    /// marker as content, like any partial tag held at the end.
+    ///
+    /// When the marker is a closer (or any marker between elements) and what it would close
+    /// already parses, the machine closes it as the whole closer would — a value ends there
+    /// and is typed — then, one level per answer, everything else open as [`end_of_input`]
+    /// does, and finally names the depth of the text block the cut bytes become: the depth
+    /// of stray text where they sit (docs/design.md, Clarifications, "Tool calls").
+    /// [`Cut::Again`] asks to be called again, with the same bytes, once the events queued so
+    /// far are out (the queue is short: a value's closing events, then the call's, each as
+    /// many as the whole closer would queue); the machine must then take the bytes whatever
+    /// its context has become. [`Cut::No`] leaves the bytes to the usual decision (a failed
+    /// call keeps them in its raw text; a body that does not parse fails as before).
+    ///
+    /// [`plain_block`]: Machine::plain_block
+    /// [`end_of_input`]: Machine::end_of_input
+    fn cut_closer(&mut self, emit: &mut Emitter<'_>, cut: &[u8]) -> Cut {
+        let _ = (emit, cut);
+        Cut::No
+    }
+}
+
+/// A machine's answer to a closer cut off by the end of input ([`Machine::cut_closer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cut {
+    /// Not taken: the bytes are decided as usual.
+    No,
+    /// Taken, one level closed: ask again once the queued events are out.
+    Again,
+    /// Taken, everything closed: the bytes are a text block at this depth.
+    Text(u8),
 }
 
 /// Generates the public [`Dialect`] enum and the driver's [`Active`] dispatch from one list:
@@ -182,6 +219,12 @@ macro_rules! registry {
             pub(crate) fn end_of_input(&mut self, emit: &mut Emitter<'_>) {
                 match self {
                     $(Active::$variant(s) => s.end_of_input(emit),)*
+                }
+            }
+
+            pub(crate) fn cut_closer(&mut self, emit: &mut Emitter<'_>, cut: &[u8]) -> Cut {
+                match self {
+                    $(Active::$variant(s) => s.cut_closer(emit, cut),)*
                 }
             }
         }

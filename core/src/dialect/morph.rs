@@ -28,6 +28,11 @@
 //!   `<N>…</N>` is re-emitted at depth 0, where the call sits, with `on_malformed = "text"`.
 //!   A held (untyped) value that was never streamed is not emitted by a failed call.
 //!   A call still open at end of input completes normally when no argument is open.
+//! - A closer cut off by the end of input (`max_tokens`): a cut closer of the open argument
+//!   (`</city`, `</`, `<`) ends it as the whole closer would, and a cut marker between
+//!   arguments completes the call; the cut bytes are a depth-0 text block after it. A cut
+//!   entity, a cut tag of an element nested in a held argument, or one that cannot be the
+//!   argument's closer leaves the argument open (the call fails as unfinished).
 //!
 //! Choices the design rules leave open (docs/design.md records them):
 //! - Entities are decoded in every argument (held ones too, before typing); inside nested
@@ -51,9 +56,9 @@ use crate::emit::{Act, Emit, Emitter, STR_CAP, Spool, SpoolMode, floor_char_boun
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{DYNAMIC, Decision, EXTRA, Names, Tag, Vocab};
 
-use super::Machine;
 use super::value::{self, leading_ws};
 use super::xml_value::{ANY, ENTITIES, convert, items};
+use super::{Cut, Machine};
 
 const fn bit(e: u8) -> u32 {
     1 << e
@@ -221,6 +226,51 @@ impl Machine for State {
             Ctx::Text => Some((BlockType::Text, 0)),
             Ctx::Thinking => Some((BlockType::Thinking, 0)),
             _ => None,
+        }
+    }
+
+    /// A cut closer of the open argument (`</city`, `</`, `<`; not a cut entity, nor a
+    /// cut tag of an element nested in a held argument) ends it as the whole closer would;
+    /// a cut marker between arguments completes the call. The bytes are then text where
+    /// the call sits (depth 0).
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
+        match self.ctx {
+            // The argument's closer is the only marker beginning with `<` inside a string.
+            Ctx::Str if cut.first() == Some(&b'<') => {
+                out.queue_chunk(Some(Part::Input), Spool::Static("\""));
+                self.ctx = Ctx::Call;
+                Cut::Again
+            }
+            Ctx::Held if self.depth == 0 && may_close(cut, key(out)) => {
+                if close_held(out, self) {
+                    Cut::Again
+                } else {
+                    // Too large: the call fails, the bytes are skipped into its raw text.
+                    skip_call(self, ErrorReason::TooLarge);
+                    Cut::No
+                }
+            }
+            // As at the call's closer: what the arguments owe first, then the call.
+            Ctx::Call => {
+                if flush_tail(out, self, None) {
+                    return Cut::Again;
+                }
+                finish_call(out, self);
+                Cut::Text(0)
+            }
+            _ => Cut::No,
+        }
+    }
+}
+
+/// Whether `cut`, a tag cut off by the end of input, may be the beginning of `</name>`
+/// (whitespace before `>` allowed).
+fn may_close(cut: &[u8], name: &[u8]) -> bool {
+    match cut.strip_prefix(b"</") {
+        None => b"</".starts_with(cut),
+        Some(rest) if rest.len() <= name.len() => name.starts_with(rest),
+        Some(rest) => {
+            rest.starts_with(name) && rest[name.len()..].iter().all(u8::is_ascii_whitespace)
         }
     }
 }

@@ -1,5 +1,7 @@
 //! `passthrough`: completions and native text. Everything is text, except what lies between
-//! the thinking markers (matched exactly); stop sequences end the stream.
+//! the thinking markers (matched exactly); stop sequences end the stream. A thinking closer
+//! cut off by the end of input stays thinking content (docs/design.md, Clarifications: a
+//! partial tag held at `finish()` goes into the block it was held in).
 
 use crate::config::{Config, StartIn};
 use crate::emit::{Act, Emitter};

@@ -24,6 +24,11 @@
 //!   whitespace; a name or key that is empty after trimming is missing.
 //! - `</tool_call>` inside a function (no `</function>`) ends the function normally, then
 //!   the wrapper; a function or wrapper still open at end of input completes normally.
+//! - A closer cut off by the end of input (`max_tokens`): a cut `</parameter>` ends the value
+//!   as the whole closer would, and a cut marker inside a function after complete parameters
+//!   completes it; the cut bytes are a depth-1 text block inside the wrapper. A cut marker
+//!   directly inside the wrapper is stray text there as before (with the whitespace before
+//!   it); in a failed function it is part of the raw text; in thinking it stays thinking.
 //! - Stray text directly inside the wrapper is a depth-1 text block that includes the
 //!   whitespace run before it (the whitespace is held — in the value buffer, which is free
 //!   between functions — until the next non-whitespace byte or tag decides; with a fixed
@@ -36,8 +41,8 @@ use crate::emit::{Act, Emitter, SpoolMode};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Tag, Vocab};
 
-use super::Machine;
 use super::value::{self, Value, leading_ws, trim};
+use super::{Cut, Machine};
 
 const NAMES: &[&[u8]] = &[b"tool_call", b"function", b"parameter"];
 const WRAP: u8 = 0;
@@ -171,6 +176,25 @@ impl Machine for State {
             Ctx::Text => Some((BlockType::Text, 0)),
             Ctx::Thinking => Some((BlockType::Thinking, 0)),
             _ => None,
+        }
+    }
+
+    /// A cut `</parameter>` (the only marker inside a value) ends the value, typed as at the
+    /// whole closer; a cut marker inside a function after its complete parameters completes
+    /// it. The bytes are then text inside the wrapper (depth 1), as the usual decision
+    /// already makes a cut marker directly inside the wrapper (with the whitespace before it).
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+        match self.ctx {
+            Ctx::Param => {
+                self.ctx = Ctx::Func;
+                value::close(out, self.value);
+                Cut::Again
+            }
+            Ctx::Func => {
+                self.end_of_input(out);
+                Cut::Text(1)
+            }
+            _ => Cut::No,
         }
     }
 }

@@ -418,6 +418,38 @@ fn decide_within(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
     }
 }
 
+/// Where a marker cut off by the end of the input begins in `data`, the rest of the input:
+/// the first position from which the bytes to the end are the beginning of one of `v`'s
+/// markers (a tag, a literal — with its look-ahead — of at most [`TAG_CAP`] bytes), which
+/// more input could have completed. At the end of input [`decide`] reads such bytes as text
+/// (rule 6); a dialect may still want to know that they began a closer — a model cut off by
+/// `max_tokens` inside `</tool_call>` (docs/design.md, Clarifications, "Tool calls").
+/// Stop sequences are not markers here.
+///
+/// Only the last [`TAG_CAP`] bytes are looked at, so the answer is the same for any window
+/// that reaches the end of the input and holds them.
+pub fn cut_marker(v: &Vocab<'_>, data: &[u8]) -> Option<usize> {
+    let mut starts = ByteSet::new();
+    if v.has_elements() {
+        starts.insert(b'<');
+    }
+    for lit in v.literals() {
+        if let Some(&b) = lit.first() {
+            starts.insert(b);
+        }
+    }
+    let mut pos = data.len().saturating_sub(TAG_CAP);
+    while let Some(off) = starts.find(&data[pos..]) {
+        let p = pos + off;
+        // Read as if more input could come: a prefix of a marker is then undecided.
+        if matches!(candidate_at(v, &data[p..], false), Candidate::Partial) {
+            return Some(p);
+        }
+        pos = p + 1;
+    }
+    None
+}
+
 /// The text decision for `d`, which is text (no markers); `followed`: more bytes follow it,
 /// and they cannot continue a UTF-8 character (they start a marker or stop sequence).
 pub(crate) fn text(d: &[u8], followed: bool, eof: bool) -> Decision {
@@ -483,6 +515,30 @@ mod tests {
             decide(&q, b"<tool_call>\n<function=x", false),
             Decision::Literal { index: 0, len: 11 }
         );
+    }
+
+    #[test]
+    fn cut_markers_are_found_where_the_input_ends() {
+        let v = Vocab {
+            names: &[b"parameter"],
+            close: 1,
+            ..Vocab::EMPTY
+        }
+        .with_literal(b"<![CDATA[");
+        assert_eq!(cut_marker(&v, b"1</parameter"), Some(1));
+        assert_eq!(cut_marker(&v, b"1</para"), Some(1));
+        assert_eq!(cut_marker(&v, b"1<"), Some(1));
+        assert_eq!(cut_marker(&v, b"a<b</"), Some(3));
+        assert_eq!(cut_marker(&v, b"1<![CD"), Some(1));
+        assert_eq!(cut_marker(&v, b"1</parameter>"), None);
+        assert_eq!(cut_marker(&v, b"1</param x"), None);
+        assert_eq!(cut_marker(&v, b"1</other"), None);
+        assert_eq!(cut_marker(&v, b"no marker"), None);
+        let h = Vocab::EMPTY.with_literal(b"</tool_call>");
+        assert_eq!(cut_marker(&h, b"}} </tool_"), Some(3));
+        assert_eq!(cut_marker(&h, b"</tool_call"), Some(0));
+        assert_eq!(cut_marker(&h, b"</tool_x"), None);
+        assert_eq!(cut_marker(&Vocab::EMPTY, b"</tool_"), None);
     }
 
     #[test]

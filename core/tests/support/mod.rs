@@ -474,3 +474,43 @@ pub fn check_vector(v: &Vector, size: usize) -> Option<String> {
     }
     None
 }
+
+/// For inputs made of one call whose closer the end of input may cut (docs/design.md,
+/// Clarifications, "Tool calls"): the call's completion, which must be the only tool_call
+/// and carry no error, and the text that follows it (its text blocks, concatenated), with the
+/// depth of each of them.
+pub fn one_call_then_text(events: &[Value]) -> Result<(Value, String, Vec<u64>), String> {
+    let calls: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["event"] == "block_complete" && e["type"] == "tool_call")
+        .collect();
+    let [call] = calls[..] else {
+        return Err(format!("{} calls", calls.len()));
+    };
+    if call.get("error").is_some() {
+        return Err(format!("the call failed: {call}"));
+    }
+    let after = call["index"].as_u64().unwrap_or(0);
+    let mut text = String::new();
+    let mut depths = Vec::new();
+    for e in events {
+        if e["event"] == "chunk" && e["block"].as_u64() > Some(after) {
+            if e["type"] != "text" {
+                return Err(format!("not text after the call: {e}"));
+            }
+            text.push_str(e["text"].as_str().unwrap_or(""));
+            depths.extend(e["depth"].as_u64());
+        }
+    }
+    Ok((call.clone(), text, depths))
+}
+
+/// What a call whose input was cut after `kept` bytes of a `suffix` of closers (and the
+/// whitespace between them) leaves as text: the cut marker, from its last `<` (nothing when
+/// the cut falls after a `>` or in whitespace).
+pub fn cut_marker_of(kept: &str) -> &str {
+    match kept.rfind('<') {
+        Some(at) if !kept[at..].contains('>') => &kept[at..],
+        _ => "",
+    }
+}

@@ -18,8 +18,8 @@
 pub(crate) mod event_stream;
 pub(crate) mod json_array;
 pub(crate) mod sse;
-#[cfg(test)]
-mod testing;
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) mod testing;
 
 /// What the front of the input is (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,11 @@
 //! The framers' shared test driver: runs a framer over reads and records what it reported
-//! in a normalised form, without a heap (the tests also run without `alloc`).
+//! in a normalised form, without a heap (the tests also run without `alloc`). The fuzz
+//! crate's framing targets run it too (feature `fuzzing`, `crate::__fuzzing`).
 
 use super::Framed;
+use super::event_stream::EventStreamFramer;
+use super::json_array::JsonArrayFramer;
+use super::sse::SseFramer;
 
 /// The pull API every framer has.
 pub(crate) trait Framer {
@@ -18,15 +22,63 @@ pub(crate) trait Framer {
     }
 }
 
+impl Framer for SseFramer {
+    fn next(&mut self, input: &mut &[u8]) -> Framed {
+        SseFramer::next(self, input)
+    }
+    fn consumed(&mut self, payload: &[u8]) {
+        SseFramer::consumed(self, payload)
+    }
+    fn finish(&mut self) -> Framed {
+        SseFramer::finish(self)
+    }
+    fn held(&mut self) -> &'static [u8] {
+        SseFramer::held(self)
+    }
+    fn name(&self) -> &[u8] {
+        self.event_name()
+    }
+}
+
+impl Framer for JsonArrayFramer {
+    fn next(&mut self, input: &mut &[u8]) -> Framed {
+        JsonArrayFramer::next(self, input)
+    }
+    fn consumed(&mut self, payload: &[u8]) {
+        JsonArrayFramer::consumed(self, payload)
+    }
+    fn finish(&mut self) -> Framed {
+        JsonArrayFramer::finish(self)
+    }
+}
+
+impl Framer for EventStreamFramer {
+    fn next(&mut self, input: &mut &[u8]) -> Framed {
+        EventStreamFramer::next(self, input)
+    }
+    fn consumed(&mut self, payload: &[u8]) {
+        EventStreamFramer::consumed(self, payload)
+    }
+    fn finish(&mut self) -> Framed {
+        EventStreamFramer::finish(self)
+    }
+    /// The frame's `:event-type` header, known at Begin.
+    fn name(&self) -> &[u8] {
+        self.event_type()
+    }
+}
+
 const CAP: usize = 8192;
 
 /// What a framer reported, normalised: payload runs merged (`Held` bytes and `Newline` as
 /// `\n` included), `«` Begin, `»` End, `‡` Done, `⟪code⟫` a fault. A non-empty name is shown
-/// as `«name|` at Begin and `|name»` at End.
+/// as `«name|` at Begin and `|name»` at End. The first [`CAP`] bytes are kept; the whole is
+/// also hashed (FNV-1a), so longer outputs (fuzz inputs) still compare.
 #[derive(Clone, Copy)]
 pub(crate) struct Out {
     buf: [u8; CAP],
     len: usize,
+    hash: u64,
 }
 
 impl Out {
@@ -34,18 +86,23 @@ impl Out {
         Out {
             buf: [0; CAP],
             len: 0,
+            hash: 0xcbf2_9ce4_8422_2325,
         }
     }
 
     fn push(&mut self, bytes: &[u8]) {
-        let end = self.len + bytes.len();
-        assert!(end <= CAP, "test output longer than {CAP} bytes");
-        self.buf[self.len..end].copy_from_slice(bytes);
-        self.len = end;
+        for &b in bytes {
+            self.hash = (self.hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        if let Some(dst) = self.buf.get_mut(self.len..self.len + bytes.len()) {
+            dst.copy_from_slice(bytes);
+        }
+        self.len += bytes.len();
     }
 
+    /// What was recorded (its first [`CAP`] bytes).
     pub(crate) fn bytes(&self) -> &[u8] {
-        &self.buf[..self.len]
+        &self.buf[..self.len.min(CAP)]
     }
 
     fn record<F: Framer>(&mut self, f: &mut F, item: Framed) {
@@ -91,21 +148,22 @@ impl Out {
 
 impl PartialEq for Out {
     fn eq(&self, other: &Out) -> bool {
-        self.bytes() == other.bytes()
+        (self.len, self.hash) == (other.len, other.hash) && self.bytes() == other.bytes()
     }
 }
 
 impl PartialEq<&str> for Out {
     fn eq(&self, other: &&str) -> bool {
-        self.bytes() == other.as_bytes()
+        self.len == other.len() && self.bytes() == other.as_bytes()
     }
 }
 
 impl core::fmt::Debug for Out {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let more = if self.len > CAP { " (cut)" } else { "" };
         match core::str::from_utf8(self.bytes()) {
-            Ok(s) => write!(f, "{s:?}"),
-            Err(_) => write!(f, "\"{}\"", self.bytes().escape_ascii()),
+            Ok(s) => write!(f, "{s:?}{more}"),
+            Err(_) => write!(f, "\"{}\"{more}", self.bytes().escape_ascii()),
         }
     }
 }
@@ -172,6 +230,7 @@ pub(crate) fn run<'a, F: Framer>(
 /// Runs `body` through fresh framers from `new` whole, split at every position, one byte
 /// per read and with payloads taken one byte at a time; asserts all agree and returns the
 /// whole-body result.
+#[cfg(test)]
 pub(crate) fn every_split<F: Framer>(new: impl Fn() -> F, body: &[u8]) -> Out {
     let whole = run(&mut new(), [body], usize::MAX);
     for at in 0..=body.len() {
@@ -205,6 +264,7 @@ pub(crate) fn every_split<F: Framer>(new: impl Fn() -> F, body: &[u8]) -> Out {
 
 /// Feeds `reads` reads of `chunk` (after `head`, before `tail`) and counts payload bytes,
 /// for the large-input tests.
+#[cfg(test)]
 pub(crate) fn count<F: Framer>(
     f: &mut F,
     head: &[u8],
@@ -284,7 +344,7 @@ pub(crate) fn same_at_any_cut<F: Framer>(
 }
 
 /// Where the proptests cut a body.
-#[cfg(feature = "std")]
+#[cfg(all(test, feature = "std"))]
 pub(crate) fn cuts() -> impl proptest::strategy::Strategy<Value = std::vec::Vec<usize>> {
     proptest::collection::vec(0usize..400, 0..10)
 }

@@ -1,17 +1,5 @@
-use super::super::testing::{Framer, Out, count, every_split, run};
+use super::super::testing::{Out, count, every_split, run};
 use super::*;
-
-impl Framer for JsonArrayFramer {
-    fn next(&mut self, input: &mut &[u8]) -> Framed {
-        JsonArrayFramer::next(self, input)
-    }
-    fn consumed(&mut self, payload: &[u8]) {
-        JsonArrayFramer::consumed(self, payload)
-    }
-    fn finish(&mut self) -> Framed {
-        JsonArrayFramer::finish(self)
-    }
-}
 
 /// The normalised result of `body`, checked to be the same at every split.
 fn arr(body: &[u8]) -> Out {

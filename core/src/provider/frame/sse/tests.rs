@@ -1,23 +1,5 @@
-use super::super::testing::{Framer, Out, count, every_split, run};
+use super::super::testing::{Out, count, every_split, run};
 use super::*;
-
-impl Framer for SseFramer {
-    fn next(&mut self, input: &mut &[u8]) -> Framed {
-        SseFramer::next(self, input)
-    }
-    fn consumed(&mut self, payload: &[u8]) {
-        SseFramer::consumed(self, payload)
-    }
-    fn finish(&mut self) -> Framed {
-        SseFramer::finish(self)
-    }
-    fn held(&mut self) -> &'static [u8] {
-        SseFramer::held(self)
-    }
-    fn name(&self) -> &[u8] {
-        self.event_name()
-    }
-}
 
 /// The normalised result of `body`, checked to be the same at every split.
 fn sse(body: &[u8]) -> Out {
