@@ -318,6 +318,18 @@ fn candidate_at(v: &Vocab<'_>, d: &[u8], eof: bool) -> Candidate {
 /// stop sequence), when there are at most three of them: a chunk holding none of them is
 /// text through and through, and the driver can skip [`decide`] for it.
 pub fn special_bytes(v: &Vocab<'_>) -> Option<([u8; 3], u8)> {
+    let mut set = marker_starts(v);
+    for stop in v.stops.iter() {
+        if let Some(&b) = stop.as_bytes().first() {
+            set.insert(b);
+        }
+    }
+    (set.n <= 3).then_some((set.few, set.n as u8))
+}
+
+/// The first bytes of the markers of context `v` (`<` for its tags, its literals' first
+/// bytes); stop sequences not included.
+fn marker_starts(v: &Vocab<'_>) -> ByteSet {
     let mut set = ByteSet::new();
     if v.has_elements() {
         set.insert(b'<');
@@ -327,12 +339,7 @@ pub fn special_bytes(v: &Vocab<'_>) -> Option<([u8; 3], u8)> {
             set.insert(b);
         }
     }
-    for stop in v.stops.iter() {
-        if let Some(&b) = stop.as_bytes().first() {
-            set.insert(b);
-        }
-    }
-    (set.n <= 3).then_some((set.few, set.n as u8))
+    set
 }
 
 /// Decides what the head of `data` is in context `v`. `eof`: no more bytes will come.
@@ -429,15 +436,7 @@ fn decide_within(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
 /// Only the last [`TAG_CAP`] bytes are looked at, so the answer is the same for any window
 /// that reaches the end of the input and holds them.
 pub fn cut_marker(v: &Vocab<'_>, data: &[u8]) -> Option<usize> {
-    let mut starts = ByteSet::new();
-    if v.has_elements() {
-        starts.insert(b'<');
-    }
-    for lit in v.literals() {
-        if let Some(&b) = lit.first() {
-            starts.insert(b);
-        }
-    }
+    let starts = marker_starts(v);
     let mut pos = data.len().saturating_sub(TAG_CAP);
     while let Some(off) = starts.find(&data[pos..]) {
         let p = pos + off;
