@@ -19,6 +19,16 @@ pub enum StartIn {
     Thinking = 1,
 }
 
+impl StartIn {
+    /// A dialect's starting context: `text` or `thinking`, as this says.
+    pub(crate) fn pick<T>(self, text: T, thinking: T) -> T {
+        match self {
+            StartIn::Text => text,
+            StartIn::Thinking => thinking,
+        }
+    }
+}
+
 /// What happens to the raw text of a call that could not be parsed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u8)]

@@ -96,10 +96,7 @@ impl Machine for State {
     fn new(cfg: &Config<'_>) -> State {
         let (open, close) = cfg.thinking_tags();
         State {
-            ctx: match cfg.start_in {
-                crate::config::StartIn::Text => Ctx::Text,
-                crate::config::StartIn::Thinking => Ctx::Thinking,
-            },
+            ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
             thinking_element: super::element_name(open, close).is_some(),
             is_error: false,
             stray: false,

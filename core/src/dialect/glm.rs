@@ -33,7 +33,7 @@
 //!   name still being read at the end fails the call as `unfinished`.
 //! - Text between calls is top-level text; stop sequences apply there only.
 
-use crate::config::{Config, StartIn, ValueType};
+use crate::config::{Config, ValueType};
 use crate::emit::{Act, Emitter, STR_CAP};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::tag::{self, TagLex};
@@ -133,10 +133,7 @@ impl Machine for State {
 
     fn new(cfg: &Config<'_>) -> State {
         State {
-            ctx: match cfg.start_in {
-                StartIn::Text => Ctx::Text,
-                StartIn::Thinking => Ctx::Thinking,
-            },
+            ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
             params: 0,
             tool: None,
             reason: ErrorReason::MalformedBody,

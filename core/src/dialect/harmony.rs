@@ -72,7 +72,7 @@
 //! Stop sequences apply in visible text (top level and text messages), not in thinking,
 //! calls or results.
 
-use crate::config::{Config, StartIn};
+use crate::config::Config;
 use crate::emit::{Act, Emitter, STR_CAP, Spool, SpoolMode, floor_char_boundary};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{Lex, Lexer, Token, Writer};
@@ -172,10 +172,7 @@ impl Machine for State {
 
     fn new(cfg: &Config<'_>) -> State {
         State {
-            ctx: match cfg.start_in {
-                StartIn::Text => Ctx::Outside,
-                StartIn::Thinking => Ctx::Thinking,
-            },
+            ctx: cfg.start_in.pick(Ctx::Outside, Ctx::Thinking),
             lexer: Lexer::new(),
             writer: Writer::new(),
             opened: false,
@@ -236,8 +233,7 @@ impl Machine for State {
                 out.fail_call(self.reason, false);
             }
             Ctx::After | Ctx::Result => {
-                out.complete_tool(None, false);
-                out.stop_capture();
+                out.complete_call();
             }
             Ctx::Skip => out.fail_call(self.reason, false),
             Ctx::Outside | Ctx::Text | Ctx::Thinking => {}
@@ -315,14 +311,12 @@ impl State {
                 Act::WAIT
             }
             (Ctx::After, Marker::Close) => {
-                out.complete_tool(None, false);
-                out.stop_capture();
+                out.complete_call();
                 self.ctx = Ctx::Outside;
                 Act::skip(len)
             }
             (Ctx::After, Marker::Open) => {
-                out.complete_tool(None, false);
-                out.stop_capture();
+                out.complete_call();
                 self.ctx = Ctx::Outside;
                 Act::WAIT
             }
@@ -580,8 +574,7 @@ fn after_body(out: &mut Emitter<'_>, s: &mut State, d: Decision, text: &[u8]) ->
             .iter()
             .any(|m| m.len() > text.len() && m.starts_with(text))
         {
-            out.complete_tool(None, false);
-            out.stop_capture();
+            out.complete_call();
             s.ctx = Ctx::Outside;
             return Act::WAIT;
         }

@@ -25,7 +25,7 @@
 //!   leaves its value open: the call fails as `unfinished`, as any value open at the end.
 //! - Stop sequences apply in top-level text only (not inside the region).
 
-use crate::config::{Config, StartIn};
+use crate::config::Config;
 use crate::emit::{Act, Emitter};
 use crate::event::BlockType;
 use crate::scan::{Decision, Vocab};
@@ -66,10 +66,7 @@ impl Machine for State {
 
     fn new(cfg: &Config<'_>) -> State {
         State {
-            ctx: match cfg.start_in {
-                StartIn::Text => Ctx::Text,
-                StartIn::Thinking => Ctx::Thinking,
-            },
+            ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
             calls: Region::new(),
         }
     }

@@ -51,7 +51,7 @@
 //! - CDATA has no special meaning (docs/design.md gives morph-xml none, and a string argument ends
 //!   at its first `</k>`): `<![CDATA[…]]>` is inner markup, kept as written.
 
-use crate::config::{Config, StartIn, ValueType};
+use crate::config::{Config, ValueType};
 use crate::emit::{Act, Emit, Emitter, STR_CAP, Spool, SpoolMode, floor_char_boundary};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{DYNAMIC, Decision, EXTRA, Names, Tag, Vocab};
@@ -119,10 +119,7 @@ impl Machine for State {
 
     fn new(cfg: &Config<'_>) -> State {
         State {
-            ctx: match cfg.start_in {
-                StartIn::Text => Ctx::Text,
-                StartIn::Thinking => Ctx::Thinking,
-            },
+            ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
             tool: 0,
             members: 0,
             depth: 0,
@@ -411,8 +408,7 @@ fn open_call(out: &mut Emitter<'_>, s: &mut State, tag: Tag, name: &[u8]) {
 fn finish_call(out: &mut Emitter<'_>, s: &mut State) {
     let close = if s.members == 0 { "{}" } else { "}" };
     out.queue_chunk(Some(Part::Input), Spool::Static(close));
-    out.complete_tool(None, false);
-    out.stop_capture();
+    out.complete_call();
     s.ctx = Ctx::Text;
 }
 

@@ -37,7 +37,7 @@
 //!   after them, a partial `<|python_end|>`, which is text).
 //! - Text between lists is top-level text; stop sequences apply there only.
 
-use crate::config::{Config, StartIn};
+use crate::config::Config;
 use crate::emit::{Act, Emitter, STR_CAP, Spool};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{ErrorKind, Lex, Lexer, Token, Writer};
@@ -137,10 +137,7 @@ impl Machine for State {
 
     fn new(cfg: &Config<'_>) -> State {
         State {
-            ctx: match cfg.start_in {
-                StartIn::Text => Ctx::Text,
-                StartIn::Thinking => Ctx::Thinking,
-            },
+            ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
             lexer: Lexer::python_call(),
             writer: Writer::new(),
             reason: ErrorReason::MalformedBody,

@@ -36,7 +36,7 @@
 //!   end of input is wire formatting and dropped. Stop sequences do not apply inside the
 //!   wrapper (as in anthropic-xml regions).
 
-use crate::config::{Config, StartIn, ValueType};
+use crate::config::{Config, ValueType};
 use crate::emit::{Act, Emitter, SpoolMode};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Tag, Vocab};
@@ -93,10 +93,7 @@ impl Machine for State {
 
     fn new(cfg: &Config<'_>) -> State {
         State {
-            ctx: match cfg.start_in {
-                StartIn::Text => Ctx::Text,
-                StartIn::Thinking => Ctx::Thinking,
-            },
+            ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
             params: 0,
             tool: None,
             reason: ErrorReason::MalformedBody,

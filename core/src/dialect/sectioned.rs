@@ -45,7 +45,7 @@
 
 use core::marker::PhantomData;
 
-use crate::config::{Config, StartIn};
+use crate::config::Config;
 use crate::emit::{Act, Emitter, STR_CAP, Spool};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{Lex, Lexer, Token, Writer};
@@ -132,10 +132,7 @@ impl<F: Format> Machine for State<F> {
 
     fn new(cfg: &Config<'_>) -> State<F> {
         State {
-            ctx: match cfg.start_in {
-                StartIn::Text => Ctx::Text,
-                StartIn::Thinking => Ctx::Thinking,
-            },
+            ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
             in_section: false,
             part: 0,
             started: false,
@@ -541,8 +538,7 @@ fn open_call<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, in_section: boo
 
 /// Completes the open call successfully.
 fn complete(out: &mut Emitter<'_>) {
-    out.complete_tool(None, false);
-    out.stop_capture();
+    out.complete_call();
 }
 
 /// Fails the open call: it is skipped to its closer (or the marker that cuts it off).
