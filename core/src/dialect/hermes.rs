@@ -32,7 +32,7 @@
 //!   the wrapper) is a depth-1 text block.
 //! - `tools` neither restricts nor coerces hermes calls.
 
-use crate::config::{Config, StartIn};
+use crate::config::Config;
 use crate::emit::{Act, Emitter, content_act};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Vocab};
@@ -73,10 +73,7 @@ impl Machine for State {
 
     fn new(cfg: &Config<'_>) -> State {
         State {
-            call: JsonCall::new(match cfg.start_in {
-                StartIn::Text => Ctx::Text,
-                StartIn::Thinking => Ctx::Thinking,
-            }),
+            call: JsonCall::new(cfg.start_in.pick(Ctx::Text, Ctx::Thinking)),
         }
     }
 
@@ -198,16 +195,10 @@ impl Machine for State {
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
         let call = &mut self.call;
-        match (call.host, call.phase) {
-            (Ctx::Call, Phase::Body) if call.array() && !call.call_open => {}
-            (Ctx::Call, Phase::Body) => {
-                fail(out, call, ErrorReason::Unfinished);
-                out.fail_call(call.reason, false);
-            }
-            (Ctx::Call, Phase::Skip) => out.fail_call(call.reason, false),
-            (Ctx::Call, Phase::After) if call.call_open => out.complete_tool(None, false),
-            (Ctx::Response, _) => out.complete_tool(None, false),
-            _ => {}
+        match call.host {
+            Ctx::Call => call.end_of_input(out),
+            Ctx::Response => out.complete_tool(None, false),
+            Ctx::Text | Ctx::Thinking => {}
         }
         call.call_open = false;
         call.host = Ctx::Text;

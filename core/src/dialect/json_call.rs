@@ -159,6 +159,24 @@ impl<C: Copy> JsonCall<C> {
         self.member = Member::ArgsStart;
     }
 
+    /// End of input while reading a call: a value still being read fails as `unfinished`
+    /// (between an array's elements nothing is open), a skipped call fails with its reason,
+    /// a complete single call completes. Nothing is open afterwards; the dialect sets its
+    /// context and stops the raw capture.
+    pub(crate) fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+        match self.phase {
+            Phase::Body if self.array() && !self.call_open => {}
+            Phase::Body => {
+                fail(out, self, ErrorReason::Unfinished);
+                out.fail_call(self.reason, false);
+            }
+            Phase::Skip => out.fail_call(self.reason, false),
+            Phase::After if self.call_open => out.complete_tool(None, false),
+            Phase::After => {}
+        }
+        self.call_open = false;
+    }
+
     /// Whether the value is an array of calls.
     pub(crate) fn array(&self) -> bool {
         self.shape == Shape::Array

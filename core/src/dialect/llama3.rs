@@ -41,7 +41,7 @@
 //!   start is also right after thinking that nothing but whitespace preceded.
 //! - Stop sequences apply to top-level text only; `tools` neither restricts nor coerces calls.
 
-use crate::config::{Config, StartIn};
+use crate::config::Config;
 use crate::emit::{Act, Emitter};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Vocab};
@@ -219,10 +219,7 @@ impl Machine for State {
 
     fn new(cfg: &Config<'_>) -> State {
         State {
-            call: JsonCall::new(match cfg.start_in {
-                StartIn::Text => Ctx::Start,
-                StartIn::Thinking => Ctx::StartThinking,
-            }),
+            call: JsonCall::new(cfg.start_in.pick(Ctx::Start, Ctx::StartThinking)),
         }
     }
 
@@ -298,17 +295,7 @@ impl Machine for State {
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
         if self.call.host == Ctx::Json {
-            match self.call.phase {
-                Phase::Body if self.call.array() && !self.call.call_open => {}
-                Phase::Body => {
-                    self.fail(out, ErrorReason::Unfinished);
-                    out.fail_call(self.call.reason, false);
-                }
-                Phase::Skip => out.fail_call(self.call.reason, false),
-                Phase::After if self.call.call_open => out.complete_tool(None, false),
-                Phase::After => {}
-            }
-            self.call.call_open = false;
+            self.call.end_of_input(out);
             self.call.host = Ctx::After;
         }
         out.stop_capture();
@@ -334,10 +321,11 @@ impl State {
     /// The JSON value ended: a single call completes; separators or text follow.
     fn end_json(&mut self, out: &mut Emitter<'_>) {
         if self.call.call_open {
-            out.complete_tool(None, false);
+            out.complete_call();
             self.call.call_open = false;
+        } else {
+            out.stop_capture();
         }
-        out.stop_capture();
         self.call.host = Ctx::After;
     }
 

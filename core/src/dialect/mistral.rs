@@ -40,7 +40,7 @@
 //! - Stop sequences apply to top-level text only; `tools` neither restricts nor coerces
 //!   mistral calls (as hermes).
 
-use crate::config::{Config, StartIn};
+use crate::config::Config;
 use crate::emit::{Act, Emitter, STR_CAP};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{Decision, Vocab};
@@ -87,10 +87,7 @@ impl Machine for State {
 
     fn new(cfg: &Config<'_>) -> State {
         State {
-            call: JsonCall::new(match cfg.start_in {
-                StartIn::Text => Ctx::Text,
-                StartIn::Thinking => Ctx::Thinking,
-            }),
+            call: JsonCall::new(cfg.start_in.pick(Ctx::Text, Ctx::Thinking)),
         }
     }
 
@@ -172,13 +169,7 @@ impl Machine for State {
                 self.fail(out, ErrorReason::Unfinished);
                 out.fail_call(self.call.reason, false);
             }
-            (Ctx::Json, Phase::Body) if self.call.array() && !self.call.call_open => {}
-            (Ctx::Json, Phase::Body) => {
-                self.fail(out, ErrorReason::Unfinished);
-                out.fail_call(self.call.reason, false);
-            }
-            (Ctx::Json, Phase::Skip) => out.fail_call(self.call.reason, false),
-            (Ctx::Json, Phase::After) if self.call.call_open => out.complete_tool(None, false),
+            (Ctx::Json, _) => self.call.end_of_input(out),
             _ => {}
         }
         self.call.call_open = false;
@@ -206,10 +197,11 @@ impl State {
     /// The JSON value ended: a single call completes; what follows is top-level text.
     fn end_json(&mut self, out: &mut Emitter<'_>) {
         if self.call.call_open {
-            out.complete_tool(None, false);
+            out.complete_call();
             self.call.call_open = false;
+        } else {
+            out.stop_capture();
         }
-        out.stop_capture();
         self.call.host = Ctx::Text;
     }
 

@@ -778,6 +778,11 @@ impl<'a> Emitter<'a> {
     pub(crate) fn finish_call(&mut self, had_members: bool) {
         let close = if had_members { "}" } else { "{}" };
         self.queue_chunk(Some(Part::Input), Spool::Static(close));
+        self.complete_call();
+    }
+
+    /// Completes the open tool call normally and stops capturing its raw text.
+    pub(crate) fn complete_call(&mut self) {
         self.complete_tool(None, false);
         self.stop_capture();
     }
