@@ -78,8 +78,8 @@ use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{Lex, Lexer, Token, Writer};
 use crate::scan::{Decision, Vocab};
 
-use super::Machine;
 use super::json_body::{self, pack_arguments, piece_act};
+use super::{Cut, Machine};
 
 /// The most header bytes kept (after its first marker; inner markers not counted).
 pub(crate) const HEADER_CAP: usize = STR_CAP;
@@ -222,6 +222,17 @@ impl Machine for State {
             Decision::Text(n) | Decision::Invalid(n) => self.on_text(out, d, window, n),
             Decision::NeedMore | Decision::Element(_) | Decision::Stop { .. } => Act::WAIT,
         }
+    }
+
+    /// A marker cut off by the end of input after a complete body (`…}<|ca`: max_tokens)
+    /// completes the call; the cut bytes are top-level text.
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+        if self.ctx != Ctx::After {
+            return Cut::No;
+        }
+        out.complete_call();
+        self.ctx = Ctx::Outside;
+        Cut::Text(0)
     }
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
@@ -561,22 +572,13 @@ fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
     }
 }
 
-/// After a complete body: whitespace is formatting; a marker cut off by the end of input
-/// (`…}<|ca`) completes the call and stays text; anything else fails the call.
+/// After a complete body: whitespace is formatting; anything else fails the call (a marker
+/// cut off by the end of input is [`Machine::cut_closer`]'s).
 fn after_body(out: &mut Emitter<'_>, s: &mut State, d: Decision, text: &[u8]) -> Act {
     if matches!(d, Decision::Text(_)) {
         let ws = text.iter().take_while(|b| b.is_ascii_whitespace()).count();
         if ws > 0 {
             return Act::skip(ws);
-        }
-        // A text decision that is a marker's beginning comes only at the end of input.
-        if MARKERS
-            .iter()
-            .any(|m| m.len() > text.len() && m.starts_with(text))
-        {
-            out.complete_call();
-            s.ctx = Ctx::Outside;
-            return Act::WAIT;
         }
     }
     fail(out, s, ErrorReason::UnexpectedContent);
