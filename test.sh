@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step prints the minutes since the start: CI must finish within 90 minutes on 2 cores.
+step() { printf '\n==> %s   [%d:%02d]\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 step "toolchain components"
 rustup component add rustfmt clippy >/dev/null 2>&1 || echo "(rustup components unavailable; using what is installed)"
