@@ -188,7 +188,7 @@ macro_rules! registry {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             pub(crate) fn vocab<'m>(&self, emit: &'m Emitter<'_>) -> Vocab<'m> {
                 match self {
                     $(Active::$variant(s) => s.vocab(emit),)*
