@@ -78,14 +78,11 @@ impl Machine for State {
     }
 
     fn vocab_key(&self) -> u32 {
-        let phase = if self.call.host == Ctx::Call {
-            self.call.phase as u32 + 1
-        } else {
-            0
-        };
+        // What `vocab` and `plain_block` read, nothing more (a key that changes with the
+        // call's phase would make the driver rebuild the same vocabulary).
         let quoted =
             self.call.host == Ctx::Call && self.call.phase == Phase::Body && self.call.in_quotes();
-        self.call.host as u32 | phase << 4 | (quoted as u32) << 8
+        self.call.host as u32 | (quoted as u32) << 8
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
