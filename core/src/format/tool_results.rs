@@ -17,23 +17,33 @@ pub struct ToolResult<'a> {
     pub is_error: bool,
 }
 
-/// Writes tool results in a dialect's wire format.
+/// Writes tool results in a dialect's wire format: what the model family's chat template
+/// writes for `tool` messages, so a host that builds the prompt itself (prefill, a C server
+/// on an NPU) gives results back in the form the model was trained on.
 ///
-/// anthropic-xml: one `<function_results>` region with a `<result>` per result
-/// (`tool_use_id` attribute, `<tool_name>`, then `<stdout>` or `<error>`). harmony: a tool
-/// message per result, `<|start|>functions.NAME to=assistant<|channel|>commentary<|message|>…<|end|>`
-/// (as openai/harmony's format guide writes them; author `tool` when the name is unknown;
-/// ids and the error flag have no place in it). The other dialects: a `<tool_response>`
-/// element per result, as hermes-style templates expect.
+/// | dialect | each result |
+/// | --- | --- |
+/// | anthropic-xml | one `<function_results>` region with a `<result>` per result (`tool_use_id` attribute, `<tool_name>`, then `<stdout>` or `<error>`) |
+/// | hermes, qwen3-coder, morph-xml, passthrough | `<tool_response>\n…\n</tool_response>`, a line between results (Qwen and hermes-style templates) |
+/// | glm-4.5 | `<\|observation\|>` once, then `\n<tool_response>\n…\n</tool_response>` per result |
+/// | minimax-m2 | `]~b]tool` once, `\n<response>…</response>` per result, then `[e~[\n` |
+/// | harmony | `<\|start\|>functions.NAME to=assistant<\|channel\|>commentary<\|message\|>…<\|end\|>` (author `tool` when the name is unknown) |
+/// | kimi-k2 | `<\|im_system\|>NAME<\|im_middle\|>## Return of ID\n…<\|im_end\|>` (`tool` when the name is unknown; no `## Return of` line without an id) |
+/// | deepseek-v3 | `<｜tool▁outputs▁begin｜>`, `<｜tool▁output▁begin｜>…<｜tool▁output▁end｜>` per result (a line between them), `<｜tool▁outputs▁end｜>` |
+/// | deepseek-v3.1 | `<｜tool▁output▁begin｜>…<｜tool▁output▁end｜>` per result |
+/// | mistral | `[TOOL_RESULTS]…[/TOOL_RESULTS]` (the v11+ templates: content as is, no call id) |
+/// | llama3-json | `<\|start_header_id\|>ipython<\|end_header_id\|>\n\n…<\|eot_id\|>` |
+/// | pythonic | `<\|header_start\|>ipython<\|header_end\|>\n\n…<\|eot\|>` (Llama 4) |
 ///
-/// harmony has no escaping: a marker inside the content (`<|end|>`, …) would end the
-/// message, so a U+2060 WORD JOINER is written between its `<` and `|` (invisible, and
-/// nothing in the content can end the message).
+/// Ids, names and the error flag appear only where the format has a place for them.
 ///
-/// Escaping: text is written as is, except that a sequence that would close its element
-/// early — `</stdout`, `</error`, `</tool_name`, `</tool_response` (also with the `antml:`
-/// prefix) — gets its `<` written as `&lt;`, and attribute values escape `&`, `<` and `"`.
-/// The parser reads the result back whole; nothing in the content can close the region.
+/// Nothing in the content can end its result early. XML-style elements (anthropic-xml,
+/// `<tool_response>`) are escaped: a sequence that would close an element — `</stdout`,
+/// `</error`, `</tool_name`, `</tool_response` (also with the `antml:` prefix) — gets its
+/// `<` written as `&lt;`, and attribute values escape `&`, `<` and `"`; the parser reads the
+/// result back whole. Special-token formats have no escaping: there a U+2060 WORD JOINER is
+/// written after the first character of any of the format's markers inside the content
+/// (`<\u{2060}|end|>`, `[\u{2060}/TOOL_RESULTS]`), which is invisible and spells no marker.
 ///
 /// ```
 /// use tokensieve::{Config, Dialect};
@@ -46,6 +56,11 @@ pub struct ToolResult<'a> {
 /// let results = events.iter().filter(|e| matches!(e,
 ///     tokensieve::accumulate::OwnedEvent::BlockComplete { block_type: tokensieve::BlockType::ToolResult, .. })).count();
 /// assert_eq!(results, 1);
+///
+/// let kimi = format_tool_results(Dialect::KimiK2, &[ToolResult {
+///     tool_use_id: Some("functions.get_weather:0"), tool_name: Some("get_weather"),
+///     content: "18°C", is_error: false }]);
+/// assert_eq!(kimi, "<|im_system|>get_weather<|im_middle|>## Return of functions.get_weather:0\n18°C<|im_end|>");
 /// ```
 pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> String {
     let mut out = String::new();
@@ -94,11 +109,95 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                     None => out.push_str("tool"),
                 }
                 out.push_str(" to=assistant<|channel|>commentary<|message|>");
-                push_unmarked(&mut out, r.content);
+                push_unmarked(&mut out, r.content, HARMONY_MARKERS);
                 out.push_str("<|end|>");
             }
         }
-        _ => {
+        Dialect::Glm45 => {
+            if !results.is_empty() {
+                out.push_str("<|observation|>");
+            }
+            for r in results {
+                out.push_str("\n<tool_response>\n");
+                let mut guarded = String::new();
+                push_guarded(&mut guarded, r.content);
+                push_unmarked(&mut out, &guarded, GLM_MARKERS);
+                out.push_str("\n</tool_response>");
+            }
+        }
+        Dialect::MinimaxM2 => {
+            if !results.is_empty() {
+                out.push_str("]~b]tool");
+                for r in results {
+                    out.push_str("\n<response>");
+                    push_unmarked(&mut out, r.content, MINIMAX_MARKERS);
+                    out.push_str("</response>");
+                }
+                out.push_str("[e~[\n");
+            }
+        }
+        Dialect::KimiK2 => {
+            for r in results {
+                out.push_str("<|im_system|>");
+                // The role name is one word before `<|im_middle|>`.
+                match r.tool_name.filter(|n| !n.is_empty()) {
+                    Some(name) => push_unmarked(&mut out, name, KIMI_MARKERS),
+                    None => out.push_str("tool"),
+                }
+                out.push_str("<|im_middle|>");
+                if let Some(id) = r.tool_use_id {
+                    out.push_str("## Return of ");
+                    // One line: the content starts after it.
+                    let id: String = id
+                        .chars()
+                        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+                        .collect();
+                    push_unmarked(&mut out, &id, KIMI_MARKERS);
+                    out.push('\n');
+                }
+                push_unmarked(&mut out, r.content, KIMI_MARKERS);
+                out.push_str("<|im_end|>");
+            }
+        }
+        Dialect::DeepSeekV3 | Dialect::DeepSeekV31 => {
+            let sectioned = dialect == Dialect::DeepSeekV3 && !results.is_empty();
+            if sectioned {
+                out.push_str("<｜tool▁outputs▁begin｜>");
+            }
+            for (i, r) in results.iter().enumerate() {
+                if i > 0 && sectioned {
+                    out.push('\n');
+                }
+                out.push_str("<｜tool▁output▁begin｜>");
+                push_unmarked(&mut out, r.content, DEEPSEEK_MARKERS);
+                out.push_str("<｜tool▁output▁end｜>");
+            }
+            if sectioned {
+                out.push_str("<｜tool▁outputs▁end｜>");
+            }
+        }
+        Dialect::Mistral => {
+            for r in results {
+                out.push_str("[TOOL_RESULTS]");
+                push_unmarked(&mut out, r.content, MISTRAL_MARKERS);
+                out.push_str("[/TOOL_RESULTS]");
+            }
+        }
+        Dialect::Llama3Json => {
+            for r in results {
+                out.push_str("<|start_header_id|>ipython<|end_header_id|>\n\n");
+                push_unmarked(&mut out, r.content, LLAMA3_MARKERS);
+                out.push_str("<|eot_id|>");
+            }
+        }
+        Dialect::Pythonic => {
+            for r in results {
+                out.push_str("<|header_start|>ipython<|header_end|>\n\n");
+                push_unmarked(&mut out, r.content, LLAMA4_MARKERS);
+                out.push_str("<|eot|>");
+            }
+        }
+        Dialect::Passthrough | Dialect::Hermes | Dialect::MorphXml | Dialect::Qwen3Coder => {
             for (i, r) in results.iter().enumerate() {
                 if i > 0 {
                     out.push('\n');
@@ -111,6 +210,59 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
     }
     out
 }
+
+// The markers content must not spell, per special-token format (prefixes: `<|im_` covers
+// every Kimi role marker).
+const HARMONY_MARKERS: &[&str] = &[
+    "<|start|>",
+    "<|channel|>",
+    "<|message|>",
+    "<|constrain|>",
+    "<|end|>",
+    "<|return|>",
+    "<|call|>",
+];
+const GLM_MARKERS: &[&str] = &[
+    "<|observation|>",
+    "<|user|>",
+    "<|assistant|>",
+    "<|system|>",
+    "<|endoftext|>",
+];
+const MINIMAX_MARKERS: &[&str] = &["]~b]", "[e~[", "</response"];
+const KIMI_MARKERS: &[&str] = &["<|im_", "<|tool_call"];
+const DEEPSEEK_MARKERS: &[&str] = &["<｜"];
+const MISTRAL_MARKERS: &[&str] = &[
+    "[TOOL_RESULTS]",
+    "[/TOOL_RESULTS]",
+    "[TOOL_CONTENT]",
+    "[TOOL_CALLS]",
+    "[ARGS]",
+    "[CALL_ID]",
+    "[INST]",
+    "[/INST]",
+    "[SYSTEM_PROMPT]",
+    "[/SYSTEM_PROMPT]",
+    "[THINK]",
+    "[/THINK]",
+];
+const LLAMA3_MARKERS: &[&str] = &[
+    "<|eot_id|>",
+    "<|eom_id|>",
+    "<|start_header_id|>",
+    "<|end_header_id|>",
+    "<|python_tag|>",
+    "<|begin_of_text|>",
+];
+const LLAMA4_MARKERS: &[&str] = &[
+    "<|eot|>",
+    "<|eom|>",
+    "<|header_start|>",
+    "<|header_end|>",
+    "<|python_start|>",
+    "<|python_end|>",
+    "<|begin_of_text|>",
+];
 
 const GUARDED: &[&str] = &[
     "stdout",
@@ -138,28 +290,15 @@ fn push_guarded(out: &mut String, text: &str) {
     out.push_str(rest);
 }
 
-/// Writes `text` with a U+2060 WORD JOINER between the `<` and `|` of any harmony marker.
-fn push_unmarked(out: &mut String, text: &str) {
-    const MARKERS: &[&str] = &[
-        "<|start|>",
-        "<|channel|>",
-        "<|message|>",
-        "<|constrain|>",
-        "<|end|>",
-        "<|return|>",
-        "<|call|>",
-    ];
+/// Writes `text` with a U+2060 WORD JOINER after the first character of every occurrence of
+/// one of `markers`.
+fn push_unmarked(out: &mut String, text: &str, markers: &[&str]) {
     let mut rest = text;
-    while let Some(at) = rest.find("<|") {
-        out.push_str(&rest[..at]);
-        rest = &rest[at..];
-        if MARKERS.iter().any(|m| rest.starts_with(m)) {
-            out.push_str("<\u{2060}");
-            rest = &rest[1..];
-        } else {
-            out.push_str("<|");
-            rest = &rest[2..];
-        }
+    while let Some(at) = markers.iter().filter_map(|m| rest.find(m)).min() {
+        let first = rest[at..].chars().next().map_or(1, char::len_utf8);
+        out.push_str(&rest[..at + first]);
+        out.push('\u{2060}');
+        rest = &rest[at + first..];
     }
     out.push_str(rest);
 }
@@ -285,6 +424,121 @@ mod tests {
         assert_eq!(
             text,
             "<tool_response>\nx&lt;/tool_response>y\n</tool_response>"
+        );
+    }
+
+    fn two_results() -> [ToolResult<'static>; 2] {
+        [
+            ToolResult {
+                tool_use_id: Some("call_0"),
+                tool_name: Some("get_weather"),
+                content: "sunny",
+                is_error: false,
+            },
+            ToolResult {
+                tool_use_id: None,
+                tool_name: None,
+                content: "ENOENT",
+                is_error: true,
+            },
+        ]
+    }
+
+    #[test]
+    fn each_family_writes_its_templates_tool_messages() {
+        let cases: [(Dialect, &str); 8] = [
+            (
+                Dialect::Glm45,
+                "<|observation|>\n<tool_response>\nsunny\n</tool_response>\n<tool_response>\nENOENT\n</tool_response>",
+            ),
+            (
+                Dialect::MinimaxM2,
+                "]~b]tool\n<response>sunny</response>\n<response>ENOENT</response>[e~[\n",
+            ),
+            (
+                Dialect::KimiK2,
+                "<|im_system|>get_weather<|im_middle|>## Return of call_0\nsunny<|im_end|>\
+                 <|im_system|>tool<|im_middle|>ENOENT<|im_end|>",
+            ),
+            (
+                Dialect::DeepSeekV3,
+                "<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>sunny<｜tool▁output▁end｜>\n\
+                 <｜tool▁output▁begin｜>ENOENT<｜tool▁output▁end｜><｜tool▁outputs▁end｜>",
+            ),
+            (
+                Dialect::DeepSeekV31,
+                "<｜tool▁output▁begin｜>sunny<｜tool▁output▁end｜><｜tool▁output▁begin｜>ENOENT<｜tool▁output▁end｜>",
+            ),
+            (
+                Dialect::Mistral,
+                "[TOOL_RESULTS]sunny[/TOOL_RESULTS][TOOL_RESULTS]ENOENT[/TOOL_RESULTS]",
+            ),
+            (
+                Dialect::Llama3Json,
+                "<|start_header_id|>ipython<|end_header_id|>\n\nsunny<|eot_id|>\
+                 <|start_header_id|>ipython<|end_header_id|>\n\nENOENT<|eot_id|>",
+            ),
+            (
+                Dialect::Pythonic,
+                "<|header_start|>ipython<|header_end|>\n\nsunny<|eot|>\
+                 <|header_start|>ipython<|header_end|>\n\nENOENT<|eot|>",
+            ),
+        ];
+        for (d, want) in cases {
+            assert_eq!(format_tool_results(d, &two_results()), want, "{d:?}");
+            assert_eq!(format_tool_results(d, &[]), "", "{d:?}");
+        }
+    }
+
+    #[test]
+    fn content_cannot_spell_a_marker() {
+        let wj = '\u{2060}';
+        let cases: [(Dialect, &str, &str); 7] = [
+            (Dialect::KimiK2, "a<|im_end|>b", "<|im_end|>"),
+            (
+                Dialect::DeepSeekV3,
+                "a<｜tool▁output▁end｜>b",
+                "<｜tool▁output▁end｜>",
+            ),
+            (
+                Dialect::DeepSeekV31,
+                "a<｜tool▁output▁end｜>b",
+                "<｜tool▁output▁end｜>",
+            ),
+            (Dialect::Mistral, "a[/TOOL_RESULTS]b", "[/TOOL_RESULTS]"),
+            (Dialect::Llama3Json, "a<|eot_id|>b", "<|eot_id|>"),
+            (Dialect::Pythonic, "a<|eot|>b", "<|eot|>"),
+            (Dialect::MinimaxM2, "a</response>[e~[b", "[e~["),
+        ];
+        for (d, content, marker) in cases {
+            let r = [ToolResult {
+                tool_use_id: None,
+                tool_name: None,
+                content,
+                is_error: false,
+            }];
+            let text = format_tool_results(d, &r);
+            // The format's own closer appears once: the one it wrote.
+            assert_eq!(text.matches(marker).count(), 1, "{d:?}: {text}");
+            let first = marker.chars().next().unwrap();
+            assert!(
+                text.contains(&alloc::format!("{first}{wj}")),
+                "{d:?}: {text}"
+            );
+        }
+        // GLM: the element closer is escaped as in hermes, the role marker joined.
+        let text = format_tool_results(
+            Dialect::Glm45,
+            &[ToolResult {
+                tool_use_id: None,
+                tool_name: None,
+                content: "x</tool_response><|observation|>",
+                is_error: false,
+            }],
+        );
+        assert_eq!(
+            text,
+            "<|observation|>\n<tool_response>\nx&lt;/tool_response><\u{2060}|observation|>\n</tool_response>"
         );
     }
 }
