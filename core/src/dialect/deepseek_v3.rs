@@ -30,6 +30,7 @@ pub(crate) struct DeepSeekV3;
 
 impl Format for DeepSeekV3 {
     const SECTION_OPEN: &'static [u8] = "<｜tool▁calls▁begin｜>".as_bytes();
+    const SECTION_OPEN_ALT: &'static [&'static [u8]] = super::sectioned::DEEPSEEK_OPEN_ALT;
     const SECTION_CLOSE: &'static [u8] = "<｜tool▁calls▁end｜>".as_bytes();
     const CALL_OPEN: &'static [u8] = "<｜tool▁call▁begin｜>".as_bytes();
     const CALL_CLOSE: &'static [u8] = "<｜tool▁call▁end｜>".as_bytes();

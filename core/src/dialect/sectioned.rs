@@ -55,10 +55,22 @@ use super::Machine;
 use super::json_body::{self, piece_act};
 use super::value::{leading_ws, trim};
 
+/// The section openers DeepSeek's distilled models write as text instead of the special
+/// token (llama.cpp accepts the same four); the calls inside keep the special tokens.
+pub(crate) const DEEPSEEK_OPEN_ALT: &[&[u8]] = &[
+    "<｜tool_calls_begin｜>".as_bytes(),
+    "<｜tool calls begin｜>".as_bytes(),
+    "<｜tool\\_calls\\_begin｜>".as_bytes(),
+    "<｜tool▁calls｜>".as_bytes(),
+];
+
 /// A special-token dialect's markers (see the module docs).
 pub(crate) trait Format: Copy + core::fmt::Debug {
     /// Opens the tool-calls section.
     const SECTION_OPEN: &'static [u8];
+    /// Other spellings that open the section in text (at most four): what llama.cpp accepts
+    /// for DeepSeek, whose distilled models write the opener as plain text.
+    const SECTION_OPEN_ALT: &'static [&'static [u8]] = &[];
     /// Closes the tool-calls section.
     const SECTION_CLOSE: &'static [u8];
     /// Opens a call.
@@ -102,6 +114,9 @@ enum Ctx {
 /// Literal indices in the text context.
 const LIT_THINK: usize = 0;
 const LIT_SECTION_OPEN: usize = 1;
+const LIT_CALL_OPEN: usize = 2;
+/// The alternative section openers follow ([`Format::SECTION_OPEN_ALT`]).
+const LIT_SECTION_OPEN_ALT: usize = 3;
 /// Literal indices in the section.
 const SEC_CALL_OPEN: usize = 0;
 const SEC_CLOSE: usize = 1;
@@ -163,13 +178,19 @@ impl<F: Format> Machine for State<F> {
             }
         };
         match self.ctx {
-            Ctx::Text => Vocab {
-                stops: out.stops(),
-                ..Vocab::EMPTY
+            Ctx::Text => {
+                let mut v = Vocab {
+                    stops: out.stops(),
+                    ..Vocab::EMPTY
+                }
+                .with_literal(think_open.as_bytes())
+                .with_literal(F::SECTION_OPEN)
+                .with_literal(F::CALL_OPEN);
+                for alt in F::SECTION_OPEN_ALT {
+                    v = v.with_literal(alt);
+                }
+                v
             }
-            .with_literal(think_open.as_bytes())
-            .with_literal(F::SECTION_OPEN)
-            .with_literal(F::CALL_OPEN),
             Ctx::Thinking => Vocab::EMPTY.with_literal(think_close.as_bytes()),
             Ctx::Section => Vocab::EMPTY
                 .with_literal(F::CALL_OPEN)
@@ -263,9 +284,14 @@ fn literal<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, index: usize, len
             out.close_content();
             s.ctx = Ctx::Section;
         }
-        (Ctx::Text, _) => {
+        (Ctx::Text, LIT_CALL_OPEN) => {
             out.close_content();
             open_call(out, s, false);
+        }
+        (Ctx::Text, i) => {
+            debug_assert!(i >= LIT_SECTION_OPEN_ALT);
+            out.close_content();
+            s.ctx = Ctx::Section;
         }
         (Ctx::Thinking, _) => {
             out.close_content();
