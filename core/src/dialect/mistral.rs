@@ -54,9 +54,9 @@ use crate::emit::{Act, Emitter, STR_CAP};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{Decision, Vocab};
 
-use super::Machine;
 use super::json_call::{self, JsonCall, Phase, fail};
 use super::value::trim;
+use super::{Cut, Machine};
 
 const CALLS: &[u8] = b"[TOOL_CALLS]";
 const ARGS: &[u8] = b"[ARGS]";
@@ -154,22 +154,24 @@ impl Machine for State {
                 }
                 Ctx::Json => match self.call.phase {
                     Phase::Skip => json_call::skip(out, &mut self.call, d, window),
-                    _ if self.call.array()
-                        && !self.call.call_open
-                        && truncated_marker(d, window, 0, &[CALLS]) =>
-                    {
-                        // Between elements, a marker cut off by the end of input: the array
-                        // ends here and the partial marker is text.
-                        out.stop_capture();
-                        self.call.host = Ctx::Text;
-                        Act::WAIT
-                    }
                     // Invalid bytes go to the lexer as they are: it decodes strings lossily.
                     _ => json_call::body(out, &mut self.call, window, n),
                 },
             },
             _ => Act::WAIT,
         }
+    }
+
+    /// Between an array's elements, a `[TOOL_CALLS]` cut off by the end of input: the array
+    /// ends there and the partial marker is text (the shared path, as hermes's arrays).
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+        let c = &self.call;
+        if c.host != Ctx::Json || c.phase != Phase::Body || !c.array() || c.call_open {
+            return Cut::No;
+        }
+        out.stop_capture();
+        self.call.host = Ctx::Text;
+        Cut::Text(0)
     }
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
