@@ -10,7 +10,7 @@ use tokensieve::{ConfigBuf, Event, Part, Sieve};
 const ARG: usize = 100 << 20;
 const READ: usize = 64 << 10;
 /// Every dialect that has calls.
-const DIALECTS: [&str; 12] = [
+const DIALECTS: [&str; 13] = [
     "anthropic-xml",
     "hermes",
     "morph-xml",
@@ -23,6 +23,7 @@ const DIALECTS: [&str; 12] = [
     "deepseek-v3",
     "mistral",
     "llama3-json",
+    "pythonic",
 ];
 
 /// A transcript with one call whose argument is `ARG` bytes of `x`: (config, text before
@@ -66,6 +67,9 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
         "llama3-json" => {
             format!("<|python_tag|>{{\"name\": \"put\", \"parameters\": {{\"data\": \"{arg}\"}}}}")
         }
+        // The list's `[` opens it (below); no closer: a failed call's text runs to the end
+        // of its line — here the end of input, `)]` and " Done." included.
+        "pythonic" => format!("put(data=\"{arg}\")]"),
         _ => unreachable!(),
     };
     let (open, close) = match dialect {
@@ -74,6 +78,7 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
         "minimax-m2" => ("<minimax:tool_call>", "</minimax:tool_call>"),
         "kimi-k2" => ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
         "deepseek-v3.1" | "deepseek-v3" => ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
+        "pythonic" => ("[", ""),
         _ => ("", ""),
     };
     let before = format!("Saving it now. {open}").into_bytes();
@@ -136,6 +141,9 @@ fn stream(config: &ConfigBuf, input: &[u8], expected_visible: &[u8]) -> Seen {
 
 /// Past `max_call_bytes` (1 MiB, the default) the call fails as too large and its whole text
 /// comes back as visible text: raw first, then the rest as it streams, closer included.
+/// pythonic has no closer: its failed call's text runs to the end of the line, which is the
+/// end of input here, so what follows the call is part of it — and the visible text is the
+/// whole input but the list's `[` (markup), byte for byte, as for the others.
 #[test]
 #[ignore = "100 MB per dialect: run in release (test.sh does)"]
 fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
@@ -149,6 +157,7 @@ fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
             "<minimax:tool_call>",
             "<|tool_calls_section_begin|>",
             "<｜tool▁calls▁begin｜>",
+            "[",
         ]
         .iter()
         .find(|m| before.ends_with(m.as_bytes()))

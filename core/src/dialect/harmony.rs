@@ -61,8 +61,11 @@
 //! and its text (its markers and any part of it that came in the prefill left out) is
 //! visible text, the stream going on as top-level text. A header ended by `<|end|>`,
 //! `<|return|>`, `<|call|>`, a new `<|start|>`, a second `<|channel|>` or the end of input is
-//! dropped (a message without content; a `<|start|>` or `<|channel|>` that ended it begins
-//! the next header).
+//! dropped when it is one (a header cut off or abandoned: it holds `<|channel|>` or
+//! `<|constrain|>`, or only the role and `to=…` recipients); otherwise it is prose written
+//! without a header — after a prefill ending in `<|start|>assistant`, `It is 4.<|end|>` — and
+//! its text is visible text the same way (rule 6). A `<|start|>` or `<|channel|>` that ended
+//! it begins the next header.
 //!
 //! Prefill: a prompt ending in `<|start|>assistant` leaves the stream inside a header, one
 //! ending in `…<|channel|>final<|message|>` inside a text message (and one ending in a
@@ -237,8 +240,12 @@ impl Machine for State {
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
         match self.ctx {
-            // An unfinished header is dropped; so is an empty body's call (nothing of it).
-            Ctx::Header => out.stop_capture(),
+            // An unfinished header is dropped (unless it is text); so is an empty body's
+            // call (nothing of it).
+            Ctx::Header => {
+                out.stop_capture();
+                self.unended_header(out);
+            }
             Ctx::Body => {
                 fail(out, self, ErrorReason::Unfinished);
                 out.fail_call(self.reason, false);
@@ -265,8 +272,13 @@ impl State {
                 self.chan_at = self.hdr_len;
                 Act::skip(len)
             }
-            // A new `<|start|>` or a second `<|channel|>`: the header so far is dropped.
-            (Ctx::Header, Marker::Open) => self.begin_header(out, index == LIT_START, len),
+            // A new `<|start|>` or a second `<|channel|>`: the header so far is dropped
+            // (unless it is text).
+            (Ctx::Header, Marker::Open) => {
+                self.unended_header(out);
+                out.close_content();
+                self.begin_header(out, index == LIT_START, len)
+            }
             (Ctx::Header, Marker::Constrain) => {
                 if self.cons_at == NONE {
                     self.cons_at = self.hdr_len;
@@ -279,6 +291,7 @@ impl State {
             }
             (Ctx::Header, Marker::Close) => {
                 out.stop_capture();
+                self.unended_header(out);
                 self.ctx = Ctx::Outside;
                 Act::skip(len)
             }
@@ -415,6 +428,43 @@ impl State {
             );
         }
         Act::skip(fit)
+    }
+
+    /// A header that ended without `<|message|>` (at `<|end|>`, `<|return|>`, `<|call|>`, a
+    /// new header or the end of input) is dropped when it is one: it holds `<|channel|>` or
+    /// `<|constrain|>`, or its words are only the role (its first word, when its
+    /// `<|start|>` came in the stream) and recipients (`to=…`) — a header cut off or
+    /// abandoned. Anything else is not a header but a message written without one — after a
+    /// prefill ending in `<|start|>assistant`, `Hello there.<|end|>` — and its text after
+    /// the prefill (markers left out) is visible text at depth 0, as for a header that grew
+    /// past [`HEADER_CAP`] (rule 6: no byte of it is lost).
+    fn unended_header(&mut self, out: &mut Emitter<'_>) {
+        let (from, to) = (self.hdr_prefill as usize, self.hdr_len as usize);
+        if self.chan_at != NONE || self.cons_at != NONE || to <= from {
+            return;
+        }
+        let Some(text) = out.strs.bytes().get(HEADER_AT + from..HEADER_AT + to) else {
+            return;
+        };
+        let role_first = from == 0 && text.first().is_some_and(|b| !b.is_ascii_whitespace());
+        let header = text
+            .split(u8::is_ascii_whitespace)
+            .filter(|w| !w.is_empty())
+            .enumerate()
+            .all(|(i, w)| (i == 0 && role_first) || w.starts_with(b"to="));
+        if header {
+            return;
+        }
+        out.start_block(BlockType::Text, 0);
+        out.queue_chunk(
+            None,
+            Spool::buf(
+                crate::emit::BufId::Strs,
+                SpoolMode::Lossy,
+                (HEADER_AT + from) as u32,
+                (HEADER_AT + to) as u32,
+            ),
+        );
     }
 
     /// `<|message|>`: the header says what the message is.

@@ -15,12 +15,16 @@
 //!   means `{}`; `arguments` that is not an object (or a string encoding one) fails the call
 //!   (`malformed-body`); a missing, empty or non-string `name` fails it (`missing-name`).
 //! - Arrays: each element is a call (a tool_call block of its own); a failure fails the
-//!   element being read and ends the array.
+//!   element being read, and ends the array for a dialect that skips to its own closer
+//!   (hermes); with [`skip`] the elements after it are read.
 //! - Bare arguments ([`JsonCall::begin_arguments`]): the value read is the `arguments` value
 //!   itself (an object or a string encoding one), for a call whose name (and id) the dialect
 //!   read from the wire before it; the value's end ends the call ([`Phase::After`]).
 //!
-//! After a failure ([`Phase::Skip`]) the dialect skips to its own end of the call.
+//! After a failure ([`Phase::Skip`]) the dialect skips to its own end of the call; a
+//! dialect without a closer (mistral, llama3-json) skips with [`skip`] instead, which ends
+//! the failed call where its JSON value (or array element) ends, found with bounded state
+//! ([`Resync`]), so that the calls after it are read.
 //!
 //! The arguments' pieces become acts, and the small ones are packed into one chunk, by the
 //! helpers every JSON-bodied dialect shares ([`super::json_body`]); this module adds what a
@@ -29,6 +33,7 @@
 use crate::emit::{Act, BufId, Emit, Emitter, Spool, SpoolMode};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{Lex, Lexer, Piece, Step, Text, Token, Transcoder, Writer};
+use crate::scan::Decision;
 
 use super::json_body::{self, piece_act, piece_at, text_at};
 
@@ -109,6 +114,8 @@ pub(crate) struct JsonCall<C> {
     /// A tool_call block is open.
     pub(crate) call_open: bool,
     member: Member,
+    /// The key being read; in [`Phase::Skip`], where no key is read, the [`Resync`] of the
+    /// failed call ([`JsonCall::resync`]: the parser's state must stay within 512 bytes).
     key: [u8; 10],
     /// Length of the key read so far; `u8::MAX` when it is longer than any we look for.
     key_len: u8,
@@ -118,6 +125,84 @@ pub(crate) struct JsonCall<C> {
     held_args: Held,
     /// Why the call failed (in [`Phase::Skip`]).
     pub(crate) reason: ErrorReason,
+}
+
+/// Finds the end of a failed call's JSON value (of the array element, in an array) after
+/// the lexer gave up on it, with a few bytes of state: the bracket depth, the quote of the
+/// string being skipped (and a pending backslash), and the last significant byte outside
+/// strings — a quote opens a string only where a key or value may start (after `{`, `[`,
+/// `,` or `:`), as the relaxed lexer reads it, so an apostrophe in a bare word (`it's`) is
+/// not one. Comments are not tracked. Where brackets do not match (a closer below the
+/// value's own level), it gives up and the call is skipped as without it.
+#[derive(Clone, Copy, Debug)]
+struct Resync {
+    /// Tracking (else the dialect's own skip applies).
+    on: bool,
+    /// Open brackets (the lexer's depth at the failure, then tracked).
+    depth: u8,
+    /// The quote of the string being skipped, or 0; [`ESC`] set: a backslash inside it
+    /// escapes the next byte.
+    quote: u8,
+    /// The last byte outside strings that is not whitespace.
+    prev: u8,
+}
+
+/// The bit of [`Resync::quote`] for a pending backslash (quotes are ASCII).
+const ESC: u8 = 0x80;
+
+/// What one byte means to a [`Resync`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    /// Part of the failed value.
+    Inside,
+    /// The failed value (or element) ends: with this byte for a single value's closer and
+    /// an array's `]`, before it for the `,` after an array element.
+    End,
+    /// Brackets do not match: no end can be found.
+    Lost,
+}
+
+impl Resync {
+    const OFF: Resync = Resync {
+        on: false,
+        depth: 0,
+        quote: 0,
+        prev: b',',
+    };
+
+    /// Reads one byte; `floor`: the depth of the elements' container (1 in an array, else
+    /// 0, where the value itself ends).
+    fn step(&mut self, b: u8, floor: u8) -> Mark {
+        if self.quote != 0 {
+            if self.quote & ESC != 0 {
+                self.quote &= !ESC;
+            } else if b == b'\\' {
+                self.quote |= ESC;
+            } else if b == self.quote {
+                self.quote = 0;
+                self.prev = b'"';
+            }
+            return Mark::Inside;
+        }
+        if b.is_ascii_whitespace() {
+            return Mark::Inside;
+        }
+        let prev = core::mem::replace(&mut self.prev, b);
+        match b {
+            b'"' | b'\'' if matches!(prev, b'{' | b'[' | b',' | b':') => self.quote = b,
+            b'{' | b'[' => self.depth = self.depth.saturating_add(1),
+            b',' | b']' if floor > 0 && self.depth == floor => return Mark::End,
+            b'}' | b']' if self.depth <= floor => return Mark::Lost,
+            b'}' | b']' => {
+                self.depth -= 1;
+                if floor == 0 && self.depth == 0 {
+                    return Mark::End;
+                }
+            }
+            _ => {}
+        }
+        Mark::Inside
+    }
 }
 
 impl<C: Copy> JsonCall<C> {
@@ -177,6 +262,21 @@ impl<C: Copy> JsonCall<C> {
         self.call_open = false;
     }
 
+    /// Where the failed call's JSON value ends (in [`Phase::Skip`]; kept in `key`).
+    fn resync(&self) -> Resync {
+        let [on, depth, quote, prev, ..] = self.key;
+        Resync {
+            on: on != 0,
+            depth,
+            quote,
+            prev,
+        }
+    }
+
+    fn set_resync(&mut self, r: Resync) {
+        self.key[..4].copy_from_slice(&[r.on as u8, r.depth, r.quote, r.prev]);
+    }
+
     /// Whether the value is an array of calls.
     pub(crate) fn array(&self) -> bool {
         self.shape == Shape::Array
@@ -204,6 +304,7 @@ pub(crate) fn body<C: Copy>(
     window: &[u8],
     n: usize,
 ) -> Act {
+    recapture(out, s);
     let decided_in_quotes = s.lexer.in_quotes();
     let mut input = &window[..n];
     let result = s.lexer.next(&mut input);
@@ -217,6 +318,7 @@ pub(crate) fn body<C: Copy>(
         }
         Lex::Error(e) => {
             fail(out, s, json_body::lex_error_reason(e));
+            track_failed(s, false);
             Act::skip(consumed)
         }
         Lex::Token(t) => {
@@ -224,9 +326,116 @@ pub(crate) fn body<C: Copy>(
             if s.phase == Phase::Body && s.member == Member::Args && s.name == Progress::Done {
                 pack_arguments(out, s, act, window, n, decided_in_quotes)
             } else {
+                if s.phase == Phase::Skip {
+                    track_failed(s, t.ends_value());
+                }
                 act
             }
         }
+    }
+}
+
+/// The call failed while its JSON was being read: [`skip`] may find where the value (or
+/// array element) ends, from the lexer's depth and quote at the failure (`ended`: the
+/// failing token ended a value). A single value failing at depth 0 is tracked only when it
+/// just ended (a call object without a name, an encoded `arguments` string that is not an
+/// object): a bare word there has no bracket to end it.
+fn track_failed<C: Copy>(s: &mut JsonCall<C>, ended: bool) {
+    let depth = s.lexer.depth();
+    let on = if s.array() {
+        depth >= 1
+    } else {
+        depth > 0 || ended
+    };
+    s.set_resync(Resync {
+        on: on && depth < u8::MAX as usize,
+        depth: depth as u8,
+        quote: s.lexer.open_quote(),
+        ..Resync::OFF
+    });
+}
+
+/// Skips the decided bytes `d` of a failed call (in [`Phase::Skip`]) with
+/// [`Emitter::skip`], up to where its JSON value ends when [`Resync`] can find that: the
+/// call then fails there, its raw text ending with the value (a single value's closing
+/// bracket; in an array, the element, and the array's `]` after its last element), and
+/// reading goes on after it — in [`Phase::After`] with nothing open after a single value
+/// or the array's end, or in [`Phase::Body`] between the array's elements (the next
+/// element's raw text starts at the `,`, as after a completed element). Without an end to
+/// find (a failure outside the JSON, brackets that do not match) it is [`Emitter::skip`]:
+/// to the dialect's next marker or the end of input.
+pub(crate) fn skip<C: Copy>(
+    out: &mut Emitter<'_>,
+    s: &mut JsonCall<C>,
+    d: Decision,
+    window: &[u8],
+) -> Act {
+    let n = match d {
+        Decision::Text(n) | Decision::Invalid(n) => n,
+        _ => return Act::WAIT,
+    };
+    let mut resync = s.resync();
+    if !resync.on {
+        return out.skip(d, s.reason);
+    }
+    let floor = s.array() as u8;
+    if floor == 0 && resync.depth == 0 {
+        // The value ended with the failing token: the call fails here.
+        return resynced(out, s, 0);
+    }
+    let mut probe = resync;
+    let mut end = None;
+    for (i, &b) in window[..n].iter().enumerate() {
+        match probe.step(b, floor) {
+            Mark::Inside => {}
+            Mark::End => {
+                end = Some((i, b));
+                break;
+            }
+            Mark::Lost => break,
+        }
+    }
+    if let Some((0, b)) = end {
+        // A `,` after an element is the next element's (the lexer reads it again).
+        let next = floor > 0 && b == b',';
+        let act = resynced(out, s, (!next) as usize);
+        if next {
+            s.phase = Phase::Body;
+            s.lexer = Lexer::after_array_element();
+        }
+        return act;
+    }
+    let upto = end.map_or(n, |(i, _)| i);
+    let d = match d {
+        Decision::Text(_) => Decision::Text(upto),
+        _ => Decision::Invalid(upto),
+    };
+    let act = out.skip(d, s.reason);
+    for &b in &window[..act.consume] {
+        if resync.step(b, floor) == Mark::Lost {
+            resync.on = false;
+            break;
+        }
+    }
+    s.set_resync(resync);
+    act
+}
+
+/// The failed call ends where its value does (`len`: its last byte, still to consume, or
+/// none); nothing is open afterwards ([`Phase::After`]).
+fn resynced<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>, len: usize) -> Act {
+    let act = out.close_skipped(s.reason, len, len > 0);
+    s.call_open = false;
+    s.set_resync(Resync::OFF);
+    s.phase = Phase::After;
+    act
+}
+
+/// Between an array's elements after a failed one (its raw text was handed out): the next
+/// element's raw text is captured from here on.
+fn recapture<C: Copy>(out: &mut Emitter<'_>, s: &JsonCall<C>) {
+    if s.array() && !s.call_open && !out.capture {
+        out.begin_capture();
     }
 }
 
@@ -398,6 +607,8 @@ pub(crate) fn fail<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>, reason: 
     }
     s.reason = reason;
     s.phase = Phase::Skip;
+    // Skipped as the dialect does, unless the JSON being read finds the value's end.
+    s.set_resync(Resync::OFF);
 }
 
 fn name_piece<C: Copy>(

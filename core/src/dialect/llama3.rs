@@ -29,10 +29,15 @@
 //!   whitespace or a `;` not followed by a call — is top-level text, and from there on JSON
 //!   is text again (only `<|python_tag|>` opens calls). So a cut-off `<|python_tag|>` at the
 //!   end of input after a complete call is text, and the call completes.
-//! - Failures (docs/design.md rule 10): a failed call is skipped to the next `<|python_tag|>`
-//!   or the end of input (there is no closer); its raw text runs from its first byte (for an
-//!   array element, from the first byte no completed call owns) and comes back as a top-level
-//!   text block with `on_malformed = "text"`. A JSON value still open at the end of input
+//! - Failures (docs/design.md rule 10): there is no closer, so a failed call ends where its
+//!   JSON object ends ([`json_call::skip`]: bracket depth and strings tracked in four bytes,
+//!   as mistral does); an array element before the `,` after it (the next elements are read)
+//!   or, the last one, with the array's `]`. What follows is read as after a complete call:
+//!   separators and the next call of the sequence, or text. Where that end cannot be found
+//!   (brackets that do not balance) the call is skipped to the next `<|python_tag|>` or the
+//!   end of input. Its raw text runs from its first byte (for an array element, from the
+//!   first byte no completed call owns) and comes back as a top-level text block with
+//!   `on_malformed = "text"`. A JSON value still open at the end of input
 //!   fails as `unfinished`; in an array the end of input between elements ends it.
 //!   `<|python_tag|>` inside a call's JSON (a special token: structural) fails the call as
 //!   `malformed-body` and opens the next one.
@@ -284,7 +289,7 @@ impl Machine for State {
                     Act::WAIT
                 }
                 Ctx::Json => match self.call.phase {
-                    Phase::Skip => out.skip(d, self.call.reason),
+                    Phase::Skip => json_call::skip(out, &mut self.call, d, window),
                     // Invalid bytes go to the lexer as they are: it decodes strings lossily.
                     _ => json_call::body(out, &mut self.call, window, n),
                 },

@@ -30,10 +30,19 @@
 //!   else (whitespace included), so a partial `[TOOL_CALLS]` at the end of input after a
 //!   complete call (max_tokens) completes the call and is kept as text. The same holds after
 //!   the pre-v11 array's `]` or a single call object's `}`.
-//! - Failures (docs/design.md rule 10): a failed call is skipped to the next `[TOOL_CALLS]`
-//!   or the end of input (the format has no closer); its raw text runs from its
+//! - Failures (docs/design.md rule 10): the format has no closer, so a call that fails while
+//!   its JSON is read ends where that JSON value ends ([`json_call::skip`]: bracket depth and
+//!   strings tracked in four bytes, no buffering): a v11 call's arguments or a call object at
+//!   its closing bracket, an array element before the `,` that follows it (the next elements
+//!   are read as calls) or, the last one, with the array's `]`. Its raw text runs from its
 //!   `[TOOL_CALLS]` (for an array element, from the first byte no completed call owns) to
-//!   there and is re-emitted as a top-level text block with `on_malformed = "text"`. A call
+//!   there and is re-emitted as a top-level text block with `on_malformed = "text"`; what
+//!   follows is read as after a complete call. vLLM, SGLang and llama.cpp give up the whole
+//!   message on a bad element (every call, the valid ones too, becomes content); reading on
+//!   is sound because a failed element's end is where the JSON grammar puts it — where the
+//!   brackets do not balance (a closer below the value's own level), or the failure is not in
+//!   the JSON (a name, an id), or the value is a bare word, the call is skipped to the next
+//!   `[TOOL_CALLS]` or the end of input as before, and nothing is ever lost either way. A call
 //!   still being read at the end of input (a name, an id, unfinished JSON, a lone
 //!   `[TOOL_CALLS]`) fails as `unfinished`; in an array, the end of input between elements
 //!   ends the array.
@@ -45,9 +54,9 @@ use crate::emit::{Act, Emitter, STR_CAP};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{Decision, Vocab};
 
-use super::Machine;
 use super::json_call::{self, JsonCall, Phase, fail};
 use super::value::trim;
+use super::{Cut, Machine};
 
 const CALLS: &[u8] = b"[TOOL_CALLS]";
 const ARGS: &[u8] = b"[ARGS]";
@@ -144,23 +153,25 @@ impl Machine for State {
                     Act::skip(n)
                 }
                 Ctx::Json => match self.call.phase {
-                    Phase::Skip => out.skip(d, self.call.reason),
-                    _ if self.call.array()
-                        && !self.call.call_open
-                        && truncated_marker(d, window, 0, &[CALLS]) =>
-                    {
-                        // Between elements, a marker cut off by the end of input: the array
-                        // ends here and the partial marker is text.
-                        out.stop_capture();
-                        self.call.host = Ctx::Text;
-                        Act::WAIT
-                    }
+                    Phase::Skip => json_call::skip(out, &mut self.call, d, window),
                     // Invalid bytes go to the lexer as they are: it decodes strings lossily.
                     _ => json_call::body(out, &mut self.call, window, n),
                 },
             },
             _ => Act::WAIT,
         }
+    }
+
+    /// Between an array's elements, a `[TOOL_CALLS]` cut off by the end of input: the array
+    /// ends there and the partial marker is text (the shared path, as hermes's arrays).
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+        let c = &self.call;
+        if c.host != Ctx::Json || c.phase != Phase::Body || !c.array() || c.call_open {
+            return Cut::No;
+        }
+        out.stop_capture();
+        self.call.host = Ctx::Text;
+        Cut::Text(0)
     }
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {

@@ -247,6 +247,21 @@ impl Lexer {
         lexer
     }
 
+    /// A lexer inside an array, right after one of its elements (at depth 1, expecting `,`
+    /// or `]`): where a dialect resumes reading an array of calls after skipping a failed
+    /// element whose end it found without the lexer.
+    pub(crate) const fn after_array_element() -> Self {
+        let mut lexer = Lexer::new();
+        lexer.depth = 1;
+        lexer.state = State::Gap(Gap::After);
+        lexer
+    }
+
+    /// The quote character of the quoted key or string the lexer is inside, or 0.
+    pub(crate) fn open_quote(&self) -> u8 {
+        if self.in_quotes() { self.quote } else { 0 }
+    }
+
     /// Returns to the initial state (for the next value).
     ///
     /// ```
