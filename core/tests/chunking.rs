@@ -423,42 +423,71 @@ fn passthrough_reference(input: &[u8], stops: &[&str], start_thinking: bool) -> 
     }
 }
 
+/// The config of dialect `name`: `stops` adds a stop sequence, `schema` a tool `f` with a
+/// typed schema, `thinking` starts the stream in thinking.
+fn dialect_config(name: &str, stops: bool, schema: bool, thinking: bool) -> ConfigBuf {
+    let mut c = json!({"dialect": name});
+    if stops {
+        c["stop_sequences"] = json!(["\nHuman:"]);
+    }
+    if schema {
+        c["tools"] = json!([{"name": "f", "schema": {"type": "object",
+            "properties": {"s": {"type": "string"}, "p": {"type": "integer"}}}}]);
+    }
+    if thinking {
+        c["start_in"] = json!("thinking");
+    }
+    ConfigBuf::from_value(&c).unwrap()
+}
+
+/// The events of `data` fed whole, after checking rule 4 (the chunks `sizes` and 1-byte
+/// chunks give the same events) and that they pass the lint.
+fn invariant(
+    config: &ConfigBuf,
+    data: &[u8],
+    sizes: &[usize],
+) -> Result<Vec<Value>, TestCaseError> {
+    let shown = || String::from_utf8_lossy(data).into_owned();
+    let whole = coalesce(run(config, None, data, &[data.len().max(1)]));
+    let split = coalesce(run(config, None, data, sizes));
+    prop_assert_eq!(&whole, &split, "input {:?}", shown());
+    let one = coalesce(run(config, None, data, &[1]));
+    prop_assert_eq!(&whole, &one, "input {:?}", shown());
+    let errs = lint(&whole);
+    prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, shown());
+    Ok(whole)
+}
+
+/// The chunks of `events` except the raw text of failed calls (the text block re-emitted
+/// right after a failed call, rule 10), where any bytes may come back.
+fn chunks_outside_raw(events: &[Value]) -> Vec<&Value> {
+    let mut raw_block = None;
+    let mut out = Vec::new();
+    for e in events {
+        if e["event"] == "block_complete" && e.get("error").is_some() {
+            raw_block = e["index"].as_u64().map(|i| i + 1);
+        }
+        if e["event"] == "chunk" && e["block"].as_u64() != raw_block {
+            out.push(e);
+        }
+    }
+    out
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     #[test]
     fn anthropic_xml_chunk_invariance(data in input(AXML_ATOMS), sizes in splits(),
                                       stops in any::<bool>(), schema in any::<bool>()) {
-        let config = axml_config(stops, schema);
-        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
-        let split = coalesce(run(&config, None, &data, &sizes));
-        prop_assert_eq!(&whole, &split);
-        let one = coalesce(run(&config, None, &data, &[1]));
-        prop_assert_eq!(&whole, &one);
-        let errs = lint(&whole);
-        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        let whole = invariant(&axml_config(stops, schema), &data, &sizes)?;
         prop_assert!(no_wire_syntax(&whole).is_ok(), "{:?}", no_wire_syntax(&whole));
     }
 
     #[test]
     fn minimax_m2_chunk_invariance(data in input(MINIMAX_ATOMS), sizes in splits(),
                                    stops in any::<bool>(), schema in any::<bool>()) {
-        let mut c = json!({"dialect": "minimax-m2"});
-        if stops {
-            c["stop_sequences"] = json!(["\nHuman:"]);
-        }
-        if schema {
-            c["tools"] = json!([{"name": "f", "schema": {"type": "object",
-                "properties": {"s": {"type": "string"}, "p": {"type": "integer"}}}}]);
-        }
-        let config = ConfigBuf::from_value(&c).unwrap();
-        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
-        let split = coalesce(run(&config, None, &data, &sizes));
-        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
-        let one = coalesce(run(&config, None, &data, &[1]));
-        prop_assert_eq!(&whole, &one);
-        let errs = lint(&whole);
-        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        let whole = invariant(&dialect_config("minimax-m2", stops, schema, false), &data, &sizes)?;
         for e in whole.iter().filter(|e| e["event"] == "chunk") {
             let t = e["text"].as_str().unwrap_or("");
             // The region's opener is structural wherever it appears in top-level text.
@@ -470,22 +499,7 @@ proptest! {
     #[test]
     fn glm_4_5_chunk_invariance(data in input(GLM_ATOMS), sizes in splits(),
                                 stops in any::<bool>(), schema in any::<bool>()) {
-        let mut c = json!({"dialect": "glm-4.5"});
-        if stops {
-            c["stop_sequences"] = json!(["\nHuman:"]);
-        }
-        if schema {
-            c["tools"] = json!([{"name": "f", "schema": {"type": "object",
-                "properties": {"s": {"type": "string"}, "p": {"type": "integer"}}}}]);
-        }
-        let config = ConfigBuf::from_value(&c).unwrap();
-        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
-        let split = coalesce(run(&config, None, &data, &sizes));
-        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
-        let one = coalesce(run(&config, None, &data, &[1]));
-        prop_assert_eq!(&whole, &one);
-        let errs = lint(&whole);
-        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        let whole = invariant(&dialect_config("glm-4.5", stops, schema, false), &data, &sizes)?;
         for e in whole.iter().filter(|e| e["event"] == "chunk") {
             let t = e["text"].as_str().unwrap_or("");
             prop_assert!(!(e["type"] == "tool_call" && e["part"] != "input" && t.contains('<')), "{}", e);
@@ -496,74 +510,29 @@ proptest! {
     #[test]
     fn mistral_chunk_invariance(data in input(MISTRAL_ATOMS), sizes in splits(),
                                 stops in any::<bool>(), start_thinking in any::<bool>()) {
-        let mut c = json!({"dialect": "mistral"});
-        if stops {
-            c["stop_sequences"] = json!(["\nHuman:"]);
-        }
-        if start_thinking {
-            c["start_in"] = json!("thinking");
-        }
-        let config = ConfigBuf::from_value(&c).unwrap();
-        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
-        let split = coalesce(run(&config, None, &data, &sizes));
-        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
-        let one = coalesce(run(&config, None, &data, &[1]));
-        prop_assert_eq!(&whole, &one);
-        let errs = lint(&whole);
-        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        let whole = invariant(&dialect_config("mistral", stops, false, start_thinking), &data, &sizes)?;
         // [TOOL_CALLS] is always structural: outside thinking it reaches text only as the raw
         // text of a failed call, re-emitted right after it (rule 10).
-        let mut raw_block = None;
-        for e in &whole {
-            if e["event"] == "block_complete" && e.get("error").is_some() {
-                raw_block = e["index"].as_u64().map(|i| i + 1);
-            }
-            if e["event"] == "chunk" && e["type"] == "text" && e["block"].as_u64() != raw_block {
-                let t = e["text"].as_str().unwrap();
-                prop_assert!(!t.contains("[TOOL_CALLS]"), "{}", e);
-            }
-            if e["event"] == "chunk" && e["type"] == "tool_call" && e["part"] == "name" {
-                let t = e["text"].as_str().unwrap();
-                prop_assert!(!t.contains('[') && !t.contains('{'), "{}", e);
-            }
+        for e in chunks_outside_raw(&whole) {
+            let t = e["text"].as_str().unwrap();
+            prop_assert!(!(e["type"] == "text" && t.contains("[TOOL_CALLS]")), "{}", e);
+        }
+        for e in whole.iter().filter(|e| e["event"] == "chunk" && e["part"] == "name") {
+            let t = e["text"].as_str().unwrap();
+            prop_assert!(!t.contains('[') && !t.contains('{'), "{}", e);
         }
     }
 
     #[test]
     fn llama3_json_chunk_invariance(data in input(LLAMA3_ATOMS), sizes in splits(),
                                     stops in any::<bool>(), start_thinking in any::<bool>()) {
-        let mut c = json!({"dialect": "llama3-json"});
-        if stops {
-            c["stop_sequences"] = json!(["\nHuman:"]);
-        }
-        if start_thinking {
-            c["start_in"] = json!("thinking");
-        }
-        let config = ConfigBuf::from_value(&c).unwrap();
-        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
-        let split = coalesce(run(&config, None, &data, &sizes));
-        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
-        let one = coalesce(run(&config, None, &data, &[1]));
-        prop_assert_eq!(&whole, &one);
-        let errs = lint(&whole);
-        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        let whole = invariant(&dialect_config("llama3-json", stops, false, start_thinking), &data, &sizes)?;
     }
 
     #[test]
     fn pythonic_chunk_invariance(data in input(PYTHONIC_ATOMS), sizes in splits(),
                                  stops in any::<bool>()) {
-        let mut c = json!({"dialect": "pythonic"});
-        if stops {
-            c["stop_sequences"] = json!(["\nHuman:"]);
-        }
-        let config = ConfigBuf::from_value(&c).unwrap();
-        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
-        let split = coalesce(run(&config, None, &data, &sizes));
-        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
-        let one = coalesce(run(&config, None, &data, &[1]));
-        prop_assert_eq!(&whole, &one);
-        let errs = lint(&whole);
-        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        let whole = invariant(&dialect_config("pythonic", stops, false, false), &data, &sizes)?;
         for e in whole.iter().filter(|e| e["event"] == "chunk") {
             let t = e["text"].as_str().unwrap_or("");
             prop_assert!(!(e["type"] == "tool_call" && e["part"] == "name" && t.contains('(')), "{}", e);
@@ -573,32 +542,13 @@ proptest! {
 
     #[test]
     fn hermes_chunk_invariance(data in input(HERMES_ATOMS), sizes in splits(), stops in any::<bool>()) {
-        let mut c = json!({"dialect": "hermes"});
-        if stops {
-            c["stop_sequences"] = json!(["\nHuman:"]);
-        }
-        let config = ConfigBuf::from_value(&c).unwrap();
-        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
-        let split = coalesce(run(&config, None, &data, &sizes));
-        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
-        let one = coalesce(run(&config, None, &data, &[1]));
-        prop_assert_eq!(&whole, &one);
-        let errs = lint(&whole);
-        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        let whole = invariant(&dialect_config("hermes", stops, false, false), &data, &sizes)?;
         // At top level a marker followed by { or [ always opens a call: it never reaches
         // text, except as the raw text of a failed call, re-emitted right after it (rule 10).
         // Inside a wrapper (text after an array of calls, a depth-1 text block) a marker is
         // not structural: only the closer is (hermes module docs; docs/design.md "stray text").
-        let mut raw_block = None;
-        for e in &whole {
-            if e["event"] == "block_complete" && e.get("error").is_some() {
-                raw_block = e["index"].as_u64().map(|i| i + 1);
-            }
-            if e["event"] == "chunk"
-                && e["type"] == "text"
-                && e["depth"] == 0
-                && e["block"].as_u64() != raw_block
-            {
+        for e in chunks_outside_raw(&whole) {
+            if e["type"] == "text" && e["depth"] == 0 {
                 let t = e["text"].as_str().unwrap();
                 prop_assert!(!t.contains("<tool_call>{") && !t.contains("<tool_call>["), "{}", e);
             }
@@ -619,10 +569,7 @@ proptest! {
             members.join(", "));
         let config = ConfigBuf::from_value(&json!({"dialect": "hermes"})).unwrap();
         let data = data.as_bytes();
-        let whole = coalesce(run(&config, None, data, &[data.len()]));
-        prop_assert_eq!(&whole, &coalesce(run(&config, None, data, &sizes)));
-        prop_assert_eq!(&whole, &coalesce(run(&config, None, data, &[1])));
-        prop_assert!(lint(&whole).is_empty(), "{:?}", lint(&whole));
+        let whole = invariant(&config, data, &sizes)?;
         let (call, text, depths) = one_call_then_text(&whole)
             .map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(data))))?;
         prop_assert!(call["input"].is_object());
@@ -651,10 +598,7 @@ proptest! {
         data.push_str(kept);
         let config = axml_config(false, schema);
         let data = data.as_bytes();
-        let whole = coalesce(run(&config, None, data, &[data.len()]));
-        prop_assert_eq!(&whole, &coalesce(run(&config, None, data, &sizes)));
-        prop_assert_eq!(&whole, &coalesce(run(&config, None, data, &[1])));
-        prop_assert!(lint(&whole).is_empty(), "{:?}", lint(&whole));
+        let whole = invariant(&config, data, &sizes)?;
         let (call, text, depths) = one_call_then_text(&whole)
             .map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(data))))?;
         prop_assert!(call["input"].is_object());
@@ -665,35 +609,15 @@ proptest! {
     #[test]
     fn harmony_chunk_invariance(data in input(HARMONY_ATOMS), sizes in splits(), stops in any::<bool>(),
                                 thinking in any::<bool>()) {
-        let mut c = json!({"dialect": "harmony"});
-        if stops {
-            c["stop_sequences"] = json!(["\nHuman:"]);
-        }
-        if thinking {
-            c["start_in"] = json!("thinking");
-        }
-        let config = ConfigBuf::from_value(&c).unwrap();
-        let whole = coalesce(run(&config, None, &data, &[data.len().max(1)]));
-        let split = coalesce(run(&config, None, &data, &sizes));
-        prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(&data));
-        let one = coalesce(run(&config, None, &data, &[1]));
-        prop_assert_eq!(&whole, &one);
-        let errs = lint(&whole);
-        prop_assert!(errs.is_empty(), "{:?}\n{:?}", errs, String::from_utf8_lossy(&data));
+        let whole = invariant(&dialect_config("harmony", stops, false, thinking), &data, &sizes)?;
         // The markers are never content: no chunk holds one, except the raw text of a failed
         // call, re-emitted right after it (rule 10).
         let markers = ["<|start|>", "<|channel|>", "<|message|>", "<|constrain|>", "<|end|>",
                        "<|return|>", "<|call|>"];
-        let mut raw_block = None;
-        for e in &whole {
-            if e["event"] == "block_complete" && e.get("error").is_some() {
-                raw_block = e["index"].as_u64().map(|i| i + 1);
-            }
-            if e["event"] == "chunk" && e["block"].as_u64() != raw_block {
-                let t = e["text"].as_str().unwrap();
-                prop_assert!(!markers.iter().any(|m| t.contains(m)), "{} in {:?}", e,
-                             String::from_utf8_lossy(&data));
-            }
+        for e in chunks_outside_raw(&whole) {
+            let t = e["text"].as_str().unwrap();
+            prop_assert!(!markers.iter().any(|m| t.contains(m)), "{} in {:?}", e,
+                         String::from_utf8_lossy(&data));
         }
     }
 
