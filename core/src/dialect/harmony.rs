@@ -77,11 +77,11 @@
 
 use crate::config::Config;
 use crate::emit::{Act, Emitter, STR_CAP, Spool, SpoolMode, floor_char_boundary};
-use crate::event::{BlockType, ErrorReason, Part};
-use crate::json::relaxed::{Lex, Lexer, Token, Writer};
+use crate::event::{BlockType, ErrorReason};
+use crate::json::relaxed::{Lexer, Writer};
 use crate::scan::{Decision, Vocab};
 
-use super::json_body::{self, pack_arguments, piece_act};
+use super::json_body::{self, BodyEnd};
 use super::{Cut, Machine};
 
 /// The most header bytes kept (after its first marker; inner markers not counted).
@@ -580,46 +580,14 @@ fn fail(out: &mut Emitter<'_>, s: &mut State, reason: ErrorReason) {
 
 /// Body text: one token of the lexer, streamed as input.
 fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
-    let mut input = &window[..n];
-    let result = s.lexer.next(&mut input);
-    let consumed = n - input.len();
-    match result {
-        Lex::NeedMore | Lex::Done => Act::skip(consumed),
-        Lex::Error(e) => {
-            fail(out, s, json_body::lex_error_reason(e));
-            Act::skip(consumed)
-        }
-        Lex::Token(t) => {
-            if !s.opened {
-                if !matches!(t, Token::ObjectStart) {
-                    // The arguments must be an object: the call fails (its bytes stay in raw).
-                    fail(out, s, ErrorReason::MalformedBody);
-                    return Act::skip(consumed);
-                }
-                s.opened = true;
-            }
-            if matches!(t, Token::ObjectEnd) && s.lexer.depth() == 0 {
-                s.ctx = Ctx::After;
-            }
-            let act = match s.writer.render(t) {
-                Some(p) => {
-                    let meta = out.meta(Some(Part::Input));
-                    piece_act(out, meta, p, window, consumed)
-                }
-                None => Act::skip(consumed),
-            };
-            if s.ctx != Ctx::Body {
-                return act;
-            }
-            // The markers count inside strings too: the whole decided text may be packed.
-            let (act, ended) =
-                pack_arguments(out, &mut s.lexer, &mut s.writer, act, window, n, false, 0);
-            if ended {
-                s.ctx = Ctx::After;
-            }
-            act
-        }
+    let (act, end) =
+        json_body::object_step(out, &mut s.lexer, &mut s.writer, &mut s.opened, window, n);
+    match end {
+        BodyEnd::Open => {}
+        BodyEnd::Closed => s.ctx = Ctx::After,
+        BodyEnd::Failed(reason) => fail(out, s, reason),
     }
+    act
 }
 
 /// After a complete body: whitespace is formatting; anything else fails the call (a marker

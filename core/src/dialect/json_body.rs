@@ -9,8 +9,8 @@
 //! into one chunk.
 
 use crate::emit::{Act, Emit, Emitter, INLINE_CAP, Meta};
-use crate::event::ErrorReason;
-use crate::json::relaxed::{Error, ErrorKind, Lex, Lexer, Piece, Text, Writer};
+use crate::event::{ErrorReason, Part};
+use crate::json::relaxed::{Error, ErrorKind, Lex, Lexer, Piece, Text, Token, Writer};
 
 /// The failure a lexer error means for the call: too deep, or malformed.
 pub(super) fn lex_error_reason(e: Error) -> ErrorReason {
@@ -144,4 +144,70 @@ pub(super) fn pack_arguments(
         );
     }
     (out.inline_act(meta, used, &buf[..len]), ended)
+}
+
+/// Where an object body stands after [`object_step`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BodyEnd {
+    /// Still inside the object.
+    Open,
+    /// The object closed (or nothing else can follow it): the call's body is complete.
+    Closed,
+    /// The body failed: the caller fails the call with this reason.
+    Failed(ErrorReason),
+}
+
+/// One step of a call body that must be a JSON object (harmony, the special-token
+/// dialects): a token of the decided text `window[..n]` lexed, transcoded and streamed as
+/// `input` (the small ones after it packed into the same chunk). `started`: the object's
+/// first token was read; a first token other than `{` fails the body as `malformed-body`.
+// Inlined into its four callers: as a call, returning (Act, BodyEnd) cost kimi-k2 and
+// deepseek 0.9 % more instructions per 4-byte chunk.
+#[inline(always)]
+pub(super) fn object_step(
+    out: &mut Emitter<'_>,
+    lexer: &mut Lexer,
+    writer: &mut Writer,
+    started: &mut bool,
+    window: &[u8],
+    n: usize,
+) -> (Act, BodyEnd) {
+    let mut input = &window[..n];
+    let result = lexer.next(&mut input);
+    let consumed = n - input.len();
+    let t = match result {
+        Lex::NeedMore => return (Act::skip(consumed), BodyEnd::Open),
+        Lex::Done => return (Act::skip(consumed), BodyEnd::Closed),
+        Lex::Error(e) => return (Act::skip(consumed), BodyEnd::Failed(lex_error_reason(e))),
+        Lex::Token(t) => t,
+    };
+    if !*started && !matches!(t, Token::ObjectStart) {
+        // The arguments are not an object (its bytes stay in the call's raw text).
+        return (
+            Act::skip(consumed),
+            BodyEnd::Failed(ErrorReason::MalformedBody),
+        );
+    }
+    *started = true;
+    let depth = lexer.depth();
+    let act = match writer.render(t) {
+        Some(p) => {
+            let meta = out.meta(Some(Part::Input));
+            piece_act(out, meta, p, window, consumed)
+        }
+        None => Act::skip(consumed),
+    };
+    if t.ends_value() && depth == 0 {
+        return (act, BodyEnd::Closed);
+    }
+    // The dialect's markers count inside strings too: the whole decided text may be packed.
+    let (act, ended) = pack_arguments(out, lexer, writer, act, window, n, false, 0);
+    (
+        act,
+        if ended {
+            BodyEnd::Closed
+        } else {
+            BodyEnd::Open
+        },
+    )
 }

@@ -48,11 +48,11 @@ use core::marker::PhantomData;
 use crate::config::Config;
 use crate::emit::{Act, Emitter, STR_CAP, Spool};
 use crate::event::{BlockType, ErrorReason, Part};
-use crate::json::relaxed::{Lex, Lexer, Token, Writer};
+use crate::json::relaxed::{Lexer, Writer};
 use crate::scan::{Decision, Vocab};
 
 use super::Machine;
-use super::json_body::{self, piece_act};
+use super::json_body::{self, BodyEnd};
 use super::value::{leading_ws, trim};
 
 /// The section openers DeepSeek's distilled models write as text instead of the special
@@ -499,57 +499,14 @@ fn header_end<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, fence: bool) {
 }
 
 fn body<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, window: &[u8], n: usize) -> Act {
-    let mut input = &window[..n];
-    let result = s.lexer.next(&mut input);
-    let consumed = n - input.len();
-    match result {
-        Lex::NeedMore => Act::skip(consumed),
-        Lex::Done => {
-            s.ctx = Ctx::After;
-            Act::skip(consumed)
-        }
-        Lex::Error(e) => {
-            fail(out, s, json_body::lex_error_reason(e));
-            Act::skip(consumed)
-        }
-        Lex::Token(t) => {
-            if !s.started && !matches!(t, Token::ObjectStart) {
-                // The arguments are not an object.
-                fail(out, s, ErrorReason::MalformedBody);
-                return Act::skip(consumed);
-            }
-            s.started = true;
-            let depth = s.lexer.depth();
-            let piece = s.writer.render(t);
-            if t.ends_value() && depth == 0 {
-                s.ctx = Ctx::After;
-            }
-            let act = match piece {
-                Some(p) => {
-                    let meta = out.meta(Some(Part::Input));
-                    piece_act(out, meta, p, window, consumed)
-                }
-                None => Act::skip(consumed),
-            };
-            if s.ctx != Ctx::Body {
-                return act;
-            }
-            let (act, ended) = json_body::pack_arguments(
-                out,
-                &mut s.lexer,
-                &mut s.writer,
-                act,
-                window,
-                n,
-                false,
-                0,
-            );
-            if ended {
-                s.ctx = Ctx::After;
-            }
-            act
-        }
+    let (act, end) =
+        json_body::object_step(out, &mut s.lexer, &mut s.writer, &mut s.started, window, n);
+    match end {
+        BodyEnd::Open => {}
+        BodyEnd::Closed => s.ctx = Ctx::After,
+        BodyEnd::Failed(reason) => fail(out, s, reason),
     }
+    act
 }
 
 /// Opens a call at its opener (`in_section`: inside a section, else bare at top level).
