@@ -1,12 +1,18 @@
 //! Does each peer see what tokensieve sees? For every mixed transcript a peer reads, at
 //! 4-byte and 64 KiB chunks: visible text, thinking, and tool calls (name and arguments as
 //! JSON values), compared with tokensieve's. Printed as JSON lines.
+//!
+//! Arguments, if any, are peer names (`Peer::name`): only those peers are compared.
 
 use tokensieve_benches::peers::Peer;
 use tokensieve_benches::{CHUNKINGS, load, tokensieve_outcome};
 
 fn main() {
+    let only: Vec<String> = std::env::args().skip(1).collect();
     for peer in Peer::ALL {
+        if !only.is_empty() && !only.iter().any(|n| n == peer.name()) {
+            continue;
+        }
         let d = peer.dialect();
         if !d.is_supported() {
             println!(
