@@ -275,11 +275,26 @@ fn sglang(
         }
         see(&r.normal_text, &r.calls);
     };
+    // `PythonicParser` panics on some non-ASCII input (it slices inside a character): the
+    // stream is lost from there, so the runner stops feeding (and the bench goes on).
+    let mut panicked = false;
     for_each_char_chunk(text, chunk, |piece| {
-        if let Ok(r) = block_on(p.parse_incremental(piece, &tools)) {
-            take(r, t);
+        if panicked {
+            return;
+        }
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            block_on(p.parse_incremental(piece, &tools))
+        }));
+        match r {
+            Ok(Ok(r)) => take(r, t),
+            Ok(Err(_)) => {}
+            Err(_) => panicked = true,
         }
     });
+    if panicked {
+        t.events += 1;
+        return;
+    }
     // End of stream: what is still buffered, as the trait documents.
     if let Some(items) = p.get_unstreamed_tool_args() {
         take(
