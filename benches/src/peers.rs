@@ -1,10 +1,16 @@
 //! (feature `compare`) The Rust peers from crates.io, fed the same files in `&str` pieces.
 //!
 //! * `tool-parser` 1.10 (SGLang's, `smg-project`): `QwenParser` reads hermes-style
-//!   `<tool_call>\n{json}\n</tool_call>`, `QwenXmlParser` reads qwen3-coder. Neither reads
-//!   `<think>` (that is a separate crate): thinking stays in `normal_text`.
-//! * `dynamo-parsers-v2` 0.9.6 (NVIDIA Dynamo): the unified `qwen3` family reads
-//!   qwen3-coder tool calls and `<think>` in one state machine. It has no hermes family.
+//!   `<tool_call>\n{json}\n</tool_call>`, `QwenXmlParser` reads qwen3-coder; for the issue 15
+//!   formats `MinimaxM2Parser`, `Glm4MoeParser` (`glm45()` and `glm47()`), `KimiK2Parser`,
+//!   `DeepSeek31Parser`, `DeepSeekParser` (V3), `MistralParser`, `LlamaParser` (JSON) and
+//!   `PythonicParser`. None reads `<think>` (that is a separate crate): thinking stays in
+//!   `normal_text`. It has no harmony (gpt-oss) parser.
+//! * `dynamo-parsers-v2` 0.9.6 (NVIDIA Dynamo): the unified families `qwen3`, `glm47`,
+//!   and `kimi_k2` read tool calls and reasoning in one state machine; `minimax_m2` exists
+//!   only as a tool-call parser. Its `harmony` family is not driven here: it loads the
+//!   tokenizer's vocabulary (openai-harmony downloads it) and fails offline. It has no hermes,
+//!   DeepSeek V3/V3.1, Mistral, Llama or pythonic family.
 //!
 //! Each runner consumes every output item (sums the lengths of texts and argument
 //! fragments into a [`Tally`]) exactly as the tokensieve runner does.
@@ -28,11 +34,62 @@ pub enum Peer {
     SglangQwenXml,
     /// `dynamo_parsers_v2` unified `qwen3` on qwen3-coder files (with `<think>`).
     DynamoQwen3,
+    /// `tool_parser::MinimaxM2Parser` on minimax-m2 files.
+    SglangMinimaxM2,
+    /// `tool_parser::Glm4MoeParser::glm45()` on glm-4.5 files.
+    SglangGlm45,
+    /// `tool_parser::Glm4MoeParser::glm47()` (the 4.7 form, no newlines) on glm-4.5 files.
+    SglangGlm47,
+    /// `tool_parser::KimiK2Parser` on kimi-k2 files.
+    SglangKimiK2,
+    /// `tool_parser::DeepSeek31Parser` on deepseek-v3.1 files.
+    SglangDeepSeek31,
+    /// `tool_parser::DeepSeekParser` (V3) on deepseek-v3 files.
+    SglangDeepSeek,
+    /// `tool_parser::MistralParser` on mistral files.
+    SglangMistral,
+    /// `tool_parser::LlamaParser` on llama3-json files.
+    SglangLlama,
+    /// `tool_parser::PythonicParser` on pythonic files.
+    SglangPythonic,
+    /// `dynamo_parsers_v2` tool-only `minimax_m2` parser on minimax-m2 files (no unified
+    /// family: `<think>` stays in its text).
+    DynamoMinimaxM2,
+    /// `dynamo_parsers_v2` unified `glm47` on glm-4.5 files (with `<think>`).
+    DynamoGlm47,
+    /// `dynamo_parsers_v2` unified `kimi_k2` on kimi-k2 files (with `<think>`).
+    DynamoKimiK2,
+}
+
+/// How a peer is built and driven.
+enum Engine {
+    /// A `tool_parser::ToolParser` (async, `parse_incremental`).
+    Sglang(fn() -> Box<dyn tool_parser::ToolParser>),
+    /// A `dynamo_parsers_v2` unified parser of this family (`parse_into`).
+    DynamoUnified(&'static str),
+    /// A `dynamo_parsers_v2` tool-only parser of this family (`push`).
+    DynamoTool(&'static str),
 }
 
 impl Peer {
     /// Every peer.
-    pub const ALL: [Peer; 3] = [Peer::SglangQwen, Peer::SglangQwenXml, Peer::DynamoQwen3];
+    pub const ALL: [Peer; 15] = [
+        Peer::SglangQwen,
+        Peer::SglangQwenXml,
+        Peer::DynamoQwen3,
+        Peer::SglangMinimaxM2,
+        Peer::DynamoMinimaxM2,
+        Peer::SglangGlm45,
+        Peer::SglangGlm47,
+        Peer::DynamoGlm47,
+        Peer::SglangKimiK2,
+        Peer::DynamoKimiK2,
+        Peer::SglangDeepSeek31,
+        Peer::SglangDeepSeek,
+        Peer::SglangMistral,
+        Peer::SglangLlama,
+        Peer::SglangPythonic,
+    ];
 
     /// A short name for tables and criterion ids.
     pub fn name(self) -> &'static str {
@@ -40,7 +97,24 @@ impl Peer {
             Peer::SglangQwen => "tool-parser-qwen",
             Peer::SglangQwenXml => "tool-parser-qwen-xml",
             Peer::DynamoQwen3 => "dynamo-qwen3",
+            Peer::SglangMinimaxM2 => "tool-parser-minimax-m2",
+            Peer::SglangGlm45 => "tool-parser-glm45",
+            Peer::SglangGlm47 => "tool-parser-glm47",
+            Peer::SglangKimiK2 => "tool-parser-kimik2",
+            Peer::SglangDeepSeek31 => "tool-parser-deepseek31",
+            Peer::SglangDeepSeek => "tool-parser-deepseek",
+            Peer::SglangMistral => "tool-parser-mistral",
+            Peer::SglangLlama => "tool-parser-llama",
+            Peer::SglangPythonic => "tool-parser-pythonic",
+            Peer::DynamoMinimaxM2 => "dynamo-minimax-m2",
+            Peer::DynamoGlm47 => "dynamo-glm47",
+            Peer::DynamoKimiK2 => "dynamo-kimi-k2",
         }
+    }
+
+    /// A peer by its [`name`](Peer::name).
+    pub fn from_name(name: &str) -> Option<Peer> {
+        Peer::ALL.into_iter().find(|p| p.name() == name)
     }
 
     /// The dialect of the files it reads.
@@ -48,6 +122,38 @@ impl Peer {
         match self {
             Peer::SglangQwen => Dialect::Hermes,
             Peer::SglangQwenXml | Peer::DynamoQwen3 => Dialect::Qwen3Coder,
+            Peer::SglangMinimaxM2 | Peer::DynamoMinimaxM2 => Dialect::MinimaxM2,
+            Peer::SglangGlm45 | Peer::SglangGlm47 | Peer::DynamoGlm47 => Dialect::Glm45,
+            Peer::SglangKimiK2 | Peer::DynamoKimiK2 => Dialect::KimiK2,
+            Peer::SglangDeepSeek31 => Dialect::DeepSeekV31,
+            Peer::SglangDeepSeek => Dialect::DeepSeekV3,
+            Peer::SglangMistral => Dialect::Mistral,
+            Peer::SglangLlama => Dialect::Llama3Json,
+            Peer::SglangPythonic => Dialect::Pythonic,
+        }
+    }
+
+    fn engine(self) -> Engine {
+        use tool_parser::ToolParser as P;
+        fn b<T: P + 'static>(p: T) -> Box<dyn P> {
+            Box::new(p)
+        }
+        match self {
+            Peer::SglangQwen => Engine::Sglang(|| b(tool_parser::QwenParser::new())),
+            Peer::SglangQwenXml => Engine::Sglang(|| b(tool_parser::parsers::QwenXmlParser::new())),
+            Peer::SglangMinimaxM2 => Engine::Sglang(|| b(tool_parser::MinimaxM2Parser::new())),
+            Peer::SglangGlm45 => Engine::Sglang(|| b(tool_parser::Glm4MoeParser::glm45())),
+            Peer::SglangGlm47 => Engine::Sglang(|| b(tool_parser::Glm4MoeParser::glm47())),
+            Peer::SglangKimiK2 => Engine::Sglang(|| b(tool_parser::KimiK2Parser::new())),
+            Peer::SglangDeepSeek31 => Engine::Sglang(|| b(tool_parser::DeepSeek31Parser::new())),
+            Peer::SglangDeepSeek => Engine::Sglang(|| b(tool_parser::DeepSeekParser::new())),
+            Peer::SglangMistral => Engine::Sglang(|| b(tool_parser::MistralParser::new())),
+            Peer::SglangLlama => Engine::Sglang(|| b(tool_parser::LlamaParser::new())),
+            Peer::SglangPythonic => Engine::Sglang(|| b(tool_parser::PythonicParser::new())),
+            Peer::DynamoQwen3 => Engine::DynamoUnified("qwen3"),
+            Peer::DynamoGlm47 => Engine::DynamoUnified("glm47"),
+            Peer::DynamoKimiK2 => Engine::DynamoUnified("kimi_k2"),
+            Peer::DynamoMinimaxM2 => Engine::DynamoTool("minimax_m2"),
         }
     }
 
@@ -59,22 +165,10 @@ impl Peer {
     /// Feeds `text` in pieces of about `chunk` bytes (at char boundaries), then finishes.
     pub fn run(self, text: &str, chunk: usize) -> Tally {
         let mut t = Tally::default();
-        match self {
-            Peer::SglangQwen => sglang(
-                tool_parser::QwenParser::new(),
-                text,
-                chunk,
-                &mut t,
-                &mut |_, _| {},
-            ),
-            Peer::SglangQwenXml => sglang(
-                tool_parser::parsers::QwenXmlParser::new(),
-                text,
-                chunk,
-                &mut t,
-                &mut |_, _| {},
-            ),
-            Peer::DynamoQwen3 => dynamo(text, chunk, &mut t, &mut |_| {}),
+        match self.engine() {
+            Engine::Sglang(make) => sglang(make(), text, chunk, &mut t, &mut |_, _| {}),
+            Engine::DynamoUnified(family) => dynamo(family, text, chunk, &mut t, &mut |_| {}),
+            Engine::DynamoTool(family) => dynamo_tool(family, text, chunk, &mut t, &mut |_, _| {}),
         }
         black_box(t)
     }
@@ -83,69 +177,59 @@ impl Peer {
     pub fn outcome(self, text: &str, chunk: usize) -> Outcome {
         let mut o = Outcome::default();
         let mut t = Tally::default();
-        match self {
-            Peer::SglangQwen | Peer::SglangQwenXml => {
-                let mut calls: Vec<(String, String)> = Vec::new();
+        let mut calls: Vec<(String, String)> = Vec::new();
+        let add = |calls: &mut Vec<(String, String)>, i: usize, name: Option<&str>, args: &str| {
+            while calls.len() <= i {
+                calls.push(Default::default());
+            }
+            if let Some(n) = name {
+                calls[i].0.push_str(n);
+            }
+            calls[i].1.push_str(args);
+        };
+        match self.engine() {
+            Engine::Sglang(make) => {
                 let mut see = |normal: &str, items: &[tool_parser::types::ToolCallItem]| {
                     o.text.push_str(normal);
                     for it in items {
-                        while calls.len() <= it.tool_index {
-                            calls.push(Default::default());
-                        }
-                        if let Some(n) = &it.name {
-                            calls[it.tool_index].0.push_str(n);
-                        }
-                        calls[it.tool_index].1.push_str(&it.parameters);
+                        add(
+                            &mut calls,
+                            it.tool_index,
+                            it.name.as_deref(),
+                            &it.parameters,
+                        );
                     }
                 };
-                if self == Peer::SglangQwen {
-                    sglang(
-                        tool_parser::QwenParser::new(),
-                        text,
-                        chunk,
-                        &mut t,
-                        &mut see,
-                    );
-                } else {
-                    sglang(
-                        tool_parser::parsers::QwenXmlParser::new(),
-                        text,
-                        chunk,
-                        &mut t,
-                        &mut see,
-                    );
-                }
-                o.calls = calls
-                    .into_iter()
-                    .map(|(n, a)| (n, serde_json::from_str(&a).unwrap_or(Value::Null)))
-                    .collect();
+                sglang(make(), text, chunk, &mut t, &mut see);
             }
-            Peer::DynamoQwen3 => {
-                let mut calls: Vec<(String, String)> = Vec::new();
+            Engine::DynamoUnified(family) => {
                 let mut see = |ev: &dynamo_parsers_v2::UnifiedParserEvent| {
                     use dynamo_parsers_v2::UnifiedParserEvent as E;
                     match ev {
                         E::Text(s) => o.text.push_str(s),
                         E::Reasoning(s) => o.thinking.push_str(s),
                         E::ToolCall(d) => {
-                            while calls.len() <= d.tool_index {
-                                calls.push(Default::default());
-                            }
-                            if let Some(n) = &d.name {
-                                calls[d.tool_index].0.push_str(n);
-                            }
-                            calls[d.tool_index].1.push_str(&d.arguments);
+                            add(&mut calls, d.tool_index, d.name.as_deref(), &d.arguments)
                         }
                         _ => {}
                     }
                 };
-                dynamo(text, chunk, &mut t, &mut see);
-                o.calls = calls
-                    .into_iter()
-                    .map(|(n, a)| (n, serde_json::from_str(&a).unwrap_or(Value::Null)))
-                    .collect();
+                dynamo(family, text, chunk, &mut t, &mut see);
+            }
+            Engine::DynamoTool(family) => {
+                let mut see = |normal: &str, items: &[dynamo_parsers_v2::ToolCallDelta]| {
+                    o.text.push_str(normal);
+                    for d in items {
+                        add(&mut calls, d.tool_index, d.name.as_deref(), &d.arguments);
+                    }
+                };
+                dynamo_tool(family, text, chunk, &mut t, &mut see);
             }
         }
+        o.calls = calls
+            .into_iter()
+            .map(|(n, a)| (n, serde_json::from_str(&a).unwrap_or(Value::Null)))
+            .collect();
         o
     }
 }
@@ -174,8 +258,8 @@ fn sglang_tools() -> Vec<openai_protocol::common::Tool> {
         .collect()
 }
 
-fn sglang<P: tool_parser::ToolParser>(
-    mut p: P,
+fn sglang(
+    mut p: Box<dyn tool_parser::ToolParser>,
     text: &str,
     chunk: usize,
     t: &mut Tally,
@@ -191,11 +275,26 @@ fn sglang<P: tool_parser::ToolParser>(
         }
         see(&r.normal_text, &r.calls);
     };
+    // `PythonicParser` panics on some non-ASCII input (it slices inside a character): the
+    // stream is lost from there, so the runner stops feeding (and the bench goes on).
+    let mut panicked = false;
     for_each_char_chunk(text, chunk, |piece| {
-        if let Ok(r) = block_on(p.parse_incremental(piece, &tools)) {
-            take(r, t);
+        if panicked {
+            return;
+        }
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            block_on(p.parse_incremental(piece, &tools))
+        }));
+        match r {
+            Ok(Ok(r)) => take(r, t),
+            Ok(Err(_)) => {}
+            Err(_) => panicked = true,
         }
     });
+    if panicked {
+        t.events += 1;
+        return;
+    }
     // End of stream: what is still buffered, as the trait documents.
     if let Some(items) = p.get_unstreamed_tool_args() {
         take(
@@ -216,14 +315,8 @@ fn sglang<P: tool_parser::ToolParser>(
     );
 }
 
-fn dynamo(
-    text: &str,
-    chunk: usize,
-    t: &mut Tally,
-    see: &mut dyn FnMut(&dynamo_parsers_v2::UnifiedParserEvent),
-) {
-    use dynamo_parsers_v2::{UnifiedParserEvent as E, UnifiedParserInit, UnifiedParserOutput};
-    let tools: Vec<dynamo_parsers_v2::Tool> = tools_json()
+fn dynamo_tools() -> Vec<dynamo_parsers_v2::Tool> {
+    tools_json()
         .as_array()
         .expect("array")
         .iter()
@@ -233,9 +326,20 @@ fn dynamo(
             parameters: t["schema"].clone(),
             strict: None,
         })
-        .collect();
-    let mut p = dynamo_parsers_v2::create_unified_parser_for_family("qwen3", &tools)
-        .expect("the qwen3 family");
+        .collect()
+}
+
+fn dynamo(
+    family: &str,
+    text: &str,
+    chunk: usize,
+    t: &mut Tally,
+    see: &mut dyn FnMut(&dynamo_parsers_v2::UnifiedParserEvent),
+) {
+    use dynamo_parsers_v2::{UnifiedParserEvent as E, UnifiedParserInit, UnifiedParserOutput};
+    let tools = dynamo_tools();
+    let mut p = dynamo_parsers_v2::create_unified_parser_for_family(family, &tools)
+        .expect("a unified family");
     p.initialize_request(UnifiedParserInit::default())
         .expect("initialise");
     let mut take = |out: &mut UnifiedParserOutput, t: &mut Tally| {
@@ -258,5 +362,34 @@ fn dynamo(
     });
     if let Ok(mut tail) = p.finish() {
         take(&mut tail, t);
+    }
+}
+
+fn dynamo_tool(
+    family: &str,
+    text: &str,
+    chunk: usize,
+    t: &mut Tally,
+    see: &mut dyn FnMut(&str, &[dynamo_parsers_v2::ToolCallDelta]),
+) {
+    let tools = dynamo_tools();
+    let mut p =
+        dynamo_parsers_v2::create_tool_parser_for_family(family, &tools).expect("a tool family");
+    let mut take = |r: dynamo_parsers_v2::ToolParseResult, t: &mut Tally| {
+        t.events += 1 + r.calls.len() as u64;
+        t.text_bytes += r.normal_text.len() as u64;
+        for c in &r.calls {
+            t.text_bytes +=
+                c.arguments.len() as u64 + c.name.as_ref().map_or(0, |n| n.len() as u64);
+        }
+        see(&r.normal_text, &r.calls);
+    };
+    for_each_char_chunk(text, chunk, |piece| {
+        if let Ok(r) = p.push(piece) {
+            take(r, t);
+        }
+    });
+    if let Ok(r) = p.finish() {
+        take(r, t);
     }
 }

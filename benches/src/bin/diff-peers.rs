@@ -1,12 +1,22 @@
 //! Does each peer see what tokensieve sees? For every mixed transcript a peer reads, at
 //! 4-byte and 64 KiB chunks: visible text, thinking, and tool calls (name and arguments as
 //! JSON values), compared with tokensieve's. Printed as JSON lines.
+//!
+//! Arguments, if any, are peer names (`Peer::name`): only those peers are compared; a
+//! chunking label (`4B`, `64KiB`) among them keeps only that chunking.
 
 use tokensieve_benches::peers::Peer;
 use tokensieve_benches::{CHUNKINGS, load, tokensieve_outcome};
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (labels, only): (Vec<String>, Vec<String>) = args
+        .into_iter()
+        .partition(|a| CHUNKINGS.iter().any(|(l, _)| l == a));
     for peer in Peer::ALL {
+        if !only.is_empty() && !only.iter().any(|n| n == peer.name()) {
+            continue;
+        }
         let d = peer.dialect();
         if !d.is_supported() {
             println!(
@@ -19,6 +29,9 @@ fn main() {
         let input = load(&format!("mixed-{}", d.name()));
         let ours = tokensieve_outcome(&input.config_buf(), &input.bytes, input.bytes.len());
         for (label, chunk) in CHUNKINGS {
+            if !labels.is_empty() && !labels.iter().any(|l| l == label) {
+                continue;
+            }
             let theirs = peer.outcome(input.text(), chunk);
             let same_calls = ours
                 .calls
