@@ -414,19 +414,7 @@ impl State {
         // Too long: its text so far is visible text, and so is what follows.
         out.stop_capture();
         self.ctx = Ctx::Outside;
-        let (from, to) = (self.hdr_prefill as usize, self.hdr_len as usize);
-        if to > from {
-            out.start_block(BlockType::Text, 0);
-            out.queue_chunk(
-                None,
-                Spool::buf(
-                    crate::emit::BufId::Strs,
-                    SpoolMode::Lossy,
-                    (HEADER_AT + from) as u32,
-                    (HEADER_AT + to) as u32,
-                ),
-            );
-        }
+        self.header_as_text(out);
         Act::skip(fit)
     }
 
@@ -452,19 +440,27 @@ impl State {
             .filter(|w| !w.is_empty())
             .enumerate()
             .all(|(i, w)| (i == 0 && role_first) || w.starts_with(b"to="));
-        if header {
-            return;
+        if !header {
+            self.header_as_text(out);
         }
-        out.start_block(BlockType::Text, 0);
-        out.queue_chunk(
-            None,
-            Spool::buf(
-                crate::emit::BufId::Strs,
-                SpoolMode::Lossy,
-                (HEADER_AT + from) as u32,
-                (HEADER_AT + to) as u32,
-            ),
-        );
+    }
+
+    /// The header's text after the prefill (markers left out) as a visible depth-0 text
+    /// block: what was read as a header is not one (rule 6).
+    fn header_as_text(&self, out: &mut Emitter<'_>) {
+        let (from, to) = (self.hdr_prefill as usize, self.hdr_len as usize);
+        if to > from {
+            out.start_block(BlockType::Text, 0);
+            out.queue_chunk(
+                None,
+                Spool::buf(
+                    crate::emit::BufId::Strs,
+                    SpoolMode::Lossy,
+                    (HEADER_AT + from) as u32,
+                    (HEADER_AT + to) as u32,
+                ),
+            );
+        }
     }
 
     /// `<|message|>`: the header says what the message is.
