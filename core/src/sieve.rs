@@ -374,21 +374,22 @@ impl<'a> Sieve<'a> {
         self.m.emit.prefilling = true;
         self.m.forget_derived();
         let mut input = text;
-        let mut streamed_input = false;
+        let (mut streamed_input, mut streamed_name) = (false, false);
         while let Some(step) = self.advance(&mut input) {
             let meta = match step {
                 Step::Pending(Pending::Chunk { meta, .. }) => Some(meta),
                 Step::Pending(Pending::Start { .. }) => {
-                    streamed_input = false;
+                    (streamed_input, streamed_name) = (false, false);
                     None
                 }
                 Step::Direct(meta, ..) | Step::Str(meta, _) => Some(meta),
                 Step::Pending(_) => None,
             };
             streamed_input |= meta.is_some_and(|m| m.part == Some(Part::Input));
+            streamed_name |= meta.is_some_and(|m| m.part == Some(Part::Name));
         }
         self.m.forget_derived();
-        self.m.emit.after_prefill(streamed_input);
+        self.m.emit.after_prefill(streamed_input, streamed_name);
         Ok(())
     }
 

@@ -239,11 +239,13 @@ impl<'a> Emitter<'a> {
         self.done = true;
     }
 
-    /// A prefill was replayed (`streamed_input`: a call's input chunks were among its
-    /// events): its events are forgotten and the stream starts at block 0, inside the block
-    /// the prefill left open if that is a tool call or result (a call's name and id are
-    /// announced again, the id counting from 0).
-    pub(crate) fn after_prefill(&mut self, streamed_input: bool) {
+    /// A prefill was replayed (`streamed_input`, `streamed_name`: the open call's input or
+    /// name chunks were among its events): its events are forgotten and the stream starts
+    /// at block 0, inside the block the prefill left open if that is a tool call or result
+    /// (a call's name and id are announced again, the id counting from 0 — the name only
+    /// when it was announced: a name still being read, e.g. a special-token dialect's header
+    /// the prefill ends inside, is announced whole when it ends; fuzz finding F18).
+    pub(crate) fn after_prefill(&mut self, streamed_input: bool, streamed_name: bool) {
         self.prefilling = false;
         self.queue.clear();
         self.next_index = 0;
@@ -256,7 +258,7 @@ impl<'a> Emitter<'a> {
                 // complete with a valid input, so it will complete as failed (its raw text
                 // spans prefill and stream).
                 self.input_in_prefill = streamed_input;
-                if self.name_len > 0 {
+                if self.name_len > 0 && streamed_name {
                     self.queue_chunk(Some(Part::Name), self.name_spool());
                 }
                 if self.id_len > 0 {
