@@ -646,14 +646,7 @@ impl<'a> Sieve<'a> {
                     return None;
                 }
             }
-            // The key before the act: `fast_key` while the fast path's data is current (every
-            // context change makes it stale, so it is the current key), which saves computing
-            // it — a 14-way dispatch — once per decision.
-            let key = match self.m.fast_key {
-                STALE => self.m.vocab_key(),
-                key => key,
-            };
-            debug_assert_eq!(key, self.m.vocab_key(), "fast_key outlived its context");
+            let key = self.m.vocab_key();
             let act = self.m.act(decision, window);
             let context_changed = self.m.vocab_key() != key;
             if context_changed {
