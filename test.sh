@@ -1,9 +1,25 @@
 #!/usr/bin/env bash
-# Every test tokensieve has, on a fresh machine: installs what it needs, then runs
-# formatting, lints, the Rust tests, the no_std build, the zero-allocation proof with
-# `alloc` off, the conformance vectors through the CLI, and the C/PHP binding tests.
+# tokensieve's tests, on a fresh machine too (installs what it needs).
+#
+#   bash test.sh          the quick check a contributor runs after a change (minutes):
+#                         fmt, clippy, the Rust tests (unit, doctests, vectors, proptests),
+#                         the conformance vectors through the CLI, the C and PHP bindings on
+#                         every vector (no valgrind) and the Python binding's tests
+#   bash test.sh --full   everything (what CI runs): the above, plus rustdoc with -D warnings,
+#                         the alloc-off and no_std builds, the 100 MB arguments, the side by
+#                         side with @ai-sdk-tool/parser, valgrind over the C and PHP bindings,
+#                         the Python binding from a fresh venv with mypy --strict, and the fuzz
+#                         smoke
 set -euo pipefail
 cd "$(dirname "$0")"
+full=0
+case "${1:-}" in
+  --full) full=1 ;;
+  --quick | "") ;;
+  -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "usage: bash test.sh [--full]" >&2; exit 2 ;;
+esac
+export TOKENSIEVE_TEST_FULL=$full
 
 # Each step prints the minutes since the start: CI must finish within 90 minutes on 2 cores.
 step() { printf '\n==> %s   [%d:%02d]\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
@@ -17,24 +33,28 @@ cargo fmt --all -- --check
 step "cargo clippy --all-targets -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "cargo doc (missing docs and broken links are errors)"
-RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p tokensieve
+if [ "$full" = 1 ]; then
+  step "cargo doc (missing docs and broken links are errors)"
+  RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p tokensieve
+fi
 
 step "cargo test --workspace"
 cargo test --workspace
 
-step "tests with alloc off (zero allocations, state size, unit tests)"
-cargo test -p tokensieve --no-default-features --lib --tests
+if [ "$full" = 1 ]; then
+  step "tests with alloc off (zero allocations, state size, unit tests)"
+  cargo test -p tokensieve --no-default-features --lib --tests
 
-step "calls far past max_call_bytes lose nothing (100 MB argument per dialect, release build)"
-cargo test --release -p tokensieve --test large -- --ignored
+  step "calls far past max_call_bytes lose nothing (100 MB argument per dialect, release build)"
+  cargo test --release -p tokensieve --test large -- --ignored
 
-step "no_std build"
-if rustup target add thumbv7em-none-eabihf >/dev/null 2>&1; then
-  cargo build -p tokensieve --no-default-features --target thumbv7em-none-eabihf
-else
-  echo "(thumbv7em-none-eabihf unavailable here: building --no-default-features for the host)"
-  cargo build -p tokensieve --no-default-features
+  step "no_std build"
+  if rustup target add thumbv7em-none-eabihf >/dev/null 2>&1; then
+    cargo build -p tokensieve --no-default-features --target thumbv7em-none-eabihf
+  else
+    echo "(thumbv7em-none-eabihf unavailable here: building --no-default-features for the host)"
+    cargo build -p tokensieve --no-default-features
+  fi
 fi
 
 step "conformance vectors through the CLI (chunk sizes 1, 2, 3, 5, 7, 64, whole)"
@@ -63,22 +83,22 @@ for provider in $(target/debug/tokensieve providers); do
   done
 done
 
-if [ -d ../shared/anchors/aisdk/cases ]; then
+if [ "$full" = 1 ] && [ -d ../shared/anchors/aisdk/cases ]; then
   step "side by side with @ai-sdk-tool/parser (recorded outputs; every difference explained)"
   python3 benches/aisdk/compare.py --no-live --strict --bin target/debug/tokensieve
 fi
 
 if [ -f ffi-c/test.sh ]; then
   step "C ABI and PHP bindings"
-  bash ffi-c/test.sh
+  if [ "$full" = 1 ]; then bash ffi-c/test.sh; else bash ffi-c/test.sh --quick; fi
 fi
 
 if [ -f py/test.sh ]; then
   step "Python binding (fresh venv, pip install ./py, pytest, mypy --strict)"
-  bash py/test.sh
+  if [ "$full" = 1 ]; then bash py/test.sh; else bash py/test.sh --quick; fi
 fi
 
-if [ -f fuzz/run.sh ]; then
+if [ "$full" = 1 ] && [ -f fuzz/run.sh ]; then
   step "fuzz smoke (every target, fixed seed and run count, seeds and the committed corpus; debug assertions on)"
   bash fuzz/run.sh --debug-assertions --smoke
 fi

@@ -13,7 +13,11 @@
 # library, run and checked; the PHP class on the same vectors and its misuse tests, and both
 # again under valgrind (memory errors); TokenSieve\Decoder on the provider vectors (also
 # under valgrind).
+#
+#   bash ffi-c/test.sh --quick   the same without valgrind (test.sh's quick check)
 set -euo pipefail
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 cd "$root"
@@ -106,6 +110,7 @@ if [ ${#provider_dirs[@]} -gt 0 ]; then
   done
 fi
 
+if [ "$quick" = 0 ]; then
 step "valgrind (zero errors, zero leaks)"
 VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all)
 run "${VG[@]}" "$out/misuse"
@@ -133,6 +138,8 @@ echo "-- vectors under valgrind, JSON config, whole input, every 3rd vector"
 run python3 "$check_py" --cmd "${VG[*]} $out/conformance --mode json" "${case_dirs[@]}" \
     --sizes 0 --timeout 300 -q --jobs 2 --sample 3
 
+fi
+
 step "nano_stream example"
 "$out/nano_stream" 1 | head -5
 run python3 "$here/examples/check_nano.py" "$out/nano_stream" 40
@@ -151,6 +158,7 @@ if [ ${#provider_dirs[@]} -gt 0 ]; then
   run python3 "$check_py" --cmd "php $here/php/tests/decode.php --psr7" "${provider_dirs[@]}" \
       --sizes 1,7,0 -q --jobs 2
 fi
+if [ "$quick" = 0 ]; then
 # PHP under valgrind: memory errors only (PHP keeps blocks until exit, so no leak check);
 # USE_ZEND_ALLOC=0 hands PHP's allocations to malloc, where valgrind sees them. This is what
 # found the use-after-free of a cloned TokenSieve and the over-read of slice pointers.
@@ -169,6 +177,7 @@ if [ ${#provider_dirs[@]} -gt 0 ]; then
   echo "-- PHP decoder under valgrind: every 3rd provider vector, whole"
   run python3 "$check_py" --cmd "${VG_PHP[*]} php $here/php/tests/decode.php" "${provider_dirs[@]}" \
       --sizes 0 --timeout 300 -q --jobs 2 --sample 3
+fi
 fi
 
 echo
