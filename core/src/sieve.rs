@@ -915,6 +915,7 @@ impl Driver<'_> {
             return None;
         }
         *input = &all[text.len()..];
+        self.emit.note_line(text.as_bytes());
         Some(Step::Str(self.emit.meta(None), text))
     }
 

@@ -57,6 +57,11 @@ const KEY_OPEN: &[u8] = b"<arg_key>";
 /// Literal indices in the text context.
 const LIT_THINK: usize = 0;
 const LIT_CALL: usize = 1;
+/// A thinking closer at the very start of the stream (no opener): wire syntax.
+const LIT_STRAY_CLOSE: usize = 2;
+/// Literal indices in the thinking context's vocabulary (the closer is 0).
+const THINK_CALL: usize = 1;
+const THINK_REOPEN: usize = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ctx {
@@ -86,6 +91,11 @@ pub(crate) struct State {
     /// Why the current call failed (in `Skip`).
     reason: ErrorReason,
     value: Value,
+    /// Nothing decided yet: a thinking closer here has no opener and is dropped.
+    fresh: bool,
+    /// A tool call ended the thinking it was opened in: the thinking closer the model may
+    /// still write is wire syntax too (dropped once).
+    yielded: bool,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -138,11 +148,13 @@ impl Machine for State {
             tool: None,
             reason: ErrorReason::MalformedBody,
             value: Value::new(ValueType::Any),
+            fresh: true,
+            yielded: false,
         }
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32
+        self.ctx as u32 | ((self.fresh || self.yielded) as u32) << 8
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
@@ -154,13 +166,23 @@ impl Machine for State {
         };
         let (open, close) = out.thinking_tags();
         match self.ctx {
-            Ctx::Text => Vocab {
-                stops: out.stops(),
-                ..Vocab::EMPTY
+            Ctx::Text => {
+                let v = Vocab {
+                    stops: out.stops(),
+                    ..Vocab::EMPTY
+                }
+                .with_literal(open.as_bytes())
+                .with_literal_when(CALL_OPEN, name_follows);
+                if self.fresh || self.yielded {
+                    v.with_literal(close.as_bytes())
+                } else {
+                    v
+                }
             }
-            .with_literal(open.as_bytes())
-            .with_literal_when(CALL_OPEN, name_follows),
-            Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
+            Ctx::Thinking => Vocab::EMPTY
+                .with_literal(close.as_bytes())
+                .with_literal_when(CALL_OPEN, name_follows)
+                .with_literal(open.as_bytes()),
             Ctx::Name | Ctx::Call => elements(bit(KEY), bit(CALL)),
             Ctx::Key => elements(0, bit(KEY) | bit(CALL)),
             Ctx::AfterKey => elements(bit(VALUE), bit(CALL)),
@@ -170,6 +192,7 @@ impl Machine for State {
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+        self.fresh = false;
         if out.call_too_large() && self.ctx != Ctx::Skip {
             // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
             self.fail(ErrorReason::TooLarge);
@@ -178,8 +201,18 @@ impl Machine for State {
         match d {
             Decision::Element(tag) => self.on_tag(out, tag),
             Decision::Literal { index, len } => {
+                if self.ctx == Ctx::Thinking && matches!(index, THINK_CALL | THINK_REOPEN) {
+                    return super::thinking_marker(out, index == THINK_CALL, len).unwrap_or_else(
+                        || {
+                            self.ctx = Ctx::Text;
+                            self.yielded = true;
+                            Act::WAIT
+                        },
+                    );
+                }
                 out.close_content();
                 match (self.ctx, index) {
+                    (Ctx::Text, LIT_STRAY_CLOSE) => self.yielded = false,
                     (Ctx::Text, LIT_THINK) => self.ctx = Ctx::Thinking,
                     (Ctx::Text, LIT_CALL) => {
                         out.open_call(1);

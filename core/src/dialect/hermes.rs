@@ -49,6 +49,11 @@ const DEFAULT_MARKERS: (&str, &str) = ("<tool_call>", "</tool_call>");
 /// Literal indices in the text context's vocabulary.
 const LIT_THINK: usize = 0;
 const LIT_CALL: usize = 1;
+/// A thinking closer at the very start of the stream (no opener): wire syntax.
+const LIT_STRAY_CLOSE: usize = 3;
+/// Literal indices in the thinking context's vocabulary (the closer is 0).
+const THINK_CALL: usize = 1;
+const THINK_REOPEN: usize = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ctx {
@@ -65,6 +70,11 @@ enum Ctx {
 pub(crate) struct State {
     /// The call being read, with the context (`call.host`).
     call: JsonCall<Ctx>,
+    /// Nothing decided yet: a thinking closer here has no opener and is dropped.
+    fresh: bool,
+    /// A tool call ended the thinking it was opened in: the thinking closer the model may
+    /// still write is wire syntax too (dropped once).
+    yielded: bool,
 }
 
 impl Machine for State {
@@ -74,6 +84,8 @@ impl Machine for State {
     fn new(cfg: &Config<'_>) -> State {
         State {
             call: JsonCall::new(cfg.start_in.pick(Ctx::Text, Ctx::Thinking)),
+            fresh: true,
+            yielded: false,
         }
     }
 
@@ -82,23 +94,34 @@ impl Machine for State {
         // call's phase would make the driver rebuild the same vocabulary).
         let quoted =
             self.call.host == Ctx::Call && self.call.phase == Phase::Body && self.call.in_quotes();
-        self.call.host as u32 | (quoted as u32) << 8
+        self.call.host as u32 | (quoted as u32) << 8 | ((self.fresh || self.yielded) as u32) << 9
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
         let (open, close) = out.tool_call_markers().unwrap_or(DEFAULT_MARKERS);
         match self.call.host {
             Ctx::Text => {
-                let (think_open, _) = out.thinking_tags();
-                Vocab {
+                let (think_open, think_close) = out.thinking_tags();
+                let v = Vocab {
                     stops: out.stops(),
                     ..Vocab::EMPTY
                 }
                 .with_literal(think_open.as_bytes())
                 .with_literal_before(open.as_bytes(), CALL_FOLLOWS)
-                .with_literal(RESPONSE_OPEN)
+                .with_literal(RESPONSE_OPEN);
+                if self.fresh || self.yielded {
+                    v.with_literal(think_close.as_bytes())
+                } else {
+                    v
+                }
             }
-            Ctx::Thinking => Vocab::EMPTY.with_literal(out.thinking_tags().1.as_bytes()),
+            Ctx::Thinking => {
+                let (think_open, think_close) = out.thinking_tags();
+                Vocab::EMPTY
+                    .with_literal(think_close.as_bytes())
+                    .with_literal_before(open.as_bytes(), CALL_FOLLOWS)
+                    .with_literal(think_open.as_bytes())
+            }
             Ctx::Response => Vocab::EMPTY.with_literal(RESPONSE_CLOSE),
             // Inside a quoted string the closer is content.
             Ctx::Call if self.call.phase == Phase::Body && self.call.in_quotes() => Vocab::EMPTY,
@@ -107,6 +130,7 @@ impl Machine for State {
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+        self.fresh = false;
         let call = &mut self.call;
         if out.call_too_large() && !(call.host == Ctx::Call && call.phase == Phase::Skip) {
             fail(out, call, ErrorReason::TooLarge);
@@ -117,6 +141,7 @@ impl Machine for State {
             (Ctx::Text, Decision::Literal { index, len }) => {
                 out.close_content();
                 match index {
+                    LIT_STRAY_CLOSE => self.yielded = false,
                     LIT_THINK => call.host = Ctx::Thinking,
                     LIT_CALL => {
                         out.begin_capture();
@@ -136,11 +161,19 @@ impl Machine for State {
                 }
                 Act::skip(len)
             }
-            (Ctx::Thinking, Decision::Literal { len, .. }) => {
-                out.close_content();
-                call.host = Ctx::Text;
-                Act::skip(len)
-            }
+            (Ctx::Thinking, Decision::Literal { index, len }) => match index {
+                THINK_CALL | THINK_REOPEN => super::thinking_marker(out, index == THINK_CALL, len)
+                    .unwrap_or_else(|| {
+                        call.host = Ctx::Text;
+                        self.yielded = true;
+                        Act::WAIT
+                    }),
+                _ => {
+                    out.close_content();
+                    call.host = Ctx::Text;
+                    Act::skip(len)
+                }
+            },
             (Ctx::Response, Decision::Literal { len, .. }) => {
                 out.complete_tool(None, false);
                 call.host = Ctx::Text;

@@ -58,7 +58,17 @@ enum Ctx {
 pub(crate) struct State {
     ctx: Ctx,
     calls: Region,
+    /// Nothing decided yet: a thinking closer here has no opener and is dropped.
+    fresh: bool,
+    /// A tool call ended the thinking it was opened in: the thinking closer the model may
+    /// still write is wire syntax too (dropped once).
+    yielded: bool,
 }
+
+/// Literal indices: in text, the thinking opener, then (at the very start) a closer with no
+/// opener; in thinking, the closer, then the opener again.
+const LIT_STRAY_CLOSE: usize = 1;
+const THINK_REOPEN: usize = 1;
 
 impl Machine for State {
     const THINKING_TAGS: (&'static str, &'static str) = ("<think>", "</think>");
@@ -68,29 +78,45 @@ impl Machine for State {
         State {
             ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
             calls: Region::new(),
+            fresh: true,
+            yielded: false,
         }
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | (self.calls.at as u32) << 4
+        self.ctx as u32 | (self.calls.at as u32) << 4 | ((self.fresh || self.yielded) as u32) << 12
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
         let (open, close) = out.thinking_tags();
         match self.ctx {
-            Ctx::Text => Vocab {
+            Ctx::Text => {
+                let v = Vocab {
+                    names: NAMES,
+                    open: 1 << REGION,
+                    stops: out.stops(),
+                    ..Vocab::EMPTY
+                }
+                .with_literal(open.as_bytes());
+                if self.fresh || self.yielded {
+                    v.with_literal(close.as_bytes())
+                } else {
+                    v
+                }
+            }
+            Ctx::Thinking => Vocab {
                 names: NAMES,
                 open: 1 << REGION,
-                stops: out.stops(),
                 ..Vocab::EMPTY
             }
+            .with_literal(close.as_bytes())
             .with_literal(open.as_bytes()),
-            Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
             Ctx::Calls => self.calls.vocab(&SYNTAX),
         }
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+        self.fresh = false;
         if out.call_too_large()
             && !(self.ctx == Ctx::Calls && self.calls.at == super::invoke::At::Skip)
         {
@@ -114,6 +140,29 @@ impl Machine for State {
                     self.calls = Region::new();
                 }
                 Act::skip(tag.len)
+            }
+            (Ctx::Thinking, Decision::Element(tag)) => super::thinking_marker(out, true, tag.len)
+                .unwrap_or_else(|| {
+                    self.ctx = Ctx::Text;
+                    self.yielded = true;
+                    Act::WAIT
+                }),
+            (
+                Ctx::Thinking,
+                Decision::Literal {
+                    index: THINK_REOPEN,
+                    len,
+                },
+            ) => super::thinking_marker(out, false, len).unwrap_or(Act::WAIT),
+            (
+                Ctx::Text,
+                Decision::Literal {
+                    index: LIT_STRAY_CLOSE,
+                    len,
+                },
+            ) => {
+                self.yielded = false;
+                Act::skip(len)
             }
             (Ctx::Text | Ctx::Thinking, Decision::Literal { len, .. }) => {
                 out.close_content();

@@ -286,6 +286,25 @@ impl Dialect {
     }
 }
 
+/// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields
+/// to tool calls"): a tool-call opener (`call`) at the start of the thinking or of a line
+/// completes the thinking block and is left for the text context to open the call (`None`:
+/// the machine switches to its text context, and the same bytes are decided there); the
+/// thinking opener again before any thinking text (a model repeating the opener a template
+/// or prefill already wrote) is dropped; anywhere else either is thinking text (a marker
+/// quoted in prose).
+pub(crate) fn thinking_marker(out: &mut Emitter<'_>, call: bool, len: usize) -> Option<Act> {
+    let started = matches!(out.open, Some(o) if o.ty == BlockType::Thinking);
+    if call && out.thinking_yields() {
+        out.close_content();
+        None
+    } else if !call && !started {
+        Some(Act::skip(len))
+    } else {
+        Some(out.content(BlockType::Thinking, 0, Decision::Text(len)))
+    }
+}
+
 /// `<name>` / `</name>` thinking markers as an element name; `None` for other markers.
 pub(crate) fn element_name<'c>(open: &'c str, close: &str) -> Option<&'c [u8]> {
     let name = open.strip_prefix('<')?.strip_suffix('>')?;

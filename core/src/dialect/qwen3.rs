@@ -58,6 +58,11 @@ const WRAP_FOLLOWS: &[&[u8]] = &[b"<function="];
 /// Literal indices in the text context.
 const LIT_THINK: usize = 0;
 const LIT_WRAP: usize = 1;
+/// A thinking closer at the very start of the stream (no opener): wire syntax.
+const LIT_STRAY_CLOSE: usize = 2;
+/// Literal indices in the thinking context's vocabulary (the closer is 0).
+const THINK_CALL: usize = 1;
+const THINK_REOPEN: usize = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ctx {
@@ -85,6 +90,11 @@ pub(crate) struct State {
     /// Whitespace held in the value buffer inside the wrapper (bytes).
     held_ws: u32,
     value: Value,
+    /// Nothing decided yet: a thinking closer here has no opener and is dropped.
+    fresh: bool,
+    /// A tool call ended the thinking it was opened in: the thinking closer the model may
+    /// still write is wire syntax too (dropped once).
+    yielded: bool,
 }
 
 impl Machine for State {
@@ -99,11 +109,13 @@ impl Machine for State {
             reason: ErrorReason::MalformedBody,
             held_ws: 0,
             value: Value::new(ValueType::Any),
+            fresh: true,
+            yielded: false,
         }
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32
+        self.ctx as u32 | ((self.fresh || self.yielded) as u32) << 8
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
@@ -116,13 +128,23 @@ impl Machine for State {
         };
         let (open, close) = out.thinking_tags();
         match self.ctx {
-            Ctx::Text => Vocab {
-                stops: out.stops(),
-                ..Vocab::EMPTY
+            Ctx::Text => {
+                let v = Vocab {
+                    stops: out.stops(),
+                    ..Vocab::EMPTY
+                }
+                .with_literal(open.as_bytes())
+                .with_literal_before(WRAP_OPEN, WRAP_FOLLOWS);
+                if self.fresh || self.yielded {
+                    v.with_literal(close.as_bytes())
+                } else {
+                    v
+                }
             }
-            .with_literal(open.as_bytes())
-            .with_literal_before(WRAP_OPEN, WRAP_FOLLOWS),
-            Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
+            Ctx::Thinking => Vocab::EMPTY
+                .with_literal(close.as_bytes())
+                .with_literal_before(WRAP_OPEN, WRAP_FOLLOWS)
+                .with_literal(open.as_bytes()),
             Ctx::Region => elements(bit(FUNC), bit(WRAP)),
             Ctx::Func => elements(bit(PARAM), bit(FUNC) | bit(WRAP)),
             Ctx::Param => elements(0, bit(PARAM)),
@@ -131,6 +153,7 @@ impl Machine for State {
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+        self.fresh = false;
         if out.call_too_large() && self.ctx != Ctx::Skip {
             // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
             self.ctx = Ctx::Skip;
@@ -141,6 +164,15 @@ impl Machine for State {
             Decision::Element(tag) => on_tag(out, self, tag, &window[..tag.len]),
             Decision::Literal { index, len } => {
                 match (self.ctx, index) {
+                    (Ctx::Thinking, THINK_CALL | THINK_REOPEN) => {
+                        return super::thinking_marker(out, index == THINK_CALL, len)
+                            .unwrap_or_else(|| {
+                                self.ctx = Ctx::Text;
+                                self.yielded = true;
+                                Act::WAIT
+                            });
+                    }
+                    (Ctx::Text, LIT_STRAY_CLOSE) => self.yielded = false,
                     (Ctx::Text, LIT_THINK) => self.ctx = Ctx::Thinking,
                     (Ctx::Text, LIT_WRAP) => {
                         self.ctx = Ctx::Region;

@@ -117,6 +117,9 @@ const LIT_SECTION_OPEN: usize = 1;
 const LIT_CALL_OPEN: usize = 2;
 /// The alternative section openers follow ([`Format::SECTION_OPEN_ALT`]).
 const LIT_SECTION_OPEN_ALT: usize = 3;
+/// Literal indices in thinking.
+const THINK_CLOSE: usize = 0;
+const THINK_REOPEN: usize = 3;
 /// Literal indices in the section.
 const SEC_CALL_OPEN: usize = 0;
 const SEC_CLOSE: usize = 1;
@@ -138,6 +141,11 @@ pub(crate) struct State<F: Format> {
     writer: Writer,
     /// Why the current call failed (in `Skip`).
     reason: ErrorReason,
+    /// Nothing decided yet: a thinking closer here has no opener and is dropped.
+    fresh: bool,
+    /// A tool call ended the thinking it was opened in: the thinking closer the model may
+    /// still write is wire syntax too (dropped once).
+    yielded: bool,
     format: PhantomData<F>,
 }
 
@@ -154,12 +162,14 @@ impl<F: Format> Machine for State<F> {
             lexer: Lexer::new(),
             writer: Writer::new(),
             reason: ErrorReason::MalformedBody,
+            fresh: true,
+            yielded: false,
             format: PhantomData,
         }
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | (self.part as u32) << 8
+        self.ctx as u32 | (self.part as u32) << 8 | ((self.fresh || self.yielded) as u32) << 16
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
@@ -189,9 +199,18 @@ impl<F: Format> Machine for State<F> {
                 for alt in F::SECTION_OPEN_ALT {
                     v = v.with_literal(alt);
                 }
+                if self.fresh || self.yielded {
+                    v = v.with_literal(think_close.as_bytes());
+                }
                 v
             }
-            Ctx::Thinking => Vocab::EMPTY.with_literal(think_close.as_bytes()),
+            // The section and call openers are special tokens, never prose: inside thinking
+            // they open calls wherever they stand.
+            Ctx::Thinking => Vocab::EMPTY
+                .with_literal(think_close.as_bytes())
+                .with_literal(F::SECTION_OPEN)
+                .with_literal(F::CALL_OPEN)
+                .with_literal(think_open.as_bytes()),
             Ctx::Section => Vocab::EMPTY
                 .with_literal(F::CALL_OPEN)
                 .with_literal(F::SECTION_CLOSE)
@@ -215,6 +234,7 @@ impl<F: Format> Machine for State<F> {
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+        self.fresh = false;
         let in_call = matches!(
             self.ctx,
             Ctx::Head | Ctx::BeforeBody | Ctx::Body | Ctx::After
@@ -288,14 +308,28 @@ fn literal<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, index: usize, len
             out.close_content();
             open_call(out, s, false);
         }
+        // A thinking closer at the very start of the stream, with no opener: wire syntax.
+        (Ctx::Text, i) if i == LIT_SECTION_OPEN_ALT + F::SECTION_OPEN_ALT.len() => {
+            s.yielded = false
+        }
         (Ctx::Text, i) => {
             debug_assert!(i >= LIT_SECTION_OPEN_ALT);
             out.close_content();
             s.ctx = Ctx::Section;
         }
+        (Ctx::Thinking, THINK_CLOSE) => {
+            out.close_content();
+            s.ctx = Ctx::Text;
+        }
+        (Ctx::Thinking, THINK_REOPEN) => {
+            return super::thinking_marker(out, false, len).unwrap_or(Act::WAIT);
+        }
+        // A section or call opener: the thinking ends, the text context opens the call.
         (Ctx::Thinking, _) => {
             out.close_content();
             s.ctx = Ctx::Text;
+            s.yielded = true;
+            return Act::WAIT;
         }
         (Ctx::Section, SEC_CALL_OPEN) => {
             out.close_content();

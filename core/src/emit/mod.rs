@@ -123,6 +123,10 @@ pub(crate) struct Emitter<'a> {
     pub(crate) input_in_prefill: bool,
     /// The stream has ended (a stop, or the end of input was closed).
     pub(crate) done: bool,
+    /// The input consumed so far ends at the start of a line: nothing, or a line feed
+    /// followed by nothing but spaces and tabs. A tool-call opener inside thinking counts
+    /// only there (docs/design.md, "Thinking that yields to tool calls").
+    pub(crate) line_start: bool,
     /// Where a failed call's raw text is re-emitted: the depth at which the front end's calls
     /// sit (a fact of the dialect).
     call_depth: u8,
@@ -172,6 +176,7 @@ impl<'a> Emitter<'a> {
             prefilling: false,
             input_in_prefill: false,
             done: false,
+            line_start: true,
             call_depth,
         }
     }
@@ -192,6 +197,7 @@ impl<'a> Emitter<'a> {
         self.prefilling = false;
         self.input_in_prefill = false;
         self.done = false;
+        self.line_start = true;
     }
 
     /// The stream has begun: a block was started, or it ended.
@@ -208,6 +214,7 @@ impl<'a> Emitter<'a> {
     /// The front end consumed `bytes` of its input in the act just made: a call's raw text
     /// captures them, then capturing goes on, stops or restarts as the act asked.
     pub(crate) fn consumed(&mut self, bytes: &[u8]) {
+        self.note_line(bytes);
         if self.capture {
             self.capture_raw(bytes);
         }
@@ -219,6 +226,20 @@ impl<'a> Emitter<'a> {
                 self.raw_cut = false;
             }
         }
+    }
+
+    /// `bytes` were consumed: whether the input now stands at the start of a line.
+    #[inline(always)]
+    pub(crate) fn note_line(&mut self, bytes: &[u8]) {
+        if let Some(&b) = bytes.iter().rev().find(|&&b| b != b' ' && b != b'\t') {
+            self.line_start = b == b'\n';
+        }
+    }
+
+    /// Whether a tool-call opener met inside thinking opens a call: at the start of the
+    /// thinking (nothing of it emitted yet) or of a line; elsewhere it is quoted in prose.
+    pub(crate) fn thinking_yields(&self) -> bool {
+        self.line_start || !matches!(self.open, Some(o) if o.ty == BlockType::Thinking)
     }
 
     /// A stop sequence (the `index`th) ended the stream: the open content block completes,
