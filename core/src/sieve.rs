@@ -722,8 +722,8 @@ enum CutState {
     None,
     /// The dialect is closing what the cut closer would close, a step at a time.
     Taking,
-    /// All closed: the rest of the input is text at this depth.
-    Kept(u8),
+    /// All closed: the rest of the input is the cut marker, wire syntax.
+    Kept,
 }
 
 /// A step whose texts are offsets into the caller's buffer ([`Sieve::step_detached`]).
@@ -745,8 +745,8 @@ impl Driver<'_> {
     // Inlined: a `Vocab` returned through a call is copied (hundreds of bytes).
     #[inline(always)]
     fn vocab(&self) -> Vocab<'_> {
-        if let CutState::Kept(_) = self.cut {
-            // A cut closer's bytes: text, whatever they hold.
+        if let CutState::Kept = self.cut {
+            // A cut closer's bytes: one decision, whatever they hold.
             return Vocab::EMPTY;
         }
         self.dialect.vocab(&self.emit)
@@ -767,7 +767,7 @@ impl Driver<'_> {
             return Some(d);
         };
         match self.cut {
-            CutState::Kept(_) => return Some(d),
+            CutState::Kept => return Some(d),
             CutState::Taking => {}
             CutState::None => {
                 if self.dialect.plain_block().is_some() {
@@ -792,7 +792,7 @@ impl Driver<'_> {
                 return Some(d);
             }
             Cut::Again => CutState::Taking,
-            Cut::Text(depth) => CutState::Kept(depth),
+            Cut::Done => CutState::Kept,
         };
         self.forget_derived();
         None
@@ -879,7 +879,7 @@ impl Driver<'_> {
     fn vocab_key(&self) -> u32 {
         self.dialect.vocab_key()
             | (self.emit.prefilling as u32) << 30
-            | (matches!(self.cut, CutState::Kept(_)) as u32) << 31
+            | (matches!(self.cut, CutState::Kept) as u32) << 31
     }
 
     fn act(&mut self, d: Decision, window: &[u8]) -> Act {
@@ -887,8 +887,12 @@ impl Driver<'_> {
             self.emit.stop(index);
             return Act::WAIT;
         }
-        if let CutState::Kept(depth) = self.cut {
-            return self.emit.content(BlockType::Text, depth, d);
+        if let CutState::Kept = self.cut {
+            // The cut marker is wire syntax (docs/design.md, Clarifications, "Tool calls").
+            return match d {
+                Decision::Text(n) | Decision::Invalid(n) => Act::skip(n),
+                _ => Act::WAIT,
+            };
         }
         self.dialect.act(&mut self.emit, d, window)
     }

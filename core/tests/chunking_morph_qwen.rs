@@ -49,7 +49,7 @@ static GLOBAL: Counting = Counting;
 /// Chunk invariance (needs `alloc`: configs from JSON, events as JSON values).
 #[cfg(feature = "alloc")]
 mod chunking {
-    use super::support::{coalesce, cut_marker_of, lint, one_call_then_text, run};
+    use super::support::{coalesce, lint, one_call_then_text, run};
     use proptest::prelude::*;
     use serde_json::{Value, json};
     use tokensieve::ConfigBuf;
@@ -293,7 +293,7 @@ mod chunking {
 
         /// A well-formed morph-xml call whose last argument or closer the end of input cuts
         /// (`max_tokens`, docs/design.md, Clarifications, "Tool calls"): the call completes
-        /// without error and the cut closer is depth-0 text after it, at any chunking.
+        /// without error and the cut closer is wire syntax (no text after it), at any chunking.
         #[test]
         fn morph_xml_cut_closer_completes_the_call(city in "[ a-zA-Z&;é東]{0,8}", days in "[ 0-9]{0,3}",
                                                    last in 0usize..3, cut in 0usize..1000, sizes in splits()) {
@@ -314,12 +314,12 @@ mod chunking {
             let (call, text, depths) = one_call_then_text(&events)
                 .map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(data))))?;
             prop_assert!(call["input"].is_object());
-            prop_assert_eq!(text.as_str(), cut_marker_of(kept), "{:?}", String::from_utf8_lossy(data));
-            prop_assert!(depths.iter().all(|&d| d == 0));
+            prop_assert_eq!(text.as_str(), "", "{:?}", String::from_utf8_lossy(data));
+            prop_assert!(depths.is_empty());
         }
 
-        /// The same for qwen3-coder: the cut marker is depth-1 text inside the wrapper (with
-        /// the whitespace before it when it sits directly in the wrapper).
+        /// The same for qwen3-coder: the cut marker is wire syntax, and so is the whitespace
+        /// before it when it sits directly in the wrapper.
         #[test]
         fn qwen3_coder_cut_closer_completes_the_call(values in prop::collection::vec("[ a-z0-9<>&\"\n{}\\[\\],:]{0,10}", 1..3),
                                                      cut in 0usize..1000, sizes in splits(), schema in any::<bool>()) {
@@ -341,8 +341,8 @@ mod chunking {
             let (call, text, depths) = one_call_then_text(&events)
                 .map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(data))))?;
             prop_assert!(call["input"].is_object());
-            prop_assert_eq!(text.trim_start(), cut_marker_of(kept), "{:?}", String::from_utf8_lossy(data));
-            prop_assert!(depths.iter().all(|&d| d == 1));
+            prop_assert_eq!(text.as_str(), "", "{:?}", String::from_utf8_lossy(data));
+            prop_assert!(depths.is_empty());
         }
     }
 

@@ -10,8 +10,8 @@
 //!
 //! A closer cut off by the end of input (`max_tokens`): a cut `</parameter>` after a value
 //! ends the value as the whole closer would, and a cut marker inside an invoke (or a result)
-//! after its complete children completes it; the cut bytes are a depth-1 text block inside
-//! the region, as a cut region closer already is. A cut CDATA opener leaves the value open
+//! after its complete children completes it, and one between the elements of a region ends
+//! the region; the cut bytes are wire syntax, dropped. A cut CDATA opener leaves the value open
 //! (the call fails as unfinished), a failed invoke keeps the bytes in its raw text, and a cut
 //! closer in thinking or in `<stdout>`/`<error>` stays content.
 
@@ -214,14 +214,13 @@ impl Machine for State {
 
     /// A cut `</parameter>` ends the value (typed as at the whole closer); a cut marker
     /// inside an invoke or a result after its complete children completes it. The bytes are
-    /// then text inside the region (depth 1), as the usual decision already makes a cut
-    /// region closer. A cut CDATA opener leaves the value open (it fails as unfinished).
+    /// then wire syntax, dropped, as a cut marker between a region's elements is. A cut CDATA opener leaves the value open (it fails as unfinished).
     fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
         match self.ctx {
             Ctx::Calls => self.calls.cut_closer(&SYNTAX, out, cut).unwrap_or(Cut::No),
-            Ctx::Result | Ctx::ResultName => {
+            Ctx::Results | Ctx::Result | Ctx::ResultName => {
                 self.end_of_input(out);
-                Cut::Text(1)
+                Cut::Done
             }
             _ => Cut::No,
         }

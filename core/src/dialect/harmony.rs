@@ -235,7 +235,7 @@ impl Machine for State {
         }
         out.complete_call();
         self.ctx = Ctx::Outside;
-        Cut::Text(0)
+        Cut::Done
     }
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {

@@ -22,10 +22,10 @@
 //! - After a syntax error the call ends at the next literal closer; non-whitespace text
 //!   after the body fails the call (`unexpected-content`).
 //! - A closer cut off by the end of input (`…}}</tool_`, `…}}</`, `…}}<`: `max_tokens`) after
-//!   a complete call object completes the call; the cut bytes are a depth-0 text block after
-//!   it. Between the elements of an array it ends the array, and after an array it is text
-//!   inside the wrapper: depth 1 either way. Inside a body that does not parse it is part of
-//!   the failure's raw text. A cut `</tool_response>` or `</think>` stays content.
+//!   a complete call object completes the call; the cut bytes are wire syntax, dropped.
+//!   Between the elements of an array or after it, it ends the array, dropped too. Inside a
+//!   body that does not parse it is part of the failure's raw text. A cut `</tool_response>`
+//!   or `</think>` stays content.
 //! - Arrays: each element is a call; a failure fails the element being read and ends the
 //!   array, its raw text running from the first byte no completed call owns to the closer;
 //!   a closer or end of input between elements ends the array. Text after the array (inside
@@ -244,19 +244,18 @@ impl Machine for State {
         }
     }
 
-    /// A cut closer after a complete call object completes the call (text at depth 0, where
-    /// the call sits); between the elements of an array it ends the array as a closer would
-    /// (text inside the wrapper, depth 1, as text after the array is). After an array the
-    /// usual decision already makes it depth-1 text; inside a body it is a syntax error.
+    /// A cut closer after a complete call object completes the call; between the elements
+    /// of an array or after it, it ends the array as a closer would. Inside a body it is a
+    /// syntax error (the failure's raw text keeps it).
     fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         let c = &self.call;
-        let depth = match (c.host, c.phase) {
-            (Ctx::Call, Phase::After) if c.call_open => 0,
-            (Ctx::Call, Phase::Body) if c.array() && !c.call_open => 1,
+        match (c.host, c.phase) {
+            (Ctx::Call, Phase::After) => {}
+            (Ctx::Call, Phase::Body) if c.array() && !c.call_open => {}
             _ => return Cut::No,
-        };
+        }
         self.end_of_input(out);
-        Cut::Text(depth)
+        Cut::Done
     }
 }
 

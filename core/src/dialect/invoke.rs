@@ -178,7 +178,8 @@ impl Region {
     /// A marker cut off by the end of input ([`super::Machine::cut_closer`]): a cut
     /// `</parameter>` (any cut marker but a CDATA opener's prefix) ends the value as the whole
     /// closer would; a cut marker inside an invoke after its complete children completes it,
-    /// and the cut bytes are text inside the region (depth 1). `None`: read the bytes as usual.
+    /// and one between invokes ends the region; the cut bytes are wire syntax, dropped.
+    /// `None`: read the bytes as usual.
     pub(crate) fn cut_closer(
         &mut self,
         syn: &Syntax,
@@ -190,9 +191,9 @@ impl Region {
                 self.close_param(out);
                 Some(Cut::Again)
             }
-            At::Invoke => {
+            At::Invoke | At::Calls => {
                 self.end_of_input(out);
-                Some(Cut::Text(1))
+                Some(Cut::Done)
             }
             _ => None,
         }

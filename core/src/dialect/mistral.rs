@@ -171,7 +171,7 @@ impl Machine for State {
         }
         out.stop_capture();
         self.call.host = Ctx::Text;
-        Cut::Text(0)
+        Cut::Done
     }
 
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {

@@ -122,8 +122,8 @@ pub(crate) enum Cut {
     No,
     /// Taken, one level closed: ask again once the queued events are out.
     Again,
-    /// Taken, everything closed: the bytes are a text block at this depth.
-    Text(u8),
+    /// Taken, everything closed: the bytes are wire syntax, dropped.
+    Done,
 }
 
 /// Generates the public [`Dialect`] enum and the driver's [`Active`] dispatch from one list:

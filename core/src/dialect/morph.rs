@@ -30,7 +30,7 @@
 //!   A call still open at end of input completes normally when no argument is open.
 //! - A closer cut off by the end of input (`max_tokens`): a cut closer of the open argument
 //!   (`</city`, `</`, `<`) ends it as the whole closer would, and a cut marker between
-//!   arguments completes the call; the cut bytes are a depth-0 text block after it. A cut
+//!   arguments completes the call; the cut bytes are wire syntax, dropped. A cut
 //!   entity, a cut tag of an element nested in a held argument, or one that cannot be the
 //!   argument's closer leaves the argument open (the call fails as unfinished).
 //!
@@ -228,8 +228,8 @@ impl Machine for State {
 
     /// A cut closer of the open argument (`</city`, `</`, `<`; not a cut entity, nor a
     /// cut tag of an element nested in a held argument) ends it as the whole closer would;
-    /// a cut marker between arguments completes the call. The bytes are then text where
-    /// the call sits (depth 0).
+    /// a cut marker between arguments completes the call. The bytes are then wire syntax,
+    /// dropped.
     fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
         match self.ctx {
             // The argument's closer is the only marker beginning with `<` inside a string.
@@ -253,7 +253,7 @@ impl Machine for State {
                     return Cut::Again;
                 }
                 finish_call(out, self);
-                Cut::Text(0)
+                Cut::Done
             }
             _ => Cut::No,
         }

@@ -26,9 +26,9 @@
 //!   the wrapper; a function or wrapper still open at end of input completes normally.
 //! - A closer cut off by the end of input (`max_tokens`): a cut `</parameter>` ends the value
 //!   as the whole closer would, and a cut marker inside a function after complete parameters
-//!   completes it; the cut bytes are a depth-1 text block inside the wrapper. A cut marker
-//!   directly inside the wrapper is stray text there as before (with the whitespace before
-//!   it); in a failed function it is part of the raw text; in thinking it stays thinking.
+//!   completes it, and one directly inside the wrapper ends the wrapper; the cut bytes are
+//!   wire syntax, dropped. In a failed function it is part of the raw text; in thinking it
+//!   stays thinking.
 //! - Stray text directly inside the wrapper is a depth-1 text block that includes the
 //!   whitespace run before it (the whitespace is held — in the value buffer, which is free
 //!   between functions — until the next non-whitespace byte or tag decides; with a fixed
@@ -219,9 +219,9 @@ impl Machine for State {
                 value::close(out, self.value);
                 Cut::Again
             }
-            Ctx::Func => {
+            Ctx::Func | Ctx::Region => {
                 self.end_of_input(out);
-                Cut::Text(1)
+                Cut::Done
             }
             _ => Cut::No,
         }

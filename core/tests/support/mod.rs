@@ -504,13 +504,3 @@ pub fn one_call_then_text(events: &[Value]) -> Result<(Value, String, Vec<u64>),
     }
     Ok((call.clone(), text, depths))
 }
-
-/// What a call whose input was cut after `kept` bytes of a `suffix` of closers (and the
-/// whitespace between them) leaves as text: the cut marker, from its last `<` (nothing when
-/// the cut falls after a `>` or in whitespace).
-pub fn cut_marker_of(kept: &str) -> &str {
-    match kept.rfind('<') {
-        Some(at) if !kept[at..].contains('>') => &kept[at..],
-        _ => "",
-    }
-}
