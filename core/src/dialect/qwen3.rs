@@ -115,7 +115,8 @@ impl Machine for State {
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | ((self.fresh || self.yielded) as u32) << 8
+        let string = self.ctx == Ctx::Param && self.value.ty == ValueType::String;
+        self.ctx as u32 | ((self.fresh || self.yielded) as u32) << 8 | (string as u32) << 9
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
@@ -146,8 +147,14 @@ impl Machine for State {
                 .with_literal_before(WRAP_OPEN, WRAP_FOLLOWS)
                 .with_literal(open.as_bytes()),
             Ctx::Region => elements(bit(FUNC), bit(WRAP)),
-            Ctx::Func => elements(bit(PARAM), bit(FUNC) | bit(WRAP)),
-            Ctx::Param => elements(0, bit(PARAM)),
+            // A `</parameter>` written twice is dropped.
+            Ctx::Func => elements(bit(PARAM), bit(PARAM) | bit(FUNC) | bit(WRAP)),
+            // A value the model left without its `</parameter>` ends at the next parameter or
+            // at `</function>` (as vLLM's and SGLang's parsers read it) — unless the schema
+            // types it `string`: code and markup may hold those tags, so it ends only at
+            // `</parameter>` (vectors 013, 023).
+            Ctx::Param if self.value.ty == ValueType::String => elements(0, bit(PARAM)),
+            Ctx::Param => elements(bit(PARAM), bit(PARAM) | bit(FUNC)),
             Ctx::Skip => elements(0, bit(FUNC) | bit(WRAP)),
         }
     }
@@ -301,6 +308,14 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
             s.ctx = Ctx::Func;
             value::close(out, s.value);
         }
+        // Lenient recovery (docs/design.md): the value's closer is missing; the value ends
+        // here and the same tag is read again in the function.
+        (Ctx::Param, PARAM, true) | (Ctx::Param, FUNC, false) => {
+            s.ctx = Ctx::Func;
+            value::close(out, s.value);
+            return Act::WAIT;
+        }
+        (Ctx::Func, PARAM, false) => {}
         (Ctx::Skip, FUNC, false) => {
             s.ctx = Ctx::Region;
             return out.close_skipped(s.reason, tag.len, true);
