@@ -72,6 +72,11 @@ for dialect in $(target/debug/tokensieve dialects); do
   done
 done
 
+echo "-- host-defined dialects (conformance/custom/<family>.json and its vectors)"
+for dir in conformance/custom/*/; do
+  python3 conformance/check.py --cmd "$cli" --cases "$dir" -q
+done
+
 step "provider vectors through tokensieve decode (providers this build decodes; all are linted)"
 python3 conformance/check.py --lint-only --cases conformance/providers -q
 python3 conformance/providers/bedrock/make.py --check

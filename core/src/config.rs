@@ -6,7 +6,7 @@
 
 use core::fmt;
 
-pub use crate::dialect::Dialect;
+pub use crate::spec::{Description, Dialect, Shape, StrList};
 
 /// Where the stream starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -103,52 +103,6 @@ pub struct Tool<'a> {
     pub name: &'a str,
     /// Its declared parameters (from the JSON Schema's `properties`).
     pub params: &'a [Param<'a>],
-}
-
-/// A list of strings, borrowed from a slice of `&str` or (with `alloc`) of owned strings.
-#[derive(Clone, Copy, Debug)]
-pub enum StrList<'a> {
-    /// Borrowed string slices (what a `no_std` host writes).
-    Strs(&'a [&'a str]),
-    /// Owned strings (what [`ConfigBuf`] holds).
-    #[cfg(feature = "alloc")]
-    Owned(&'a [alloc::boxed::Box<str>]),
-}
-
-impl<'a> StrList<'a> {
-    /// Number of strings.
-    pub fn len(&self) -> usize {
-        match self {
-            StrList::Strs(s) => s.len(),
-            #[cfg(feature = "alloc")]
-            StrList::Owned(s) => s.len(),
-        }
-    }
-
-    /// True when there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The `i`-th string.
-    pub fn get(&self, i: usize) -> Option<&'a str> {
-        match self {
-            StrList::Strs(s) => s.get(i).copied(),
-            #[cfg(feature = "alloc")]
-            StrList::Owned(s) => s.get(i).map(|b| &**b),
-        }
-    }
-
-    /// The strings in order.
-    pub fn iter(&self) -> impl Iterator<Item = &'a str> + '_ {
-        (0..self.len()).filter_map(|i| self.get(i))
-    }
-}
-
-impl<'a> From<&'a [&'a str]> for StrList<'a> {
-    fn from(s: &'a [&'a str]) -> Self {
-        StrList::Strs(s)
-    }
 }
 
 /// The configured tools, borrowed from a slice of [`Tool`] or (with `alloc`) owned ones.
@@ -255,8 +209,12 @@ pub const DEFAULT_MAX_CALL_BYTES: usize = 1 << 20;
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Config<'a> {
-    /// The wire format.
+    /// The wire format: a preset by name.
     pub dialect: Dialect,
+    /// A host-written description of the wire format (docs/design.md, "Dialect
+    /// descriptions"): when set, it replaces the preset — its shape picks the machine, its
+    /// markers and names are the ones read — and `dialect` should name the shape's preset.
+    pub description: Option<Description<'a>>,
     /// `[open, close]` thinking markers; `None` means the dialect's default.
     pub thinking_tags: Option<(&'a str, &'a str)>,
     /// hermes: `[open, close]` tool-call markers; `None` means `<tool_call>`/`</tool_call>`.
@@ -280,6 +238,7 @@ impl<'a> Config<'a> {
     pub const fn new(dialect: Dialect) -> Config<'static> {
         Config {
             dialect,
+            description: None,
             thinking_tags: None,
             tool_call_markers: None,
             start_in: StartIn::Text,
@@ -294,7 +253,25 @@ impl<'a> Config<'a> {
     /// The thinking markers in force.
     pub fn thinking_tags(&self) -> (&'a str, &'a str) {
         self.thinking_tags
-            .unwrap_or_else(|| self.dialect.default_thinking_tags())
+            .unwrap_or_else(|| match self.description {
+                Some(d) => d.thinking_tags,
+                None => self.dialect.default_thinking_tags(),
+            })
+    }
+
+    /// The preset whose machine parses this configuration: the description's shape's, when
+    /// there is a description.
+    pub fn machine(&self) -> Dialect {
+        match self.description {
+            Some(d) => d.shape.preset(),
+            None => self.dialect,
+        }
+    }
+
+    /// The description in force: the host's, else the preset's (`None` for the dialects that
+    /// are machines of their own).
+    pub fn description(&self) -> Option<Description<'a>> {
+        self.description.or(Description::preset(self.dialect))
     }
 
     /// Checks the values a parser relies on.
@@ -320,8 +297,11 @@ impl<'a> Config<'a> {
                 ));
             }
         }
+        if let Some(d) = &self.description {
+            validate_description(d)?;
+        }
         if let Some((open, close)) = self.tool_call_markers {
-            if self.dialect != Dialect::Hermes {
+            if self.machine() != Dialect::Hermes {
                 return Err(ConfigError::new(
                     "tool_call_markers",
                     "applies to hermes only",
@@ -364,6 +344,98 @@ impl<'a> Config<'a> {
         }
         Ok(())
     }
+}
+
+/// Checks a host's dialect description (the errors name `dialect.<field>`).
+fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
+    let pair = |key: &'static str, (open, close): (&str, &str)| {
+        if [open, close]
+            .iter()
+            .any(|m| m.is_empty() || m.len() > MAX_MARKER_LEN)
+        {
+            return Err(ConfigError::new(key, "markers must be 1 to 64 bytes long"));
+        }
+        if open.starts_with(close) || close.starts_with(open) {
+            return Err(ConfigError::new(
+                key,
+                "the opener and the closer must differ, and neither may begin the other",
+            ));
+        }
+        Ok(())
+    };
+    pair("dialect.wrapper", d.wrapper)?;
+    pair("dialect.thinking_tags", d.thinking_tags)?;
+    let thinking = [d.thinking_tags.0, d.thinking_tags.1];
+    if thinking.contains(&d.wrapper.0) || thinking.contains(&d.wrapper.1) {
+        return Err(ConfigError::new(
+            "dialect.wrapper",
+            "must differ from the thinking markers",
+        ));
+    }
+    match d.shape {
+        Shape::JsonCall => {
+            if let Some(r) = d.result_wrapper {
+                pair("dialect.result_wrapper", r)?;
+                if r.0 == d.wrapper.0 || thinking.contains(&r.0) {
+                    return Err(ConfigError::new(
+                        "dialect.result_wrapper",
+                        "its opener must differ from the call's and the thinking opener",
+                    ));
+                }
+            }
+            for (key, list) in [
+                ("dialect.name_keys", d.name_keys),
+                ("dialect.argument_keys", d.argument_keys),
+            ] {
+                if list.is_empty() || list.len() > 4 {
+                    return Err(ConfigError::new(key, "must list 1 to 4 keys"));
+                }
+                if list
+                    .iter()
+                    .any(|k| k.is_empty() || k.len() > crate::spec::MAX_KEY_LEN)
+                {
+                    return Err(ConfigError::new(key, "each key must be 1 to 10 bytes long"));
+                }
+            }
+            if d.name_keys
+                .iter()
+                .any(|k| d.argument_keys.contains(k.as_bytes()))
+            {
+                return Err(ConfigError::new(
+                    "dialect.argument_keys",
+                    "must not repeat a name key",
+                ));
+            }
+        }
+        Shape::XmlParams => {
+            if closing_tag_name(d.wrapper.1).is_none() {
+                return Err(ConfigError::new(
+                    "dialect.wrapper",
+                    "an xml-params closer must be a closing tag </name>",
+                ));
+            }
+            if d.result_wrapper.is_some() {
+                return Err(ConfigError::new(
+                    "dialect.result_wrapper",
+                    "applies to the json-call shape only",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `name` of a closing tag `</name>` (letters, digits, `_`, `-`, `.`, `:`), if it is one.
+pub(crate) fn closing_tag_name(closer: &str) -> Option<&str> {
+    let name = closer.strip_prefix("</")?.strip_suffix('>')?;
+    let ok = name
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
+    ok.then_some(name)
 }
 
 /// A rejected configuration: which key, and what is wrong with it.
@@ -410,7 +482,7 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 #[cfg(feature = "alloc")]
-pub use owned::ConfigBuf;
+pub use owned::{ConfigBuf, DescriptionBuf};
 
 #[cfg(feature = "alloc")]
 mod owned {
@@ -435,6 +507,8 @@ mod owned {
     pub struct ConfigBuf {
         /// The wire format.
         pub dialect: Dialect,
+        /// A host-written description of the wire format (see [`Config::description`]).
+        pub description: Option<DescriptionBuf>,
         /// `[open, close]` thinking markers; `None` means the dialect's default.
         pub thinking_tags: Option<(Box<str>, Box<str>)>,
         /// hermes: `[open, close]` tool-call markers.
@@ -451,6 +525,98 @@ mod owned {
         pub max_call_bytes: usize,
         /// Tools with their parameter types.
         pub tools: Vec<ToolBuf>,
+    }
+
+    /// An owned [`Description`], read from the JSON config's `"dialect"` object.
+    ///
+    /// ```
+    /// use tokensieve::{ConfigBuf, Dialect, Shape};
+    /// let buf = ConfigBuf::from_json(r#"{"dialect": {"shape": "xml-params",
+    ///     "wrapper": ["<seed:tool_call>", "</seed:tool_call>"],
+    ///     "thinking_tags": ["<seed:think>", "</seed:think>"]}}"#).unwrap();
+    /// let config = buf.config();
+    /// assert_eq!(config.dialect, Dialect::Qwen3Coder);
+    /// assert_eq!(config.description.unwrap().shape, Shape::XmlParams);
+    /// assert_eq!(config.thinking_tags(), ("<seed:think>", "</seed:think>"));
+    /// let err = ConfigBuf::from_json(r#"{"dialect": {"shape": "xml-params", "wrapper": ["<a>", "<a>"]}}"#);
+    /// assert_eq!(err.unwrap_err().key(), "dialect.wrapper");
+    /// ```
+    #[derive(Clone, Debug)]
+    pub struct DescriptionBuf {
+        /// The grammar shape.
+        pub shape: Shape,
+        /// See [`Description::wrapper`].
+        pub wrapper: (Box<str>, Box<str>),
+        /// See [`Description::result_wrapper`].
+        pub result_wrapper: Option<(Box<str>, Box<str>)>,
+        /// See [`Description::name_keys`].
+        pub name_keys: Vec<Box<str>>,
+        /// See [`Description::argument_keys`].
+        pub argument_keys: Vec<Box<str>>,
+        /// See [`Description::thinking_tags`].
+        pub thinking_tags: (Box<str>, Box<str>),
+    }
+
+    impl DescriptionBuf {
+        /// An owned copy of a description.
+        pub fn from_description(d: &Description<'_>) -> DescriptionBuf {
+            let pair = |(a, b): (&str, &str)| (Box::from(a), Box::from(b));
+            DescriptionBuf {
+                shape: d.shape,
+                wrapper: pair(d.wrapper),
+                result_wrapper: d.result_wrapper.map(pair),
+                name_keys: d.name_keys.iter().map(Into::into).collect(),
+                argument_keys: d.argument_keys.iter().map(Into::into).collect(),
+                thinking_tags: pair(d.thinking_tags),
+            }
+        }
+
+        /// The borrowed view.
+        pub fn description(&self) -> Description<'_> {
+            Description {
+                shape: self.shape,
+                wrapper: (&self.wrapper.0, &self.wrapper.1),
+                result_wrapper: self.result_wrapper.as_ref().map(|(a, b)| (&**a, &**b)),
+                name_keys: StrList::Owned(&self.name_keys),
+                argument_keys: StrList::Owned(&self.argument_keys),
+                thinking_tags: (&self.thinking_tags.0, &self.thinking_tags.1),
+            }
+        }
+
+        /// Reads a description object: `shape` is required; every other field defaults to
+        /// the shape's preset (hermes for json-call, qwen3-coder for xml-params).
+        fn from_value(v: &Value) -> Result<DescriptionBuf, ConfigError> {
+            let obj = v
+                .as_object()
+                .ok_or_else(|| err("dialect", "must be a dialect name or a description object"))?;
+            let shape = match obj.get("shape") {
+                Some(Value::String(s)) => Shape::from_name(s)
+                    .ok_or_else(|| err("dialect.shape", "must be one of json-call, xml-params"))?,
+                Some(_) => return Err(err("dialect.shape", "must be a string")),
+                None => return Err(err("dialect.shape", "is required in a description")),
+            };
+            let preset = Description::preset(shape.preset()).expect("a shape's preset has one");
+            let mut d = DescriptionBuf::from_description(&preset);
+            let keys = |key: &str, v: &Value| -> Result<Vec<Box<str>>, ConfigError> {
+                v.as_array()
+                    .and_then(|l| l.iter().map(|k| k.as_str().map(Box::from)).collect())
+                    .ok_or_else(|| err(key, "must be a list of strings"))
+            };
+            for (key, value) in obj {
+                let full = alloc::format!("dialect.{key}");
+                match key.as_str() {
+                    "shape" => {}
+                    "wrapper" => d.wrapper = marker_pair(&full, value)?,
+                    "result_wrapper" if value.is_null() => d.result_wrapper = None,
+                    "result_wrapper" => d.result_wrapper = Some(marker_pair(&full, value)?),
+                    "name_keys" => d.name_keys = keys(&full, value)?,
+                    "argument_keys" => d.argument_keys = keys(&full, value)?,
+                    "thinking_tags" => d.thinking_tags = marker_pair(&full, value)?,
+                    _ => return Err(err(&full, "is not a field of a dialect description")),
+                }
+            }
+            Ok(d)
+        }
     }
 
     fn err(key: &str, message: &'static str) -> ConfigError {
@@ -474,6 +640,7 @@ mod owned {
         pub fn new(dialect: Dialect) -> ConfigBuf {
             ConfigBuf {
                 dialect,
+                description: None,
                 thinking_tags: None,
                 tool_call_markers: None,
                 start_in: StartIn::Text,
@@ -516,6 +683,7 @@ mod owned {
             };
             ConfigBuf {
                 dialect: c.dialect,
+                description: c.description.as_ref().map(DescriptionBuf::from_description),
                 thinking_tags: pair(c.thinking_tags),
                 tool_call_markers: pair(c.tool_call_markers),
                 start_in: c.start_in,
@@ -539,17 +707,30 @@ mod owned {
             let obj = v
                 .as_object()
                 .ok_or_else(|| err("(config)", "must be a JSON object"))?;
-            let dialect = match obj.get("dialect") {
-                Some(Value::String(s)) => Dialect::from_name(s).ok_or_else(|| {
-                    err(
+            let (dialect, description) = match obj.get("dialect") {
+                Some(Value::String(s)) => (
+                    Dialect::from_name(s).ok_or_else(|| {
+                        err(
+                            "dialect",
+                            "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough (or a description object)",
+                        )
+                    })?,
+                    None,
+                ),
+                Some(v @ Value::Object(_)) => {
+                    let d = DescriptionBuf::from_value(v)?;
+                    (d.shape.preset(), Some(d))
+                }
+                Some(_) => {
+                    return Err(err(
                         "dialect",
-                        "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough",
-                    )
-                })?,
-                Some(_) => return Err(err("dialect", "must be a string")),
+                        "must be a dialect name or a description object",
+                    ));
+                }
                 None => return Err(err("dialect", "is required")),
             };
             let mut buf = ConfigBuf::new(dialect);
+            buf.description = description;
             for (key, value) in obj {
                 match key.as_str() {
                     "dialect" => {}
@@ -625,6 +806,7 @@ mod owned {
         pub fn config(&self) -> Config<'_> {
             Config {
                 dialect: self.dialect,
+                description: self.description.as_ref().map(DescriptionBuf::description),
                 thinking_tags: self.thinking_tags.as_ref().map(|(a, b)| (&**a, &**b)),
                 tool_call_markers: self.tool_call_markers.as_ref().map(|(a, b)| (&**a, &**b)),
                 start_in: self.start_in,

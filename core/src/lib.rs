@@ -55,22 +55,22 @@ pub mod json;
 pub mod provider;
 mod scan;
 mod sieve;
+pub mod spec;
 
 /// Hooks for the fuzz crate (`fuzz/`), with the `fuzzing` feature only: not API.
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod __fuzzing;
 
-pub use config::{
-    Config, ConfigError, Dialect, OnMalformed, Param, StartIn, StrList, Tool, ToolList, ValueType,
-};
+pub use config::{Config, ConfigError, OnMalformed, Param, StartIn, Tool, ToolList, ValueType};
 #[cfg(feature = "alloc")]
-pub use config::{ConfigBuf, ParamBuf, ToolBuf};
+pub use config::{ConfigBuf, DescriptionBuf, ParamBuf, ToolBuf};
 pub use event::{
     BlockComplete, BlockType, CallError, Chunk, ErrorReason, ErrorSource, Event, Finish,
     FinishReason, Part, StreamError, Usage,
 };
 pub use sieve::{DEFAULT_MEMORY, HOLD_CAP, MIN_MEMORY, Misuse, Pull, STR_CAP, Sieve};
+pub use spec::{Description, Dialect, Shape, StrList};
 
 /// The README's examples run as doctests.
 #[cfg(doctest)]

@@ -63,6 +63,51 @@ fn project_vectors() {
     assert!(passed >= 40);
 }
 
+/// Host-defined dialects (docs/design.md, "Dialect descriptions"): each
+/// `conformance/custom/<family>.json` is a complete config, and every vector in
+/// `conformance/custom/<family>/` runs with exactly that config.
+#[test]
+fn custom_dialect_vectors() {
+    let dir = root().join("conformance/custom");
+    let mut families = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let config: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        tokensieve::ConfigBuf::from_value(&config)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let vectors = load_dir(&path.with_extension(""));
+        assert!(
+            vectors.len() >= 10,
+            "{}: only {} vectors",
+            path.display(),
+            vectors.len()
+        );
+        for v in &vectors {
+            // The vector's config is the family's, plus at most tools and start_in.
+            let mut base = v.config.clone();
+            base.as_object_mut().unwrap().remove("tools");
+            base.as_object_mut().unwrap().remove("start_in");
+            assert_eq!(
+                base,
+                config,
+                "{}: not the config of {}",
+                v.name,
+                path.display()
+            );
+        }
+        run_all(&vectors, &path.file_stem().unwrap().to_string_lossy());
+        families += 1;
+    }
+    assert!(
+        families >= 1,
+        "no host-defined dialect in conformance/custom"
+    );
+}
+
 #[test]
 fn shared_vectors() {
     let dir = root().join("../shared/conformance/cases");

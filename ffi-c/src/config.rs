@@ -178,6 +178,8 @@ impl<'c> Read<'c> {
     pub(crate) fn base_config(&self) -> Config<'c> {
         Config {
             dialect: self.dialect,
+            // The struct config names presets; a description comes through the JSON config.
+            description: None,
             thinking_tags: self.thinking,
             tool_call_markers: self.markers,
             start_in: self.start_in,

@@ -357,6 +357,7 @@ pub(crate) unsafe fn copy_config(
     let tools = unsafe { copy_tools(mem, plan, r, &mut bytes) }?;
     Ok(Config {
         dialect: r.dialect,
+        description: None,
         thinking_tags: thinking,
         tool_call_markers: markers,
         start_in: r.start_in,

@@ -90,7 +90,6 @@ pub(crate) struct State {
 }
 
 impl Machine for State {
-    const THINKING_TAGS: (&'static str, &'static str) = ("<thinking>", "</thinking>");
     const CALL_DEPTH: u8 = 1;
 
     fn new(cfg: &Config<'_>) -> State {

@@ -42,15 +42,13 @@ use super::{Cut, Machine};
 
 /// What may follow `<tool_call>` (after whitespace) for it to open a call.
 const CALL_FOLLOWS: &[&[u8]] = &[b"{", b"["];
-const RESPONSE_OPEN: &[u8] = b"<tool_response>";
-const RESPONSE_CLOSE: &[u8] = b"</tool_response>";
-const DEFAULT_MARKERS: (&str, &str) = ("<tool_call>", "</tool_call>");
 
-/// Literal indices in the text context's vocabulary.
+/// Literal indices in the text context's vocabulary: the thinking opener, the call opener,
+/// the result opener (when the description has one), then a thinking closer with no opener
+/// (at the very start of the stream, or after a call that ended thinking): wire syntax.
 const LIT_THINK: usize = 0;
 const LIT_CALL: usize = 1;
-/// A thinking closer at the very start of the stream (no opener): wire syntax.
-const LIT_STRAY_CLOSE: usize = 3;
+const LIT_RESULT: usize = 2;
 /// Literal indices in the thinking context's vocabulary (the closer is 0).
 const THINK_CALL: usize = 1;
 const THINK_REOPEN: usize = 2;
@@ -78,7 +76,6 @@ pub(crate) struct State {
 }
 
 impl Machine for State {
-    const THINKING_TAGS: (&'static str, &'static str) = ("<think>", "</think>");
     const CALL_DEPTH: u8 = 0;
 
     fn new(cfg: &Config<'_>) -> State {
@@ -98,17 +95,19 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let (open, close) = out.tool_call_markers().unwrap_or(DEFAULT_MARKERS);
+        let (open, close) = out.call_markers();
         match self.call.host {
             Ctx::Text => {
                 let (think_open, think_close) = out.thinking_tags();
-                let v = Vocab {
+                let mut v = Vocab {
                     stops: out.stops(),
                     ..Vocab::EMPTY
                 }
                 .with_literal(think_open.as_bytes())
-                .with_literal_before(open.as_bytes(), CALL_FOLLOWS)
-                .with_literal(RESPONSE_OPEN);
+                .with_literal_before(open.as_bytes(), CALL_FOLLOWS);
+                if let Some((result_open, _)) = out.description().result_wrapper {
+                    v = v.with_literal(result_open.as_bytes());
+                }
                 if self.fresh || self.yielded {
                     v.with_literal(think_close.as_bytes())
                 } else {
@@ -122,7 +121,10 @@ impl Machine for State {
                     .with_literal_before(open.as_bytes(), CALL_FOLLOWS)
                     .with_literal(think_open.as_bytes())
             }
-            Ctx::Response => Vocab::EMPTY.with_literal(RESPONSE_CLOSE),
+            Ctx::Response => match out.description().result_wrapper {
+                Some((_, result_close)) => Vocab::EMPTY.with_literal(result_close.as_bytes()),
+                None => Vocab::EMPTY,
+            },
             // Inside a quoted string the closer is content.
             Ctx::Call if self.call.phase == Phase::Body && self.call.in_quotes() => Vocab::EMPTY,
             Ctx::Call => Vocab::EMPTY.with_literal(close.as_bytes()),
@@ -140,8 +142,8 @@ impl Machine for State {
         match (call.host, d) {
             (Ctx::Text, Decision::Literal { index, len }) => {
                 out.close_content();
+                let results = out.description().result_wrapper.is_some();
                 match index {
-                    LIT_STRAY_CLOSE => self.yielded = false,
                     LIT_THINK => call.host = Ctx::Thinking,
                     LIT_CALL => {
                         out.begin_capture();
@@ -153,11 +155,13 @@ impl Machine for State {
                         call.begin(array);
                         call.host = Ctx::Call;
                     }
-                    _ => {
+                    LIT_RESULT if results => {
                         out.start_block(BlockType::ToolResult, 1);
                         out.clear_tool_strs();
                         call.host = Ctx::Response;
                     }
+                    // The thinking closer with no opener.
+                    _ => self.yielded = false,
                 }
                 Act::skip(len)
             }

@@ -517,7 +517,7 @@ fn token<C: Copy>(
             s.key_len = 0;
         }
         (Member::Key, Token::Text(text)) => key_piece(s, text),
-        (Member::Key, Token::KeyEnd) => key_done(s),
+        (Member::Key, Token::KeyEnd) => key_done(out, s),
         (Member::Name, Token::StringStart) => s.name = Progress::Reading,
         (Member::Name, Token::Text(text)) => return name_piece(out, s, text, window, consumed),
         (Member::Name, Token::StringEnd) => {
@@ -574,13 +574,17 @@ fn key_piece<C: Copy>(s: &mut JsonCall<C>, text: Text<'_>) {
     }
 }
 
-/// The key is read: the first `name` and the first `arguments`/`parameters` count.
-fn key_done<C: Copy>(s: &mut JsonCall<C>) {
+/// The key is read: the first of the description's name keys and the first of its argument
+/// keys count (hermes: `name`, `arguments`/`parameters`).
+fn key_done<C: Copy>(out: &Emitter<'_>, s: &mut JsonCall<C>) {
     let key = s.key.get(..s.key_len as usize).unwrap_or(&[]);
-    s.member = match key {
-        b"name" if s.name == Progress::Absent => Member::Name,
-        b"arguments" | b"parameters" if s.args == Progress::Absent => Member::ArgsStart,
-        _ => Member::Other,
+    let d = out.description();
+    s.member = if s.name == Progress::Absent && d.name_keys.contains(key) {
+        Member::Name
+    } else if s.args == Progress::Absent && d.argument_keys.contains(key) {
+        Member::ArgsStart
+    } else {
+        Member::Other
     };
 }
 

@@ -71,7 +71,6 @@ const LIT_STRAY_CLOSE: usize = 1;
 const THINK_REOPEN: usize = 1;
 
 impl Machine for State {
-    const THINKING_TAGS: (&'static str, &'static str) = ("<think>", "</think>");
     const CALL_DEPTH: u8 = 1;
 
     fn new(cfg: &Config<'_>) -> State {

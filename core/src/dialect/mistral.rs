@@ -91,7 +91,6 @@ pub(crate) struct State {
 }
 
 impl Machine for State {
-    const THINKING_TAGS: (&'static str, &'static str) = ("[THINK]", "[/THINK]");
     const CALL_DEPTH: u8 = 0;
 
     fn new(cfg: &Config<'_>) -> State {

@@ -58,11 +58,10 @@ use crate::config::Config;
 use crate::emit::{Act, Emitter};
 use crate::event::BlockType;
 use crate::scan::{Decision, Vocab};
+use crate::spec::Dialect;
 
 /// A dialect's state machine: what the driver asks of every wire format.
 pub(crate) trait Machine: Sized {
-    /// The default `[open, close]` thinking markers.
-    const THINKING_TAGS: (&'static str, &'static str);
     /// The depth of the text the dialect's calls sit in: where a failed call's raw text is
     /// re-emitted (0 for calls at top level, 1 for calls inside a region).
     const CALL_DEPTH: u8;
@@ -126,49 +125,10 @@ pub(crate) enum Cut {
     Done,
 }
 
-/// Generates the public [`Dialect`] enum and the driver's [`Active`] dispatch from one list:
-/// `Variant = C code, "config-name", state type;`, each with its doc comment.
+/// Generates the driver's [`Active`] dispatch from one list: `Variant, state type;` — the
+/// variant is the [`Dialect`] preset (`crate::spec`) whose machine the state is.
 macro_rules! registry {
-    ($($(#[doc = $doc:literal])* $variant:ident = $code:literal, $name:literal, $state:ty;)*) => {
-        /// The wire format the model writes.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(u8)]
-        pub enum Dialect {
-            $($(#[doc = $doc])* $variant = $code,)*
-        }
-
-        const DIALECTS: usize = [$($code),*].len();
-
-        impl Dialect {
-            /// Every dialect, in declaration order (their codes are 0, 1, 2, …).
-            pub const ALL: [Dialect; DIALECTS] = [$(Dialect::$variant),*];
-
-            /// The dialect's name in configs (`anthropic-xml`, …).
-            ///
-            /// ```
-            /// use tokensieve::Dialect;
-            /// assert_eq!(Dialect::from_name("anthropic-xml"), Some(Dialect::AnthropicXml));
-            /// assert_eq!(Dialect::AnthropicXml.name(), "anthropic-xml");
-            /// ```
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $(Dialect::$variant => $name,)*
-                }
-            }
-
-            /// The default `[open, close]` thinking markers.
-            ///
-            /// ```
-            /// use tokensieve::Dialect;
-            /// assert_eq!(Dialect::Hermes.default_thinking_tags(), ("<think>", "</think>"));
-            /// ```
-            pub const fn default_thinking_tags(self) -> (&'static str, &'static str) {
-                match self {
-                    $(Dialect::$variant => <$state as Machine>::THINKING_TAGS,)*
-                }
-            }
-        }
-
+    ($($variant:ident, $state:ty;)*) => {
         /// The dialect in use, with its state.
         #[derive(Clone, Copy, Debug)]
         pub(crate) enum Active {
@@ -177,7 +137,7 @@ macro_rules! registry {
 
         impl Active {
             pub(crate) fn new(cfg: &Config<'_>) -> Active {
-                match cfg.dialect {
+                match cfg.machine() {
                     $(Dialect::$variant => Active::$variant(<$state as Machine>::new(cfg)),)*
                 }
             }
@@ -232,58 +192,20 @@ macro_rules! registry {
 }
 
 registry! {
-    /// All text, plus thinking markers and stop sequences.
-    Passthrough = 0, "passthrough", passthrough::State;
-    /// `<thinking>`, `<function_calls><invoke name=…>`, `<function_results>`.
-    AnthropicXml = 1, "anthropic-xml", anthropic::State;
-    /// `<tool_call>{json}</tool_call>` (JSON-mix).
-    Hermes = 2, "hermes", hermes::State;
-    /// `<tool_name><arg>…</arg></tool_name>`.
-    MorphXml = 3, "morph-xml", morph::State;
-    /// `<tool_call><function=N><parameter=K>…`.
-    Qwen3Coder = 4, "qwen3-coder", qwen3::State;
-    /// `<minimax:tool_call><invoke name="N"><parameter name="K">…` (MiniMax M2).
-    MinimaxM2 = 5, "minimax-m2", minimax::State;
-    /// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
-    Glm45 = 6, "glm-4.5", glm::State;
-    /// OpenAI gpt-oss: `<|channel|>analysis<|message|>…<|end|>`, calls
-    /// `<|channel|>commentary to=functions.N <|constrain|>json<|message|>{…}<|call|>`.
-    Harmony = 7, "harmony", harmony::State;
-    /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.N:0<|tool_call_argument_begin|>{json}…` (Kimi K2).
-    KimiK2 = 8, "kimi-k2", kimi::State;
-    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>N<｜tool▁sep｜>{json}<｜tool▁call▁end｜>…` (DeepSeek V3.1).
-    DeepSeekV31 = 9, "deepseek-v3.1", deepseek_v31::State;
-    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>N` + a ```` ```json ```` fenced body (DeepSeek V3, R1).
-    DeepSeekV3 = 10, "deepseek-v3", deepseek_v3::State;
-    /// `[TOOL_CALLS]NAME[ARGS]{…}` or `[TOOL_CALLS][{"name": N, "arguments": {…}}]`, `[THINK]`
-    /// (Mistral, Magistral, Devstral).
-    Mistral = 11, "mistral", mistral::State;
-    /// `{"name": N, "parameters": {…}}` as the whole message or after `<|python_tag|>`, several
-    /// separated by `;` (Llama 3.1–3.3).
-    Llama3Json = 12, "llama3-json", llama3::State;
-    /// `[get_weather(city="Paris"), get_time()]`, optionally in
-    /// `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
-    Pythonic = 13, "pythonic", pythonic::State;
-}
-
-impl Dialect {
-    /// Looks a dialect up by its config name.
-    ///
-    /// ```
-    /// use tokensieve::Dialect;
-    /// assert_eq!(Dialect::from_name("hermes"), Some(Dialect::Hermes));
-    /// assert_eq!(Dialect::from_name("Hermes"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Dialect> {
-        Dialect::ALL.into_iter().find(|d| d.name() == name)
-    }
-
-    /// Whether this build can parse the dialect (every dialect it names; kept so bindings can
-    /// ask).
-    pub const fn is_supported(self) -> bool {
-        let _ = self;
-        true
-    }
+    Passthrough, passthrough::State;
+    AnthropicXml, anthropic::State;
+    Hermes, hermes::State;
+    MorphXml, morph::State;
+    Qwen3Coder, qwen3::State;
+    MinimaxM2, minimax::State;
+    Glm45, glm::State;
+    Harmony, harmony::State;
+    KimiK2, kimi::State;
+    DeepSeekV31, deepseek_v31::State;
+    DeepSeekV3, deepseek_v3::State;
+    Mistral, mistral::State;
+    Llama3Json, llama3::State;
+    Pythonic, pythonic::State;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

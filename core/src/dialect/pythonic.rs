@@ -132,7 +132,6 @@ fn list_follows(rest: &[u8], eof: bool) -> Option<bool> {
 }
 
 impl Machine for State {
-    const THINKING_TAGS: (&'static str, &'static str) = ("<think>", "</think>");
     const CALL_DEPTH: u8 = 0;
 
     fn new(cfg: &Config<'_>) -> State {

@@ -44,8 +44,10 @@ use crate::scan::{Decision, Tag, Vocab};
 use super::value::{self, Value, leading_ws, trim};
 use super::{Cut, Machine};
 
-const NAMES: &[&[u8]] = &[b"tool_call", b"function", b"parameter"];
-const WRAP: u8 = 0;
+/// The element names (index 0 unused: the wrapper's closer is the description's, matched as
+/// the vocabulary's `extra` name, bit [`WRAP`]).
+const NAMES: &[&[u8]] = &[b"", b"function", b"parameter"];
+const WRAP: u8 = crate::scan::EXTRA;
 const FUNC: u8 = 1;
 const PARAM: u8 = 2;
 
@@ -53,7 +55,6 @@ const fn bit(e: u8) -> u32 {
     1 << e
 }
 
-const WRAP_OPEN: &[u8] = b"<tool_call>";
 const WRAP_FOLLOWS: &[&[u8]] = &[b"<function="];
 /// Literal indices in the text context.
 const LIT_THINK: usize = 0;
@@ -98,7 +99,6 @@ pub(crate) struct State {
 }
 
 impl Machine for State {
-    const THINKING_TAGS: (&'static str, &'static str) = ("<think>", "</think>");
     const CALL_DEPTH: u8 = 1;
 
     fn new(cfg: &Config<'_>) -> State {
@@ -120,8 +120,11 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+        let (wrap_open, wrap_close) = out.call_markers();
+        let wrap_open = wrap_open.as_bytes();
         let elements = |open: u32, close: u32| Vocab {
             names: NAMES,
+            extra: crate::config::closing_tag_name(wrap_close).map_or(b"", str::as_bytes),
             open,
             close,
             eq_form: bit(FUNC) | bit(PARAM),
@@ -135,7 +138,7 @@ impl Machine for State {
                     ..Vocab::EMPTY
                 }
                 .with_literal(open.as_bytes())
-                .with_literal_before(WRAP_OPEN, WRAP_FOLLOWS);
+                .with_literal_before(wrap_open, WRAP_FOLLOWS);
                 if self.fresh || self.yielded {
                     v.with_literal(close.as_bytes())
                 } else {
@@ -144,7 +147,7 @@ impl Machine for State {
             }
             Ctx::Thinking => Vocab::EMPTY
                 .with_literal(close.as_bytes())
-                .with_literal_before(WRAP_OPEN, WRAP_FOLLOWS)
+                .with_literal_before(wrap_open, WRAP_FOLLOWS)
                 .with_literal(open.as_bytes()),
             Ctx::Region => elements(bit(FUNC), bit(WRAP)),
             // A `</parameter>` written twice is dropped.

@@ -150,7 +150,6 @@ pub(crate) struct State<F: Format> {
 }
 
 impl<F: Format> Machine for State<F> {
-    const THINKING_TAGS: (&'static str, &'static str) = ("<think>", "</think>");
     const CALL_DEPTH: u8 = 1;
 
     fn new(cfg: &Config<'_>) -> State<F> {

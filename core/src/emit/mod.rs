@@ -12,6 +12,7 @@ use crate::buf::Buf;
 use crate::config::{Config, StrList, ToolList};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{Decision, TAG_CAP};
+use crate::spec::Description;
 
 mod queue;
 
@@ -308,21 +309,37 @@ impl<'a> Emitter<'a> {
         match &self.cfg {
             Cfg::Borrowed(c) => c.thinking_tags(),
             #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => c
-                .thinking_tags
-                .as_ref()
-                .map(|(a, b)| (&**a, &**b))
-                .unwrap_or_else(|| c.dialect.default_thinking_tags()),
+            Cfg::Owned(c) => match (&c.thinking_tags, &c.description) {
+                (Some((a, b)), _) => (a, b),
+                (None, Some(d)) => (&d.thinking_tags.0, &d.thinking_tags.1),
+                (None, None) => c.dialect.default_thinking_tags(),
+            },
         }
     }
 
-    /// hermes: the configured `[open, close]` call markers, if any.
-    pub(crate) fn tool_call_markers(&self) -> Option<(&str, &str)> {
-        match &self.cfg {
+    /// The description in force: the host's, else the preset's; for the machines of their
+    /// own that read JSON call bodies (mistral, llama3-json), hermes's keys.
+    #[inline]
+    pub(crate) fn description(&self) -> Description<'_> {
+        let (own, dialect) = match &self.cfg {
+            Cfg::Borrowed(c) => (c.description, c.dialect),
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => (c.description.as_ref().map(|d| d.description()), c.dialect),
+        };
+        own.or(Description::preset(dialect))
+            .unwrap_or(Description::json_keys())
+    }
+
+    /// The `[open, close]` markers around a call (json-call) or the calls (xml-params): the
+    /// hermes `tool_call_markers` override, else the description's.
+    #[inline]
+    pub(crate) fn call_markers(&self) -> (&str, &str) {
+        let markers = match &self.cfg {
             Cfg::Borrowed(c) => c.tool_call_markers,
             #[cfg(feature = "alloc")]
             Cfg::Owned(c) => c.tool_call_markers.as_ref().map(|(a, b)| (&**a, &**b)),
-        }
+        };
+        markers.unwrap_or_else(|| self.description().wrapper)
     }
 
     pub(crate) fn tools(&self) -> ToolList<'_> {

@@ -437,10 +437,12 @@ pub fn event_diff(exp: &Value, act: &Value) -> Option<String> {
 
 /// Whether this build parses the vector's dialect.
 pub fn supported(v: &Vector) -> bool {
-    v.config["dialect"]
-        .as_str()
-        .and_then(tokensieve::Dialect::from_name)
-        .is_some_and(tokensieve::Dialect::is_supported)
+    // A description object (a host-defined dialect) is parsed by a shape every build has.
+    v.config["dialect"].is_object()
+        || v.config["dialect"]
+            .as_str()
+            .and_then(tokensieve::Dialect::from_name)
+            .is_some_and(tokensieve::Dialect::is_supported)
 }
 
 /// Runs a vector at the given chunk size (0 = whole input); None when it passes.

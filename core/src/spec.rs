@@ -1,0 +1,294 @@
+//! What a dialect is, as data: the preset names ([`Dialect`]), the grammar shapes
+//! ([`Shape`]) and the descriptions that parameterise them ([`Description`]).
+//!
+//! This module is a leaf: it imports nothing of the crate. The configuration (`config`)
+//! holds a [`Dialect`] and, optionally, a host-written [`Description`]; the dialect machines
+//! (`dialect/`) read their markers from the description in force — the preset's, or the
+//! host's — so a new model family that re-skins a known grammar needs a description of a
+//! few lines, not a release (docs/design.md, "Dialect descriptions").
+//!
+//! ```
+//! use tokensieve::{Description, Dialect, Shape};
+//! let qwen = Description::preset(Dialect::Qwen3Coder).unwrap();
+//! assert_eq!(qwen.shape, Shape::XmlParams);
+//! // Seed-OSS is qwen3-coder inside other markers:
+//! let seed = Description {
+//!     wrapper: ("<seed:tool_call>", "</seed:tool_call>"),
+//!     thinking_tags: ("<seed:think>", "</seed:think>"),
+//!     ..qwen
+//! };
+//! assert_eq!(seed.shape, Shape::XmlParams);
+//! ```
+
+use core::fmt;
+
+/// A list of strings, borrowed (`no_std`) or owned (with `alloc`): stop sequences, key names.
+#[derive(Clone, Copy, Debug)]
+pub enum StrList<'a> {
+    /// Borrowed string slices (what a `no_std` host writes).
+    Strs(&'a [&'a str]),
+    /// Owned strings (what [`ConfigBuf`](crate::ConfigBuf) holds).
+    #[cfg(feature = "alloc")]
+    Owned(&'a [alloc::boxed::Box<str>]),
+}
+
+impl<'a> StrList<'a> {
+    /// Number of strings.
+    pub fn len(&self) -> usize {
+        match self {
+            StrList::Strs(s) => s.len(),
+            #[cfg(feature = "alloc")]
+            StrList::Owned(s) => s.len(),
+        }
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th string.
+    pub fn get(&self, i: usize) -> Option<&'a str> {
+        match self {
+            StrList::Strs(s) => s.get(i).copied(),
+            #[cfg(feature = "alloc")]
+            StrList::Owned(s) => s.get(i).map(|b| &**b),
+        }
+    }
+
+    /// The strings in order.
+    pub fn iter(&self) -> impl Iterator<Item = &'a str> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// Whether `bytes` is one of the strings.
+    pub fn contains(&self, bytes: &[u8]) -> bool {
+        self.iter().any(|s| s.as_bytes() == bytes)
+    }
+}
+
+impl<'a> From<&'a [&'a str]> for StrList<'a> {
+    fn from(s: &'a [&'a str]) -> Self {
+        StrList::Strs(s)
+    }
+}
+
+/// Generates the public [`Dialect`] enum and its table from one list:
+/// `Variant = C code, "config-name", ("thinking open", "thinking close");`.
+macro_rules! dialects {
+    ($($(#[doc = $doc:literal])* $variant:ident = $code:literal, $name:literal, $think:expr;)*) => {
+        /// A preset: a wire format by name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        pub enum Dialect {
+            $($(#[doc = $doc])* $variant = $code,)*
+        }
+
+        impl Dialect {
+            /// Every dialect, in declaration order (their codes are 0, 1, 2, …).
+            pub const ALL: [Dialect; [$($code),*].len()] = [$(Dialect::$variant),*];
+
+            /// The dialect's name in configs (`anthropic-xml`, …).
+            ///
+            /// ```
+            /// use tokensieve::Dialect;
+            /// assert_eq!(Dialect::from_name("anthropic-xml"), Some(Dialect::AnthropicXml));
+            /// assert_eq!(Dialect::AnthropicXml.name(), "anthropic-xml");
+            /// ```
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Dialect::$variant => $name,)*
+                }
+            }
+
+            /// The default `[open, close]` thinking markers.
+            ///
+            /// ```
+            /// use tokensieve::Dialect;
+            /// assert_eq!(Dialect::Hermes.default_thinking_tags(), ("<think>", "</think>"));
+            /// ```
+            pub const fn default_thinking_tags(self) -> (&'static str, &'static str) {
+                match self {
+                    $(Dialect::$variant => $think,)*
+                }
+            }
+        }
+    };
+}
+
+const THINK: (&str, &str) = ("<think>", "</think>");
+const THINKING: (&str, &str) = ("<thinking>", "</thinking>");
+
+dialects! {
+    /// All text, plus thinking markers and stop sequences.
+    Passthrough = 0, "passthrough", THINKING;
+    /// `<thinking>`, `<function_calls><invoke name=…>`, `<function_results>`.
+    AnthropicXml = 1, "anthropic-xml", THINKING;
+    /// `<tool_call>{json}</tool_call>` (JSON-mix): the json-call shape's preset.
+    Hermes = 2, "hermes", THINK;
+    /// `<tool_name><arg>…</arg></tool_name>`.
+    MorphXml = 3, "morph-xml", THINK;
+    /// `<tool_call><function=N><parameter=K>…`: the xml-params shape's preset.
+    Qwen3Coder = 4, "qwen3-coder", THINK;
+    /// `<minimax:tool_call><invoke name="N"><parameter name="K">…` (MiniMax M2).
+    MinimaxM2 = 5, "minimax-m2", THINK;
+    /// `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>` (GLM 4.5–4.7).
+    Glm45 = 6, "glm-4.5", THINK;
+    /// OpenAI gpt-oss: `<|channel|>analysis<|message|>…<|end|>`, calls
+    /// `<|channel|>commentary to=functions.N <|constrain|>json<|message|>{…}<|call|>`.
+    Harmony = 7, "harmony", ("<|channel|>analysis<|message|>", "<|end|>");
+    /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.N:0<|tool_call_argument_begin|>{json}…` (Kimi K2).
+    KimiK2 = 8, "kimi-k2", THINK;
+    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>N<｜tool▁sep｜>{json}<｜tool▁call▁end｜>…` (DeepSeek V3.1).
+    DeepSeekV31 = 9, "deepseek-v3.1", THINK;
+    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>N` + a ```` ```json ```` fenced body (DeepSeek V3, R1).
+    DeepSeekV3 = 10, "deepseek-v3", THINK;
+    /// `[TOOL_CALLS]NAME[ARGS]{…}` or `[TOOL_CALLS][{"name": N, "arguments": {…}}]`, `[THINK]`
+    /// (Mistral, Magistral, Devstral).
+    Mistral = 11, "mistral", ("[THINK]", "[/THINK]");
+    /// `{"name": N, "parameters": {…}}` as the whole message or after `<|python_tag|>`, several
+    /// separated by `;` (Llama 3.1–3.3).
+    Llama3Json = 12, "llama3-json", THINK;
+    /// `[get_weather(city="Paris"), get_time()]`, optionally in
+    /// `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
+    Pythonic = 13, "pythonic", THINK;
+}
+
+impl Dialect {
+    /// Looks a dialect up by its config name.
+    ///
+    /// ```
+    /// use tokensieve::Dialect;
+    /// assert_eq!(Dialect::from_name("hermes"), Some(Dialect::Hermes));
+    /// assert_eq!(Dialect::from_name("Hermes"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        Dialect::ALL.into_iter().find(|d| d.name() == name)
+    }
+
+    /// Whether this build can parse the dialect (every dialect it names; kept so bindings can
+    /// ask).
+    pub const fn is_supported(self) -> bool {
+        let _ = self;
+        true
+    }
+}
+
+/// A grammar shape: a family of wire formats that differ only in their markers and names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// One JSON object per call (or an array of them) between two markers, with the tool
+    /// name and the arguments under configurable keys (hermes; Qwen 2.5/3, Hermes, …).
+    JsonCall,
+    /// A wrapper around `<function=N>` elements holding `<parameter=K>value</parameter>`
+    /// (qwen3-coder; Seed-OSS, Nemotron 3, Qwen3.5/3.6, Step-3.5).
+    XmlParams,
+}
+
+impl Shape {
+    /// Every shape a description can name.
+    pub const ALL: [Shape; 2] = [Shape::JsonCall, Shape::XmlParams];
+
+    /// The shape's name in configs (`json-call`, `xml-params`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Shape::JsonCall => "json-call",
+            Shape::XmlParams => "xml-params",
+        }
+    }
+
+    /// Looks a shape up by its config name.
+    ///
+    /// ```
+    /// use tokensieve::Shape;
+    /// assert_eq!(Shape::from_name("xml-params"), Some(Shape::XmlParams));
+    /// ```
+    pub fn from_name(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The preset whose machine reads this shape (and whose description gives the defaults
+    /// of a host's description).
+    pub const fn preset(self) -> Dialect {
+        match self {
+            Shape::JsonCall => Dialect::Hermes,
+            Shape::XmlParams => Dialect::Qwen3Coder,
+        }
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A dialect as data: a [`Shape`] and the markers and names that make a family's format.
+///
+/// The presets' descriptions come from [`Description::preset`]; a host describes a new
+/// family by changing the fields that differ (see the module example) and puts it in
+/// [`Config::description`](crate::Config::description) — or, in the JSON config, gives an
+/// object as `"dialect"`. It is validated when the parser is made, with an error that names
+/// the field. It lives in the configuration's memory, never in the parser state.
+#[derive(Clone, Copy, Debug)]
+pub struct Description<'a> {
+    /// The grammar shape.
+    pub shape: Shape,
+    /// `[open, close]` around one call (json-call) or around the calls (the xml-params
+    /// wrapper). An xml-params closer is a closing tag, `</name>`.
+    pub wrapper: (&'a str, &'a str),
+    /// json-call: `[open, close]` around a tool result the model writes (a `tool_result`
+    /// block); `None`: none is recognised.
+    pub result_wrapper: Option<(&'a str, &'a str)>,
+    /// json-call: the keys that hold the tool name (the first present counts).
+    pub name_keys: StrList<'a>,
+    /// json-call: the keys that hold the arguments (the first present counts).
+    pub argument_keys: StrList<'a>,
+    /// The family's `[open, close]` thinking markers (`Config::thinking_tags` overrides).
+    pub thinking_tags: (&'a str, &'a str),
+}
+
+/// Longest key name a json-call description may give, in bytes.
+pub const MAX_KEY_LEN: usize = 10;
+
+const HERMES: Description<'static> = Description {
+    shape: Shape::JsonCall,
+    wrapper: ("<tool_call>", "</tool_call>"),
+    result_wrapper: Some(("<tool_response>", "</tool_response>")),
+    name_keys: StrList::Strs(&["name"]),
+    argument_keys: StrList::Strs(&["arguments", "parameters"]),
+    thinking_tags: THINK,
+};
+
+const QWEN3_CODER: Description<'static> = Description {
+    shape: Shape::XmlParams,
+    wrapper: ("<tool_call>", "</tool_call>"),
+    result_wrapper: None,
+    name_keys: StrList::Strs(&[]),
+    argument_keys: StrList::Strs(&[]),
+    thinking_tags: THINK,
+};
+
+impl Description<'static> {
+    /// The description of a preset that is one of the shapes (hermes, qwen3-coder); `None`
+    /// for the dialects that are machines of their own.
+    ///
+    /// ```
+    /// use tokensieve::{Description, Dialect};
+    /// assert_eq!(Description::preset(Dialect::Hermes).unwrap().wrapper.0, "<tool_call>");
+    /// assert!(Description::preset(Dialect::Harmony).is_none());
+    /// ```
+    pub const fn preset(dialect: Dialect) -> Option<Description<'static>> {
+        match dialect {
+            Dialect::Hermes => Some(HERMES),
+            Dialect::Qwen3Coder => Some(QWEN3_CODER),
+            _ => None,
+        }
+    }
+
+    /// The keys of the JSON call bodies a dialect reads (hermes's for the dialects that share
+    /// its call reader: mistral, llama3-json).
+    pub(crate) const fn json_keys() -> Description<'static> {
+        HERMES
+    }
+}
