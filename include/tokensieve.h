@@ -26,7 +26,7 @@ typedef enum tokensieve_abi {
    * `choice`, finish reason, usage, response id, model, stream error, refusal/server,
    * signature, redacted) at its end.
    */
-  TOKENSIEVE_ABI_VERSION = 2,
+  TOKENSIEVE_ABI_VERSION = 3,
 } tokensieve_abi;
 
 /**
@@ -196,6 +196,10 @@ typedef enum tokensieve_call_error {
    * `nesting-too-deep`.
    */
   TOKENSIEVE_CALL_NESTING_TOO_DEEP = 7,
+  /**
+   * `unknown-tool` (with `unknown_tools: "fail"` in the JSON config).
+   */
+  TOKENSIEVE_CALL_UNKNOWN_TOOL = 8,
 } tokensieve_call_error;
 
 /**
@@ -327,6 +331,20 @@ typedef enum tokensieve_on_malformed {
    */
   TOKENSIEVE_ON_MALFORMED_DROP = 1,
 } tokensieve_on_malformed;
+
+/**
+ * `tokensieve_config.unknown_tools`: what a call to a tool not in `tools` becomes.
+ */
+typedef enum tokensieve_unknown_tools {
+  /**
+   * A call like any other.
+   */
+  TOKENSIEVE_UNKNOWN_TOOLS_CALL = 0,
+  /**
+   * The call completes with `TOKENSIEVE_CALL_UNKNOWN_TOOL` and follows `on_malformed`.
+   */
+  TOKENSIEVE_UNKNOWN_TOOLS_FAIL = 1,
+} tokensieve_unknown_tools;
 
 /**
  * Bits of `tokensieve_event.usage_present`: which usage counters a finish carries.
@@ -692,6 +710,11 @@ typedef struct tokensieve_config {
    * the longest prefix of its text (whole characters) that fits, whatever the chunking.
    */
   size_t accumulate_size;
+  /**
+   * A `TOKENSIEVE_UNKNOWN_TOOLS_*` value (default call): what a call to a tool that is not
+   * in `tools` becomes (FAIL needs tools). Added in ABI version 3.
+   */
+  uint32_t unknown_tools;
 } tokensieve_config;
 
 /**

@@ -8,6 +8,16 @@ use core::fmt;
 
 pub use crate::spec::{Description, Dialect, Shape, StrList};
 
+/// What a call to a tool that is not configured becomes (docs/design.md, "Unknown tools").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum UnknownTools {
+    /// A call like any other (the default).
+    #[default]
+    Call,
+    /// The call completes with `error.reason = "unknown-tool"` and follows `on_malformed`.
+    Fail,
+}
+
 /// Where the stream starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u8)]
@@ -231,6 +241,8 @@ pub struct Config<'a> {
     pub max_call_bytes: usize,
     /// Tools with their parameter types.
     pub tools: ToolList<'a>,
+    /// What a call to a tool not in `tools` becomes (with tools configured).
+    pub unknown_tools: UnknownTools,
 }
 
 impl<'a> Config<'a> {
@@ -247,6 +259,7 @@ impl<'a> Config<'a> {
             on_malformed: OnMalformed::Text,
             max_call_bytes: DEFAULT_MAX_CALL_BYTES,
             tools: ToolList::Tools(&[]),
+            unknown_tools: UnknownTools::Call,
         }
     }
 
@@ -334,6 +347,12 @@ impl<'a> Config<'a> {
             return Err(ConfigError::new(
                 "max_call_bytes",
                 "must be at least 64 and below 256 MiB",
+            ));
+        }
+        if self.unknown_tools == UnknownTools::Fail && self.tools.is_empty() {
+            return Err(ConfigError::new(
+                "unknown_tools",
+                "\"fail\" needs the tools it may call (tools)",
             ));
         }
         if self.dialect == Dialect::MorphXml && self.tools.is_empty() {
@@ -525,6 +544,8 @@ mod owned {
         pub max_call_bytes: usize,
         /// Tools with their parameter types.
         pub tools: Vec<ToolBuf>,
+        /// What a call to a tool not in `tools` becomes.
+        pub unknown_tools: UnknownTools,
     }
 
     /// An owned [`Description`], read from the JSON config's `"dialect"` object.
@@ -649,6 +670,7 @@ mod owned {
                 on_malformed: OnMalformed::Text,
                 max_call_bytes: DEFAULT_MAX_CALL_BYTES,
                 tools: Vec::new(),
+                unknown_tools: UnknownTools::Call,
             }
         }
 
@@ -692,6 +714,7 @@ mod owned {
                 on_malformed: c.on_malformed,
                 max_call_bytes: c.max_call_bytes,
                 tools,
+                unknown_tools: c.unknown_tools,
             }
         }
 
@@ -760,6 +783,13 @@ mod owned {
                             .ok_or_else(|| err(key, "must be a string"))?
                             .into()
                     }
+                    "unknown_tools" => {
+                        buf.unknown_tools = match value.as_str() {
+                            Some("call") => UnknownTools::Call,
+                            Some("fail") => UnknownTools::Fail,
+                            _ => return Err(err(key, "must be \"call\" or \"fail\"")),
+                        }
+                    }
                     "on_malformed" => {
                         buf.on_malformed = match value.as_str() {
                             Some("text") => OnMalformed::Text,
@@ -815,6 +845,7 @@ mod owned {
                 on_malformed: self.on_malformed,
                 max_call_bytes: self.max_call_bytes,
                 tools: ToolList::Owned(&self.tools),
+                unknown_tools: self.unknown_tools,
             }
         }
     }

@@ -86,6 +86,8 @@ pub enum ErrorReason {
     TooLarge = 5,
     /// JSON nested deeper than the parser's bound.
     NestingTooDeep = 6,
+    /// The tool is not one of the configured tools (with `unknown_tools: "fail"`).
+    UnknownTool = 7,
 }
 
 impl ErrorReason {
@@ -103,6 +105,7 @@ impl ErrorReason {
             ErrorReason::Unfinished => "unfinished",
             ErrorReason::TooLarge => "too-large",
             ErrorReason::NestingTooDeep => "nesting-too-deep",
+            ErrorReason::UnknownTool => "unknown-tool",
         }
     }
 }

@@ -62,7 +62,9 @@ pub mod spec;
 #[doc(hidden)]
 pub mod __fuzzing;
 
-pub use config::{Config, ConfigError, OnMalformed, Param, StartIn, Tool, ToolList, ValueType};
+pub use config::{
+    Config, ConfigError, OnMalformed, Param, StartIn, Tool, ToolList, UnknownTools, ValueType,
+};
 #[cfg(feature = "alloc")]
 pub use config::{ConfigBuf, DescriptionBuf, ParamBuf, ToolBuf};
 pub use event::{

@@ -919,7 +919,11 @@ impl Driver<'_> {
             return None;
         }
         *input = &all[text.len()..];
-        self.emit.note_line(text.as_bytes());
+        // Only thinking asks where lines start (docs/design.md, "Thinking that yields to
+        // tool calls"); a context is entered by an act, which notes its bytes.
+        if ty == BlockType::Thinking {
+            self.emit.note_line(text.as_bytes());
+        }
         Some(Step::Str(self.emit.meta(None), text))
     }
 

@@ -269,6 +269,27 @@ const QWEN3_CODER: Description<'static> = Description {
     thinking_tags: THINK,
 };
 
+/// A preset's wrapper markers, read per vocabulary without building its description (the
+/// json-call wrapper for presets that have none: only hermes and qwen3-coder ask).
+#[inline]
+pub(crate) const fn preset_wrapper(dialect: Dialect) -> (&'static str, &'static str) {
+    match dialect {
+        Dialect::Qwen3Coder => QWEN3_CODER.wrapper,
+        _ => HERMES.wrapper,
+    }
+}
+
+/// A preset's result wrapper markers (see [`preset_wrapper`]).
+#[inline]
+pub(crate) const fn preset_result_wrapper(
+    dialect: Dialect,
+) -> Option<(&'static str, &'static str)> {
+    match dialect {
+        Dialect::Qwen3Coder => QWEN3_CODER.result_wrapper,
+        _ => HERMES.result_wrapper,
+    }
+}
+
 impl Description<'static> {
     /// The description of a preset that is one of the shapes (hermes, qwen3-coder); `None`
     /// for the dialects that are machines of their own.

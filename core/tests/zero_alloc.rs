@@ -166,3 +166,57 @@ fn feeding_never_allocates() {
         }
     }
 }
+
+/// Host-defined dialects (docs/design.md, "Dialect descriptions") read their markers from the
+/// configuration's memory: feeding allocates nothing for them either, nor with
+/// `unknown_tools: Fail` (a failed call's raw text lives in the memory given).
+#[test]
+fn feeding_never_allocates_with_a_description() {
+    use tokensieve::{Description, Shape, UnknownTools};
+    let seed = Description {
+        wrapper: ("<seed:tool_call>", "</seed:tool_call>"),
+        thinking_tags: ("<seed:think>", "</seed:think>"),
+        ..Description::preset(Dialect::Qwen3Coder).unwrap()
+    };
+    let json = Description {
+        shape: Shape::JsonCall,
+        wrapper: ("<|call|>", "<|/call|>"),
+        result_wrapper: Some(("<|result|>", "<|/result|>")),
+        name_keys: StrList::Strs(&["tool_name", "name"]),
+        argument_keys: StrList::Strs(&["args"]),
+        thinking_tags: ("<|think|>", "<|/think|>"),
+    };
+    let seed_text: &[u8] = "<seed:think>Plan \u{6771}\u{4eac}.</seed:think>Sure.\n\
+<seed:tool_call>\n<function=f>\n<parameter=s>\nline \"one\"\n</parameter>\n<parameter=n>7</parameter>\n</function>\n\
+<function=zz>\n<parameter=a>1</parameter>\n</function>\n</seed:tool_call>\n"
+        .as_bytes();
+    let json_text: &[u8] = b"<|think|>why<|/think|>Ok <|call|>{\"tool_name\": \"f\", \"args\": {\"s\": \"a\\u00e9\", n: 1.50}}<|/call|>\n\
+<|call|>{\"name\": \"zz\", \"args\": {}}<|/call|><|result|>ok<|/result|> <|call|>{oops}<|/call|>\n";
+    for (description, text) in [(seed, seed_text), (json, json_text)] {
+        let input = text.repeat(300);
+        for unknown_tools in [UnknownTools::Call, UnknownTools::Fail] {
+            let config = Config {
+                description: Some(description),
+                stop_sequences: StrList::Strs(STOPS),
+                tools: ToolList::Tools(TOOLS),
+                unknown_tools,
+                ..Config::new(description.shape.preset())
+            };
+            config.validate().unwrap();
+            for chunk in [4, 1, 7, 65_536] {
+                let (allocations, events, calls) = count_while_parsing(&config, &input, chunk);
+                assert!(calls >= 600, "{:?}: {calls} calls", description.shape);
+                assert!(
+                    events > 1000,
+                    "{:?}/{chunk}: {events} events",
+                    description.shape
+                );
+                assert_eq!(
+                    allocations, 0,
+                    "{:?} at {chunk}-byte chunks allocated {allocations} times",
+                    description.shape
+                );
+            }
+        }
+    }
+}

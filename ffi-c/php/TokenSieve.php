@@ -48,7 +48,7 @@ class TokenSieveException extends \RuntimeException
 
 final class TokenSieve
 {
-    private const ABI_VERSION = 2;
+    private const ABI_VERSION = 3;
     private const TYPES = ['text', 'thinking', 'tool_call', 'tool_result'];
     private const PARTS = [1 => 'name', 2 => 'id', 3 => 'input'];
     private const FINISH = [1 => 'stop', 2 => 'length', 3 => 'tool_calls', 4 => 'content_filter',

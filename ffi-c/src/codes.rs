@@ -13,12 +13,13 @@
 use tokensieve::provider::Provider;
 use tokensieve::{
     BlockType, Dialect, ErrorReason, ErrorSource, FinishReason, OnMalformed, Part, StartIn,
+    UnknownTools,
 };
 
 use crate::types::{
     tokensieve_block_type, tokensieve_call_error, tokensieve_dialect, tokensieve_error_source,
     tokensieve_finish_reason, tokensieve_on_malformed, tokensieve_part, tokensieve_provider,
-    tokensieve_start_in,
+    tokensieve_start_in, tokensieve_unknown_tools,
 };
 
 /// `mirror!(CEnum <=> CoreType, value(v) = EXPR[, all = LIST]; { C_VARIANT = [core value], … })`:
@@ -122,6 +123,11 @@ mirror!(tokensieve_on_malformed <=> OnMalformed, value(m) = m as u32; {
     TOKENSIEVE_ON_MALFORMED_DROP = [OnMalformed::Drop],
 });
 
+mirror!(tokensieve_unknown_tools <=> UnknownTools, value(m) = m as u32; {
+    TOKENSIEVE_UNKNOWN_TOOLS_CALL = [UnknownTools::Call],
+    TOKENSIEVE_UNKNOWN_TOOLS_FAIL = [UnknownTools::Fail],
+});
+
 mirror!(tokensieve_block_type <=> BlockType, value(t) = t as u32; {
     TOKENSIEVE_BLOCK_TEXT = [BlockType::Text],
     TOKENSIEVE_BLOCK_THINKING = [BlockType::Thinking],
@@ -143,6 +149,7 @@ mirror!(tokensieve_call_error <=> Option<ErrorReason>, none = TOKENSIEVE_CALL_OK
     TOKENSIEVE_CALL_UNFINISHED = [ErrorReason::Unfinished],
     TOKENSIEVE_CALL_TOO_LARGE = [ErrorReason::TooLarge],
     TOKENSIEVE_CALL_NESTING_TOO_DEEP = [ErrorReason::NestingTooDeep],
+    TOKENSIEVE_CALL_UNKNOWN_TOOL = [ErrorReason::UnknownTool],
 });
 
 mirror!(tokensieve_finish_reason <=> Option<FinishReason>, none = TOKENSIEVE_FINISH_NONE; {

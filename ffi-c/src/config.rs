@@ -7,12 +7,13 @@ use tokensieve::config::DEFAULT_MAX_CALL_BYTES;
 use tokensieve::provider::{DecoderConfig, Provider};
 use tokensieve::{
     Config, ConfigBuf, DEFAULT_MEMORY, Dialect, OnMalformed, Sieve, StartIn, StrList, ToolList,
+    UnknownTools,
 };
 
 use crate::error::{Error, Result, config_err};
 use crate::types::{
     tokensieve_config, tokensieve_dialect, tokensieve_on_malformed, tokensieve_start_in,
-    tokensieve_tool,
+    tokensieve_tool, tokensieve_unknown_tools,
 };
 
 /// Default `accumulate_size` (caller memory).
@@ -25,6 +26,7 @@ pub(crate) struct Read<'c> {
     pub(crate) markers: Option<(&'c str, &'c str)>,
     pub(crate) start_in: StartIn,
     pub(crate) on_malformed: OnMalformed,
+    pub(crate) unknown_tools: UnknownTools,
     pub(crate) id_prefix: Option<&'c str>,
     pub(crate) max_call_bytes: usize,
     pub(crate) stops: &'c [*const c_char],
@@ -64,7 +66,7 @@ fn pair<'c>(
 }
 
 /// The enum fields, decoded by their ties to the core (see `codes`).
-fn read_enums(c: &tokensieve_config) -> Result<(Dialect, StartIn, OnMalformed)> {
+fn read_enums(c: &tokensieve_config) -> Result<(Dialect, StartIn, OnMalformed, UnknownTools)> {
     let dialect = tokensieve_dialect::decode(c.dialect).ok_or_else(|| {
         Error::Config.report(format_args!(
             "config: dialect {} is not a TOKENSIEVE_DIALECT_* value",
@@ -83,7 +85,13 @@ fn read_enums(c: &tokensieve_config) -> Result<(Dialect, StartIn, OnMalformed)> 
             c.on_malformed
         ))
     })?;
-    Ok((dialect, start_in, on_malformed))
+    let unknown_tools = tokensieve_unknown_tools::decode(c.unknown_tools).ok_or_else(|| {
+        Error::Config.report(format_args!(
+            "config: unknown_tools {} is not a TOKENSIEVE_UNKNOWN_TOOLS_* value",
+            c.unknown_tools
+        ))
+    })?;
+    Ok((dialect, start_in, on_malformed, unknown_tools))
 }
 
 /// `len` items at `items`: empty when `len` is 0, an error when `items` is NULL otherwise.
@@ -106,7 +114,7 @@ unsafe fn array<'c, T>(items: *const T, len: usize, what: &str) -> Result<&'c [T
 /// # Safety
 /// `c` is a valid config whose pointers follow the documented contract.
 pub(crate) unsafe fn read_config(c: &tokensieve_config) -> Result<Read<'_>> {
-    let (dialect, start_in, on_malformed) = read_enums(c)?;
+    let (dialect, start_in, on_malformed, unknown_tools) = read_enums(c)?;
     // The config's strings are NULL or NUL-terminated and live during this call
     // (documented contract of tokensieve_config).
     let s = |p: *const c_char, what: &str| {
@@ -135,6 +143,7 @@ pub(crate) unsafe fn read_config(c: &tokensieve_config) -> Result<Read<'_>> {
         markers,
         start_in,
         on_malformed,
+        unknown_tools,
         id_prefix,
         max_call_bytes: or(c.max_call_bytes, DEFAULT_MAX_CALL_BYTES),
         stops,
@@ -188,6 +197,7 @@ impl<'c> Read<'c> {
             on_malformed: self.on_malformed,
             max_call_bytes: self.max_call_bytes,
             tools: ToolList::Tools(&[]),
+            unknown_tools: self.unknown_tools,
         }
     }
 }

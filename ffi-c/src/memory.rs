@@ -366,6 +366,7 @@ pub(crate) unsafe fn copy_config(
         on_malformed: r.on_malformed,
         max_call_bytes: r.max_call_bytes,
         tools: ToolList::Tools(tools),
+        unknown_tools: r.unknown_tools,
     })
 }
 

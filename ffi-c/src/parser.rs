@@ -17,7 +17,7 @@ use crate::memory::{PARSER, STATE_ALIGN, heap_free, heap_parser, init, new_on_he
 use crate::panic::guard;
 use crate::types::{
     tokensieve_abi, tokensieve_config, tokensieve_dialect, tokensieve_event,
-    tokensieve_on_malformed, tokensieve_start_in,
+    tokensieve_on_malformed, tokensieve_start_in, tokensieve_unknown_tools,
 };
 
 const MAGIC: u64 = 0x7473_6965_7665_3031; // "tsieve01"
@@ -151,6 +151,7 @@ pub unsafe extern "C" fn tokensieve_config_default(out: *mut tokensieve_config) 
         max_call_bytes: DEFAULT_MAX_CALL_BYTES,
         buffer_size: tokensieve::DEFAULT_MEMORY,
         accumulate_size: DEFAULT_ACCUMULATE,
+        unknown_tools: tokensieve_unknown_tools::TOKENSIEVE_UNKNOWN_TOOLS_CALL as u32,
     };
     // SAFETY: non-NULL and writable by the contract above.
     unsafe { out.write(c) };

@@ -11,7 +11,7 @@ pub enum tokensieve_abi {
     /// 2: `tokensieve_event` gained the provider-stream fields (kinds FINISH and ERROR,
     /// `choice`, finish reason, usage, response id, model, stream error, refusal/server,
     /// signature, redacted) at its end.
-    TOKENSIEVE_ABI_VERSION = 2,
+    TOKENSIEVE_ABI_VERSION = 3,
 }
 
 /// Status of `tokensieve_next`.
@@ -111,6 +111,8 @@ pub enum tokensieve_call_error {
     TOKENSIEVE_CALL_TOO_LARGE = 6,
     /// `nesting-too-deep`.
     TOKENSIEVE_CALL_NESTING_TOO_DEEP = 7,
+    /// `unknown-tool` (with `unknown_tools: "fail"` in the JSON config).
+    TOKENSIEVE_CALL_UNKNOWN_TOOL = 8,
 }
 
 /// Bits of `tokensieve_event.flags`.
@@ -310,6 +312,18 @@ pub struct tokensieve_config {
     /// rejected with TOKENSIEVE_E_CONFIG). Beyond it the block is flagged ACCUMULATED_TRUNCATED and carries
     /// the longest prefix of its text (whole characters) that fits, whatever the chunking.
     pub accumulate_size: usize,
+    /// A `TOKENSIEVE_UNKNOWN_TOOLS_*` value (default call): what a call to a tool that is not
+    /// in `tools` becomes (FAIL needs tools). Added in ABI version 3.
+    pub unknown_tools: u32,
+}
+
+/// `tokensieve_config.unknown_tools`: what a call to a tool not in `tools` becomes.
+#[repr(C)]
+pub enum tokensieve_unknown_tools {
+    /// A call like any other.
+    TOKENSIEVE_UNKNOWN_TOOLS_CALL = 0,
+    /// The call completes with `TOKENSIEVE_CALL_UNKNOWN_TOOL` and follows `on_malformed`.
+    TOKENSIEVE_UNKNOWN_TOOLS_FAIL = 1,
 }
 
 /// Decoder configuration (`tokensieve_decoder_new`, `tokensieve_decoder_init`). Fill it with

@@ -179,6 +179,9 @@ static int read_config_with(const char *text, tokensieve_config *c, extra_key ex
         } else if (strcmp(key, "on_malformed") == 0) {
             c->on_malformed = strcmp(keep(jstring(&r)), "drop") == 0 ? TOKENSIEVE_ON_MALFORMED_DROP
                                                                      : TOKENSIEVE_ON_MALFORMED_TEXT;
+        } else if (strcmp(key, "unknown_tools") == 0) {
+            c->unknown_tools = strcmp(keep(jstring(&r)), "fail") == 0 ? TOKENSIEVE_UNKNOWN_TOOLS_FAIL
+                                                                     : TOKENSIEVE_UNKNOWN_TOOLS_CALL;
         } else if (strcmp(key, "id_prefix") == 0) {
             c->id_prefix = keep(jstring(&r));
         } else if (strcmp(key, "max_call_bytes") == 0) {

@@ -21,6 +21,7 @@ pub(crate) struct Options<'a, 'py> {
     pub id_prefix: Option<&'a Bound<'py, PyAny>>,
     pub on_malformed: Option<&'a Bound<'py, PyAny>>,
     pub max_call_bytes: Option<&'a Bound<'py, PyAny>>,
+    pub unknown_tools: Option<&'a Bound<'py, PyAny>>,
 }
 
 pub(crate) fn type_name(v: &Bound<'_, PyAny>) -> String {
@@ -68,6 +69,7 @@ pub(crate) fn config_error(e: &ConfigError, o: Option<&Options<'_, '_>>) -> PyEr
         "id_prefix" => o.id_prefix,
         "on_malformed" => o.on_malformed,
         "max_call_bytes" => o.max_call_bytes,
+        "unknown_tools" => o.unknown_tools,
         _ => None, // tools: too long to repeat
     });
     value_err(key, e.message(), given)
@@ -219,6 +221,19 @@ impl Options<'_, '_> {
                     return Err(value_err(
                         "on_malformed",
                         "must be \"text\" or \"drop\"",
+                        Some(v),
+                    ));
+                }
+            };
+        }
+        if let Some(v) = self.unknown_tools {
+            c.unknown_tools = match string("unknown_tools", v)?.as_str() {
+                "call" => tokensieve::UnknownTools::Call,
+                "fail" => tokensieve::UnknownTools::Fail,
+                _ => {
+                    return Err(value_err(
+                        "unknown_tools",
+                        "must be \"call\" or \"fail\"",
                         Some(v),
                     ));
                 }

@@ -217,6 +217,7 @@ impl Decoder {
         let mut id_prefix = None;
         let mut on_malformed = None;
         let mut max_call_bytes = None;
+        let mut unknown_tools = None;
         let mut provider_keys: Vec<(Setter, Bound<'_, PyAny>)> = Vec::new();
         for (k, v) in config.into_iter().flat_map(|d| d.iter()) {
             let key = k.cast::<PyString>()?.to_str()?.to_owned();
@@ -230,6 +231,7 @@ impl Decoder {
                 "id_prefix" => &mut id_prefix,
                 "on_malformed" => &mut on_malformed,
                 "max_call_bytes" => &mut max_call_bytes,
+                "unknown_tools" => &mut unknown_tools,
                 _ => match PROVIDER_KEYS.iter().find(|(name, _)| *name == key) {
                     Some((_, set)) => {
                         if !v.is_none() {
@@ -267,6 +269,7 @@ impl Decoder {
             id_prefix: id_prefix.as_ref(),
             on_malformed: on_malformed.as_ref(),
             max_call_bytes: max_call_bytes.as_ref(),
+            unknown_tools: unknown_tools.as_ref(),
         };
         let mut unit = ();
         guarded(

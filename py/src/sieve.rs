@@ -459,10 +459,10 @@ impl Sieve {
     #[new]
     #[pyo3(signature = (dialect = None, *, tools = None, thinking_tags = None,
         tool_call_markers = None, start_in = None, stop_sequences = None, id_prefix = None,
-        on_malformed = None, max_call_bytes = None),
+        on_malformed = None, max_call_bytes = None, unknown_tools = None),
         text_signature = "(dialect='hermes', *, tools=None, thinking_tags=None, \
             tool_call_markers=None, start_in=None, stop_sequences=None, id_prefix=None, \
-            on_malformed=None, max_call_bytes=None)")]
+            on_malformed=None, max_call_bytes=None, unknown_tools=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -475,6 +475,7 @@ impl Sieve {
         id_prefix: Option<&Bound<'_, PyAny>>,
         on_malformed: Option<&Bound<'_, PyAny>>,
         max_call_bytes: Option<&Bound<'_, PyAny>>,
+        unknown_tools: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Sieve> {
         let default = PyString::new(py, "hermes").into_any();
         let options = Options {
@@ -488,6 +489,7 @@ impl Sieve {
             id_prefix,
             on_malformed,
             max_call_bytes,
+            unknown_tools,
         };
         let mut unit = ();
         guarded(

@@ -105,7 +105,7 @@ impl Machine for State {
                 }
                 .with_literal(think_open.as_bytes())
                 .with_literal_before(open.as_bytes(), CALL_FOLLOWS);
-                if let Some((result_open, _)) = out.description().result_wrapper {
+                if let Some((result_open, _)) = out.result_markers() {
                     v = v.with_literal(result_open.as_bytes());
                 }
                 if self.fresh || self.yielded {
@@ -121,7 +121,7 @@ impl Machine for State {
                     .with_literal_before(open.as_bytes(), CALL_FOLLOWS)
                     .with_literal(think_open.as_bytes())
             }
-            Ctx::Response => match out.description().result_wrapper {
+            Ctx::Response => match out.result_markers() {
                 Some((_, result_close)) => Vocab::EMPTY.with_literal(result_close.as_bytes()),
                 None => Vocab::EMPTY,
             },
@@ -142,7 +142,7 @@ impl Machine for State {
         match (call.host, d) {
             (Ctx::Text, Decision::Literal { index, len }) => {
                 out.close_content();
-                let results = out.description().result_wrapper.is_some();
+                let results = out.result_markers().is_some();
                 match index {
                     LIT_THINK => call.host = Ctx::Thinking,
                     LIT_CALL => {

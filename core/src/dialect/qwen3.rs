@@ -120,11 +120,14 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let (wrap_open, wrap_close) = out.call_markers();
-        let wrap_open = wrap_open.as_bytes();
+        let wrap_open = || out.call_markers().0.as_bytes();
         let elements = |open: u32, close: u32| Vocab {
             names: NAMES,
-            extra: crate::config::closing_tag_name(wrap_close).map_or(b"", str::as_bytes),
+            extra: if close & bit(WRAP) != 0 {
+                out.wrapper_element()
+            } else {
+                b""
+            },
             open,
             close,
             eq_form: bit(FUNC) | bit(PARAM),
@@ -138,7 +141,7 @@ impl Machine for State {
                     ..Vocab::EMPTY
                 }
                 .with_literal(open.as_bytes())
-                .with_literal_before(wrap_open, WRAP_FOLLOWS);
+                .with_literal_before(wrap_open(), WRAP_FOLLOWS);
                 if self.fresh || self.yielded {
                     v.with_literal(close.as_bytes())
                 } else {
@@ -147,7 +150,7 @@ impl Machine for State {
             }
             Ctx::Thinking => Vocab::EMPTY
                 .with_literal(close.as_bytes())
-                .with_literal_before(wrap_open, WRAP_FOLLOWS)
+                .with_literal_before(wrap_open(), WRAP_FOLLOWS)
                 .with_literal(open.as_bytes()),
             Ctx::Region => elements(bit(FUNC), bit(WRAP)),
             // A `</parameter>` written twice is dropped.

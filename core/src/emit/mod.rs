@@ -9,10 +9,10 @@
 //! chunks are spans of its own buffers, read when the event is handed out (`materialize`).
 
 use crate::buf::Buf;
-use crate::config::{Config, StrList, ToolList};
+use crate::config::{Config, StrList, ToolList, UnknownTools};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{Decision, TAG_CAP};
-use crate::spec::Description;
+use crate::spec::{self, Description};
 
 mod queue;
 
@@ -331,15 +331,69 @@ impl<'a> Emitter<'a> {
     }
 
     /// The `[open, close]` markers around a call (json-call) or the calls (xml-params): the
-    /// hermes `tool_call_markers` override, else the description's.
+    /// hermes `tool_call_markers` override, else the description's. (Read per vocabulary:
+    /// field reads only, no description built.)
     #[inline]
     pub(crate) fn call_markers(&self) -> (&str, &str) {
-        let markers = match &self.cfg {
-            Cfg::Borrowed(c) => c.tool_call_markers,
+        match &self.cfg {
+            Cfg::Borrowed(c) => match (c.tool_call_markers, &c.description) {
+                (Some(m), _) => m,
+                (None, Some(d)) => d.wrapper,
+                (None, None) => spec::preset_wrapper(c.dialect),
+            },
             #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => c.tool_call_markers.as_ref().map(|(a, b)| (&**a, &**b)),
+            Cfg::Owned(c) => match (&c.tool_call_markers, &c.description) {
+                (Some((a, b)), _) => (a, b),
+                (None, Some(d)) => (&d.wrapper.0, &d.wrapper.1),
+                (None, None) => spec::preset_wrapper(c.dialect),
+            },
+        }
+    }
+
+    /// The element name of an xml-params wrapper's closer (`tool_call` for the preset).
+    #[inline]
+    pub(crate) fn wrapper_element(&self) -> &[u8] {
+        let custom = match &self.cfg {
+            Cfg::Borrowed(c) => c.description.is_some() || c.tool_call_markers.is_some(),
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.description.is_some() || c.tool_call_markers.is_some(),
         };
-        markers.unwrap_or_else(|| self.description().wrapper)
+        if custom {
+            crate::config::closing_tag_name(self.call_markers().1).map_or(b"", str::as_bytes)
+        } else {
+            b"tool_call"
+        }
+    }
+
+    /// The `[open, close]` markers of a tool result (json-call), if the format has them.
+    #[inline]
+    pub(crate) fn result_markers(&self) -> Option<(&str, &str)> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => d.result_wrapper,
+                None => spec::preset_result_wrapper(c.dialect),
+            },
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => d.result_wrapper.as_ref().map(|(a, b)| (&**a, &**b)),
+                None => spec::preset_result_wrapper(c.dialect),
+            },
+        }
+    }
+
+    /// With `unknown_tools: "fail"`: the open call's name is not a configured tool.
+    fn unknown_tool(&self) -> bool {
+        let fail = match &self.cfg {
+            Cfg::Borrowed(c) => c.unknown_tools == UnknownTools::Fail,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.unknown_tools == UnknownTools::Fail,
+        };
+        let name = self
+            .strs
+            .bytes()
+            .get(..self.name_len as usize)
+            .unwrap_or(&[]);
+        fail && self.tools().find(name).is_none()
     }
 
     pub(crate) fn tools(&self) -> ToolList<'_> {
@@ -450,6 +504,14 @@ impl<'a> Emitter<'a> {
 
     /// Completes the open tool block with its names and the given outcome.
     pub(crate) fn complete_tool(&mut self, error: Option<ErrorReason>, is_error: bool) {
+        if error.is_none()
+            && self.open.is_some_and(|o| o.ty == BlockType::ToolCall)
+            && self.unknown_tool()
+        {
+            // docs/design.md, "Unknown tools": a call that parsed, to a tool not configured.
+            self.fail_call(ErrorReason::UnknownTool, true);
+            return;
+        }
         if self.input_in_prefill && self.open.is_some_and(|o| o.ty == BlockType::ToolCall) {
             self.input_in_prefill = false;
             if error.is_none() {

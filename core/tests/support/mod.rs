@@ -335,6 +335,7 @@ const REASONS: &[&str] = &[
     "unfinished",
     "too-large",
     "nesting-too-deep",
+    "unknown-tool",
 ];
 
 /// Decodes `\uXXXX` (non-surrogate) and `\/` escapes so failed-call prefixes compare by text.

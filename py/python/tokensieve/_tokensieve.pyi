@@ -148,6 +148,7 @@ class Sieve:
         id_prefix: str | None = None,
         on_malformed: Literal["text", "drop"] | None = None,
         max_call_bytes: int | None = None,
+        unknown_tools: Literal["call", "fail"] | None = None,
     ) -> None:
         """``ValueError`` for a bad value, ``TypeError`` for a wrong type; both name the key."""
     @property

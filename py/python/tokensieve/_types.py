@@ -34,6 +34,7 @@ ErrorReason = Literal[
     "unfinished",
     "too-large",
     "nesting-too-deep",
+    "unknown-tool",
 ]
 
 
@@ -48,6 +49,7 @@ class SieveOptions(TypedDict, total=False):
     id_prefix: str | None
     on_malformed: Literal["text", "drop"] | None
     max_call_bytes: int | None
+    unknown_tools: Literal["call", "fail"] | None
 
 
 class DecoderOptions(SieveOptions, total=False):

@@ -1,0 +1,254 @@
+#![cfg(feature = "alloc")]
+//! Host-defined dialects (docs/design.md, "Dialect descriptions"): random descriptions of
+//! every shape — random markers, element and key names — with random calls rendered in them.
+//! For each: the events do not depend on the chunking (rule 4), the calls come back equal
+//! (names and inputs as JSON values), and the visible text is the input without the calls
+//! and the thinking (rule 6: nothing lost, rule 2: no marker leaks).
+
+mod support;
+
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+use support::{coalesce, lint, run};
+use tokensieve::ConfigBuf;
+
+/// A marker: a delimiter no content below can spell (content has no `<`, `|` or `[`), then
+/// a name.
+fn marker(open: &'static str, close: &'static str) -> impl Strategy<Value = (String, String)> {
+    "[a-z][a-z_:]{1,8}".prop_map(move |name| (format!("{open}{name}{close}"), name))
+}
+
+/// A pair `[open, close]` of tag-like markers `<n>`/`</n>` or special-token-like ones.
+fn pair() -> impl Strategy<Value = (String, String)> {
+    prop_oneof![
+        marker("<", ">").prop_map(|(o, n)| (o, format!("</{n}>"))),
+        marker("<|", "|>").prop_map(|(o, n)| (o, format!("<|/{n}|>"))),
+        marker("[", "]").prop_map(|(o, n)| (o, format!("[/{n}]"))),
+    ]
+}
+
+/// Prose between calls: words, spaces, newlines, a multibyte character, and near-misses of
+/// markup that no marker can be (`a > b`, `x/y`).
+fn prose() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            "[a-zA-Z]{1,6}",
+            Just(" ".to_string()),
+            Just("\n".to_string()),
+            Just("é東".to_string()),
+            Just(" a > b ".to_string()),
+            Just("x/y".to_string()),
+        ],
+        0..6,
+    )
+    .prop_map(|v| v.concat())
+}
+
+/// A call: a tool name and string arguments (keys and values that are plain words, so an
+/// untyped xml-params value stays a string: it starts with a letter and is no JSON literal).
+fn call() -> impl Strategy<Value = (String, Vec<(String, String)>)> {
+    (
+        "[a-z][a-z_]{0,8}",
+        prop::collection::vec(("[a-z][a-z0-9_]{0,5}", "v[a-z é東\"]{0,8}[a-z]"), 0..3),
+    )
+        .prop_map(|(name, mut args)| {
+            // Unique keys: a repeated key keeps its first value in json-call, its last in
+            // xml-params; the expectation below needs one.
+            let mut seen = std::collections::BTreeSet::new();
+            args.retain(|(k, _)| seen.insert(k.clone()));
+            (name, args)
+        })
+}
+
+/// The expected input object of a call.
+fn input_of(args: &[(String, String)]) -> Value {
+    Value::Object(
+        args.iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect::<Map<_, _>>(),
+    )
+}
+
+/// The calls (name, input) and the visible text of an event stream.
+fn calls_and_text(events: &[Value]) -> (Vec<(String, Value)>, String) {
+    let mut calls = Vec::new();
+    let mut text = String::new();
+    for e in events {
+        if e["event"] == "block_complete" && e["type"] == "tool_call" {
+            assert!(e.get("error").is_none(), "a call failed: {e}");
+            calls.push((
+                e["tool_name"].as_str().unwrap_or("").to_string(),
+                e["input"].clone(),
+            ));
+        }
+        if e["event"] == "chunk" && e["visible"] == true {
+            text.push_str(e["text"].as_str().unwrap_or(""));
+        }
+    }
+    (calls, text)
+}
+
+/// Parses `data` whole, in `sizes` pieces and byte by byte: the same events, well formed.
+fn invariant(config: &ConfigBuf, data: &str, sizes: &[usize]) -> Result<Vec<Value>, TestCaseError> {
+    let data = data.as_bytes();
+    let whole = coalesce(run(config, None, data, &[data.len().max(1)]));
+    let split = coalesce(run(config, None, data, sizes));
+    prop_assert_eq!(&whole, &split, "input {:?}", String::from_utf8_lossy(data));
+    let one = coalesce(run(config, None, data, &[1]));
+    prop_assert_eq!(&whole, &one, "input {:?}", String::from_utf8_lossy(data));
+    let errs = lint(&whole);
+    prop_assert!(errs.is_empty(), "{:?}", errs);
+    Ok(whole)
+}
+
+/// Two marker pairs that cannot be confused (neither opener begins the other's markers).
+fn distinct(a: &(String, String), b: &(String, String)) -> bool {
+    let all = [&a.0, &a.1, &b.0, &b.1];
+    all.iter().enumerate().all(|(i, x)| {
+        all.iter()
+            .enumerate()
+            .all(|(j, y)| i == j || (!x.starts_with(y.as_str()) && !y.starts_with(x.as_str())))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
+
+    /// json-call: random wrapper, thinking markers, name and argument keys.
+    #[test]
+    fn json_call_descriptions(
+        wrapper in pair(), thinking in pair(),
+        name_key in "[a-z][a-z_]{0,9}", arg_key in "[a-z][a-z_]{0,9}",
+        pieces in prop::collection::vec((prose(), call(), any::<bool>()), 1..4),
+        tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
+    ) {
+        prop_assume!(name_key != arg_key && distinct(&wrapper, &thinking));
+        let config = ConfigBuf::from_value(&json!({"dialect": {
+            "shape": "json-call",
+            "wrapper": [wrapper.0, wrapper.1],
+            "result_wrapper": null,
+            "name_keys": [name_key],
+            "argument_keys": [arg_key],
+            "thinking_tags": [thinking.0, thinking.1],
+        }})).unwrap();
+        let mut data = format!("{}{think}{}", thinking.0, thinking.1);
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        for (before, (name, args), spaced) in &pieces {
+            data.push_str(before);
+            text.push_str(before);
+            let body = json!({ name_key.as_str(): name, arg_key.as_str(): input_of(args) });
+            let ws = if *spaced { "\n" } else { "" };
+            data.push_str(&format!("{}{ws}{body}{ws}{}", wrapper.0, wrapper.1));
+            expected.push((name.clone(), input_of(args)));
+        }
+        data.push_str(&tail);
+        text.push_str(&tail);
+        let events = invariant(&config, &data, &sizes)?;
+        let (calls, visible) = calls_and_text(&events);
+        prop_assert_eq!(calls, expected, "input {:?}", data);
+        prop_assert_eq!(visible, text, "input {:?}", data);
+    }
+
+    /// xml-params: random wrapper (its closer a closing tag) and thinking markers.
+    #[test]
+    fn xml_params_descriptions(
+        wrap_open in pair(), wrap_name in "[a-z][a-z_:]{1,8}", thinking in pair(),
+        pieces in prop::collection::vec((prose(), prop::collection::vec(call(), 1..3)), 1..3),
+        tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
+    ) {
+        let wrapper = (wrap_open.0.clone(), format!("</{wrap_name}>"));
+        prop_assume!(distinct(&wrapper, &thinking));
+        let config = ConfigBuf::from_value(&json!({"dialect": {
+            "shape": "xml-params",
+            "wrapper": [wrapper.0, wrapper.1],
+            "thinking_tags": [thinking.0, thinking.1],
+        }})).unwrap();
+        let mut data = format!("{}{think}{}", thinking.0, thinking.1);
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        for (before, calls) in &pieces {
+            data.push_str(before);
+            text.push_str(before);
+            data.push_str(&wrapper.0);
+            data.push('\n');
+            for (name, args) in calls {
+                data.push_str(&format!("<function={name}>\n"));
+                for (k, v) in args {
+                    data.push_str(&format!("<parameter={k}>\n{v}\n</parameter>\n"));
+                }
+                data.push_str("</function>\n");
+                expected.push((name.clone(), input_of(args)));
+            }
+            data.push_str(&wrapper.1);
+        }
+        data.push_str(&tail);
+        text.push_str(&tail);
+        let events = invariant(&config, &data, &sizes)?;
+        let (calls, visible) = calls_and_text(&events);
+        prop_assert_eq!(calls, expected, "input {:?}", data);
+        prop_assert_eq!(visible, text, "input {:?}", data);
+    }
+}
+
+/// A description is checked when the parser is made; the error names the field.
+#[test]
+fn bad_descriptions_name_the_field() {
+    for (description, key) in [
+        (
+            json!({"shape": "json-call", "wrapper": ["", "x"]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "json-call", "wrapper": ["<a>", "<a>x"]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "json-call", "wrapper": ["<think>", "</x>"]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "json-call", "name_keys": []}),
+            "dialect.name_keys",
+        ),
+        (
+            json!({"shape": "json-call", "argument_keys": ["a_very_long_key"]}),
+            "dialect.argument_keys",
+        ),
+        (
+            json!({"shape": "json-call", "name_keys": ["k"], "argument_keys": ["k"]}),
+            "dialect.argument_keys",
+        ),
+        (
+            json!({"shape": "xml-params", "wrapper": ["<w>", "[/w]"]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "xml-params", "result_wrapper": ["<r>", "</r>"]}),
+            "dialect.result_wrapper",
+        ),
+        (
+            json!({"shape": "xml-params", "colour": 1}),
+            "dialect.colour",
+        ),
+        (json!({"shape": "yaml"}), "dialect.shape"),
+        (json!({"wrapper": ["<a>", "</a>"]}), "dialect.shape"),
+        (
+            json!({"shape": "json-call", "thinking_tags": ["<t>", "<t>"]}),
+            "dialect.thinking_tags",
+        ),
+    ] {
+        let err = ConfigBuf::from_value(&json!({ "dialect": description })).unwrap_err();
+        assert_eq!(err.key(), key, "{description}: {err}");
+    }
+    // tool_call_markers still overrides a json-call wrapper, and is refused elsewhere.
+    assert!(
+        ConfigBuf::from_value(&json!({"dialect": {"shape": "json-call"},
+            "tool_call_markers": ["<c>", "</c>"]}))
+        .is_ok()
+    );
+    let err = ConfigBuf::from_value(&json!({"dialect": {"shape": "xml-params"},
+        "tool_call_markers": ["<c>", "</c>"]}))
+    .unwrap_err();
+    assert_eq!(err.key(), "tool_call_markers");
+}
