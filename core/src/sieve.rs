@@ -924,7 +924,19 @@ impl Driver<'_> {
         if ty == BlockType::Thinking {
             self.emit.note_line(text.as_bytes());
         }
-        Some(Step::Str(self.emit.meta(None), text))
+        // Text and thinking chunks carry no tool name or id: their metadata is the block's.
+        let meta = match open.ty {
+            BlockType::Text | BlockType::Thinking => Meta {
+                ty: open.ty,
+                block: open.index,
+                depth: open.depth,
+                part: None,
+                name: false,
+                id: false,
+            },
+            _ => self.emit.meta(None),
+        };
+        Some(Step::Str(meta, text))
     }
 
     /// The current context's [`Fast`], made once per context.

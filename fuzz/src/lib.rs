@@ -636,6 +636,71 @@ pub fn check_stream(dialect: Dialect, data: &[u8]) {
     }
 }
 
+/// The wrappers a described dialect picks from (tag-like, special-token-like, bracketed).
+const WRAPPERS: [(&str, &str); 8] = [
+    ("<tool_call>", "</tool_call>"),
+    ("<seed:tool_call>", "</seed:tool_call>"),
+    ("<|call|>", "<|/call|>"),
+    ("[CALL]", "[/CALL]"),
+    ("<function_calls>", "</function_calls>"),
+    ("<tc>", "</tc>"),
+    ("<\u{ff5c}DSML\u{ff5c}calls>", "</\u{ff5c}DSML\u{ff5c}calls>"),
+    ("<x:a>", "</x:a>"),
+];
+/// The thinking markers a described dialect picks from.
+const THINKINGS: [(&str, &str); 4] = [
+    ("<think>", "</think>"),
+    ("<seed:think>", "</seed:think>"),
+    ("<|think|>", "<|/think|>"),
+    ("[THINK]", "[/THINK]"),
+];
+
+/// A host-defined dialect (docs/design.md, "Dialect descriptions") picked by one byte: bit 0
+/// the shape, bits 1-3 the wrapper, bits 4-5 the thinking markers, bits 6-7 the json-call
+/// keys and result wrapper. xml-params takes the tag-like wrappers only (its closer is a
+/// closing tag); a description the parser rejects is skipped.
+pub fn description(pick: u8) -> Value {
+    let wrapper = WRAPPERS[(pick as usize >> 1) & 7];
+    let thinking = THINKINGS[(pick as usize >> 4) & 3];
+    if pick & 1 == 0 {
+        let (names, args, result): (&[&str], &[&str], Value) = match pick >> 6 {
+            0 => (&["name"], &["arguments", "parameters"], json!(["<tool_response>", "</tool_response>"])),
+            1 => (&["tool_name"], &["parameters"], Value::Null),
+            2 => (&["function", "name"], &["args", "input"], json!(["<|result|>", "<|/result|>"])),
+            _ => (&["n"], &["a"], json!(["[RESULT]", "[/RESULT]"])),
+        };
+        json!({"shape": "json-call", "wrapper": [wrapper.0, wrapper.1], "result_wrapper": result,
+               "name_keys": names, "argument_keys": args, "thinking_tags": [thinking.0, thinking.1]})
+    } else {
+        json!({"shape": "xml-params", "wrapper": [wrapper.0, wrapper.1],
+               "thinking_tags": [thinking.0, thinking.1]})
+    }
+}
+
+/// The stream checks of [`check_stream`] over a described dialect: `[pick, flags, seed, …]`.
+pub fn check_described(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Some(mut setup) = Setup::decode(Dialect::Hermes, rest) else {
+        return;
+    };
+    setup.config["dialect"] = description(pick);
+    let Some(whole) = run(&setup, &[]) else {
+        return; // a description the parser rejects (e.g. a wrapper equal to a result marker)
+    };
+    let sizes = splits(setup.input.len(), setup.seed);
+    let split = run(&setup, &sizes).expect("the same config");
+    let all: Vec<u8> = [&setup.prefill[..], &setup.input[..]].concat();
+    lint(&whole, &all);
+    lint(&split, &all);
+    assert_same(
+        &coalesce(&whole),
+        &coalesce(&split),
+        &format!("chunking changed the events (rule 4); sizes {sizes:?}"),
+    );
+}
+
 /// Rules 6 and 7 for passthrough, against a whole-string model: without stop sequences and
 /// prefill, text and thinking together are the input (invalid UTF-8 as U+FFFD, as
 /// `from_utf8_lossy`) minus the structural markers, each in its place.

@@ -153,7 +153,7 @@ impl Machine for State {
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | ((self.fresh || self.yielded) as u32) << 8
+        self.ctx as u32 | ((self.fresh | self.yielded) as u32) << 8
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {

@@ -91,7 +91,7 @@ impl Machine for State {
         // call's phase would make the driver rebuild the same vocabulary).
         let quoted =
             self.call.host == Ctx::Call && self.call.phase == Phase::Body && self.call.in_quotes();
-        self.call.host as u32 | (quoted as u32) << 8 | ((self.fresh || self.yielded) as u32) << 9
+        self.call.host as u32 | (quoted as u32) << 8 | ((self.fresh | self.yielded) as u32) << 9
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {

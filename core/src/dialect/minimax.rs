@@ -83,7 +83,7 @@ impl Machine for State {
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | (self.calls.at as u32) << 4 | ((self.fresh || self.yielded) as u32) << 12
+        self.ctx as u32 | (self.calls.at as u32) << 4 | ((self.fresh | self.yielded) as u32) << 12
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {

@@ -55,6 +55,8 @@ const fn bit(e: u8) -> u32 {
     1 << e
 }
 
+const PRESET_WRAP_OPEN: &[u8] = b"<tool_call>";
+const PRESET_WRAP_ELEMENT: &[u8] = b"tool_call";
 const WRAP_FOLLOWS: &[&[u8]] = &[b"<function="];
 /// Literal indices in the text context.
 const LIT_THINK: usize = 0;
@@ -75,6 +77,9 @@ enum Ctx {
     Func,
     /// Inside `<parameter=…>`.
     Param,
+    /// Inside `<parameter=…>` whose schema type is `string`: markup is content there, only
+    /// `</parameter>` ends it.
+    ParamString,
     /// A failed function, skipped to its closer.
     Skip,
 }
@@ -93,6 +98,9 @@ pub(crate) struct State {
     value: Value,
     /// Nothing decided yet: a thinking closer here has no opener and is dropped.
     fresh: bool,
+    /// The wrapper is a description's, not the preset's `<tool_call>` (the preset's markers
+    /// are read without asking the configuration, on the per-decision path).
+    described: bool,
     /// A tool call ended the thinking it was opened in: the thinking closer the model may
     /// still write is wire syntax too (dropped once).
     yielded: bool,
@@ -110,23 +118,26 @@ impl Machine for State {
             held_ws: 0,
             value: Value::new(ValueType::Any),
             fresh: true,
+            described: cfg.description.is_some(),
             yielded: false,
         }
     }
 
     fn vocab_key(&self) -> u32 {
-        let string = self.ctx == Ctx::Param && self.value.ty == ValueType::String;
-        self.ctx as u32 | ((self.fresh || self.yielded) as u32) << 8 | (string as u32) << 9
+        self.ctx as u32 | ((self.fresh | self.yielded) as u32) << 8
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let wrap_open = || out.call_markers().0.as_bytes();
+        let wrap_open = || match self.described {
+            false => PRESET_WRAP_OPEN,
+            true => out.call_markers().0.as_bytes(),
+        };
         let elements = |open: u32, close: u32| Vocab {
             names: NAMES,
-            extra: if close & bit(WRAP) != 0 {
-                out.wrapper_element()
-            } else {
-                b""
+            extra: match (close & bit(WRAP) != 0, self.described) {
+                (false, _) => b"",
+                (true, false) => PRESET_WRAP_ELEMENT,
+                (true, true) => out.wrapper_element(),
             },
             open,
             close,
@@ -159,7 +170,7 @@ impl Machine for State {
             // at `</function>` (as vLLM's and SGLang's parsers read it) — unless the schema
             // types it `string`: code and markup may hold those tags, so it ends only at
             // `</parameter>` (vectors 013, 023).
-            Ctx::Param if self.value.ty == ValueType::String => elements(0, bit(PARAM)),
+            Ctx::ParamString => elements(0, bit(PARAM)),
             Ctx::Param => elements(bit(PARAM), bit(PARAM) | bit(FUNC)),
             Ctx::Skip => elements(0, bit(FUNC) | bit(WRAP)),
         }
@@ -205,7 +216,7 @@ impl Machine for State {
     fn end_of_input(&mut self, out: &mut Emitter<'_>) {
         match self.ctx {
             Ctx::Func => finish_function(out, self, Ctx::Region),
-            Ctx::Param => out.fail_call(ErrorReason::Unfinished, false),
+            Ctx::Param | Ctx::ParamString => out.fail_call(ErrorReason::Unfinished, false),
             Ctx::Skip => out.fail_call(self.reason, false),
             Ctx::Text | Ctx::Thinking | Ctx::Region => {}
         }
@@ -227,7 +238,7 @@ impl Machine for State {
     /// already makes a cut marker directly inside the wrapper (with the whitespace before it).
     fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         match self.ctx {
-            Ctx::Param => {
+            Ctx::Param | Ctx::ParamString => {
                 self.ctx = Ctx::Func;
                 value::close(out, self.value);
                 Cut::Again
@@ -281,7 +292,7 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
                 Act::WAIT
             }
         }
-        Ctx::Param => value::text(out, &mut s.value, false, d, window),
+        Ctx::Param | Ctx::ParamString => value::text(out, &mut s.value, false, d, window),
         Ctx::Skip => out.skip(d, s.reason),
     }
 }
@@ -310,7 +321,7 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
         (Ctx::Func, PARAM, true) => return open_param(out, s, tag, bytes),
         (Ctx::Func, FUNC, false) => finish_function(out, s, Ctx::Region),
         (Ctx::Func, WRAP, false) => finish_function(out, s, Ctx::Text),
-        (Ctx::Param, PARAM, false) => {
+        (Ctx::Param | Ctx::ParamString, PARAM, false) => {
             s.ctx = Ctx::Func;
             value::close(out, s.value);
         }
@@ -366,7 +377,11 @@ fn open_param(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> A
     let ty = value::param_type(out, s.tool, key);
     s.value = value::open(out, s.params == 0, key, ty);
     s.params = s.params.saturating_add(1);
-    s.ctx = Ctx::Param;
+    s.ctx = if ty == ValueType::String {
+        Ctx::ParamString
+    } else {
+        Ctx::Param
+    };
     if tag.self_closing {
         s.ctx = Ctx::Func;
         value::close(out, s.value);

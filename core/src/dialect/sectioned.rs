@@ -168,7 +168,7 @@ impl<F: Format> Machine for State<F> {
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | (self.part as u32) << 8 | ((self.fresh || self.yielded) as u32) << 16
+        self.ctx as u32 | (self.part as u32) << 8 | ((self.fresh | self.yielded) as u32) << 16
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
