@@ -73,6 +73,9 @@ pub(crate) struct State {
     /// A tool call ended the thinking it was opened in: the thinking closer the model may
     /// still write is wire syntax too (dropped once).
     yielded: bool,
+    /// A call just ended at its closer: the same closer again (after whitespace at most) is
+    /// a spurious repeat, wire syntax (docs/design.md, "Lenient recovery").
+    after_call: bool,
 }
 
 impl Machine for State {
@@ -83,6 +86,7 @@ impl Machine for State {
             call: JsonCall::new(cfg.start_in.pick(Ctx::Text, Ctx::Thinking)),
             fresh: true,
             yielded: false,
+            after_call: false,
         }
     }
 
@@ -91,7 +95,10 @@ impl Machine for State {
         // call's phase would make the driver rebuild the same vocabulary).
         let quoted =
             self.call.host == Ctx::Call && self.call.phase == Phase::Body && self.call.in_quotes();
-        self.call.host as u32 | (quoted as u32) << 8 | ((self.fresh | self.yielded) as u32) << 9
+        self.call.host as u32
+            | (quoted as u32) << 8
+            | ((self.fresh | self.yielded) as u32) << 9
+            | (self.after_call as u32) << 10
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
@@ -109,10 +116,12 @@ impl Machine for State {
                     v = v.with_literal(result_open.as_bytes());
                 }
                 if self.fresh || self.yielded {
-                    v.with_literal(think_close.as_bytes())
-                } else {
-                    v
+                    v = v.with_literal(think_close.as_bytes());
                 }
+                if self.after_call {
+                    v = v.with_literal(close.as_bytes());
+                }
+                v
             }
             Ctx::Thinking => {
                 let (think_open, think_close) = out.thinking_tags();
@@ -133,6 +142,28 @@ impl Machine for State {
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
         self.fresh = false;
+        if self.after_call && self.call.host == Ctx::Text {
+            match d {
+                Decision::Literal { len, .. }
+                    if window.get(..len) == Some(out.call_markers().1.as_bytes()) =>
+                {
+                    self.after_call = false;
+                    out.close_content();
+                    return Act::skip(len);
+                }
+                Decision::Text(n) => {
+                    let ws = window[..n]
+                        .iter()
+                        .take_while(|b| b.is_ascii_whitespace())
+                        .count();
+                    if ws > 0 {
+                        return out.content(BlockType::Text, 0, Decision::Text(ws));
+                    }
+                    self.after_call = false;
+                }
+                _ => self.after_call = false,
+            }
+        }
         let call = &mut self.call;
         if out.call_too_large() && !(call.host == Ctx::Call && call.phase == Phase::Skip) {
             fail(out, call, ErrorReason::TooLarge);
@@ -208,6 +239,7 @@ impl Machine for State {
                         }
                         out.stop_capture();
                         call.call_open = false;
+                        self.after_call = true;
                         Act::skip(len)
                     }
                 }
@@ -241,6 +273,8 @@ impl Machine for State {
 
     fn plain_block(&self) -> Option<(BlockType, u8)> {
         match self.call.host {
+            // Right after a call every decision is the machine's (a repeated closer may come).
+            Ctx::Text if self.after_call => None,
             Ctx::Text => Some((BlockType::Text, 0)),
             Ctx::Thinking => Some((BlockType::Thinking, 0)),
             Ctx::Response => Some((BlockType::ToolResult, 1)),
@@ -252,6 +286,11 @@ impl Machine for State {
     /// of an array or after it, it ends the array as a closer would. Inside a body it is a
     /// syntax error (the failure's raw text keeps it).
     fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+        if self.after_call && self.call.host == Ctx::Text {
+            // A repeated closer cut off right after a call: wire syntax as well.
+            self.after_call = false;
+            return Cut::Done;
+        }
         let c = &self.call;
         match (c.host, c.phase) {
             (Ctx::Call, Phase::After) => {}
