@@ -124,6 +124,30 @@ fn dialect(key: &str, v: &Bound<'_, PyAny>) -> PyResult<Dialect> {
         })
 }
 
+/// A config holding the description `v` (a mapping) as its dialect.
+fn described(py: Python<'_>, key: &str, v: &Bound<'_, PyAny>) -> PyResult<ConfigBuf> {
+    let dict = match v.cast::<PyDict>() {
+        Ok(d) => d.clone(),
+        Err(_) => PyDict::from_sequence(&v.call_method0("items")?)?,
+    };
+    let text: String = py
+        .import("json")?
+        .getattr("dumps")?
+        .call1((dict,))
+        .map_err(|e| {
+            PyTypeError::new_err(format!(
+                "config key `{key}`: a description must be JSON data: {}",
+                e.value(py)
+            ))
+        })?
+        .extract()?;
+    ConfigBuf::from_json(&format!("{{\"dialect\":{text}}}")).map_err(|e| {
+        let k = e.key();
+        let k = k.replacen("dialect", key, 1);
+        PyValueError::new_err(format!("config key `{k}`: {}", e.message()))
+    })
+}
+
 /// The dialects this build parses, in the core's order.
 pub(crate) fn supported_dialects() -> impl Iterator<Item = &'static str> {
     Dialect::ALL
@@ -172,8 +196,14 @@ fn tools(py: Python<'_>, d: Dialect, v: &Bound<'_, PyAny>) -> PyResult<Vec<token
 impl Options<'_, '_> {
     /// The config; not yet validated as a whole (`Sieve::from_config_buf` does that).
     pub(crate) fn build(&self, py: Python<'_>) -> PyResult<ConfigBuf> {
-        let d = dialect(self.dialect_key, self.dialect)?;
-        let mut c = ConfigBuf::new(d);
+        // A dict is a dialect description (docs/design.md, "Dialect descriptions"), read by
+        // the core's JSON reader so it is checked exactly as in a JSON config.
+        let mut c = if self.dialect.cast::<PyMapping>().is_ok() {
+            described(py, self.dialect_key, self.dialect)?
+        } else {
+            ConfigBuf::new(dialect(self.dialect_key, self.dialect)?)
+        };
+        let d = c.dialect;
         if let Some(v) = self.tools {
             c.tools = tools(py, d, v)?;
         }

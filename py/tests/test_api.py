@@ -106,7 +106,7 @@ def test_keywords_are_the_json_config_keys() -> None:
     # The keys of the JSON config (core/src/config.rs, ConfigBuf::from_value), no more.
     assert keys == {
         "tools", "thinking_tags", "tool_call_markers", "start_in", "stop_sequences",
-        "id_prefix", "on_malformed", "max_call_bytes",
+        "id_prefix", "on_malformed", "max_call_bytes", "unknown_tools",
     }
 
 
