@@ -393,6 +393,16 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
     }
     match d.shape {
         Shape::JsonCall => {
+            if let Some(m) = d.markup {
+                pair("dialect.markup", m)?;
+                let taken = [d.wrapper.0, d.wrapper.1, thinking[0], thinking[1]];
+                if taken.contains(&m.0) || taken.contains(&m.1) {
+                    return Err(ConfigError::new(
+                        "dialect.markup",
+                        "must differ from the wrapper and the thinking markers",
+                    ));
+                }
+            }
             if let Some(r) = d.result_wrapper {
                 pair("dialect.result_wrapper", r)?;
                 if r.0 == d.wrapper.0 || thinking.contains(&r.0) {
@@ -436,6 +446,12 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
             if d.result_wrapper.is_some() {
                 return Err(ConfigError::new(
                     "dialect.result_wrapper",
+                    "applies to the json-call shape only",
+                ));
+            }
+            if d.markup.is_some() {
+                return Err(ConfigError::new(
+                    "dialect.markup",
                     "applies to the json-call shape only",
                 ));
             }
@@ -570,6 +586,8 @@ mod owned {
         pub wrapper: (Box<str>, Box<str>),
         /// See [`Description::result_wrapper`].
         pub result_wrapper: Option<(Box<str>, Box<str>)>,
+        /// See [`Description::markup`].
+        pub markup: Option<(Box<str>, Box<str>)>,
         /// See [`Description::name_keys`].
         pub name_keys: Vec<Box<str>>,
         /// See [`Description::argument_keys`].
@@ -586,6 +604,7 @@ mod owned {
                 shape: d.shape,
                 wrapper: pair(d.wrapper),
                 result_wrapper: d.result_wrapper.map(pair),
+                markup: d.markup.map(pair),
                 name_keys: d.name_keys.iter().map(Into::into).collect(),
                 argument_keys: d.argument_keys.iter().map(Into::into).collect(),
                 thinking_tags: pair(d.thinking_tags),
@@ -598,6 +617,7 @@ mod owned {
                 shape: self.shape,
                 wrapper: (&self.wrapper.0, &self.wrapper.1),
                 result_wrapper: self.result_wrapper.as_ref().map(|(a, b)| (&**a, &**b)),
+                markup: self.markup.as_ref().map(|(a, b)| (&**a, &**b)),
                 name_keys: StrList::Owned(&self.name_keys),
                 argument_keys: StrList::Owned(&self.argument_keys),
                 thinking_tags: (&self.thinking_tags.0, &self.thinking_tags.1),
@@ -630,6 +650,8 @@ mod owned {
                     "wrapper" => d.wrapper = marker_pair(&full, value)?,
                     "result_wrapper" if value.is_null() => d.result_wrapper = None,
                     "result_wrapper" => d.result_wrapper = Some(marker_pair(&full, value)?),
+                    "markup" if value.is_null() => d.markup = None,
+                    "markup" => d.markup = Some(marker_pair(&full, value)?),
                     "name_keys" => d.name_keys = keys(&full, value)?,
                     "argument_keys" => d.argument_keys = keys(&full, value)?,
                     "thinking_tags" => d.thinking_tags = marker_pair(&full, value)?,

@@ -240,6 +240,9 @@ pub struct Description<'a> {
     /// json-call: `[open, close]` around a tool result the model writes (a `tool_result`
     /// block); `None`: none is recognised.
     pub result_wrapper: Option<(&'a str, &'a str)>,
+    /// json-call: `[open, close]` tags that wrap the answer as markup, not content
+    /// (Hunyuan's `<answer>…</answer>`): dropped wherever they stand in text; `None`: none.
+    pub markup: Option<(&'a str, &'a str)>,
     /// json-call: the keys that hold the tool name (the first present counts).
     pub name_keys: StrList<'a>,
     /// json-call: the keys that hold the arguments (the first present counts).
@@ -255,6 +258,7 @@ const HERMES: Description<'static> = Description {
     shape: Shape::JsonCall,
     wrapper: ("<tool_call>", "</tool_call>"),
     result_wrapper: Some(("<tool_response>", "</tool_response>")),
+    markup: None,
     name_keys: StrList::Strs(&["name"]),
     argument_keys: StrList::Strs(&["arguments", "parameters"]),
     thinking_tags: THINK,
@@ -264,6 +268,7 @@ const QWEN3_CODER: Description<'static> = Description {
     shape: Shape::XmlParams,
     wrapper: ("<tool_call>", "</tool_call>"),
     result_wrapper: None,
+    markup: None,
     name_keys: StrList::Strs(&[]),
     argument_keys: StrList::Strs(&[]),
     thinking_tags: THINK,

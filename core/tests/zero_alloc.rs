@@ -182,6 +182,7 @@ fn feeding_never_allocates_with_a_description() {
         shape: Shape::JsonCall,
         wrapper: ("<|call|>", "<|/call|>"),
         result_wrapper: Some(("<|result|>", "<|/result|>")),
+        markup: Some(("<answer>", "</answer>")),
         name_keys: StrList::Strs(&["tool_name", "name"]),
         argument_keys: StrList::Strs(&["args"]),
         thinking_tags: ("<|think|>", "<|/think|>"),
@@ -190,8 +191,8 @@ fn feeding_never_allocates_with_a_description() {
 <seed:tool_call>\n<function=f>\n<parameter=s>\nline \"one\"\n</parameter>\n<parameter=n>7</parameter>\n</function>\n\
 <function=zz>\n<parameter=a>1</parameter>\n</function>\n</seed:tool_call>\n"
         .as_bytes();
-    let json_text: &[u8] = b"<|think|>why<|/think|>Ok <|call|>{\"tool_name\": \"f\", \"args\": {\"s\": \"a\\u00e9\", n: 1.50}}<|/call|>\n\
-<|call|>{\"name\": \"zz\", \"args\": {}}<|/call|><|result|>ok<|/result|> <|call|>{oops}<|/call|>\n";
+    let json_text: &[u8] = b"<|think|>why<|/think|><answer>Ok <|call|>{\"tool_name\": \"f\", \"args\": {\"s\": \"a\\u00e9\", n: 1.50}}<|/call|>\n\
+<|call|>{\"name\": \"zz\", \"args\": {}}<|/call|><|result|>ok<|/result|> <|call|>{oops}<|/call|></answer>\n";
     for (description, text) in [(seed, seed_text), (json, json_text)] {
         let input = text.repeat(300);
         for unknown_tools in [UnknownTools::Call, UnknownTools::Fail] {

@@ -121,6 +121,11 @@ impl Machine for State {
                 if self.after_call {
                     v = v.with_literal(close.as_bytes());
                 }
+                if let Some((m_open, m_close)) = out.markup() {
+                    v = v
+                        .with_literal(m_open.as_bytes())
+                        .with_literal(m_close.as_bytes());
+                }
                 v
             }
             Ctx::Thinking => {
@@ -171,6 +176,16 @@ impl Machine for State {
             return Act::WAIT;
         }
         match (call.host, d) {
+            (Ctx::Text, Decision::Literal { len, .. })
+                if out.markup().is_some_and(|(o, c)| {
+                    let lit = window.get(..len);
+                    lit == Some(o.as_bytes()) || lit == Some(c.as_bytes())
+                }) =>
+            {
+                // A markup wrapper (docs/design.md, "Dialect descriptions"): wire syntax.
+                out.close_content();
+                Act::skip(len)
+            }
             (Ctx::Text, Decision::Literal { index, len }) => {
                 out.close_content();
                 let results = out.result_markers().is_some();

@@ -781,9 +781,14 @@ fn object_closed<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>) {
         out.queue_chunk(Some(Part::Input), Spool::Static("{}"));
     }
     if s.array() {
-        // Complete now: more elements may follow. The next failure's raw starts here.
+        // Complete now: more elements may follow. The next failure's raw starts here — unless
+        // this one fails as an unknown tool: its raw text is handed out first, and the next
+        // element's is captured again from the next body act (`recapture`).
+        let unknown = out.unknown_tool();
         out.complete_tool(None, false);
-        out.restart_capture();
+        if !unknown {
+            out.restart_capture();
+        }
         s.call_open = false;
     } else {
         // Complete at the closer (or the end of input): text may still fail it.

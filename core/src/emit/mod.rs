@@ -365,6 +365,19 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The `[open, close]` markup tags of a json-call description, if any (presets: none).
+    #[inline]
+    pub(crate) fn markup(&self) -> Option<(&str, &str)> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.description.and_then(|d| d.markup),
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c
+                .description
+                .as_ref()
+                .and_then(|d| d.markup.as_ref().map(|(a, b)| (&**a, &**b))),
+        }
+    }
+
     /// The `[open, close]` markers of a tool result (json-call), if the format has them.
     #[inline]
     pub(crate) fn result_markers(&self) -> Option<(&str, &str)> {
@@ -382,7 +395,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// With `unknown_tools: "fail"`: the open call's name is not a configured tool.
-    fn unknown_tool(&self) -> bool {
+    pub(crate) fn unknown_tool(&self) -> bool {
         let fail = match &self.cfg {
             Cfg::Borrowed(c) => c.unknown_tools == UnknownTools::Fail,
             #[cfg(feature = "alloc")]
