@@ -101,6 +101,21 @@ fn invariant(config: &ConfigBuf, data: &str, sizes: &[usize]) -> Result<Vec<Valu
     Ok(whole)
 }
 
+/// `data` at any chunking gives exactly the `expected` calls and the visible `text`.
+fn same_calls_and_text(
+    config: &ConfigBuf,
+    data: &str,
+    sizes: &[usize],
+    expected: &[(String, Value)],
+    text: &str,
+) -> Result<(), TestCaseError> {
+    let events = invariant(config, data, sizes)?;
+    let (calls, visible) = calls_and_text(&events);
+    prop_assert_eq!(&calls[..], expected, "input {:?}", data);
+    prop_assert_eq!(visible.as_str(), text, "input {:?}", data);
+    Ok(())
+}
+
 /// Two marker pairs that cannot be confused (neither opener begins the other's markers).
 fn distinct(a: &(String, String), b: &(String, String)) -> bool {
     let all = [&a.0, &a.1, &b.0, &b.1];
@@ -144,10 +159,7 @@ proptest! {
         }
         data.push_str(&tail);
         text.push_str(&tail);
-        let events = invariant(&config, &data, &sizes)?;
-        let (calls, visible) = calls_and_text(&events);
-        prop_assert_eq!(calls, expected, "input {:?}", data);
-        prop_assert_eq!(visible, text, "input {:?}", data);
+        same_calls_and_text(&config, &data, &sizes, &expected, &text)?;
     }
 
     /// xml-params: random wrapper (its closer a closing tag) and thinking markers.
@@ -184,10 +196,7 @@ proptest! {
         }
         data.push_str(&tail);
         text.push_str(&tail);
-        let events = invariant(&config, &data, &sizes)?;
-        let (calls, visible) = calls_and_text(&events);
-        prop_assert_eq!(calls, expected, "input {:?}", data);
-        prop_assert_eq!(visible, text, "input {:?}", data);
+        same_calls_and_text(&config, &data, &sizes, &expected, &text)?;
     }
 }
 
