@@ -2,18 +2,17 @@
 //! API: SSE, a streamed JSON array, or AWS event-stream frames) into events.
 //!
 //! The config (`--config`) is the JSON object of docs/providers.md; `--json` prints the
-//! conformance-vector form, one event per line; `--visible-only` the text alone; the default
-//! view is `parse`'s (text, thinking dimmed, `→ name(args)`, a finish line, errors in red).
+//! conformance-vector form, one event per line.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::process::ExitCode;
+
+use std::io::{Read, Write};
 
 use clap::{ArgGroup, Args, ValueEnum};
+use tokensieve::accumulate::{Collector, OwnedEvent};
 use tokensieve::provider::{Decoder, DecoderConfig};
 use tokensieve::{ConfigBuf, Dialect};
-
-use crate::Failure;
-use crate::output::{Output, View};
 
 /// The arguments of `tokensieve decode`:
 /// `(--config FILE | --provider P [--text-dialect D]) [--chunk N] [--json] [FILE|-]`.
@@ -42,12 +41,8 @@ pub struct DecodeArgs {
     pub chunk: usize,
 
     /// One JSON event per line (the conformance-vector form)
-    #[arg(long, overrides_with = "visible_only")]
+    #[arg(long)]
     pub json: bool,
-
-    /// Only the text a text-to-speech engine should speak
-    #[arg(long, overrides_with = "json")]
-    pub visible_only: bool,
 
     /// The response body to read; standard input when absent or `-`
     #[arg(value_name = "FILE")]
@@ -82,11 +77,15 @@ impl Provider {
     }
 }
 
-/// Runs `tokensieve decode`: the body decoded as it arrives, in the chosen view; a stream
-/// that reported a provider or framing error (or finished with reason `error`) fails the
-/// run (exit status 1) once its events are out.
-pub fn decode(args: DecodeArgs) -> Result<(), Failure> {
-    run(&args)
+/// Runs `tokensieve decode`: exit 0, or 2 with a message on stderr.
+pub fn decode(args: DecodeArgs) -> ExitCode {
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tokensieve: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// The decoder's settings: the provider, the options the dialects share (with `text_dialect`
@@ -170,7 +169,7 @@ fn settings_of(args: &DecodeArgs) -> Result<Settings, String> {
     Ok(settings)
 }
 
-fn run(args: &DecodeArgs) -> Result<(), Failure> {
+fn run(args: &DecodeArgs) -> Result<(), String> {
     let settings = settings_of(args)?;
     let mut config = DecoderConfig::new(settings.provider);
     config.options = settings.options.config();
@@ -180,39 +179,61 @@ fn run(args: &DecodeArgs) -> Result<(), Failure> {
     if let Some(f) = settings.invoke_format {
         config.invoke_format = f;
     }
-    let mut decoder = Decoder::new(&config).map_err(|e| format!("config: {e}"))?;
-    let view = match (args.json, args.visible_only) {
-        (true, _) => View::Json,
-        (_, true) => View::Visible,
-        _ => View::Human,
+    let body = match &args.file {
+        Some(p) if p.as_os_str() != "-" => crate::read_file(p)?,
+        _ => {
+            let mut v = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut v)
+                .map_err(|e| format!("stdin: {e}"))?;
+            v
+        }
     };
+    let mut decoder = Decoder::new(&config).map_err(|e| format!("config: {e}"))?;
     let stdout = std::io::stdout();
-    let mut out = Output::new(view, stdout.lock(), std::io::stdout().is_terminal());
-    // The decoder hands events to a callback: the first write failure is kept and ends the
-    // run after the read.
-    let mut fail: Option<Failure> = None;
-    crate::each_read(args.file.as_deref(), args.chunk, |read| {
-        decoder.feed_with(read, |ev| {
-            if fail.is_none() {
-                fail = out.event(&ev).err();
-            }
-        });
-        match fail.take() {
-            Some(f) => Err(f),
-            None => out.flush(),
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut collector = Collector::new();
+    let mut fail = None;
+    let mut emit = |ev: tokensieve::Event<'_>| {
+        let owned = collector.push(&ev);
+        let r = if args.json {
+            writeln!(out, "{}", owned.to_json())
+        } else {
+            human(&mut out, &owned)
+        };
+        if let Err(e) = r {
+            fail.get_or_insert(e);
         }
-    })?;
-    decoder.finish_with(|ev| {
-        if fail.is_none() {
-            fail = out.event(&ev).err();
+    };
+    let size = if args.chunk == 0 {
+        body.len().max(1)
+    } else {
+        args.chunk
+    };
+    for read in body.chunks(size) {
+        decoder.feed_with(read, &mut emit);
+    }
+    decoder.finish_with(&mut emit);
+    if let Some(e) = fail {
+        return Err(format!("stdout: {e}"));
+    }
+    out.flush().map_err(|e| format!("stdout: {e}"))
+}
+
+/// The human view: visible text as it comes; other events on lines of their own.
+fn human(out: &mut impl Write, ev: &OwnedEvent) -> std::io::Result<()> {
+    match ev {
+        OwnedEvent::Chunk {
+            text,
+            block_type: tokensieve::BlockType::Text,
+            ..
+        } => write!(out, "{text}"),
+        OwnedEvent::BlockComplete {
+            block_type: tokensieve::BlockType::Text,
+            ..
         }
-    });
-    if let Some(f) = fail {
-        return Err(f);
+        | OwnedEvent::BlockStart { .. }
+        | OwnedEvent::Chunk { .. } => Ok(()),
+        other => writeln!(out, "\n[{}]", other.to_json()),
     }
-    out.end()?;
-    if out.failed {
-        return Err("the stream reported a provider or framing error".into());
-    }
-    Ok(())
 }

@@ -34,7 +34,7 @@ const DEMO: &str = concat!(
 
 /// Streams [`DEMO`] through an `anthropic-xml` parser in the human view, one 1–7 byte piece
 /// every 12 ms (`fast`: without the pauses).
-pub fn demo(fast: bool) -> Result<(), crate::Failure> {
+pub fn demo(fast: bool) -> Result<(), String> {
     let mut sieve = Sieve::from_config_buf(demo_config()?).map_err(|e| e.to_string())?;
     let stdout = std::io::stdout();
     let color = stdout.is_terminal();
@@ -44,7 +44,6 @@ pub fn demo(fast: bool) -> Result<(), crate::Failure> {
         while let Some(ev) = sieve.next(&mut rest) {
             out.event(&ev)?;
         }
-        out.flush()?;
         if !fast {
             std::thread::sleep(Duration::from_millis(12));
         }

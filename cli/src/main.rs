@@ -6,20 +6,18 @@
 //! tokensieve demo [--fast]
 //! tokensieve dialects
 //! tokensieve providers
-//! tokensieve decode (--config FILE | --provider P [--text-dialect D]) [--chunk N]
-//!                   [--json | --visible-only] [FILE|-]
+//! tokensieve decode (--config FILE | --provider P [--text-dialect D]) [--chunk N] [--json]
+//!                   [FILE|-]
 //! ```
 //!
-//! Exit status: 0 success; 1 a failed run (an unreadable file, a bad config, a decoded
-//! stream that reported a provider or framing error), with a `tokensieve: …` line; 2 a usage
-//! error (clap's message). A reader that goes away (`| head`) ends the run quietly, status 0.
-//! Input is read as it arrives: events are out as soon as their bytes are in.
+//! Usage errors exit with status 2 (clap's messages); so do the errors of a run (an
+//! unreadable file, a bad config, a failed write), printed as `tokensieve: …`.
 
 mod decode;
 mod demo;
 mod output;
 
-use std::io::{ErrorKind, IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -119,104 +117,38 @@ pub(crate) fn dialect_parser() -> impl TypedValueParser<Value = Dialect> {
     })
 }
 
-/// Why a run did not succeed.
-pub(crate) enum Failure {
-    /// The reader of standard output went away (`| head`): a quiet end, status 0.
-    ClosedOutput,
-    /// A failed run: the message, status 1.
-    Run(String),
-}
-
-impl Failure {
-    /// A write error: a closed pipe ends quietly, anything else fails the run.
-    pub(crate) fn write(e: std::io::Error) -> Failure {
-        if e.kind() == ErrorKind::BrokenPipe {
-            Failure::ClosedOutput
-        } else {
-            Failure::Run(format!("writing output: {e}"))
-        }
-    }
-}
-
-impl From<String> for Failure {
-    fn from(s: String) -> Failure {
-        Failure::Run(s)
-    }
-}
-
-impl From<&str> for Failure {
-    fn from(s: &str) -> Failure {
-        Failure::Run(s.to_string())
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Parse(args) => parse(args),
         Command::Demo(args) => demo::demo(args.fast),
-        Command::Dialects => list(
-            Dialect::ALL
-                .into_iter()
-                .filter(|d| d.is_supported())
-                .map(Dialect::name),
-        ),
-        Command::Providers => list(
-            tokensieve::provider::Provider::ALL
-                .into_iter()
-                .filter(|p| p.is_supported())
-                .map(|p| p.name()),
-        ),
-        Command::Decode(args) => decode::decode(args),
+        Command::Dialects => {
+            dialects();
+            Ok(())
+        }
+        Command::Providers => {
+            for p in tokensieve::provider::Provider::ALL {
+                if p.is_supported() {
+                    println!("{}", p.name());
+                }
+            }
+            Ok(())
+        }
+        Command::Decode(args) => return decode::decode(args),
     };
     match result {
-        Ok(()) | Err(Failure::ClosedOutput) => ExitCode::SUCCESS,
-        Err(Failure::Run(e)) => {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
             eprintln!("tokensieve: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }
     }
 }
 
-/// `tokensieve dialects` / `providers`: one name a line.
-fn list<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), Failure> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for name in names {
-        writeln!(out, "{name}").map_err(Failure::write)?;
-    }
-    out.flush().map_err(Failure::write)
-}
-
-/// Calls `f` with the input of `path` (standard input when absent or `-`) as it arrives:
-/// each read whole (`chunk` 0) or cut into `chunk`-byte pieces.
-pub(crate) fn each_read(
-    path: Option<&Path>,
-    chunk: usize,
-    mut f: impl FnMut(&[u8]) -> Result<(), Failure>,
-) -> Result<(), Failure> {
-    let (mut reader, name): (Box<dyn Read>, String) = match path {
-        Some(p) if p.as_os_str() != "-" => (
-            Box::new(std::fs::File::open(p).map_err(|e| format!("reading {}: {e}", p.display()))?),
-            p.display().to_string(),
-        ),
-        _ => (Box::new(std::io::stdin().lock()), "standard input".into()),
-    };
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(n) => n,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return Err(format!("reading {name}: {e}").into()),
-        };
-        if chunk == 0 {
-            f(&buf[..n])?;
-        } else {
-            for piece in buf[..n].chunks(chunk) {
-                f(piece)?;
-            }
-        }
+/// `tokensieve dialects`: one name a line.
+fn dialects() {
+    for d in Dialect::ALL.into_iter().filter(|d| d.is_supported()) {
+        println!("{}", d.name());
     }
 }
 
@@ -237,9 +169,8 @@ fn read_text(path: &Path) -> Result<String, String> {
     String::from_utf8(read_file(path)?).map_err(|_| format!("{}: not UTF-8", path.display()))
 }
 
-/// `tokensieve parse`: the input through a parser as it arrives, its events in the chosen
-/// view.
-fn parse(args: ParseArgs) -> Result<(), Failure> {
+/// `tokensieve parse`: the input through a parser, its events in the chosen view.
+fn parse(args: ParseArgs) -> Result<(), String> {
     let view = match (args.json, args.visible_only) {
         (true, _) => View::Json,
         (_, true) => View::Visible,
@@ -247,23 +178,14 @@ fn parse(args: ParseArgs) -> Result<(), Failure> {
     };
     let config = parse_config(&args)?;
     let prefill = args.prefill.as_deref().map(read_file).transpose()?;
+    let input = read_file(args.file.as_deref().unwrap_or(Path::new("-")))?;
     let mut sieve = Sieve::from_config_buf(config).map_err(|e| e.to_string())?;
     if let Some(p) = prefill {
         sieve.prefill(&p).map_err(|e| e.to_string())?;
     }
     let stdout = std::io::stdout();
     let mut out = Output::new(view, stdout.lock(), std::io::stdout().is_terminal());
-    each_read(args.file.as_deref(), args.chunk, |piece| {
-        let mut rest = piece;
-        while let Some(ev) = sieve.next(&mut rest) {
-            out.event(&ev)?;
-        }
-        out.flush()
-    })?;
-    sieve.finish();
-    while let Some(ev) = sieve.next(&mut &b""[..]) {
-        out.event(&ev)?;
-    }
+    feed(&mut sieve, &input, args.chunk, &mut out)?;
     out.end()
 }
 
@@ -284,6 +206,32 @@ fn parse_config(args: &ParseArgs) -> Result<ConfigBuf, String> {
             .tools;
     }
     Ok(c)
+}
+
+/// Feeds `input` to `sieve` `chunk` bytes at a time (0: all at once), then finishes it,
+/// writing every event to `out`.
+fn feed<W: std::io::Write>(
+    sieve: &mut Sieve,
+    input: &[u8],
+    chunk: usize,
+    out: &mut Output<W>,
+) -> Result<(), String> {
+    let size = if chunk == 0 {
+        input.len().max(1)
+    } else {
+        chunk
+    };
+    for piece in input.chunks(size) {
+        let mut rest = piece;
+        while let Some(ev) = sieve.next(&mut rest) {
+            out.event(&ev)?;
+        }
+    }
+    sieve.finish();
+    while let Some(ev) = sieve.next(&mut &b""[..]) {
+        out.event(&ev)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

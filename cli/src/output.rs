@@ -3,9 +3,7 @@
 use std::io::Write;
 
 use tokensieve::accumulate::{Collector, OwnedEvent};
-use tokensieve::{BlockType, Event, FinishReason, Part};
-
-use crate::Failure;
+use tokensieve::{BlockType, Event, Part};
 
 /// Which view [`Output`] writes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -26,9 +24,6 @@ pub struct Output<W: Write> {
     collector: Collector,
     /// For the human view: the name and input of the call being read.
     call: (String, String),
-    /// The decoded stream ended in a failure: its last finish has reason `error`, or an
-    /// error came after it (exit status 1).
-    pub failed: bool,
 }
 
 impl<W: Write> Output<W> {
@@ -39,18 +34,10 @@ impl<W: Write> Output<W> {
             color,
             collector: Collector::new(),
             call: (String::new(), String::new()),
-            failed: false,
         }
     }
 
-    /// Writes one event (flushed by [`flush`](Output::flush), once per read of input).
-    pub fn event(&mut self, ev: &Event<'_>) -> Result<(), Failure> {
-        // The stream's standing so far: an error fails it, a finish says how it ended.
-        match ev {
-            Event::Error(_) => self.failed = true,
-            Event::Finish(f) => self.failed = f.reason == FinishReason::Error,
-            _ => {}
-        }
+    pub fn event(&mut self, ev: &Event<'_>) -> Result<(), String> {
         let owned = self.collector.push(ev);
         let r = match self.view {
             View::Json => writeln!(self.w, "{}", owned.to_json()),
@@ -60,12 +47,8 @@ impl<W: Write> Output<W> {
             },
             View::Human => self.human(ev, &owned),
         };
-        r.map_err(Failure::write)
-    }
-
-    /// Hands what was written to the reader (events out as soon as their bytes are in).
-    pub fn flush(&mut self) -> Result<(), Failure> {
-        self.w.flush().map_err(Failure::write)
+        r.and_then(|()| self.w.flush())
+            .map_err(|e| format!("writing output: {e}"))
     }
 
     fn style(&self, code: &str, text: &str) -> String {
@@ -132,41 +115,14 @@ impl<W: Write> Output<W> {
                 let s = self.style("2", &format!("[stop: {sequence:?}]"));
                 writeln!(self.w, "\n{s}")
             }
-            Event::Finish(f) => {
-                let mut line = format!("[finish: {}", f.reason.as_str());
-                if let Some(raw) = f.raw_reason.filter(|r| *r != f.reason.as_str()) {
-                    line.push_str(&format!(" ({raw})"));
-                }
-                if let Some(u) = f.usage {
-                    let n = |v: Option<u64>| v.map_or("?".to_string(), |v| v.to_string());
-                    line.push_str(&format!(
-                        ", {} in / {} out tokens",
-                        n(u.input_tokens),
-                        n(u.output_tokens)
-                    ));
-                }
-                if f.choice != 0 {
-                    line.push_str(&format!(", choice {}", f.choice));
-                }
-                line.push(']');
-                let s = self.style("2", &line);
-                writeln!(self.w, "\n{s}")
-            }
-            Event::Error(e) => {
-                let code = e.code.map(|c| format!(" {c}")).unwrap_or_default();
-                let line = format!("[{} error{code}: {}]", e.source.as_str(), e.message);
-                let s = self.style("31", &line);
-                writeln!(self.w, "\n{s}")
-            }
             _ => Ok(()),
         }
     }
 
-    /// The end of the output: a final newline in the text views, everything flushed.
-    pub fn end(&mut self) -> Result<(), Failure> {
+    pub fn end(&mut self) -> Result<(), String> {
         if self.view != View::Json {
-            writeln!(self.w).map_err(Failure::write)?;
+            writeln!(self.w).map_err(|e| format!("writing output: {e}"))?;
         }
-        self.flush()
+        Ok(())
     }
 }

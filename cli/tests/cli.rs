@@ -139,7 +139,6 @@ fn every_option_of_every_subcommand_has_a_description() {
                 "--config <FILE>",
                 "--chunk <N>",
                 "--json",
-                "--visible-only",
             ],
         ),
     ];
@@ -217,14 +216,14 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
-fn run_errors_exit_1_with_the_program_name() {
+fn run_errors_exit_2_with_the_program_name() {
     let o = run(&[
         "parse",
         "--dialect",
         "hermes",
         "/nonexistent/tokensieve-input",
     ]);
-    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
     assert!(
         stderr(&o).starts_with("tokensieve: reading /nonexistent/tokensieve-input: "),
         "{}",
@@ -232,7 +231,7 @@ fn run_errors_exit_1_with_the_program_name() {
     );
     let bad = file("bad.json", "{not json");
     let o = run(&["parse", "--config", bad.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
     assert!(stderr(&o).starts_with("tokensieve: "), "{}", stderr(&o));
 }
 
@@ -414,130 +413,6 @@ fn decode_reads_a_body_and_refuses_what_is_not_built() {
     )
     .unwrap();
     let o = run(&["decode", "--config", config.to_str().unwrap(), path]);
-    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
     assert!(stderr(&o).contains("max_frame_bytes"), "{}", stderr(&o));
-}
-
-/// Events come out as soon as their bytes are in: half a body written, the first events are
-/// read before the rest is written (`curl -N … | tokensieve decode …`).
-#[test]
-fn parse_and_decode_stream_standard_input() {
-    use std::io::{BufRead, BufReader};
-    for (args, first, rest, first_line) in [
-        (
-            &["parse", "--dialect", "hermes", "--json"][..],
-            &b"Hello there.\n<tool_"[..],
-            &b"call>{\"name\": \"f\", \"arguments\": {}}</tool_call>"[..],
-            "block_start",
-        ),
-        (
-            &["decode", "--provider", "openai-chat", "--json"][..],
-            &b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n"[..],
-            &b"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"[..],
-            "block_start",
-        ),
-    ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tokensieve"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start tokensieve");
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(first).unwrap();
-        stdin.flush().unwrap();
-        // The first line arrives while standard input is still open.
-        let mut lines = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        lines.read_line(&mut line).unwrap();
-        assert!(line.contains(first_line), "{args:?}: {line}");
-        let mut second = String::new();
-        lines.read_line(&mut second).unwrap();
-        assert!(second.contains("\"chunk\""), "{args:?}: {second}");
-        stdin.write_all(rest).unwrap();
-        drop(stdin);
-        let mut tail = String::new();
-        std::io::Read::read_to_string(&mut lines, &mut tail).unwrap();
-        assert!(child.wait().unwrap().success(), "{args:?}");
-        assert!(tail.contains("block_complete"), "{args:?}: {tail}");
-    }
-}
-
-/// A reader that goes away (`| head -1`) ends the run quietly with status 0.
-#[test]
-fn a_closed_pipe_ends_quietly() {
-    let big = "word ".repeat(400_000);
-    for args in [
-        &[
-            "parse",
-            "--dialect",
-            "passthrough",
-            "--json",
-            "--chunk",
-            "3",
-        ][..],
-        &["dialects"][..],
-    ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tokensieve"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start tokensieve");
-        let mut stdin = child.stdin.take().unwrap();
-        let writer = std::thread::spawn({
-            let big = big.clone();
-            move || {
-                let _ = stdin.write_all(big.as_bytes());
-            }
-        });
-        // Read one line, then close the pipe.
-        let mut out = child.stdout.take().unwrap();
-        let mut byte = [0u8; 1];
-        let _ = std::io::Read::read(&mut out, &mut byte);
-        drop(out);
-        let o = child.wait_with_output().unwrap();
-        let _ = writer.join();
-        assert_eq!(o.status.code(), Some(0), "{args:?}: {o:?}");
-        assert_eq!(stderr(&o), "", "{args:?}");
-    }
-}
-
-/// `decode` exits 1 when the stream ended in a provider or framing error (after printing
-/// its events), 0 when it ended well; `--visible-only` prints the text and a newline.
-#[test]
-fn decode_exit_status_and_visible_only() {
-    let ok = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi <b>\"}}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
-    let o = run_with(
-        &["decode", "--provider", "openai-chat", "--visible-only"],
-        ok,
-    );
-    assert_eq!(o.status.code(), Some(0), "{o:?}");
-    assert_eq!(stdout(&o), "Hi <b>\n");
-    let human = run_with(&["decode", "--provider", "openai-chat"], ok);
-    assert!(
-        stdout(&human).contains("[finish: stop]"),
-        "{}",
-        stdout(&human)
-    );
-    let garbage = run_with(
-        &["decode", "--provider", "openai-chat"],
-        b"data: Internal Server Error\n\n",
-    );
-    let cut = run_with(
-        &["decode", "--provider", "openai-chat", "--json"],
-        b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n",
-    );
-    assert_eq!(cut.status.code(), Some(1), "a body cut mid-text: {cut:?}");
-    assert!(
-        stdout(&cut).contains("\"reason\":\"error\""),
-        "{}",
-        stdout(&cut)
-    );
-    assert!(stderr(&cut).starts_with("tokensieve: "), "{}", stderr(&cut));
-    // A data line that is not JSON: an error event where the decoder reports one (issue 25
-    // R4 is open: today it may be skipped silently), so only "not 2" is pinned here.
-    assert_ne!(garbage.status.code(), Some(2), "{garbage:?}");
 }
