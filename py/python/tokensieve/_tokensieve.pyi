@@ -138,7 +138,7 @@ class Sieve:
 
     def __init__(
         self,
-        dialect: Dialect = "hermes",
+        dialect: Dialect,
         *,
         tools: list[Mapping[str, Any]] | tuple[Mapping[str, Any], ...] | None = None,
         thinking_tags: tuple[str, str] | list[str] | None = None,
