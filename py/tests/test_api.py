@@ -467,3 +467,20 @@ def test_namespace_is_all() -> None:
     assert set(names) <= set(tokensieve.__all__)
     for n in tokensieve.__all__:
         assert hasattr(tokensieve, n), n
+
+
+def test_events_copy_and_match() -> None:
+    import copy
+
+    events = tokensieve.parse(HERMES, "hermes")
+    for e in events:
+        assert copy.copy(e) is e and copy.deepcopy(e) is e
+    assert copy.deepcopy(events) == events
+    kinds = []
+    for e in events:
+        match e:
+            case Event("chunk", text=str() as text):
+                kinds.append(("chunk", text))
+            case Event(kind):
+                kinds.append((kind, None))
+    assert [k for k, _ in kinds] == [e.event for e in events]

@@ -124,3 +124,13 @@ except tokensieve.ArgumentError as argument_error:
     type_error: TypeError = argument_error
 except tokensieve.StateError as state_error:
     runtime_error: RuntimeError = state_error
+
+# Copy and match.
+import copy  # noqa: E402
+
+assert_type(copy.copy(events[0]), Event)
+match events[0]:
+    case Event("chunk", text=str() as matched_text):
+        assert_type(matched_text, str)
+    case _:
+        pass
