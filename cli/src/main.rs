@@ -282,8 +282,15 @@ fn parse(args: ParseArgs) -> Result<(), stream::Fail> {
 /// `--tools` (clap has made sure it is one or the other).
 fn parse_config(args: &ParseArgs) -> Result<ConfigBuf, String> {
     if let Some(path) = &args.config {
-        return ConfigBuf::from_json(&read_text(path)?)
-            .map_err(|e| format!("{}: {e}", path.display()));
+        return ConfigBuf::from_json(&read_text(path)?).map_err(|e| {
+            // No binding picks a dialect: a config without one is refused with the names.
+            let names = if e.to_string().ends_with("is required") && e.key() == "dialect" {
+                format!(" (one of: {})", dialect_names().join(", "))
+            } else {
+                String::new()
+            };
+            format!("{}: {e}{names}", path.display())
+        });
     }
     let d = args.dialect.ok_or("give --config or --dialect")?;
     let mut c = ConfigBuf::new(d);

@@ -493,6 +493,16 @@ fn exit_statuses() {
     let bad = file("bad-config.json", "{\"dialect\": \"nope\"}");
     let bad_config = run(&["parse", "--config", bad.to_str().expect("path")]);
     assert_eq!(bad_config.status.code(), Some(1));
+    // No default dialect: a config without one is refused, naming the dialects.
+    let none = file("no-dialect.json", "{}");
+    let o = run(&["parse", "--config", none.to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("is required (one of: "),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("hermes"), "{}", stderr(&o));
     let usage = run(&["parse", "--dialect", "nope"]);
     assert_eq!(usage.status.code(), Some(2));
     let garbage = run_with(&["decode", "--provider", "openai-chat"], b"garbage\n");
