@@ -60,7 +60,7 @@ fi
 step "conformance vectors through the CLI (chunk sizes 1, 2, 3, 5, 7, 64, whole)"
 cargo build -q -p tokensieve-cli
 cli="$PWD/target/debug/tokensieve parse"
-for dialect in $(target/debug/tokensieve dialects); do
+for dialect in $(target/debug/tokensieve dialects --names); do
   dirs=("conformance/cases/$dialect")
   if [ -d ../shared/conformance/cases ]; then
     dirs+=("../shared/conformance/cases/$dialect")
@@ -80,7 +80,7 @@ done
 step "provider vectors through tokensieve decode (providers this build decodes; all are linted)"
 python3 conformance/check.py --lint-only --cases conformance/providers -q
 python3 conformance/providers/bedrock/make.py --check
-for provider in $(target/debug/tokensieve providers); do
+for provider in $(target/debug/tokensieve providers --names); do
   for dir in "conformance/providers/$provider" "../shared/conformance/providers/$provider"; do
     [ -d "$dir" ] || continue
     echo "-- $dir"

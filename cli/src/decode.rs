@@ -4,18 +4,19 @@
 //! The config (`--config`) is the JSON object of docs/providers.md; `--json` prints the
 //! conformance-vector form, one event per line.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::process::ExitCode;
-
-use std::io::{Read, Write};
 
 use clap::{ArgGroup, Args, ValueEnum};
-use tokensieve::accumulate::{Collector, OwnedEvent};
 use tokensieve::provider::{Decoder, DecoderConfig};
 use tokensieve::{ConfigBuf, Dialect};
 
+use crate::output::{Output, View};
+use crate::stream::Fail;
+
 /// The arguments of `tokensieve decode`:
-/// `(--config FILE | --provider P [--text-dialect D]) [--chunk N] [--json] [FILE|-]`.
+/// `(--config FILE | --provider P [--text-dialect D]) [--chunk N] [--json | --visible-only]
+/// [FILE|-]`.
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("source").required(true).args(["config", "provider"])))]
 pub struct DecodeArgs {
@@ -41,8 +42,12 @@ pub struct DecodeArgs {
     pub chunk: usize,
 
     /// One JSON event per line (the conformance-vector form)
-    #[arg(long)]
+    #[arg(long, overrides_with = "visible_only")]
     pub json: bool,
+
+    /// Only the text a text-to-speech engine should speak (with a last newline)
+    #[arg(long, overrides_with = "json")]
+    pub visible_only: bool,
 
     /// The response body to read; standard input when absent or `-`
     #[arg(value_name = "FILE")]
@@ -73,17 +78,6 @@ impl Provider {
             Provider::Anthropic => P::Anthropic,
             Provider::Gemini => P::Gemini,
             Provider::Bedrock => P::Bedrock,
-        }
-    }
-}
-
-/// Runs `tokensieve decode`: exit 0, or 2 with a message on stderr.
-pub fn decode(args: DecodeArgs) -> ExitCode {
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("tokensieve: {e}");
-            ExitCode::from(2)
         }
     }
 }
@@ -137,9 +131,19 @@ fn settings_of(args: &DecodeArgs) -> Result<Settings, String> {
                     )
                 }
             };
-            let dialect = obj
-                .remove("text_dialect")
-                .unwrap_or_else(|| serde_json::Value::from("passthrough"));
+            let dialect = match obj.remove("text_dialect") {
+                None => serde_json::Value::from("passthrough"),
+                Some(serde_json::Value::String(name)) => {
+                    if !Dialect::from_name(&name).is_some_and(Dialect::is_supported) {
+                        return Err(format!(
+                            "config: unknown text_dialect {name:?} (one of: {})",
+                            crate::dialect_names().join(", ")
+                        ));
+                    }
+                    serde_json::Value::String(name)
+                }
+                Some(_) => return Err("config: `text_dialect` must be a string".into()),
+            };
             if obj.contains_key("dialect") {
                 return Err(
                     "config: unknown key \"dialect\" (the decoder's is `text_dialect`)".into(),
@@ -169,7 +173,10 @@ fn settings_of(args: &DecodeArgs) -> Result<Settings, String> {
     Ok(settings)
 }
 
-fn run(args: &DecodeArgs) -> Result<(), String> {
+/// Runs `tokensieve decode`: the body through a decoder as it arrives, its events in the
+/// chosen view, written out after each read. `Ok(true)`: the stream carried a provider or
+/// framing error, or finished with reason `error` (exit status 1).
+pub fn run(args: &DecodeArgs) -> Result<bool, Fail> {
     let settings = settings_of(args)?;
     let mut config = DecoderConfig::new(settings.provider);
     config.options = settings.options.config();
@@ -179,61 +186,41 @@ fn run(args: &DecodeArgs) -> Result<(), String> {
     if let Some(f) = settings.invoke_format {
         config.invoke_format = f;
     }
-    let body = match &args.file {
-        Some(p) if p.as_os_str() != "-" => crate::read_file(p)?,
-        _ => {
-            let mut v = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut v)
-                .map_err(|e| format!("stdin: {e}"))?;
-            v
-        }
-    };
     let mut decoder = Decoder::new(&config).map_err(|e| format!("config: {e}"))?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut collector = Collector::new();
+    let view = match (args.json, args.visible_only) {
+        (true, _) => View::Json,
+        (_, true) => View::Visible,
+        _ => View::Human,
+    };
+    let color = std::io::stdout().is_terminal();
+    let mut out = Output::new(
+        view,
+        std::io::BufWriter::new(std::io::stdout().lock()),
+        color,
+    );
     let mut fail = None;
-    let mut emit = |ev: tokensieve::Event<'_>| {
-        let owned = collector.push(&ev);
-        let r = if args.json {
-            writeln!(out, "{}", owned.to_json())
-        } else {
-            human(&mut out, &owned)
-        };
-        if let Err(e) = r {
-            fail.get_or_insert(e);
+    crate::stream::stream(args.file.as_deref(), args.chunk, |piece, last| {
+        decoder.feed_with(piece, &mut |ev: tokensieve::Event<'_>| {
+            if fail.is_none() {
+                fail = out.event(&ev).err();
+            }
+        });
+        if let Some(f) = fail.take() {
+            return Err(f);
         }
-    };
-    let size = if args.chunk == 0 {
-        body.len().max(1)
-    } else {
-        args.chunk
-    };
-    for read in body.chunks(size) {
-        decoder.feed_with(read, &mut emit);
-    }
-    decoder.finish_with(&mut emit);
-    if let Some(e) = fail {
-        return Err(format!("stdout: {e}"));
-    }
-    out.flush().map_err(|e| format!("stdout: {e}"))
-}
-
-/// The human view: visible text as it comes; other events on lines of their own.
-fn human(out: &mut impl Write, ev: &OwnedEvent) -> std::io::Result<()> {
-    match ev {
-        OwnedEvent::Chunk {
-            text,
-            block_type: tokensieve::BlockType::Text,
-            ..
-        } => write!(out, "{text}"),
-        OwnedEvent::BlockComplete {
-            block_type: tokensieve::BlockType::Text,
-            ..
+        if last {
+            out.flush()?;
         }
-        | OwnedEvent::BlockStart { .. }
-        | OwnedEvent::Chunk { .. } => Ok(()),
-        other => writeln!(out, "\n[{}]", other.to_json()),
+        Ok(())
+    })?;
+    decoder.finish_with(&mut |ev: tokensieve::Event<'_>| {
+        if fail.is_none() {
+            fail = out.event(&ev).err();
+        }
+    });
+    if let Some(f) = fail {
+        return Err(f);
     }
+    out.end()?;
+    Ok(out.failed)
 }

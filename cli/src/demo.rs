@@ -6,6 +6,7 @@ use std::time::Duration;
 use tokensieve::{ConfigBuf, Dialect, Sieve};
 
 use crate::output::{Output, View};
+use crate::stream::Fail;
 
 /// A realistic transcript: text, thinking, two tool calls, a result, and the answer.
 const DEMO: &str = concat!(
@@ -34,7 +35,7 @@ const DEMO: &str = concat!(
 
 /// Streams [`DEMO`] through an `anthropic-xml` parser in the human view, one 1–7 byte piece
 /// every 12 ms (`fast`: without the pauses).
-pub fn demo(fast: bool) -> Result<(), String> {
+pub fn demo(fast: bool) -> Result<(), Fail> {
     let mut sieve = Sieve::from_config_buf(demo_config()?).map_err(|e| e.to_string())?;
     let stdout = std::io::stdout();
     let color = stdout.is_terminal();
@@ -44,6 +45,7 @@ pub fn demo(fast: bool) -> Result<(), String> {
         while let Some(ev) = sieve.next(&mut rest) {
             out.event(&ev)?;
         }
+        out.flush()?;
         if !fast {
             std::thread::sleep(Duration::from_millis(12));
         }

@@ -4,20 +4,23 @@
 //! tokensieve parse (--config FILE | --dialect D [--tools FILE]) [--prefill FILE]
 //!                  [--chunk N] [--json | --visible-only] [FILE|-]
 //! tokensieve demo [--fast]
-//! tokensieve dialects
-//! tokensieve providers
-//! tokensieve decode (--config FILE | --provider P [--text-dialect D]) [--chunk N] [--json]
-//!                   [FILE|-]
+//! tokensieve dialects [--names | --json]
+//! tokensieve providers [--names | --json]
+//! tokensieve decode (--config FILE | --provider P [--text-dialect D]) [--chunk N]
+//!                   [--json | --visible-only] [FILE|-]
 //! ```
 //!
-//! Usage errors exit with status 2 (clap's messages); so do the errors of a run (an
-//! unreadable file, a bad config, a failed write), printed as `tokensieve: …`.
+//! `parse` and `decode` read their input as it arrives and print each read's events at once.
+//! Exit status: 0 success (also when the reader of the output went away, `| head -1`);
+//! 1 a failed run (an unreadable file, a bad config, a stream that ended in a provider or
+//! framing error), printed as `tokensieve: …`; 2 a usage error (clap's message).
 
 mod decode;
 mod demo;
 mod output;
+mod stream;
 
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -44,10 +47,10 @@ enum Command {
     Parse(ParseArgs),
     /// Stream a bundled transcript through the parser in token-sized chunks
     Demo(DemoArgs),
-    /// List the dialects this build parses
-    Dialects,
-    /// List the providers whose streams this build decodes
-    Providers,
+    /// List the dialects this build parses, one a line with a description
+    Dialects(ListArgs),
+    /// List the providers whose streams this build decodes, one a line with a description
+    Providers(ListArgs),
     /// Decode a provider's streaming response body into events
     Decode(DecodeArgs),
 }
@@ -89,13 +92,25 @@ struct ParseArgs {
     #[arg(long, overrides_with = "visible_only")]
     json: bool,
 
-    /// Only the text a text-to-speech engine should speak
+    /// Only the text a text-to-speech engine should speak (with a last newline)
     #[arg(long, overrides_with = "json")]
     visible_only: bool,
 
     /// The model output to read; standard input when absent or `-`
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
+}
+
+/// The arguments of `tokensieve dialects` and `tokensieve providers`.
+#[derive(Args, Debug)]
+struct ListArgs {
+    /// Only the names, one a line (for shell loops)
+    #[arg(long, conflicts_with = "json")]
+    names: bool,
+
+    /// A JSON array of {"name", "description"}
+    #[arg(long)]
+    json: bool,
 }
 
 /// The arguments of `tokensieve demo`.
@@ -120,36 +135,94 @@ pub(crate) fn dialect_parser() -> impl TypedValueParser<Value = Dialect> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Parse(args) => parse(args),
-        Command::Demo(args) => demo::demo(args.fast),
-        Command::Dialects => {
-            dialects();
-            Ok(())
+        Command::Parse(args) => parse(args).map(|()| false),
+        Command::Demo(args) => demo::demo(args.fast).map(|()| false),
+        Command::Dialects(args) => {
+            let rows = Dialect::ALL
+                .into_iter()
+                .filter(|d| d.is_supported())
+                .map(|d| (d.name(), dialect_description(d.name())));
+            list(&args, rows).map(|()| false)
         }
-        Command::Providers => {
-            for p in tokensieve::provider::Provider::ALL {
-                if p.is_supported() {
-                    println!("{}", p.name());
-                }
-            }
-            Ok(())
+        Command::Providers(args) => {
+            let rows = tokensieve::provider::Provider::ALL
+                .into_iter()
+                .filter(|p| p.is_supported())
+                .map(|p| (p.name(), provider_description(p.name())));
+            list(&args, rows).map(|()| false)
         }
-        Command::Decode(args) => return decode::decode(args),
+        Command::Decode(args) => decode::run(&args),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("tokensieve: {e}");
-            ExitCode::from(2)
-        }
+    stream::exit(result)
+}
+
+/// The names of the dialects this build parses.
+pub(crate) fn dialect_names() -> Vec<&'static str> {
+    Dialect::ALL
+        .into_iter()
+        .filter(|d| d.is_supported())
+        .map(Dialect::name)
+        .collect()
+}
+
+/// One line per dialect for `tokensieve dialects`.
+fn dialect_description(name: &str) -> &'static str {
+    match name {
+        "passthrough" => "all text; thinking markers and stop sequences only",
+        "anthropic-xml" => "Claude's <thinking>, <function_calls><invoke>, <function_results>",
+        "hermes" => "<tool_call>{json}</tool_call> (Hermes, Qwen 2.5/3, many fine-tunes)",
+        "morph-xml" => "<tool_name><param>value</param></tool_name> (XML calls by tool name)",
+        "qwen3-coder" => "<tool_call><function=name><parameter=p>value</parameter> (Qwen3-Coder)",
+        "minimax-m2" => "<minimax:tool_call><invoke name=…><parameter …> (MiniMax-M2)",
+        "glm-4.5" => "<tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value> (GLM-4.5/4.7)",
+        "harmony" => "gpt-oss's channels: analysis, commentary to=functions.name, final",
+        "kimi-k2" => "<|tool_calls_section_begin|> special-token calls (Kimi K2)",
+        "deepseek-v3.1" => "<｜tool▁call▁begin｜>name<｜tool▁sep｜>{json} (DeepSeek V3.1)",
+        "deepseek-v3" => "<｜tool▁call▁begin｜>function<｜tool▁sep｜>name ```json``` (DeepSeek V3)",
+        "mistral" => "[TOOL_CALLS] followed by JSON calls (Mistral)",
+        "llama3-json" => "{\"name\": …, \"parameters\": …} JSON calls (Llama 3.x)",
+        "pythonic" => "[name(arg=value), …] Python-style calls (Llama 4, pythonic templates)",
+        _ => "",
     }
 }
 
-/// `tokensieve dialects`: one name a line.
-fn dialects() {
-    for d in Dialect::ALL.into_iter().filter(|d| d.is_supported()) {
-        println!("{}", d.name());
+/// One line per provider for `tokensieve providers`.
+fn provider_description(name: &str) -> &'static str {
+    match name {
+        "openai-chat" => "OpenAI Chat Completions, SSE (and compatible servers)",
+        "openai-responses" => "OpenAI Responses API, SSE",
+        "anthropic" => "Anthropic Messages API, SSE",
+        "gemini" => "Google Gemini streamGenerateContent, SSE or a streamed JSON array",
+        "bedrock" => "Amazon Bedrock ConverseStream / InvokeModel, AWS event stream",
+        _ => "",
     }
+}
+
+/// Prints `rows` (name, description): aligned lines, bare names (`--names`) or JSON.
+fn list<'a>(
+    args: &ListArgs,
+    rows: impl Iterator<Item = (&'a str, &'static str)>,
+) -> Result<(), stream::Fail> {
+    let rows: Vec<_> = rows.collect();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let r = if args.json {
+        let v: Vec<_> = rows
+            .iter()
+            .map(|(n, d)| serde_json::json!({"name": n, "description": d}))
+            .collect();
+        writeln!(out, "{}", serde_json::Value::from(v))
+    } else {
+        let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        rows.iter().try_for_each(|(n, d)| {
+            if args.names {
+                writeln!(out, "{n}")
+            } else {
+                writeln!(out, "{n:width$}  {d}")
+            }
+        })
+    };
+    r.and_then(|()| out.flush())
+        .map_err(|e| stream::write_error(&e))
 }
 
 /// The bytes of `path`, or of standard input when it is `-`.
@@ -169,8 +242,9 @@ fn read_text(path: &Path) -> Result<String, String> {
     String::from_utf8(read_file(path)?).map_err(|_| format!("{}: not UTF-8", path.display()))
 }
 
-/// `tokensieve parse`: the input through a parser, its events in the chosen view.
-fn parse(args: ParseArgs) -> Result<(), String> {
+/// `tokensieve parse`: the input through a parser as it arrives, its events in the chosen
+/// view, written out after each read.
+fn parse(args: ParseArgs) -> Result<(), stream::Fail> {
     let view = match (args.json, args.visible_only) {
         (true, _) => View::Json,
         (_, true) => View::Visible,
@@ -178,14 +252,29 @@ fn parse(args: ParseArgs) -> Result<(), String> {
     };
     let config = parse_config(&args)?;
     let prefill = args.prefill.as_deref().map(read_file).transpose()?;
-    let input = read_file(args.file.as_deref().unwrap_or(Path::new("-")))?;
     let mut sieve = Sieve::from_config_buf(config).map_err(|e| e.to_string())?;
     if let Some(p) = prefill {
         sieve.prefill(&p).map_err(|e| e.to_string())?;
     }
-    let stdout = std::io::stdout();
-    let mut out = Output::new(view, stdout.lock(), std::io::stdout().is_terminal());
-    feed(&mut sieve, &input, args.chunk, &mut out)?;
+    let color = std::io::stdout().is_terminal();
+    let mut out = Output::new(
+        view,
+        std::io::BufWriter::new(std::io::stdout().lock()),
+        color,
+    );
+    stream::stream(args.file.as_deref(), args.chunk, |mut piece, last| {
+        while let Some(ev) = sieve.next(&mut piece) {
+            out.event(&ev)?;
+        }
+        if last {
+            out.flush()?;
+        }
+        Ok(())
+    })?;
+    sieve.finish();
+    while let Some(ev) = sieve.next(&mut &b""[..]) {
+        out.event(&ev)?;
+    }
     out.end()
 }
 
@@ -193,8 +282,15 @@ fn parse(args: ParseArgs) -> Result<(), String> {
 /// `--tools` (clap has made sure it is one or the other).
 fn parse_config(args: &ParseArgs) -> Result<ConfigBuf, String> {
     if let Some(path) = &args.config {
-        return ConfigBuf::from_json(&read_text(path)?)
-            .map_err(|e| format!("{}: {e}", path.display()));
+        return ConfigBuf::from_json(&read_text(path)?).map_err(|e| {
+            // No binding picks a dialect: a config without one is refused with the names.
+            let names = if e.to_string().ends_with("is required") && e.key() == "dialect" {
+                format!(" (one of: {})", dialect_names().join(", "))
+            } else {
+                String::new()
+            };
+            format!("{}: {e}{names}", path.display())
+        });
     }
     let d = args.dialect.ok_or("give --config or --dialect")?;
     let mut c = ConfigBuf::new(d);
@@ -206,32 +302,6 @@ fn parse_config(args: &ParseArgs) -> Result<ConfigBuf, String> {
             .tools;
     }
     Ok(c)
-}
-
-/// Feeds `input` to `sieve` `chunk` bytes at a time (0: all at once), then finishes it,
-/// writing every event to `out`.
-fn feed<W: std::io::Write>(
-    sieve: &mut Sieve,
-    input: &[u8],
-    chunk: usize,
-    out: &mut Output<W>,
-) -> Result<(), String> {
-    let size = if chunk == 0 {
-        input.len().max(1)
-    } else {
-        chunk
-    };
-    for piece in input.chunks(size) {
-        let mut rest = piece;
-        while let Some(ev) = sieve.next(&mut rest) {
-            out.event(&ev)?;
-        }
-    }
-    sieve.finish();
-    while let Some(ev) = sieve.next(&mut &b""[..]) {
-        out.event(&ev)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 use std::io::Write;
 
 use tokensieve::accumulate::{Collector, OwnedEvent};
-use tokensieve::{BlockType, Event, Part};
+use tokensieve::{BlockType, Event, FinishReason, Part};
+
+use crate::stream::{Fail, write_error};
 
 /// Which view [`Output`] writes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -16,28 +18,56 @@ pub enum View {
     Visible,
 }
 
+/// A writer that remembers the last byte written (to end the output on a newline once).
+struct Tracking<W: Write> {
+    w: W,
+    last: Option<u8>,
+}
+
+impl<W: Write> Write for Tracking<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.w.write(buf)?;
+        if n > 0 {
+            self.last = Some(buf[n - 1]);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
+    }
+}
+
 /// Writes events in one of the three views.
 pub struct Output<W: Write> {
     view: View,
-    w: W,
+    w: Tracking<W>,
     color: bool,
     collector: Collector,
     /// For the human view: the name and input of the call being read.
     call: (String, String),
+    /// The stream carried a provider or framing error, or finished with reason `error`.
+    pub failed: bool,
 }
 
 impl<W: Write> Output<W> {
     pub fn new(view: View, w: W, color: bool) -> Self {
         Output {
             view,
-            w,
+            w: Tracking { w, last: None },
             color,
             collector: Collector::new(),
             call: (String::new(), String::new()),
+            failed: false,
         }
     }
 
-    pub fn event(&mut self, ev: &Event<'_>) -> Result<(), String> {
+    pub fn event(&mut self, ev: &Event<'_>) -> Result<(), Fail> {
+        match ev {
+            Event::Error(_) => self.failed = true,
+            Event::Finish(f) if f.reason == FinishReason::Error => self.failed = true,
+            _ => {}
+        }
         let owned = self.collector.push(ev);
         let r = match self.view {
             View::Json => writeln!(self.w, "{}", owned.to_json()),
@@ -47,8 +77,12 @@ impl<W: Write> Output<W> {
             },
             View::Human => self.human(ev, &owned),
         };
-        r.and_then(|()| self.w.flush())
-            .map_err(|e| format!("writing output: {e}"))
+        r.map_err(|e| write_error(&e))
+    }
+
+    /// Writes out what the events so far printed (after each read of the input).
+    pub fn flush(&mut self) -> Result<(), Fail> {
+        self.w.flush().map_err(|e| write_error(&e))
     }
 
     fn style(&self, code: &str, text: &str) -> String {
@@ -115,14 +149,37 @@ impl<W: Write> Output<W> {
                 let s = self.style("2", &format!("[stop: {sequence:?}]"));
                 writeln!(self.w, "\n{s}")
             }
+            Event::Finish(f) => {
+                let mut line = format!("[finish: {}", f.reason.as_str());
+                if let Some(raw) = f.raw_reason {
+                    line.push_str(&format!(" ({raw})"));
+                }
+                if f.choice != 0 {
+                    line.push_str(&format!(", choice {}", f.choice));
+                }
+                line.push(']');
+                let s = self.style("2", &line);
+                writeln!(self.w, "\n{s}")
+            }
+            Event::Error(e) => {
+                let mut line = format!("✗ {} error", e.source.as_str());
+                if let Some(code) = e.code {
+                    line.push_str(&format!(" ({code})"));
+                }
+                line.push_str(&format!(": {}", e.message));
+                let s = self.style("31", &line);
+                writeln!(self.w, "\n{s}")
+            }
             _ => Ok(()),
         }
     }
 
-    pub fn end(&mut self) -> Result<(), String> {
-        if self.view != View::Json {
-            writeln!(self.w).map_err(|e| format!("writing output: {e}"))?;
+    /// Ends the output: the human and visible views end with a newline (one is added when
+    /// the text did not end with one), then a flush.
+    pub fn end(&mut self) -> Result<(), Fail> {
+        if self.view != View::Json && self.w.last != Some(b'\n') {
+            writeln!(self.w).map_err(|e| write_error(&e))?;
         }
-        Ok(())
+        self.flush()
     }
 }

@@ -1,5 +1,5 @@
 //! The `tokensieve` binary as a user and the conformance runner call it: `--version`,
-//! `--help` of every subcommand, usage errors (exit status 2), and `parse`'s output.
+//! `--help` of every subcommand, usage errors (exit status 2), failed runs (1), and `parse`'s output.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -130,7 +130,7 @@ fn every_option_of_every_subcommand_has_a_description() {
             ],
         ),
         ("demo", &["--fast"]),
-        ("dialects", &[]),
+        ("dialects", &["--names", "--json"]),
         (
             "decode",
             &[
@@ -139,6 +139,7 @@ fn every_option_of_every_subcommand_has_a_description() {
                 "--config <FILE>",
                 "--chunk <N>",
                 "--json",
+                "--visible-only",
             ],
         ),
     ];
@@ -216,14 +217,14 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
-fn run_errors_exit_2_with_the_program_name() {
+fn run_errors_exit_1_with_the_program_name() {
     let o = run(&[
         "parse",
         "--dialect",
         "hermes",
         "/nonexistent/tokensieve-input",
     ]);
-    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
     assert!(
         stderr(&o).starts_with("tokensieve: reading /nonexistent/tokensieve-input: "),
         "{}",
@@ -231,7 +232,7 @@ fn run_errors_exit_2_with_the_program_name() {
     );
     let bad = file("bad.json", "{not json");
     let o = run(&["parse", "--config", bad.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
     assert!(stderr(&o).starts_with("tokensieve: "), "{}", stderr(&o));
 }
 
@@ -338,12 +339,12 @@ fn parse_human_and_visible_views() {
         call.as_bytes(),
     );
     assert!(o.status.success(), "{o:?}");
-    assert_eq!(stdout(&o), "\n→ f({\"a\":1})\n\n");
+    assert_eq!(stdout(&o), "\n→ f({\"a\":1})\n");
 }
 
 #[test]
 fn dialects_and_demo() {
-    let o = run(&["dialects"]);
+    let o = run(&["dialects", "--names"]);
     assert!(o.status.success(), "{o:?}");
     let names: Vec<String> = stdout(&o).lines().map(String::from).collect();
     assert!(names.iter().any(|n| n == "anthropic-xml"), "{names:?}");
@@ -386,7 +387,7 @@ fn decode_reads_a_body_and_refuses_what_is_not_built() {
     );
 
     // `providers` lists what this build decodes; any other provider is a config error.
-    let o = run(&["providers"]);
+    let o = run(&["providers", "--names"]);
     assert!(o.status.success(), "{o:?}");
     let built = stdout(&o);
     assert!(built.lines().any(|l| l == "openai-chat"), "{built}");
@@ -401,11 +402,11 @@ fn decode_reads_a_body_and_refuses_what_is_not_built() {
             continue;
         }
         let o = run(&["decode", "--provider", p, "--json", path]);
-        assert_eq!(o.status.code(), Some(2), "{o:?}");
+        assert_eq!(o.status.code(), Some(1), "{o:?}");
         assert!(stderr(&o).contains("provider"), "{}", stderr(&o));
         assert_eq!(stdout(&o), "");
     }
-    // A bad config key is a usage error naming it.
+    // A bad config key fails the run (status 1), naming it.
     let config = dir.join("config.json");
     std::fs::write(
         &config,
@@ -413,6 +414,188 @@ fn decode_reads_a_body_and_refuses_what_is_not_built() {
     )
     .unwrap();
     let o = run(&["decode", "--config", config.to_str().unwrap(), path]);
-    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
     assert!(stderr(&o).contains("max_frame_bytes"), "{}", stderr(&o));
+}
+
+/// `parse` prints the events of what has arrived before the input ends: half a body
+/// written, the first events read back, then the rest.
+#[test]
+fn parse_streams_standard_input_as_it_arrives() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tokensieve"))
+        .args(["parse", "--dialect", "hermes", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tokensieve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    stdin
+        .write_all(b"Hello there. ")
+        .expect("write the first half");
+    stdin.flush().expect("flush");
+    // The first half's events arrive while standard input is still open.
+    let first = lines.next().expect("a first event").expect("read");
+    assert!(first.contains("block_start"), "{first}");
+    let second = lines.next().expect("a second event").expect("read");
+    assert!(second.contains("Hello there. "), "{second}");
+    stdin
+        .write_all(b"<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>")
+        .expect("write the rest");
+    drop(stdin);
+    let rest: Vec<String> = lines.map(|l| l.expect("read")).collect();
+    assert!(rest.iter().any(|l| l.contains("\"tool_call\"")), "{rest:?}");
+    assert!(child.wait().expect("wait").success());
+}
+
+/// `decode` too: the first SSE event's text is out before the body ends.
+#[test]
+fn decode_streams_standard_input_as_it_arrives() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tokensieve"))
+        .args(["decode", "--provider", "openai-chat", "--visible-only"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tokensieve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = child.stdout.take().expect("stdout");
+    stdin
+        .write_all(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello\"}}]}\n\n")
+        .expect("write the first event");
+    stdin.flush().expect("flush");
+    let mut got = [0u8; 5];
+    stdout.read_exact(&mut got).expect("the first text");
+    assert_eq!(&got, b"Hello");
+    stdin
+        .write_all(
+            b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\" world\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
+        )
+        .expect("write the rest");
+    drop(stdin);
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).expect("read the rest");
+    assert_eq!(rest, " world\n");
+    assert!(child.wait().expect("wait").success());
+}
+
+/// Exit statuses: 0 success, 1 a failed run, 2 usage.
+#[test]
+fn exit_statuses() {
+    let ok = run_with(&["parse", "--dialect", "hermes"], b"hi");
+    assert_eq!(ok.status.code(), Some(0));
+    let missing = run(&["parse", "--dialect", "hermes", "/nonexistent/input.txt"]);
+    assert_eq!(missing.status.code(), Some(1), "{}", stderr(&missing));
+    assert!(stderr(&missing).starts_with("tokensieve: reading"));
+    let bad = file("bad-config.json", "{\"dialect\": \"nope\"}");
+    let bad_config = run(&["parse", "--config", bad.to_str().expect("path")]);
+    assert_eq!(bad_config.status.code(), Some(1));
+    // No default dialect: a config without one is refused, naming the dialects.
+    let none = file("no-dialect.json", "{}");
+    let o = run(&["parse", "--config", none.to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("is required (one of: "),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("hermes"), "{}", stderr(&o));
+    let usage = run(&["parse", "--dialect", "nope"]);
+    assert_eq!(usage.status.code(), Some(2));
+    let garbage = run_with(&["decode", "--provider", "openai-chat"], b"garbage\n");
+    assert_eq!(garbage.status.code(), Some(1));
+    let provider_error = run_with(
+        &["decode", "--provider", "anthropic"],
+        b"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n",
+    );
+    assert_eq!(provider_error.status.code(), Some(1));
+    assert!(stdout(&provider_error).contains("Overloaded"));
+    let text_dialect = file(
+        "bad-text-dialect.json",
+        "{\"provider\": \"openai-chat\", \"text_dialect\": \"nope\"}",
+    );
+    let o = run(&["decode", "--config", text_dialect.to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("text_dialect \"nope\""),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("hermes"), "{}", stderr(&o));
+}
+
+/// `| head -1`: the reader goes away; tokensieve ends quietly with status 0.
+#[test]
+fn closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tokensieve"))
+        .args(["parse", "--dialect", "hermes", "--json", "--chunk", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tokensieve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdin.write_all(b"Hello. ").expect("write");
+    stdin.flush().expect("flush");
+    lines.read_line(&mut first).expect("a first line");
+    drop(lines);
+    // More input makes it write to the closed pipe.
+    let _ = stdin.write_all(&b"and more text ".repeat(20_000));
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
+
+/// `dialects` and `providers`: a description a line; `--names` bare names, `--json` for tools.
+#[test]
+fn lists_with_descriptions() {
+    let o = run(&["dialects"]);
+    assert!(
+        stdout(&o)
+            .lines()
+            .any(|l| l.starts_with("hermes ") && l.contains("tool_call"))
+    );
+    let names = stdout(&run(&["dialects", "--names"]));
+    assert!(names.lines().any(|l| l == "anthropic-xml"));
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&run(&["providers", "--json"]))).expect("JSON");
+    assert!(
+        json.as_array()
+            .expect("array")
+            .iter()
+            .all(|p| p["name"].is_string()
+                && !p["description"].as_str().expect("description").is_empty())
+    );
+}
+
+/// Every sample transcript under examples/ parses into a call without errors.
+#[test]
+fn examples_parse() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let tools = dir.join("tools.json");
+    for name in stdout(&run(&["dialects", "--names"])).lines() {
+        let path = dir.join(format!("{name}.txt"));
+        let o = run(&[
+            "parse",
+            "--dialect",
+            name,
+            "--tools",
+            tools.to_str().expect("path"),
+            "--json",
+            path.to_str().expect("path"),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(!out.contains("\"error\""), "{name}: {out}");
+        if name != "passthrough" {
+            assert!(out.contains("\"tool_call\""), "{name}: {out}");
+        }
+    }
 }

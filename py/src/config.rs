@@ -3,7 +3,7 @@
 //! Wrong Python types are `TypeError`s, wrong values `ValueError`s; both name the key, in
 //! the words the CLI and the C ABI use (`config key `…`: …`).
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyMapping, PyString, PyTuple};
 use tokensieve::{ConfigBuf, ConfigError, Dialect, OnMalformed, StartIn};
@@ -32,7 +32,7 @@ pub(crate) fn type_name(v: &Bound<'_, PyAny>) -> String {
 }
 
 pub(crate) fn type_err(key: &str, what: &str, v: &Bound<'_, PyAny>) -> PyErr {
-    PyTypeError::new_err(format!(
+    crate::errors::argument(format!(
         "config key `{key}`: must be {what}, not {}",
         type_name(v)
     ))
@@ -51,7 +51,7 @@ pub(crate) fn value_err(key: &str, what: &str, v: Option<&Bound<'_, PyAny>>) -> 
             }
         })
         .unwrap_or_default();
-    PyValueError::new_err(format!("config key `{key}`: {what}{got}"))
+    crate::errors::config(format!("config key `{key}`: {what}{got}"))
 }
 
 /// A core config error as a `ValueError`, with the offending value when it was a keyword.
@@ -135,7 +135,7 @@ fn described(py: Python<'_>, key: &str, v: &Bound<'_, PyAny>) -> PyResult<Config
         .getattr("dumps")?
         .call1((dict,))
         .map_err(|e| {
-            PyTypeError::new_err(format!(
+            crate::errors::argument(format!(
                 "config key `{key}`: a description must be JSON data: {}",
                 e.value(py)
             ))
@@ -144,7 +144,7 @@ fn described(py: Python<'_>, key: &str, v: &Bound<'_, PyAny>) -> PyResult<Config
     ConfigBuf::from_json(&format!("{{\"dialect\":{text}}}")).map_err(|e| {
         let k = e.key();
         let k = k.replacen("dialect", key, 1);
-        PyValueError::new_err(format!("config key `{k}`: {}", e.message()))
+        crate::errors::config(format!("config key `{k}`: {}", e.message()))
     })
 }
 
@@ -166,7 +166,7 @@ fn tools(py: Python<'_>, d: Dialect, v: &Bound<'_, PyAny>) -> PyResult<Vec<token
             continue;
         }
         if t.cast::<PyMapping>().is_err() {
-            return Err(PyTypeError::new_err(format!(
+            return Err(crate::errors::argument(format!(
                 "config key `tools`: item {i} must be a dict {{\"name\": str, \"schema\": dict}}, not {}",
                 type_name(t)
             )));
@@ -181,9 +181,9 @@ fn tools(py: Python<'_>, d: Dialect, v: &Bound<'_, PyAny>) -> PyResult<Vec<token
         .map_err(|e| {
             let msg = e.value(py).to_string();
             if e.is_instance_of::<PyTypeError>(py) {
-                PyTypeError::new_err(format!("config key `tools`: not JSON data: {msg}"))
+                crate::errors::argument(format!("config key `tools`: not JSON data: {msg}"))
             } else {
-                PyValueError::new_err(format!("config key `tools`: not JSON data: {msg}"))
+                crate::errors::config(format!("config key `tools`: not JSON data: {msg}"))
             }
         })?
         .extract()?;
@@ -229,7 +229,7 @@ impl Options<'_, '_> {
         if let Some(v) = self.stop_sequences {
             const WHAT: &str = "a list of strings";
             if v.is_instance_of::<PyString>() {
-                return Err(PyTypeError::new_err(
+                return Err(crate::errors::argument(
                     "config key `stop_sequences`: must be a list of strings, not a str (write [\"…\"] for one)",
                 ));
             }

@@ -9,7 +9,6 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 use tokensieve::Event as CoreEvent;
@@ -168,7 +167,7 @@ impl Decoder {
             let bytes: &[u8] = match data {
                 Some(d) => {
                     if *finished {
-                        return Err(PyRuntimeError::new_err(
+                        return Err(crate::errors::state(
                             "feed() after finish(): call reset() to start a new stream",
                         ));
                     }
@@ -240,13 +239,13 @@ impl Decoder {
                         continue;
                     }
                     None if key == "dialect" => {
-                        return Err(PyTypeError::new_err(
+                        return Err(crate::errors::argument(
                             "Decoder() got an unexpected keyword argument 'dialect' (the \
                              decoder's is `text_dialect`: the dialect its text runs through)",
                         ));
                     }
                     None => {
-                        return Err(PyTypeError::new_err(format!(
+                        return Err(crate::errors::argument(format!(
                             "Decoder() got an unexpected keyword argument '{key}'"
                         )));
                     }

@@ -576,6 +576,22 @@ impl Event {
         Ok(d)
     }
 
+    /// `match event: case Event("chunk", text=t)`: the kind is the positional pattern.
+    #[classattr]
+    fn __match_args__() -> (&'static str,) {
+        ("event",)
+    }
+
+    /// Events are immutable: a copy is the event itself.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// Events are immutable: a deep copy is the event itself.
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let mut out = String::from("Event(");
         for (i, (k, v)) in self.items(py)?.into_iter().enumerate() {

@@ -2,7 +2,6 @@
 //! with the buffer protocol (`bytearray`, `memoryview`, `array('B')`, `mmap`, …).
 
 use pyo3::buffer::PyBuffer;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
@@ -28,7 +27,7 @@ pub(crate) fn bytes_of<'a>(
             .name()
             .map(|n| n.to_string())
             .unwrap_or_else(|_| "?".into());
-        PyTypeError::new_err(format!(
+        crate::errors::argument(format!(
             "{what}() takes str or a bytes-like object (bytes, bytearray, memoryview), not {name}"
         ))
     };

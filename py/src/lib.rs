@@ -12,6 +12,7 @@ use pyo3::types::PyTuple;
 
 mod config;
 mod decoder;
+mod errors;
 mod event;
 mod input;
 mod sieve;

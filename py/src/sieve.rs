@@ -12,7 +12,6 @@ use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Mutex, MutexGuard};
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::{IntoPyObjectExt, intern};
@@ -87,7 +86,7 @@ pub(crate) fn lock_state<'m, T>(
         Ok(g) => Ok(g),
         // Panics are caught inside the lock, so poisoning means nothing half-done.
         Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
-        Err(TryLockError::WouldBlock) => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+        Err(TryLockError::WouldBlock) => Err(crate::errors::state(format!(
             "this {what} is in use by another thread (a {what} is not shareable between \
              threads without a lock; use one per stream)"
         ))),
@@ -105,7 +104,7 @@ pub(crate) fn guarded<S, T>(
         Err(payload) => {
             let msg = panic_message(&*payload).to_owned();
             let reset = catch_unwind(AssertUnwindSafe(|| on_panic(state))).is_ok();
-            Err(PyRuntimeError::new_err(format!(
+            Err(crate::errors::state(format!(
                 "tokensieve internal error (a bug, please report it): {msg}; {}",
                 if reset {
                     "the parser was reset"
@@ -408,7 +407,7 @@ impl Sieve {
             let bytes: &[u8] = match data {
                 Some(d) => {
                     if *phase == Phase::Finished {
-                        return Err(PyRuntimeError::new_err(
+                        return Err(crate::errors::state(
                             "feed() after finish(): call reset() to start a new stream",
                         ));
                     }
@@ -460,7 +459,7 @@ impl Sieve {
     #[pyo3(signature = (dialect = None, *, tools = None, thinking_tags = None,
         tool_call_markers = None, start_in = None, stop_sequences = None, id_prefix = None,
         on_malformed = None, max_call_bytes = None, unknown_tools = None),
-        text_signature = "(dialect='hermes', *, tools=None, thinking_tags=None, \
+        text_signature = "(dialect, *, tools=None, thinking_tags=None, \
             tool_call_markers=None, start_in=None, stop_sequences=None, id_prefix=None, \
             on_malformed=None, max_call_bytes=None, unknown_tools=None)")]
     #[allow(clippy::too_many_arguments)]
@@ -477,10 +476,17 @@ impl Sieve {
         max_call_bytes: Option<&Bound<'_, PyAny>>,
         unknown_tools: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Sieve> {
-        let default = PyString::new(py, "hermes").into_any();
+        let Some(dialect) = dialect else {
+            return Err(crate::errors::config(format!(
+                "Sieve(): give the dialect the model writes, one of: {}",
+                crate::config::supported_dialects()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        };
         let options = Options {
             dialect_key: "dialect",
-            dialect: dialect.unwrap_or(&default),
+            dialect,
             tools,
             thinking_tags,
             tool_call_markers,
@@ -530,14 +536,14 @@ impl Sieve {
         let mut guard = self.lock()?;
         guarded(&mut *guard, State::reset, |st| {
             if st.phase != Phase::Fresh {
-                return Err(PyRuntimeError::new_err(
+                return Err(crate::errors::state(
                     "prefill() after feed() or finish(): call reset() first",
                 ));
             }
             let bytes = bytes_of(py, "prefill", text, &mut st.scratch)?;
             st.sieve
                 .prefill(bytes)
-                .map_err(|e| PyRuntimeError::new_err(format!("prefill(): {e}: call reset() first")))
+                .map_err(|e| crate::errors::state(format!("prefill(): {e}: call reset() first")))
         })
     }
 
@@ -577,7 +583,7 @@ impl Sieve {
             "tuple" => Form::Tuple,
             "dict" => Form::Dict,
             "count" => Form::Count,
-            _ => return Err(PyValueError::new_err("form: event, tuple, dict or count")),
+            _ => return Err(crate::errors::config("form: event, tuple, dict or count")),
         };
         self.run(py, Some(data), form)
     }

@@ -46,7 +46,7 @@ def texts(events: list[Event]) -> str:
     ids=["str", "bytes", "bytearray", "memoryview", "array"],
 )
 def test_feed_accepts_str_and_buffers(make: Any) -> None:
-    events = tokensieve.parse(make(HERMES))
+    events = tokensieve.parse(make(HERMES), "hermes")
     assert texts(events) == "Let me check.\n\nIt is 18°C in Paris."
     assert Collector(events).tool_calls == [
         {"id": "call_0", "name": "get_weather", "arguments": {"city": "Paris", "days": 2}}
@@ -57,12 +57,12 @@ def test_feed_non_contiguous_memoryview() -> None:
     doubled = bytes(b for c in b"Hi <think>x</think>!" for b in (c, 0))
     view = memoryview(doubled)[::2]
     assert not view.c_contiguous
-    assert texts(tokensieve.parse(view)) == "Hi !"
+    assert texts(tokensieve.parse(view, "hermes")) == "Hi !"
 
 
 @pytest.mark.parametrize("bad", [1, None, 1.5, ["a"], {"a": 1}, object()])
 def test_feed_rejects_other_types(bad: object) -> None:
-    sieve = Sieve()
+    sieve = Sieve("hermes")
     with pytest.raises(TypeError, match=r"feed\(\) takes str or a bytes-like object .*not "):
         sieve.feed(bad)  # type: ignore[arg-type]
     # The stream is unharmed.
@@ -71,17 +71,17 @@ def test_feed_rejects_other_types(bad: object) -> None:
 
 def test_feed_rejects_buffers_of_wider_items() -> None:
     with pytest.raises(TypeError, match="bytes-like"):
-        Sieve().feed(array.array("i", [1, 2]))
+        Sieve("hermes").feed(array.array("i", [1, 2]))
 
 
 def test_str_with_lone_surrogate_is_an_error() -> None:
     with pytest.raises(UnicodeEncodeError):
-        Sieve().feed("a\ud800b")
+        Sieve("hermes").feed("a\ud800b")
 
 
 def test_utf8_split_across_feeds() -> None:
     data = "a😀é<think>ü</think>".encode()
-    sieve = Sieve()
+    sieve = Sieve("hermes")
     events: list[Event] = []
     for i in range(len(data)):
         events += sieve.feed(data[i:i + 1])
@@ -101,7 +101,8 @@ def test_invalid_utf8_becomes_replacement_characters() -> None:
 
 def test_keywords_are_the_json_config_keys() -> None:
     params = inspect.signature(Sieve).parameters
-    assert list(params)[0] == "dialect" and params["dialect"].default == "hermes"
+    # No default dialect (every binding: a config names its dialect).
+    assert list(params)[0] == "dialect" and params["dialect"].default is inspect.Parameter.empty
     keys = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
     # The keys of the JSON config (core/src/config.rs, ConfigBuf::from_value), no more.
     assert keys == {
@@ -131,7 +132,11 @@ def test_every_key_is_used() -> None:
 
 
 def test_defaults() -> None:
-    assert Sieve().dialect == "hermes"
+    assert Sieve("hermes").dialect == "hermes"
+    with pytest.raises(tokensieve.ConfigError, match="one of: .*hermes"):
+        Sieve()  # type: ignore[call-arg]
+    with pytest.raises(tokensieve.ConfigError, match="one of: .*anthropic-xml"):
+        tokensieve.parse("hi")  # type: ignore[call-overload]
     assert repr(Sieve("anthropic-xml")) == "Sieve(dialect='anthropic-xml')"
     assert set(tokensieve.DIALECTS) == {"anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder", "minimax-m2", "glm-4.5", "harmony", "kimi-k2", "deepseek-v3.1", "deepseek-v3", "mistral", "llama3-json", "pythonic"}
 
@@ -159,7 +164,7 @@ def test_defaults() -> None:
 )
 def test_wrong_types_are_type_errors(kwargs: dict[str, Any], match: str) -> None:
     with pytest.raises(TypeError, match=match):
-        Sieve(**kwargs)
+        Sieve(**{"dialect": "hermes", **kwargs})
 
 
 @pytest.mark.parametrize(
@@ -185,12 +190,12 @@ def test_wrong_types_are_type_errors(kwargs: dict[str, Any], match: str) -> None
 )
 def test_bad_values_are_value_errors(kwargs: dict[str, Any], match: str) -> None:
     with pytest.raises(ValueError, match=match):
-        Sieve(**kwargs)
+        Sieve(**{"dialect": "hermes", **kwargs})
 
 
 def test_unknown_keyword_and_extra_positional() -> None:
     with pytest.raises(TypeError, match="colour"):
-        Sieve(colour="red")  # type: ignore[call-arg]
+        Sieve("hermes", colour="red")  # type: ignore[call-arg]
     with pytest.raises(TypeError):
         Sieve("hermes", None)  # type: ignore[misc]
 
@@ -210,7 +215,7 @@ def test_tools_accept_mappings_and_schema_text() -> None:
 # --- states -----------------------------------------------------------------------------
 
 def test_prefill_then_stream() -> None:
-    events = tokensieve.parse("hmm</think>Hi", prefill="Assistant: <think>")
+    events = tokensieve.parse("hmm</think>Hi", "hermes", prefill="Assistant: <think>")
     assert [(e.type, e.content) for e in events if e.event == "block_complete"] == [
         ("thinking", "hmm"),
         ("text", "Hi"),
@@ -218,7 +223,7 @@ def test_prefill_then_stream() -> None:
 
 
 def test_prefill_after_feed_is_an_error() -> None:
-    sieve = Sieve()
+    sieve = Sieve("hermes")
     sieve.feed("a")
     with pytest.raises(RuntimeError, match=r"prefill\(\) after feed\(\)"):
         sieve.prefill("b")
@@ -228,7 +233,7 @@ def test_prefill_after_feed_is_an_error() -> None:
 
 
 def test_feed_after_finish_is_an_error_until_reset() -> None:
-    sieve = Sieve()
+    sieve = Sieve("hermes")
     first = sieve.feed("Hi") + sieve.finish()
     assert sieve.is_done
     assert sieve.finish() == []
@@ -240,7 +245,7 @@ def test_feed_after_finish_is_an_error_until_reset() -> None:
 
 
 def test_after_a_stop_input_is_ignored() -> None:
-    sieve = Sieve(stop_sequences=["\nUser:"])
+    sieve = Sieve("hermes", stop_sequences=["\nUser:"])
     events = sieve.feed("Done.\nUser: more")
     assert events[-1].event == "stop" and events[-1].sequence == "\nUser:"
     assert sieve.is_done
@@ -248,7 +253,7 @@ def test_after_a_stop_input_is_ignored() -> None:
 
 
 def test_reset_mid_stream_forgets_accumulated_content() -> None:
-    sieve = Sieve()
+    sieve = Sieve("hermes")
     sieve.feed("<think>half")
     sieve.reset()
     events = sieve.feed("new") + sieve.finish()
@@ -258,7 +263,7 @@ def test_reset_mid_stream_forgets_accumulated_content() -> None:
 # --- events -----------------------------------------------------------------------------
 
 def test_event_attributes_follow_the_json_form() -> None:
-    events = tokensieve.parse(HERMES)
+    events = tokensieve.parse(HERMES, "hermes")
     for e in events:
         d = e.to_dict()
         for key in ("event", "index", "type", "text", "visible", "block", "depth", "part",
@@ -277,13 +282,13 @@ def test_event_attributes_follow_the_json_form() -> None:
 def test_to_dict_is_the_cli_json_form() -> None:
     """The same events as `tokensieve parse --json` (the conformance vectors check this for
     every vector; here one known line)."""
-    events = tokensieve.parse(HERMES)
+    events = tokensieve.parse(HERMES, "hermes")
     line = json.dumps(events[-1].to_dict(), ensure_ascii=False, separators=(",", ":"))
     assert line == '{"event":"block_complete","index":6,"type":"text","content":"It is 18°C in Paris."}'
 
 
 def test_input_is_a_new_dict_and_input_json_keeps_numbers() -> None:
-    events = tokensieve.parse('<tool_call>{"name": "f", "arguments": {"x": 1.50, "n": 12345678901234567890}}</tool_call>')
+    events = tokensieve.parse('<tool_call>{"name": "f", "arguments": {"x": 1.50, "n": 12345678901234567890}}</tool_call>', "hermes")
     call = [e for e in events if e.event == "block_complete"][0]
     assert call.input_json == '{"x":1.50,"n":12345678901234567890}'
     assert call.input == {"x": 1.5, "n": 12345678901234567890}
@@ -294,7 +299,7 @@ def test_input_is_a_new_dict_and_input_json_keeps_numbers() -> None:
 
 
 def test_failed_call_error() -> None:
-    events = tokensieve.parse("<tool_call>{name: }</tool_call>after")
+    events = tokensieve.parse("<tool_call>{name: }</tool_call>after", "hermes")
     failed = Collector(events).failed_calls
     assert len(failed) == 1
     error = failed[0].error
@@ -314,8 +319,8 @@ def test_error_results() -> None:
 
 
 def test_events_are_immutable_hashable_and_compare_by_value() -> None:
-    a = tokensieve.parse(HERMES)
-    b = tokensieve.parse(HERMES.encode())
+    a = tokensieve.parse(HERMES, "hermes")
+    b = tokensieve.parse(HERMES.encode(), "hermes")
     assert a == b and a[1] is not b[1]
     assert {hash(e) for e in a} == {hash(e) for e in b}
     assert a[0] != a[1] and a[0] != "block_start" and a[0] != a[0].to_dict()
@@ -332,7 +337,7 @@ def test_stream_over_mixed_chunks() -> None:
     data = HERMES.encode()
     chunks: list[str | bytes] = [data[i:i + 3] for i in range(0, len(data), 3)]
     chunks[0] = chunks[0].decode() if isinstance(chunks[0], bytes) else chunks[0]
-    assert coalesced(list(tokensieve.stream(chunks))) == coalesced(tokensieve.parse(HERMES))
+    assert coalesced(list(tokensieve.stream(chunks, "hermes"))) == coalesced(tokensieve.parse(HERMES, "hermes"))
 
 
 def test_stream_checks_config_at_the_call() -> None:
@@ -359,12 +364,12 @@ def test_astream() -> None:
     async def main() -> list[Event]:
         return [e async for e in tokensieve.astream(deltas(), "hermes", prefill="")]
 
-    assert coalesced(asyncio.run(main())) == coalesced(tokensieve.parse(HERMES))
+    assert coalesced(asyncio.run(main())) == coalesced(tokensieve.parse(HERMES, "hermes"))
 
 
 def test_collector() -> None:
     c = Collector()
-    for e in tokensieve.stream([HERMES[:20], HERMES[20:]]):
+    for e in tokensieve.stream([HERMES[:20], HERMES[20:]], "hermes"):
         c.push(e)
     assert c.text == "Let me check.\n\nIt is 18°C in Paris."
     assert c.thinking == "The user wants weather."
@@ -381,21 +386,21 @@ BIG = (HERMES * (3 * tokensieve._tokensieve.RELEASE_GIL_AT // len(HERMES) + 1)).
 
 def test_large_inputs_give_the_same_events() -> None:
     assert len(BIG) >= tokensieve._tokensieve.RELEASE_GIL_AT
-    whole = tokensieve.parse(BIG)
-    sieve = Sieve()
+    whole = tokensieve.parse(BIG, "hermes")
+    sieve = Sieve("hermes")
     pieces: list[Event] = []
     for i in range(0, len(BIG), 1000):
         pieces += sieve.feed(BIG[i:i + 1000])
     pieces += sieve.finish()
     assert coalesced(whole) == coalesced(pieces)
     # bytearray (copied first) too
-    assert tokensieve.parse(bytearray(BIG)) == whole
+    assert tokensieve.parse(bytearray(BIG), "hermes") == whole
 
 
 def test_concurrent_use_is_an_error_and_the_gil_is_released() -> None:
     """While one thread is inside feed() on a large input (GIL released), another thread
     runs Python code and gets RuntimeError from the same Sieve: an error, not a race."""
-    sieve = Sieve()
+    sieve = Sieve("hermes")
     big = BIG * 8
     errors: list[BaseException] = []
     done = threading.Event()
@@ -433,3 +438,49 @@ def test_concurrent_use_is_an_error_and_the_gil_is_released() -> None:
 def test_panics_become_runtime_errors() -> None:
     with pytest.raises(RuntimeError, match="internal error.*deliberate panic"):
         tokensieve._tokensieve._panic_boundary_check()
+
+
+# --- the package's exceptions and namespace --------------------------------------------
+
+def test_errors_are_the_packages_and_the_builtins() -> None:
+    assert issubclass(tokensieve.ConfigError, tokensieve.Error)
+    assert issubclass(tokensieve.ConfigError, ValueError)
+    assert issubclass(tokensieve.ArgumentError, TypeError)
+    assert issubclass(tokensieve.StateError, RuntimeError)
+    with pytest.raises(tokensieve.ConfigError, match="max_call_bytes"):
+        Sieve("hermes", max_call_bytes=10)
+    with pytest.raises(tokensieve.ConfigError, match="dialect"):
+        Sieve("nope")  # type: ignore[arg-type]
+    with pytest.raises(tokensieve.ArgumentError):
+        Sieve("hermes").feed(5)  # type: ignore[arg-type]
+    with pytest.raises(tokensieve.ArgumentError):
+        Sieve("hermes", stop_sequences=5)  # type: ignore[arg-type]
+    with pytest.raises(tokensieve.ConfigError):
+        tokensieve.Decoder("nope")  # type: ignore[arg-type]
+    with pytest.raises(tokensieve.Error):
+        tokensieve.stream([], 5)  # type: ignore[arg-type]
+
+
+def test_namespace_is_all() -> None:
+    names = [n for n in dir(tokensieve) if not n.startswith("_")]
+    assert "Any" not in names and "overload" not in names
+    assert set(names) <= set(tokensieve.__all__)
+    for n in tokensieve.__all__:
+        assert hasattr(tokensieve, n), n
+
+
+def test_events_copy_and_match() -> None:
+    import copy
+
+    events = tokensieve.parse(HERMES, "hermes")
+    for e in events:
+        assert copy.copy(e) is e and copy.deepcopy(e) is e
+    assert copy.deepcopy(events) == events
+    kinds = []
+    for e in events:
+        match e:
+            case Event("chunk", text=str() as text):
+                kinds.append(("chunk", text))
+            case Event(kind):
+                kinds.append((kind, None))
+    assert [k for k, _ in kinds] == [e.event for e in events]

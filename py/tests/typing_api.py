@@ -16,7 +16,7 @@ from tokensieve import Collector, Decoder, Event, Sieve, ToolCall, Usage
 sieve = Sieve("anthropic-xml", tools=[{"name": "f", "schema": {"type": "object"}}],
               thinking_tags=("<t>", "</t>"), start_in="thinking", stop_sequences=["\nUser:"],
               id_prefix="c", on_malformed="drop", max_call_bytes=1 << 20)
-Sieve()  # dialect defaults to hermes
+Sieve("hermes")  # the dialect is required
 sieve.prefill("Assistant: ")
 events = sieve.feed("Hi") + sieve.feed(b"!") + sieve.feed(bytearray(b"?")) + sieve.feed(memoryview(b"."))
 events += sieve.finish()
@@ -110,5 +110,27 @@ Sieve("openai")  # type: ignore[arg-type]
 Sieve("hermes", stop_sequences="STOP")  # type: ignore[arg-type]
 Sieve("hermes", colour=1)  # type: ignore[call-arg]
 sieve.feed(1)  # type: ignore[arg-type]
-tokensieve.parse("x", max_call_bytes="1")  # type: ignore[call-overload]
+tokensieve.parse("x", "hermes", max_call_bytes="1")  # type: ignore[call-overload]
 events[0].text = "x"  # type: ignore[misc]
+
+# The package's exceptions: each is tokensieve.Error and the built-in it replaced.
+try:
+    Sieve("hermes", max_call_bytes=10)
+except tokensieve.ConfigError as config_error:
+    assert_type(config_error, tokensieve.ConfigError)
+    value_error: ValueError = config_error
+    package_error: tokensieve.Error = config_error
+except tokensieve.ArgumentError as argument_error:
+    type_error: TypeError = argument_error
+except tokensieve.StateError as state_error:
+    runtime_error: RuntimeError = state_error
+
+# Copy and match.
+import copy  # noqa: E402
+
+assert_type(copy.copy(events[0]), Event)
+match events[0]:
+    case Event("chunk", text=str() as matched_text):
+        assert_type(matched_text, str)
+    case _:
+        pass

@@ -18,9 +18,12 @@ calls and the finish. Events are :class:`Event` objects with the attributes of t
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING
+from typing import Any as _Any
+from typing import overload as _overload
 
 from ._collect import Collector
+from ._errors import ArgumentError, ConfigError, Error, StateError
 from ._tokensieve import DIALECTS, PROVIDERS, Decoder, Event, Sieve, __version__
 from ._types import (
     BlockType,
@@ -44,11 +47,14 @@ if TYPE_CHECKING:
 __all__ = [
     "DIALECTS",
     "PROVIDERS",
+    "ArgumentError",
     "BlockType",
     "Collector",
+    "ConfigError",
     "Decoder",
     "DecoderOptions",
     "Dialect",
+    "Error",
     "ErrorReason",
     "ErrorSource",
     "Event",
@@ -59,6 +65,7 @@ __all__ = [
     "Provider",
     "Sieve",
     "SieveOptions",
+    "StateError",
     "ToolCall",
     "Usage",
     "__version__",
@@ -68,15 +75,19 @@ __all__ = [
 ]
 
 
-@overload
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+@_overload
 def parse(
     text: str | Buffer,
-    dialect: Dialect = "hermes",
+    dialect: Dialect,
     *,
     prefill: str | Buffer | None = None,
     **config: Unpack[SieveOptions],
 ) -> list[Event]: ...
-@overload
+@_overload
 def parse(
     text: str | Buffer, *, provider: Provider, **config: Unpack[DecoderOptions]
 ) -> list[Event]: ...
@@ -86,7 +97,7 @@ def parse(
     *,
     provider: Provider | None = None,
     prefill: str | Buffer | None = None,
-    **config: Any,
+    **config: _Any,
 ) -> list[Event]:
     """Parses a whole text: the events of ``Sieve(dialect, **config)`` fed ``text`` at once
     (after a silent ``prefill``), then finished. With ``provider=``, a whole response body:
@@ -101,43 +112,46 @@ def _parser(
     dialect: Dialect | Parser | None,
     provider: Provider | None,
     prefill: str | Buffer | None,
-    config: dict[str, Any],
+    config: dict[str, _Any],
 ) -> Parser:
     if provider is not None:
         if dialect is not None:
-            raise TypeError(
+            raise ArgumentError(
                 "give a dialect or provider=, not both (a provider's text runs through "
                 "the dialect given as text_dialect=)"
             )
         if prefill is not None:
-            raise TypeError("prefill is for model text (a Sieve), not for a provider stream")
+            raise ArgumentError("prefill is for model text (a Sieve), not for a provider stream")
         return Decoder(provider, **config)
     if dialect is None:
-        dialect = "hermes"
+        raise ConfigError(
+            "give the dialect the model writes (or provider= for a provider stream), one of: "
+            + ", ".join(DIALECTS)
+        )
     if isinstance(dialect, str):
         sieve = Sieve(dialect, **config)
         if prefill is not None:
             sieve.prefill(prefill)
         return sieve
     if config or prefill is not None:
-        raise TypeError("give config keywords and prefill with a dialect name, not with a parser")
+        raise ArgumentError("give config keywords and prefill with a dialect name, not with a parser")
     if not (hasattr(dialect, "feed") and hasattr(dialect, "finish")):
-        raise TypeError(
+        raise ArgumentError(
             "dialect must be a dialect name or a parser (a Sieve or a Decoder), not %s"
             % type(dialect).__name__
         )
     return dialect
 
 
-@overload
+@_overload
 def stream(
     chunks: Iterable[str | Buffer],
-    dialect: Dialect | Parser = "hermes",
+    dialect: Dialect | Parser,
     *,
     prefill: str | Buffer | None = None,
     **config: Unpack[SieveOptions],
 ) -> Iterator[Event]: ...
-@overload
+@_overload
 def stream(
     chunks: Iterable[str | Buffer], *, provider: Provider, **config: Unpack[DecoderOptions]
 ) -> Iterator[Event]: ...
@@ -147,7 +161,7 @@ def stream(
     *,
     provider: Provider | None = None,
     prefill: str | Buffer | None = None,
-    **config: Any,
+    **config: _Any,
 ) -> Iterator[Event]:
     """Yields the events of a stream given as an iterable of chunks (``str`` or bytes-like,
     split anywhere), then those of ``finish()``. The parser is made (and the config checked)
@@ -164,15 +178,15 @@ def _drive(parser: Parser, chunks: Iterable[str | Buffer]) -> Iterator[Event]:
     yield from parser.finish()
 
 
-@overload
+@_overload
 def astream(
     chunks: AsyncIterable[str | Buffer],
-    dialect: Dialect | Parser = "hermes",
+    dialect: Dialect | Parser,
     *,
     prefill: str | Buffer | None = None,
     **config: Unpack[SieveOptions],
 ) -> AsyncIterator[Event]: ...
-@overload
+@_overload
 def astream(
     chunks: AsyncIterable[str | Buffer], *, provider: Provider, **config: Unpack[DecoderOptions]
 ) -> AsyncIterator[Event]: ...
@@ -182,7 +196,7 @@ def astream(
     *,
     provider: Provider | None = None,
     prefill: str | Buffer | None = None,
-    **config: Any,
+    **config: _Any,
 ) -> AsyncIterator[Event]:
     """:func:`stream` over an async iterable (an HTTP client's ``aiter_bytes()``, an SDK's
     text deltas, …): ``astream(response.aiter_bytes(), provider="openai-chat")``."""

@@ -2,7 +2,7 @@
 their events."""
 
 from collections.abc import Mapping
-from typing import Any, Final, Literal, final
+from typing import Any, ClassVar, Final, Literal, final
 
 from typing_extensions import Buffer, Unpack
 
@@ -30,6 +30,10 @@ RELEASE_GIL_AT: Final[int]
 class Event:
     """One event of the stream; immutable. Attributes are named as in the JSON form, and
     one is ``None`` exactly when the JSON form omits its key for this event."""
+
+    __match_args__: ClassVar[tuple[Literal["event"]]]
+    def __copy__(self) -> Event: ...
+    def __deepcopy__(self, memo: object, /) -> Event: ...
 
     @property
     def event(self) -> EventKind:
@@ -138,7 +142,7 @@ class Sieve:
 
     def __init__(
         self,
-        dialect: Dialect | Mapping[str, Any] = "hermes",
+        dialect: Dialect | Mapping[str, Any],
         *,
         tools: list[Mapping[str, Any]] | tuple[Mapping[str, Any], ...] | None = None,
         thinking_tags: tuple[str, str] | list[str] | None = None,
