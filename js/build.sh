@@ -8,7 +8,15 @@ rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
 (cd "$root" && cargo build -q --profile wasm --target wasm32-unknown-unknown -p tokensieve-wasm)
 wasm="$root/target/wasm32-unknown-unknown/wasm/tokensieve_wasm.wasm"
 mkdir -p "$here/dist"
-cp "$wasm" "$here/dist/tokensieve.wasm"
+# binaryen's wasm-opt -Oz when installed (Debian: apt-get install binaryen): about 11 % smaller.
+if command -v wasm-opt >/dev/null 2>&1; then
+  wasm-opt -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
+    --enable-mutable-globals "$wasm" -o "$here/dist/tokensieve.wasm"
+else
+  echo "(wasm-opt not installed: the .wasm is not post-optimised)"
+  cp "$wasm" "$here/dist/tokensieve.wasm"
+fi
+wasm="$here/dist/tokensieve.wasm"
 node - "$wasm" "$here/src/wasm.generated.js" <<'JS'
 const fs = require('node:fs');
 const [wasm, out] = process.argv.slice(2);

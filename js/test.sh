@@ -12,6 +12,9 @@ quick=0
 if ! command -v node >/dev/null 2>&1; then
   echo "(node not installed: apt-get install -y nodejs npm)"; exit 1
 fi
+if ! command -v wasm-opt >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  apt-get install -y -q binaryen >/dev/null 2>&1 || echo "(binaryen unavailable: no wasm-opt)"
+fi
 bash build.sh
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; fi
 node --test test/
