@@ -103,6 +103,13 @@ if [ -f py/test.sh ]; then
   if [ "$full" = 1 ]; then bash py/test.sh; else bash py/test.sh --quick; fi
 fi
 
+# --- JavaScript / WebAssembly (js/, issue 26) ---
+if [ -f js/test.sh ]; then
+  step "JS package over WebAssembly (js/build.sh, node --test; --full: check.py over js/cli.mjs)"
+  if [ "$full" = 1 ]; then bash js/test.sh; else bash js/test.sh --quick; fi
+fi
+# --- end JavaScript ---
+
 if [ "$full" = 1 ] && [ -f fuzz/run.sh ]; then
   step "fuzz smoke (every target, fixed seed and run count, seeds and the committed corpus; debug assertions on)"
   bash fuzz/run.sh --debug-assertions --smoke

@@ -1,0 +1,152 @@
+// Type declarations of the npm package `tokensieve` (hand-written; checked by
+// test/types.test.mjs through `tsc --noEmit` when TypeScript is installed).
+
+export type Dialect =
+  | 'anthropic-xml' | 'hermes' | 'morph-xml' | 'qwen3-coder' | 'minimax-m2' | 'glm-4.5'
+  | 'harmony' | 'kimi-k2' | 'deepseek-v3.1' | 'deepseek-v3' | 'mistral' | 'llama3-json'
+  | 'pythonic' | 'passthrough';
+
+export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock';
+
+export interface Tool {
+  name: string;
+  /** A JSON Schema for the input object. */
+  schema?: Record<string, unknown>;
+}
+
+/** The parser config: the JSON form's `config` (conformance/README.md, "Config keys"). */
+export interface SieveConfig {
+  dialect: Dialect;
+  tools?: Tool[];
+  thinking_tags?: [string, string];
+  tool_call_markers?: [string, string];
+  start_in?: 'text' | 'thinking';
+  stop_sequences?: string[];
+  id_prefix?: string;
+  on_malformed?: 'text' | 'drop';
+  max_call_bytes?: number;
+}
+
+/** The decoder config (docs/providers.md): a provider, and the options of its text dialect. */
+export interface DecoderConfig extends Partial<Omit<SieveConfig, 'dialect'>> {
+  provider: Provider;
+  text_dialect?: Dialect;
+  max_frame_bytes?: number;
+  invoke_format?: 'anthropic' | 'openai-chat';
+}
+
+export type BlockType = 'text' | 'thinking' | 'tool_call' | 'tool_result';
+export type Part = 'name' | 'id' | 'input';
+
+export interface BlockStartEvent {
+  event: 'block_start';
+  index: number;
+  type: BlockType;
+}
+
+export interface ChunkEvent {
+  event: 'chunk';
+  text: string;
+  type: BlockType;
+  /** True exactly for `type === "text"`. */
+  visible: boolean;
+  /** The index of the chunk's block. */
+  block: number;
+  depth: number;
+  part?: Part;
+  tool_id?: string;
+  tool_name?: string;
+}
+
+export interface BlockCompleteEvent {
+  event: 'block_complete';
+  index: number;
+  type: BlockType;
+  content?: string;
+  tool_name?: string;
+  tool_id?: string;
+  /** The call's input, a JSON value (JSON.parse'd: use feedJson() for numbers as written). */
+  input?: unknown;
+  error?: { reason: string; raw: string };
+  is_error?: boolean;
+}
+
+export interface StopEvent {
+  event: 'stop';
+  sequence: string;
+}
+
+/** Provider streams only. */
+export interface FinishEvent {
+  event: 'finish';
+  reason?: string;
+  raw_reason?: string;
+  usage?: Record<string, number>;
+  response_id?: string;
+  model?: string;
+}
+
+/** Provider streams only; the stream goes on. */
+export interface ErrorEvent {
+  event: 'error';
+  source: 'provider' | 'framing';
+  code?: string;
+  message?: string;
+}
+
+/** One event, discriminated on `event`, exactly the JSON form. */
+export type Event =
+  | BlockStartEvent | ChunkEvent | BlockCompleteEvent | StopEvent | FinishEvent | ErrorEvent;
+
+export type Input = string | Uint8Array;
+
+/** Milliseconds the module took to decode and instantiate. */
+export declare const instantiateMs: number;
+
+declare class Feeder {
+  /** Feeds a chunk (split anywhere, also inside a UTF-8 character); returns its events. */
+  feed(chunk: Input): Event[];
+  /** Ends the stream: what is held is emitted, open blocks complete. */
+  finish(): Event[];
+  /** As feed(), as JSON lines (the CLI's `--json` form, numbers as written). */
+  feedJson(chunk: Input): string;
+  /** As finish(), as JSON lines. */
+  finishJson(): string;
+  /** Back to the state after construction (same config). */
+  reset(): void;
+  /** Frees the WebAssembly memory now (otherwise the garbage collector does). */
+  free(): void;
+  /** Strings or bytes in, events out; finish() when the writable side closes. */
+  transform(): TransformStream<Input, Event>;
+}
+
+/** A parser of model text. Throws an Error with the message on a bad config. */
+export declare class Sieve extends Feeder {
+  constructor(config: SieveConfig);
+  readonly config: SieveConfig;
+  /** Text the prompt template already wrote (silent); before any feed. */
+  prefill(text: Input): void;
+}
+
+/** A decoder of a provider's streaming HTTP body. */
+export declare class Decoder extends Feeder {
+  constructor(config: DecoderConfig);
+  readonly config: DecoderConfig;
+}
+
+export type Body =
+  | Input
+  | ReadableStream<Input>
+  | Iterable<Input>
+  | AsyncIterable<Input>;
+
+/**
+ * The events of a whole stream: `for await (const ev of stream((await fetch(url)).body,
+ * {provider: "anthropic"}))`. A config with `provider` decodes a provider body; one with
+ * `dialect` parses model text.
+ */
+export declare function stream(
+  body: Body,
+  config: SieveConfig | DecoderConfig,
+  options?: { prefill?: Input },
+): AsyncGenerator<Event, void, undefined>;

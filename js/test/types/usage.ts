@@ -1,0 +1,32 @@
+// Compiled with tsc --noEmit by test/types.test.mjs: the declarations accept real use and
+// narrow events on `event`.
+import { Sieve, Decoder, stream, type Event } from 'tokensieve';
+import { MembraneAdapter, type ChunkMeta } from 'tokensieve/membrane';
+import { tokensieveMiddleware } from 'tokensieve/ai-sdk';
+
+const s = new Sieve({ dialect: 'hermes', stop_sequences: ['<|im_end|>'], tools: [{ name: 'f' }] });
+s.prefill('x');
+const evs: Event[] = [...s.feed('a'), ...s.feed(new Uint8Array([0x62])), ...s.finish()];
+for (const ev of evs) {
+  if (ev.event === 'chunk') {
+    const v: boolean = ev.visible;
+    const b: number = ev.block;
+    void v; void b;
+  } else if (ev.event === 'block_complete') {
+    const i: unknown = ev.input;
+    void i;
+  }
+}
+const d = new Decoder({ provider: 'anthropic', text_dialect: 'anthropic-xml' });
+const t: TransformStream<string | Uint8Array, Event> = d.transform();
+void t;
+async function f(body: ReadableStream<Uint8Array>) {
+  for await (const ev of stream(body, { provider: 'openai-chat' })) if (ev.event === 'finish') void ev.reason;
+}
+void f;
+const m = new MembraneAdapter({ dialect: 'anthropic-xml' }, { onChunk: (text: string, meta: ChunkMeta) => void [text, meta.blockIndex] });
+m.processChunk('x').content.forEach((c) => void c.meta.visible);
+const mw = tokensieveMiddleware({ dialect: 'hermes' });
+void mw.specificationVersion;
+// @ts-expect-error an unknown dialect
+new Sieve({ dialect: 'nope' });
