@@ -142,6 +142,13 @@ fi
 
 step "nano_stream example"
 "$out/nano_stream" 1 | head -5
+# The documented shared-library build (ffi-c/examples/nano_stream.c's header), run from the
+# repository root with the build directory in place of target/release: it must run without
+# LD_LIBRARY_PATH (the rpath), which exited 127 before.
+(cd "$root" && cc -std=c99 -I include ffi-c/examples/nano_stream.c -o "$out/nano_stream_so" \
+   -L "$lib" -ltokensieve -Wl,-rpath,"$lib") && ok || bad "nano_stream documented build"
+(unset LD_LIBRARY_PATH; "$out/nano_stream_so" 3 >/dev/null) && ok || bad "nano_stream (shared, rpath) runs"
+run python3 "$here/examples/check_nano.py" "$out/nano_stream_so" 10
 run python3 "$here/examples/check_nano.py" "$out/nano_stream" 40
 
 step "PHP binding"

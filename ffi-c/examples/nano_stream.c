@@ -12,7 +12,14 @@
  *
  *   nano_stream [SEED]      (the chunking is pseudo-random from SEED; default 1)
  *
- * Build: cc -std=c99 -I include ffi-c/examples/nano_stream.c -L target/release -ltokensieve */
+ * Build and run, from the repository root (the rpath lets the binary find libtokensieve.so
+ * without LD_LIBRARY_PATH; ffi-c/test.sh builds it this way against its own build directory):
+ *   cargo build --release -p tokensieve-ffi
+ *   cc -std=c99 -I include ffi-c/examples/nano_stream.c -o nano_stream \
+ *      -L target/release -ltokensieve -Wl,-rpath,"$PWD/target/release"
+ *   ./nano_stream 3
+ * or statically: cc -std=c99 -I include ffi-c/examples/nano_stream.c -o nano_stream \
+ *      target/release/libtokensieve.a -lpthread -ldl -lm */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
