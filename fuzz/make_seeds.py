@@ -35,6 +35,8 @@ TARGETS = {
     "mistral": "sieve_mistral",
     "llama3-json": "sieve_llama3_json",
     "pythonic": "sieve_pythonic",
+    "deepseek-v3.2": "sieve_deepseek_v3_2",
+    "deepseek-v4": "sieve_deepseek_v4",
 }
 OUT = HERE / "seeds"
 
@@ -106,6 +108,12 @@ TRANSCRIPTS = {
     ],
     "glm-4.5": [
         "<think>Weather, then a file.</think>\nSure.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>東京</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>\n<tool_call>write_file<arg_key>content</arg_key><arg_value>if a < b { x(\"</tool_call>\") }</arg_value></tool_call>\nThe <tool_call> tag. Done.",
+    ],
+    "deepseek-v3.2": [
+        "<think>Two calls.</think>\nOn it.\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">東京</｜DSML｜parameter>\n<｜DSML｜parameter name=\"days\" string=\"false\">3</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"write_file\">\n<｜DSML｜parameter name=\"content\" string=\"true\">if a < b { x(\"</｜DSML｜invoke>\") }</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+    ],
+    "deepseek-v4": [
+        "<think>Look it up.\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"search\">\n<｜DSML｜parameter name=\"q\" string=\"true\">rust</｜DSML｜parameter>\n<｜DSML｜parameter name=\"opts\" string=\"false\">{\"n\": [1, 2]}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls></think>\n<|DSML|tool_calls><|DSML|invoke name=\"f\"></|DSML|invoke></|DSML|tool_calls>Done.",
     ],
     "pythonic": [
         "<think>Weather, then a note.</think>\nSure.\n<|python_start|>[get_weather(city='東京', days=3, opts={'metric': True, 'hours': (6, 12)}), note(text=\"it\\'s \\\"x\\\"\\n\\x41\\u00e9\", tags=[None, -1.5])]<|python_end|>\nSee [1, 2] and [f(x)]. [bad(1)]\nDone.",

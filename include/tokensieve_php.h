@@ -296,6 +296,15 @@ typedef enum tokensieve_dialect {
    * `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
    */
   TOKENSIEVE_DIALECT_PYTHONIC = 13,
+  /**
+   * DeepSeek V3.2's DSML: `<｜DSML｜function_calls>`, `<｜DSML｜invoke name="N">`,
+   * `<｜DSML｜parameter name="K" string="true|false">`.
+   */
+  TOKENSIEVE_DIALECT_DEEPSEEK_V3_2 = 14,
+  /**
+   * DeepSeek V4's DSML: the region is `<｜DSML｜tool_calls>`.
+   */
+  TOKENSIEVE_DIALECT_DEEPSEEK_V4 = 15,
 } tokensieve_dialect;
 
 /**

@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 13] = [
+pub const TOOL_DIALECTS: [Dialect; 15] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -53,6 +53,8 @@ pub const TOOL_DIALECTS: [Dialect; 13] = [
     Dialect::Mistral,
     Dialect::Llama3Json,
     Dialect::Pythonic,
+    Dialect::DeepSeekV32,
+    Dialect::DeepSeekV4,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -359,6 +361,29 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             out.push_str("</invoke>\n</minimax:tool_call>");
         }
+        Dialect::DeepSeekV32 | Dialect::DeepSeekV4 => {
+            let region = if d == Dialect::DeepSeekV4 {
+                "tool_calls"
+            } else {
+                "function_calls"
+            };
+            let _ = write!(
+                out,
+                "<｜DSML｜{region}>\n<｜DSML｜invoke name=\"{}\">\n",
+                call.name
+            );
+            for (k, v) in &call.args {
+                let (string, text) = match v {
+                    Value::String(s) => ("true", s.clone()),
+                    other => ("false", other.to_string()),
+                };
+                let _ = writeln!(
+                    out,
+                    "<｜DSML｜parameter name=\"{k}\" string=\"{string}\">{text}</｜DSML｜parameter>"
+                );
+            }
+            let _ = write!(out, "</｜DSML｜invoke>\n</｜DSML｜{region}>");
+        }
         Dialect::Pythonic => {
             // JSON values are Python literals for the pythonic reader (it takes `true`,
             // `false` and `null` as well as `True`, `False` and `None`).
@@ -492,6 +517,8 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::Mistral
         | Dialect::Llama3Json
         | Dialect::Pythonic
+        | Dialect::DeepSeekV32
+        | Dialect::DeepSeekV4
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

@@ -182,6 +182,8 @@ fn dialect_description(name: &str) -> &'static str {
         "mistral" => "[TOOL_CALLS] followed by JSON calls (Mistral)",
         "llama3-json" => "{\"name\": …, \"parameters\": …} JSON calls (Llama 3.x)",
         "pythonic" => "[name(arg=value), …] Python-style calls (Llama 4, pythonic templates)",
+        "deepseek-v3.2" => "DSML: <｜DSML｜function_calls><｜DSML｜invoke name=…> (DeepSeek V3.2)",
+        "deepseek-v4" => "DSML: <｜DSML｜tool_calls><｜DSML｜invoke name=…> (DeepSeek V4)",
         _ => "",
     }
 }

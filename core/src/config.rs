@@ -365,6 +365,9 @@ impl<'a> Config<'a> {
     }
 }
 
+/// The error for an unknown dialect name: every name (a test checks it lists them all).
+pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4 (or a description object)";
+
 /// Checks a host's dialect description (the errors name `dialect.<field>`).
 fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
     let pair = |key: &'static str, (open, close): (&str, &str)| {
@@ -436,6 +439,7 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
                 ));
             }
         }
+        Shape::Invoke => validate_invoke(d)?,
         Shape::XmlParams => {
             if closing_tag_name(d.wrapper.1).is_none() {
                 return Err(ConfigError::new(
@@ -460,17 +464,73 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// The invoke shape's fields: three distinct element names, short prefixes that cannot be
+/// read as part of a tag's syntax, an attribute name.
+fn validate_invoke(d: &Description<'_>) -> Result<(), ConfigError> {
+    let element = is_element_name;
+    if d.elements.len() != 3 || !d.elements.iter().all(|n| n.len() <= 48 && element(n)) {
+        return Err(ConfigError::new(
+            "dialect.elements",
+            "must name three elements [region, call, parameter]: a letter or _, then letters, digits, _ - . : (at most 48 bytes)",
+        ));
+    }
+    let e: [&str; 3] = core::array::from_fn(|i| d.elements.get(i).unwrap_or_default());
+    if e[0] == e[1] || e[1] == e[2] || e[0] == e[2] {
+        return Err(ConfigError::new(
+            "dialect.elements",
+            "must be three different names",
+        ));
+    }
+    if d.tag_prefixes.len() > 4
+        || d.tag_prefixes.iter().any(|p| {
+            p.is_empty()
+                || p.len() > 16
+                || p.bytes().any(|b| {
+                    matches!(
+                        b,
+                        b'<' | b'>' | b'/' | b'=' | b'"' | b'\'' | b' ' | b'\t' | b'\n' | b'\r'
+                    )
+                })
+        })
+    {
+        return Err(ConfigError::new(
+            "dialect.tag_prefixes",
+            "must list at most 4 prefixes of 1 to 16 bytes, without < > / = quotes or whitespace",
+        ));
+    }
+    if let Some(a) = d.string_attribute {
+        if a.is_empty() || a == "name" || !element(a) || a.len() > 32 {
+            return Err(ConfigError::new(
+                "dialect.string_attribute",
+                "must be an attribute name other than `name` (a letter or _, then letters, digits, _ - . :)",
+            ));
+        }
+    }
+    // Without a prefix the region's opener must not be the thinking opener.
+    let think = crate::dialect::element_name(d.thinking_tags.0, d.thinking_tags.1);
+    if d.tag_prefixes.is_empty() && think.is_some_and(|t| e.iter().any(|n| n.as_bytes() == t)) {
+        return Err(ConfigError::new(
+            "dialect.elements",
+            "must differ from the thinking element",
+        ));
+    }
+    Ok(())
+}
+
 /// `name` of a closing tag `</name>` (letters, digits, `_`, `-`, `.`, `:`), if it is one.
 pub(crate) fn closing_tag_name(closer: &str) -> Option<&str> {
     let name = closer.strip_prefix("</")?.strip_suffix('>')?;
-    let ok = name
-        .bytes()
+    is_element_name(name).then_some(name)
+}
+
+/// An element name: a letter or `_`, then letters, digits, `_`, `-`, `.`, `:`.
+fn is_element_name(name: &str) -> bool {
+    name.bytes()
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && name
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
-    ok.then_some(name)
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
 }
 
 /// A rejected configuration: which key, and what is wrong with it.
@@ -594,6 +654,12 @@ mod owned {
         pub argument_keys: Vec<Box<str>>,
         /// See [`Description::thinking_tags`].
         pub thinking_tags: (Box<str>, Box<str>),
+        /// See [`Description::elements`].
+        pub elements: Vec<Box<str>>,
+        /// See [`Description::tag_prefixes`].
+        pub tag_prefixes: Vec<Box<str>>,
+        /// See [`Description::string_attribute`].
+        pub string_attribute: Option<Box<str>>,
     }
 
     impl DescriptionBuf {
@@ -608,6 +674,9 @@ mod owned {
                 name_keys: d.name_keys.iter().map(Into::into).collect(),
                 argument_keys: d.argument_keys.iter().map(Into::into).collect(),
                 thinking_tags: pair(d.thinking_tags),
+                elements: d.elements.iter().map(Into::into).collect(),
+                tag_prefixes: d.tag_prefixes.iter().map(Into::into).collect(),
+                string_attribute: d.string_attribute.map(Into::into),
             }
         }
 
@@ -621,18 +690,26 @@ mod owned {
                 name_keys: StrList::Owned(&self.name_keys),
                 argument_keys: StrList::Owned(&self.argument_keys),
                 thinking_tags: (&self.thinking_tags.0, &self.thinking_tags.1),
+                elements: StrList::Owned(&self.elements),
+                tag_prefixes: StrList::Owned(&self.tag_prefixes),
+                string_attribute: self.string_attribute.as_deref(),
             }
         }
 
         /// Reads a description object: `shape` is required; every other field defaults to
-        /// the shape's preset (hermes for json-call, qwen3-coder for xml-params).
+        /// the shape's preset (hermes for json-call, qwen3-coder for xml-params, minimax-m2
+        /// for invoke).
         fn from_value(v: &Value) -> Result<DescriptionBuf, ConfigError> {
             let obj = v
                 .as_object()
                 .ok_or_else(|| err("dialect", "must be a dialect name or a description object"))?;
             let shape = match obj.get("shape") {
-                Some(Value::String(s)) => Shape::from_name(s)
-                    .ok_or_else(|| err("dialect.shape", "must be one of json-call, xml-params"))?,
+                Some(Value::String(s)) => Shape::from_name(s).ok_or_else(|| {
+                    err(
+                        "dialect.shape",
+                        "must be one of json-call, xml-params, invoke",
+                    )
+                })?,
                 Some(_) => return Err(err("dialect.shape", "must be a string")),
                 None => return Err(err("dialect.shape", "is required in a description")),
             };
@@ -647,6 +724,14 @@ mod owned {
                 let full = alloc::format!("dialect.{key}");
                 match key.as_str() {
                     "shape" => {}
+                    "wrapper" | "result_wrapper" | "markup" | "name_keys" | "argument_keys"
+                        if shape == Shape::Invoke =>
+                    {
+                        return Err(err(&full, "is not a field of the invoke shape"));
+                    }
+                    "elements" | "tag_prefixes" | "string_attribute" if shape != Shape::Invoke => {
+                        return Err(err(&full, "is a field of the invoke shape only"));
+                    }
                     "wrapper" => d.wrapper = marker_pair(&full, value)?,
                     "result_wrapper" if value.is_null() => d.result_wrapper = None,
                     "result_wrapper" => d.result_wrapper = Some(marker_pair(&full, value)?),
@@ -655,6 +740,17 @@ mod owned {
                     "name_keys" => d.name_keys = keys(&full, value)?,
                     "argument_keys" => d.argument_keys = keys(&full, value)?,
                     "thinking_tags" => d.thinking_tags = marker_pair(&full, value)?,
+                    "elements" => d.elements = keys(&full, value)?,
+                    "tag_prefixes" => d.tag_prefixes = keys(&full, value)?,
+                    "string_attribute" if value.is_null() => d.string_attribute = None,
+                    "string_attribute" => {
+                        d.string_attribute = Some(
+                            value
+                                .as_str()
+                                .ok_or_else(|| err(&full, "must be a string or null"))?
+                                .into(),
+                        );
+                    }
                     _ => return Err(err(&full, "is not a field of a dialect description")),
                 }
             }
@@ -754,12 +850,7 @@ mod owned {
                 .ok_or_else(|| err("(config)", "must be a JSON object"))?;
             let (dialect, description) = match obj.get("dialect") {
                 Some(Value::String(s)) => (
-                    Dialect::from_name(s).ok_or_else(|| {
-                        err(
-                            "dialect",
-                            "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough (or a description object)",
-                        )
-                    })?,
+                    Dialect::from_name(s).ok_or_else(|| err("dialect", DIALECT_NAMES_MESSAGE))?,
                     None,
                 ),
                 Some(v @ Value::Object(_)) => {
@@ -937,6 +1028,21 @@ mod owned {
                 value_type: p.value_type,
                 items: p.items,
             }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_unknown_dialect_error_lists_every_name() {
+        for d in Dialect::ALL {
+            let listed = DIALECT_NAMES_MESSAGE
+                .split([' ', ','])
+                .any(|w| w == d.name());
+            assert!(listed, "{} is missing from DIALECT_NAMES_MESSAGE", d.name());
         }
     }
 }

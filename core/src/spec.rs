@@ -152,6 +152,11 @@ dialects! {
     /// `[get_weather(city="Paris"), get_time()]`, optionally in
     /// `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
     Pythonic = 13, "pythonic", THINK;
+    /// DSML: `<｜DSML｜function_calls><｜DSML｜invoke name="N"><｜DSML｜parameter name="K"
+    /// string="true|false">…` (DeepSeek V3.2): the invoke shape's preset with a prefix.
+    DeepSeekV32 = 14, "deepseek-v3.2", THINK;
+    /// DSML with `<｜DSML｜tool_calls>` as the region (DeepSeek V4).
+    DeepSeekV4 = 15, "deepseek-v4", THINK;
 }
 
 impl Dialect {
@@ -183,17 +188,22 @@ pub enum Shape {
     /// A wrapper around `<function=N>` elements holding `<parameter=K>value</parameter>`
     /// (qwen3-coder; Seed-OSS, Nemotron 3, Qwen3.5/3.6, Step-3.5).
     XmlParams,
+    /// A region element holding `<invoke name="N">` calls holding `<parameter name="K">`
+    /// values, the element names and their prefix configurable (minimax-m2; DeepSeek's
+    /// DSML).
+    Invoke,
 }
 
 impl Shape {
     /// Every shape a description can name.
-    pub const ALL: [Shape; 2] = [Shape::JsonCall, Shape::XmlParams];
+    pub const ALL: [Shape; 3] = [Shape::JsonCall, Shape::XmlParams, Shape::Invoke];
 
-    /// The shape's name in configs (`json-call`, `xml-params`).
+    /// The shape's name in configs (`json-call`, `xml-params`, `invoke`).
     pub const fn name(self) -> &'static str {
         match self {
             Shape::JsonCall => "json-call",
             Shape::XmlParams => "xml-params",
+            Shape::Invoke => "invoke",
         }
     }
 
@@ -213,6 +223,7 @@ impl Shape {
         match self {
             Shape::JsonCall => Dialect::Hermes,
             Shape::XmlParams => Dialect::Qwen3Coder,
+            Shape::Invoke => Dialect::MinimaxM2,
         }
     }
 }
@@ -235,7 +246,8 @@ pub struct Description<'a> {
     /// The grammar shape.
     pub shape: Shape,
     /// `[open, close]` around one call (json-call) or around the calls (the xml-params
-    /// wrapper). An xml-params closer is a closing tag, `</name>`.
+    /// wrapper). An xml-params closer is a closing tag, `</name>`. Not read by the invoke
+    /// shape, whose region is an element of [`elements`](Description::elements).
     pub wrapper: (&'a str, &'a str),
     /// json-call: `[open, close]` around a tool result the model writes (a `tool_result`
     /// block); `None`: none is recognised.
@@ -249,6 +261,16 @@ pub struct Description<'a> {
     pub argument_keys: StrList<'a>,
     /// The family's `[open, close]` thinking markers (`Config::thinking_tags` overrides).
     pub thinking_tags: (&'a str, &'a str),
+    /// invoke: the element names `[region, call, parameter]`, without their prefix
+    /// (`["minimax:tool_call", "invoke", "parameter"]`); the call and parameter elements
+    /// take their name in a `name="…"` attribute.
+    pub elements: StrList<'a>,
+    /// invoke: the prefix every element name carries, in each spelling the model writes
+    /// (`["｜DSML｜", "|DSML|"]`: `<｜DSML｜invoke name="N">`); empty: none.
+    pub tag_prefixes: StrList<'a>,
+    /// invoke: a parameter attribute that types the value: `"true"`, a string as written;
+    /// `"false"`, JSON (DSML's `string`); the schema types values without it.
+    pub string_attribute: Option<&'a str>,
 }
 
 /// Longest key name a json-call description may give, in bytes.
@@ -262,6 +284,9 @@ const HERMES: Description<'static> = Description {
     name_keys: StrList::Strs(&["name"]),
     argument_keys: StrList::Strs(&["arguments", "parameters"]),
     thinking_tags: THINK,
+    elements: StrList::Strs(&[]),
+    tag_prefixes: StrList::Strs(&[]),
+    string_attribute: None,
 };
 
 const QWEN3_CODER: Description<'static> = Description {
@@ -272,6 +297,38 @@ const QWEN3_CODER: Description<'static> = Description {
     name_keys: StrList::Strs(&[]),
     argument_keys: StrList::Strs(&[]),
     thinking_tags: THINK,
+    elements: StrList::Strs(&[]),
+    tag_prefixes: StrList::Strs(&[]),
+    string_attribute: None,
+};
+
+const MINIMAX_M2: Description<'static> = Description {
+    shape: Shape::Invoke,
+    wrapper: ("<minimax:tool_call>", "</minimax:tool_call>"),
+    result_wrapper: None,
+    markup: None,
+    name_keys: StrList::Strs(&[]),
+    argument_keys: StrList::Strs(&[]),
+    thinking_tags: THINK,
+    elements: StrList::Strs(&["minimax:tool_call", "invoke", "parameter"]),
+    tag_prefixes: StrList::Strs(&[]),
+    string_attribute: None,
+};
+
+/// DeepSeek's DSML prefix, full-width bars as the tokenizer writes it, then the ASCII
+/// spelling models also produce.
+const DSML: StrList<'static> = StrList::Strs(&["｜DSML｜", "|DSML|"]);
+
+const DEEPSEEK_V32: Description<'static> = Description {
+    elements: StrList::Strs(&["function_calls", "invoke", "parameter"]),
+    tag_prefixes: DSML,
+    string_attribute: Some("string"),
+    ..MINIMAX_M2
+};
+
+const DEEPSEEK_V4: Description<'static> = Description {
+    elements: StrList::Strs(&["tool_calls", "invoke", "parameter"]),
+    ..DEEPSEEK_V32
 };
 
 /// A preset's wrapper markers, read per vocabulary without building its description (the
@@ -308,6 +365,9 @@ impl Description<'static> {
         match dialect {
             Dialect::Hermes => Some(HERMES),
             Dialect::Qwen3Coder => Some(QWEN3_CODER),
+            Dialect::MinimaxM2 => Some(MINIMAX_M2),
+            Dialect::DeepSeekV32 => Some(DEEPSEEK_V32),
+            Dialect::DeepSeekV4 => Some(DEEPSEEK_V4),
             _ => None,
         }
     }

@@ -143,6 +143,41 @@ const MINIMAX_ATOMS: &[&[u8]] = &[
     b"\nHuman:",
 ];
 
+/// DSML (deepseek-v3.2 / deepseek-v4): the invoke shape with a required prefix, in both
+/// spellings, cut prefixes, unprefixed look-alikes, the typing attribute.
+const DSML_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"a < b",
+    b"\n",
+    b"<think>",
+    b"</think>",
+    "<｜DSML｜function_calls>".as_bytes(),
+    "</｜DSML｜function_calls>".as_bytes(),
+    "<｜DSML｜tool_calls>".as_bytes(),
+    "</｜DSML｜tool_calls>".as_bytes(),
+    b"<|DSML|tool_calls>",
+    b"</|DSML|tool_calls>",
+    "<｜DS".as_bytes(),
+    "</｜DSML｜".as_bytes(),
+    "｜".as_bytes(),
+    "<｜DSML｜invoke name=\"f\">".as_bytes(),
+    b"<|DSML|invoke name=\"g\">",
+    "<｜DSML｜invoke>".as_bytes(),
+    "</｜DSML｜invoke>".as_bytes(),
+    b"<invoke name=\"f\">",
+    "<｜DSML｜parameter name=\"s\" string=\"true\">".as_bytes(),
+    "<｜DSML｜parameter name=\"n\" string=\"false\">".as_bytes(),
+    "<｜DSML｜parameter name=\"p\">".as_bytes(),
+    "</｜DSML｜parameter>".as_bytes(),
+    b"</|DSML|parameter>",
+    b"42",
+    b"{\"a\": [1, 2.50]}",
+    "東京".as_bytes(),
+    b"\xff",
+    b"\xe2\x82",
+    b"\nHuman:",
+];
+
 const GLM_ATOMS: &[&[u8]] = &[
     b"Hello ",
     b"a < b",
@@ -492,6 +527,17 @@ proptest! {
             let t = e["text"].as_str().unwrap_or("");
             // The region's opener is structural wherever it appears in top-level text.
             prop_assert!(!(e["depth"] == 0 && e["type"] == "text" && t.contains("<minimax:tool_call>")), "{}", e);
+            prop_assert!(!(e["type"] == "tool_call" && e["part"] != "input" && t.contains('<')), "{}", e);
+        }
+    }
+
+    #[test]
+    fn dsml_chunk_invariance(data in input(DSML_ATOMS), sizes in splits(),
+                             stops in any::<bool>(), schema in any::<bool>(), v4 in any::<bool>()) {
+        let name = if v4 { "deepseek-v4" } else { "deepseek-v3.2" };
+        let whole = invariant(&dialect_config(name, stops, schema, false), &data, &sizes)?;
+        for e in whole.iter().filter(|e| e["event"] == "chunk") {
+            let t = e["text"].as_str().unwrap_or("");
             prop_assert!(!(e["type"] == "tool_call" && e["part"] != "input" && t.contains('<')), "{}", e);
         }
     }

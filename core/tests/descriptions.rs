@@ -198,6 +198,60 @@ proptest! {
         text.push_str(&tail);
         same_calls_and_text(&config, &data, &sizes, &expected, &text)?;
     }
+
+    /// invoke: random region, call and parameter element names, an optional prefix (ASCII
+    /// or full-width bars), an optional typing attribute, random thinking markers.
+    #[test]
+    fn invoke_descriptions(
+        names in prop::collection::btree_set("[a-z][a-z_:]{1,8}", 3),
+        prefix in prop_oneof![Just(String::new()), "[|!~][A-Z]{1,4}[|!~]", "｜[A-Z]{1,4}｜"],
+        typed in any::<bool>(), thinking in pair(),
+        pieces in prop::collection::vec((prose(), prop::collection::vec(call(), 1..3)), 1..3),
+        tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
+    ) {
+        let names: Vec<String> = names.into_iter().collect();
+        let (region, invoke, param) = (&names[0], &names[1], &names[2]);
+        let tag = |closing: bool, name: &str| {
+            format!("<{}{prefix}{name}", if closing { "/" } else { "" })
+        };
+        let region_tags = (format!("{}>", tag(false, region)), format!("{}>", tag(true, region)));
+        prop_assume!(distinct(&region_tags, &thinking));
+        prop_assume!(names.iter().all(|n| !thinking.0.starts_with(&format!("<{n}"))));
+        let prefixes: Vec<&str> = if prefix.is_empty() { vec![] } else { vec![prefix.as_str()] };
+        let config = ConfigBuf::from_value(&json!({"dialect": {
+            "shape": "invoke",
+            "elements": [region, invoke, param],
+            "tag_prefixes": prefixes,
+            "string_attribute": if typed { Some("string") } else { None },
+            "thinking_tags": [thinking.0, thinking.1],
+        }})).unwrap();
+        let mut data = format!("{}{think}{}", thinking.0, thinking.1);
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        for (before, calls) in &pieces {
+            data.push_str(before);
+            text.push_str(before);
+            data.push_str(&region_tags.0);
+            data.push('\n');
+            for (name, args) in calls {
+                data.push_str(&format!("{} name=\"{name}\">\n", tag(false, invoke)));
+                for (k, v) in args {
+                    let attr = if typed { " string=\"true\"" } else { "" };
+                    data.push_str(&format!(
+                        "{} name=\"{k}\"{attr}>{v}{}>\n",
+                        tag(false, param),
+                        tag(true, param)
+                    ));
+                }
+                data.push_str(&format!("{}>\n", tag(true, invoke)));
+                expected.push((name.clone(), input_of(args)));
+            }
+            data.push_str(&region_tags.1);
+        }
+        data.push_str(&tail);
+        text.push_str(&tail);
+        same_calls_and_text(&config, &data, &sizes, &expected, &text)?;
+    }
 }
 
 /// A description is checked when the parser is made; the error names the field.
@@ -239,6 +293,42 @@ fn bad_descriptions_name_the_field() {
         (
             json!({"shape": "xml-params", "colour": 1}),
             "dialect.colour",
+        ),
+        (
+            json!({"shape": "invoke", "elements": ["a", "b"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "invoke", "elements": ["a", "b", "a"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "invoke", "elements": ["a", "b", "c d"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "invoke", "elements": ["think", "b", "c"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "invoke", "tag_prefixes": ["a>"]}),
+            "dialect.tag_prefixes",
+        ),
+        (
+            json!({"shape": "invoke", "tag_prefixes": [""]}),
+            "dialect.tag_prefixes",
+        ),
+        (
+            json!({"shape": "invoke", "string_attribute": "name"}),
+            "dialect.string_attribute",
+        ),
+        (
+            json!({"shape": "invoke", "wrapper": ["<a>", "</a>"]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "xml-params", "elements": ["a", "b", "c"]}),
+            "dialect.elements",
         ),
         (json!({"shape": "yaml"}), "dialect.shape"),
         (json!({"wrapper": ["<a>", "</a>"]}), "dialect.shape"),

@@ -80,7 +80,10 @@ fn transcript() -> Vec<u8> {
     // The DeepSeek markers (fullwidth bars, U+2581) are not ASCII: a str.
     let deepseek = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"s\": \"\\u00e9\", n: [1, 'x',]}<｜tool▁call▁end｜>\n\
 <｜tool▁call▁begin｜>g<｜tool▁sep｜>{oops<｜tool▁call▁end｜><｜tool▁calls▁end｜> <｜tool▁call▁begin｜>h<｜tool▁sep｜>{}<｜tool▁call▁end｜>\n\
-<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"s\": \"```\", n: 1.50}\n```<｜tool▁call▁end｜>\n<｜tool▁calls▁end｜>\n";
+<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"s\": \"```\", n: 1.50}\n```<｜tool▁call▁end｜>\n<｜tool▁calls▁end｜>\n\
+<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">a \"q\"</｜DSML｜parameter>\n\
+<｜DSML｜parameter name=\"n\" string=\"false\">42</｜DSML｜parameter>\n</｜DSML｜invoke>\n<|DSML|invoke name=\"g\">stray</|DSML|invoke>\n</｜DSML｜function_calls>\n\
+<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 
@@ -186,6 +189,15 @@ fn feeding_never_allocates_with_a_description() {
         name_keys: StrList::Strs(&["tool_name", "name"]),
         argument_keys: StrList::Strs(&["args"]),
         thinking_tags: ("<|think|>", "<|/think|>"),
+        elements: StrList::Strs(&[]),
+        tag_prefixes: StrList::Strs(&[]),
+        string_attribute: None,
+    };
+    let dsml = Description {
+        elements: StrList::Strs(&["calls", "call", "arg"]),
+        tag_prefixes: StrList::Strs(&["!x!"]),
+        string_attribute: Some("str"),
+        ..Description::preset(Dialect::DeepSeekV32).unwrap()
     };
     let seed_text: &[u8] = "<seed:think>Plan \u{6771}\u{4eac}.</seed:think>Sure.\n\
 <seed:tool_call>\n<function=f>\n<parameter=s>\nline \"one\"\n</parameter>\n<parameter=n>7</parameter>\n</function>\n\
@@ -193,7 +205,11 @@ fn feeding_never_allocates_with_a_description() {
         .as_bytes();
     let json_text: &[u8] = b"<|think|>why<|/think|><answer>Ok <|call|>{\"tool_name\": \"f\", \"args\": {\"s\": \"a\\u00e9\", n: 1.50}}<|/call|>\n\
 <|call|>{\"name\": \"zz\", \"args\": {}}<|/call|><|result|>ok<|/result|> <|call|>{oops}<|/call|></answer>\n";
-    for (description, text) in [(seed, seed_text), (json, json_text)] {
+    let dsml_text: &[u8] = "<think>Plan \u{6771}\u{4eac}.\n<!x!calls>\n<!x!call name=\"f\">\n\
+<!x!arg name=\"s\" str=\"true\">line \"one\"</!x!arg>\n<!x!arg name=\"n\" str=\"false\">7</!x!arg>\n</!x!call>\n\
+<!x!call name=\"zz\"><!x!arg name=\"a\">[1, {\"b\": null}]</!x!arg></!x!call>\n</!x!calls></think>\nDone <!x!call> x\n"
+        .as_bytes();
+    for (description, text) in [(seed, seed_text), (json, json_text), (dsml, dsml_text)] {
         let input = text.repeat(300);
         for unknown_tools in [UnknownTools::Call, UnknownTools::Fail] {
             let config = Config {

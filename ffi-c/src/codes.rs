@@ -111,6 +111,8 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_MISTRAL = [Dialect::Mistral],
     TOKENSIEVE_DIALECT_LLAMA3_JSON = [Dialect::Llama3Json],
     TOKENSIEVE_DIALECT_PYTHONIC = [Dialect::Pythonic],
+    TOKENSIEVE_DIALECT_DEEPSEEK_V3_2 = [Dialect::DeepSeekV32],
+    TOKENSIEVE_DIALECT_DEEPSEEK_V4 = [Dialect::DeepSeekV4],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

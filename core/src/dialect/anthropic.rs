@@ -20,21 +20,24 @@ use crate::emit::{Act, Emitter, content_act};
 use crate::event::BlockType;
 use crate::scan::tag::attr;
 use crate::scan::{Decision, EXTRA, Tag, Vocab};
+use crate::spec::StrList;
 
-use super::invoke::{self, Open, Region, Syntax};
+use super::invoke::{self, Open, Region, Spelling, Syntax};
 use super::value::{leading_ws, trim};
 use super::{Cut, Machine};
 
-const NAMES: &[&[u8]] = &[
-    b"function_calls",
-    b"function_results",
-    b"invoke",
-    b"parameter",
-    b"result",
-    b"tool_name",
-    b"stdout",
-    b"error",
-];
+const NAMES: StrList<'static> = StrList::Strs(&[
+    "function_calls",
+    "function_results",
+    "invoke",
+    "parameter",
+    "result",
+    "tool_name",
+    "stdout",
+    "error",
+]);
+/// The namespace prefix anthropic-xml element names may carry.
+const PREFIX: StrList<'static> = StrList::Strs(&["antml:"]);
 const FC: u8 = 0;
 const FR: u8 = 1;
 const INVOKE: u8 = 2;
@@ -47,13 +50,16 @@ const THINK: u8 = EXTRA;
 
 /// The `<function_calls>` region: `<invoke>`/`<parameter>` with the `antml:` prefix and CDATA.
 const SYNTAX: Syntax = Syntax {
-    names: NAMES,
+    spelling: |_| Spelling {
+        names: NAMES,
+        prefixes: PREFIX,
+        prefix_required: false,
+        string_attr: None,
+    },
     region: FC,
     invoke: INVOKE,
     param: PARAM,
-    ns_prefix: true,
     cdata: true,
-    truncated_closers: false,
 };
 
 const fn bit(e: u8) -> u32 {
@@ -117,7 +123,7 @@ impl Machine for State {
             Vocab {
                 names: NAMES,
                 attrs: true,
-                ns_prefix: true,
+                prefixes: PREFIX,
                 open,
                 close,
                 ..Vocab::EMPTY
@@ -138,7 +144,7 @@ impl Machine for State {
                 if self.thinking_element {
                     v.names = NAMES;
                     v.attrs = true;
-                    v.ns_prefix = true;
+                    v.prefixes = PREFIX;
                     // `<name>`: checked by `element_name` when the state was made.
                     v.extra = open.as_bytes().get(1..open.len() - 1).unwrap_or(&[]);
                     if thinking {
@@ -153,7 +159,7 @@ impl Machine for State {
                     v.with_literal(open.as_bytes())
                 }
             }
-            Ctx::Calls => self.calls.vocab(&SYNTAX),
+            Ctx::Calls => self.calls.vocab(&SYNTAX, out),
             Ctx::Results => elements(bit(RESULT), bit(FR)),
             Ctx::Result => elements(
                 bit(TOOL_NAME) | bit(STDOUT) | bit(ERROR),

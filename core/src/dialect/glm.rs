@@ -38,11 +38,12 @@ use crate::emit::{Act, Emitter, STR_CAP};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::tag::{self, TagLex};
 use crate::scan::{Decision, Tag, Vocab};
+use crate::spec::StrList;
 
 use super::Machine;
 use super::value::{self, Value, leading_ws, trim, ws_prefix};
 
-const NAMES: &[&[u8]] = &[b"tool_call", b"arg_key", b"arg_value"];
+const NAMES: StrList<'static> = StrList::Strs(&["tool_call", "arg_key", "arg_value"]);
 const CALL: u8 = 0;
 const KEY: u8 = 1;
 const VALUE: u8 = 2;

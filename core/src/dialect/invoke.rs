@@ -15,16 +15,15 @@
 //!   `</invoke>` (part of its raw text) or the region's closer (not part of it).
 //! - The region's closer inside an invoke ends the invoke normally, then the region; an
 //!   invoke open at end of input completes normally.
-//! - With [`Syntax::truncated_closers`], a partial closer at the end of input right after
-//!   an invoke's last complete parameter (`…</parameter></inv`, `…</parameter><`) is a
-//!   closer cut off by the token limit: the invoke completes and the partial closer is kept
-//!   as text (a depth-1 text block in the region).
+//! - A marker cut off by the end of input after complete children ends what it would close
+//!   ([`Region::cut_closer`], docs/design.md "Tool calls"): the cut bytes are wire syntax.
 
 use crate::config::ValueType;
 use crate::emit::{Act, Emit, Emitter};
 use crate::event::{BlockType, ErrorReason, Part};
-use crate::scan::tag::{self, TagLex, attr};
+use crate::scan::tag::attr;
 use crate::scan::{Decision, Tag, Vocab};
+use crate::spec::StrList;
 
 use super::Cut;
 use super::value::{self, NO_CDATA, Value, leading_ws};
@@ -36,23 +35,35 @@ const fn bit(e: u8) -> u32 {
     1 << e
 }
 
-/// How a dialect spells its invoke region.
+/// How a dialect spells its element names: static, or read from the description in force.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Spelling<'s> {
+    /// The dialect's element names; [`Syntax`]'s `region`, `invoke` and `param` index into
+    /// them.
+    pub(crate) names: StrList<'s>,
+    /// Prefixes the element names carry (`antml:`, `｜DSML｜`).
+    pub(crate) prefixes: StrList<'s>,
+    /// The element names must carry one of `prefixes`.
+    pub(crate) prefix_required: bool,
+    /// A parameter attribute that types its value: `true`, a string as written; `false`,
+    /// JSON (DSML's `string="true|false"`).
+    pub(crate) string_attr: Option<&'s str>,
+}
+
+/// How a dialect's invoke region is made.
 #[derive(Debug)]
 pub(crate) struct Syntax {
-    /// The dialect's element names; `region`, `invoke` and `param` index into them.
-    pub(crate) names: &'static [&'static [u8]],
+    /// The element names, from the emitter's configuration (a function, so that the
+    /// spelling is borrowed only while a vocabulary is built or a tag read).
+    pub(crate) spelling: for<'e> fn(&'e Emitter<'_>) -> Spelling<'e>,
     /// The region's element (`function_calls`, `minimax:tool_call`).
     pub(crate) region: u8,
     /// `invoke`.
     pub(crate) invoke: u8,
     /// `parameter`.
     pub(crate) param: u8,
-    /// Element names may carry the `antml:` prefix.
-    pub(crate) ns_prefix: bool,
     /// `<![CDATA[…]]>` inside a value is raw data.
     pub(crate) cdata: bool,
-    /// A partial closer at the end of input after a complete parameter completes the invoke.
-    pub(crate) truncated_closers: bool,
 }
 
 /// Where in the region the stream is.
@@ -91,12 +102,13 @@ pub(crate) enum Open {
     No,
 }
 
-/// The vocabulary of element tags of `syn` (attributes allowed).
-fn elements(syn: &Syntax, open: u32, close: u32) -> Vocab<'static> {
+/// The vocabulary of element tags spelled `sp` (attributes allowed).
+fn elements<'s>(sp: &Spelling<'s>, open: u32, close: u32) -> Vocab<'s> {
     Vocab {
-        names: syn.names,
+        names: sp.names,
         attrs: true,
-        ns_prefix: syn.ns_prefix,
+        prefixes: sp.prefixes,
+        prefix_required: sp.prefix_required,
         open,
         close,
         ..Vocab::EMPTY
@@ -128,15 +140,16 @@ impl Region {
     }
 
     /// What may appear here.
-    pub(crate) fn vocab(&self, syn: &Syntax) -> Vocab<'static> {
+    pub(crate) fn vocab<'m>(&self, syn: &Syntax, out: &'m Emitter<'_>) -> Vocab<'m> {
         let (region, invoke, param) = (bit(syn.region), bit(syn.invoke), bit(syn.param));
+        let sp = (syn.spelling)(out);
         match self.at {
-            At::Calls => elements(syn, invoke, region),
-            At::Invoke => elements(syn, param, invoke | region),
-            At::Param if syn.cdata => elements(syn, 0, param).with_literal(CDATA_OPEN),
-            At::Param => elements(syn, 0, param),
+            At::Calls => elements(&sp, invoke, region),
+            At::Invoke => elements(&sp, param, invoke | region),
+            At::Param if syn.cdata => elements(&sp, 0, param).with_literal(CDATA_OPEN),
+            At::Param => elements(&sp, 0, param),
             At::Cdata => Vocab::EMPTY.with_literal(CDATA_CLOSE),
-            At::Skip => elements(syn, 0, invoke | region),
+            At::Skip => elements(&sp, 0, invoke | region),
         }
     }
 
@@ -157,9 +170,7 @@ impl Region {
         match d {
             Decision::Element(tag) => self.on_tag(syn, out, tag, &window[..tag.len]),
             Decision::Literal { len, .. } => (self.on_literal(out, len), Open::Yes),
-            Decision::Text(_) | Decision::Invalid(_) => {
-                (self.on_text(syn, out, d, window), Open::Yes)
-            }
+            Decision::Text(_) | Decision::Invalid(_) => (self.on_text(out, d, window), Open::Yes),
             Decision::NeedMore | Decision::Stop { .. } => (Act::WAIT, Open::Yes),
         }
     }
@@ -199,18 +210,13 @@ impl Region {
         }
     }
 
-    fn on_text(&mut self, syn: &Syntax, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn on_text(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
         match self.at {
             At::Calls => stray_text(out, d, window),
             At::Invoke => {
                 let ws = leading_ws(d, window);
                 if ws > 0 {
                     Act::skip(ws)
-                } else if syn.truncated_closers && truncated_closer(syn, d, window) {
-                    // The closer was cut off: the invoke is complete; the partial closer is
-                    // decided again between invokes (stray text).
-                    self.finish_invoke(out, At::Calls);
-                    Act::WAIT
                 } else {
                     self.at = At::Skip;
                     self.reason = ErrorReason::UnexpectedContent;
@@ -268,7 +274,7 @@ impl Region {
             }
             At::Calls if e == syn.invoke && opening => self.open_invoke(out, tag, bytes),
             At::Invoke if e == syn.param && opening => {
-                return (self.open_param(out, tag, bytes), Open::Yes);
+                return (self.open_param(syn, out, tag, bytes), Open::Yes);
             }
             At::Invoke if e == syn.invoke && !opening => self.finish_invoke(out, At::Calls),
             At::Invoke if e == syn.region && !opening => {
@@ -315,14 +321,23 @@ impl Region {
         }
     }
 
-    fn open_param(&mut self, out: &mut Emitter<'_>, tag: Tag, bytes: &[u8]) -> Act {
+    fn open_param(&mut self, syn: &Syntax, out: &mut Emitter<'_>, tag: Tag, bytes: &[u8]) -> Act {
         let Some(key) = attr(bytes, tag.name_end, b"name").filter(|k| !k.is_empty()) else {
             // Skipped with the rest of the call (the tag is read again as skipped text).
             self.at = At::Skip;
             self.reason = ErrorReason::MalformedParameter;
             return Act::WAIT;
         };
-        let ty = value::param_type(out, self.tool, key);
+        // The model's own typing attribute wins over the schema: it says how it wrote the
+        // value (a string as is, or JSON).
+        let written = (syn.spelling)(out)
+            .string_attr
+            .and_then(|a| attr(bytes, tag.name_end, a.as_bytes()));
+        let ty = match (written, value::param_type(out, self.tool, key)) {
+            (Some(b"true"), _) => ValueType::String,
+            (Some(b"false"), ValueType::String) => ValueType::Any,
+            (_, declared) => declared,
+        };
         self.value = value::open(out, self.params == 0, key, ty);
         self.params += 1;
         self.at = At::Param;
@@ -341,15 +356,4 @@ impl Region {
         out.finish_call(self.params > 0);
         self.at = next;
     }
-}
-
-/// Whether text decision `d` inside an invoke is a partial closer of the invoke or the region
-/// at the end of input: the decision is the whole window (so the end of input, as a partial
-/// tag short of that is still undecided) and the bytes could still grow into a closer.
-fn truncated_closer(syn: &Syntax, d: Decision, window: &[u8]) -> bool {
-    let Decision::Text(n) = d else {
-        return false;
-    };
-    let closers = elements(syn, 0, bit(syn.invoke) | bit(syn.region));
-    n == window.len() && window[0] == b'<' && tag::lex(&closers, window, false) == TagLex::Partial
 }

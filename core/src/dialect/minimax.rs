@@ -1,6 +1,10 @@
-//! `minimax-m2` (MiniMax M2, M2.1, M2.5): `<minimax:tool_call>` holding
-//! `<invoke name="N">` calls holding `<parameter name="K">V</parameter>` values; thinking
-//! `<think>…</think>`.
+//! The invoke shape (`Shape::Invoke`): a region element holding `<invoke name="N">` calls
+//! holding `<parameter name="K">V</parameter>` values, the element names, their prefix and
+//! a typing attribute read from the description in force. Its presets: `minimax-m2`
+//! (MiniMax M2, M2.1, M2.5: `<minimax:tool_call>`), `deepseek-v3.2` and `deepseek-v4`
+//! (DeepSeek's DSML: `<｜DSML｜function_calls>` / `<｜DSML｜tool_calls>`, every element
+//! prefixed `｜DSML｜` or, as models also write it, `|DSML|`, and `string="true|false"` on
+//! each parameter); a host describes others (docs/design.md, "Dialect descriptions").
 //!
 //! The region is anthropic-xml's `<function_calls>` under another name, read by the same
 //! machinery ([`super::invoke`]): one tool_call block (depth 1) per `<invoke>`, several per
@@ -8,21 +12,25 @@
 //! block, the same failures. Values are typed exactly like anthropic-xml parameters
 //! ([`super::value`]): a schema `string` streams per token minus one framing newline at each
 //! end; other values are trimmed and typed at `</parameter>`; undeclared ones get the
-//! untyped guess.
+//! untyped guess. Where the description names a `string_attribute`, the model's own
+//! `string="true"` makes the value a string as written and `string="false"` JSON (typed as
+//! the schema says, or guessed): the attribute wins over the schema, as the peers read it.
 //!
 //! Choices the wire format leaves open (docs/design.md records them):
-//! - `<minimax:tool_call>` opens the region wherever it appears in text (it is one special
+//! - The region's opener opens the region wherever it appears in text (it is one special
 //!   token of the model's vocabulary, never prose); it takes no attributes. A stream may
 //!   hold several regions; text between them is top-level text.
-//! - Tags are matched exactly: no namespace prefix on `invoke`/`parameter`, which are
-//!   structural only inside the region; attributes are quoted (`"` or `'`).
-//! - A value ends at the first `</parameter>`; nothing else is markup inside it (no CDATA,
-//!   no entity decoding).
-//! - Thinking: the exact `thinking_tags` markers (default `<think>`/`</think>`), opaque.
-//! - A partial closer at the end of input right after a complete parameter (`…</parameter>
-//!   </inv`, `…</parameter><`) is a closer cut off by the token limit: the call completes and
-//!   the partial closer is kept as text (a depth-1 text block). A partial `</parameter`
-//!   leaves its value open: the call fails as `unfinished`, as any value open at the end.
+//! - Tags are matched exactly: with a prefix described it is required on every element
+//!   (`<invoke>` without it is text); the call and parameter elements are structural only
+//!   inside the region; attributes are quoted (`"` or `'`).
+//! - A value ends at the first parameter closer; nothing else is markup inside it (no
+//!   CDATA, no entity decoding).
+//! - Thinking: the exact `thinking_tags` markers (default `<think>`/`</think>`); the
+//!   region's opener at the start of the thinking or of a line ends unclosed thinking and
+//!   opens the region (docs/design.md, "Thinking that yields to tool calls").
+//! - A marker cut off by the end of input after complete children (`…</parameter></inv`,
+//!   `…</parameter><`, `…value</param`) ends what it would close, as the whole closer would;
+//!   the cut bytes are wire syntax, dropped (docs/design.md, "Tool calls").
 //! - Stop sequences apply in top-level text only (not inside the region).
 
 use crate::config::Config;
@@ -30,21 +38,42 @@ use crate::emit::{Act, Emitter};
 use crate::event::BlockType;
 use crate::scan::{Decision, Vocab};
 
-use super::Machine;
-use super::invoke::{Open, Region, Syntax};
+use super::invoke::{Open, Region, Spelling, Syntax};
+use super::{Cut, Machine};
 
-const NAMES: &[&[u8]] = &[b"minimax:tool_call", b"invoke", b"parameter"];
 const REGION: u8 = 0;
 
+/// The region, call and parameter elements are the description's `elements`, in that order.
 const SYNTAX: Syntax = Syntax {
-    names: NAMES,
+    spelling,
     region: REGION,
     invoke: 1,
     param: 2,
-    ns_prefix: false,
     cdata: false,
-    truncated_closers: true,
 };
+
+/// The region's opening tag, as the only element recognised (text and thinking).
+fn region_opener<'m>(out: &'m Emitter<'_>) -> Vocab<'m> {
+    let sp = spelling(out);
+    Vocab {
+        names: sp.names,
+        prefixes: sp.prefixes,
+        prefix_required: sp.prefix_required,
+        open: 1 << REGION,
+        ..Vocab::EMPTY
+    }
+}
+
+/// The element names of the description in force.
+fn spelling<'e>(out: &'e Emitter<'_>) -> Spelling<'e> {
+    let d = out.description();
+    Spelling {
+        names: d.elements,
+        prefixes: d.tag_prefixes,
+        prefix_required: !d.tag_prefixes.is_empty(),
+        string_attr: d.string_attribute,
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ctx {
@@ -91,10 +120,8 @@ impl Machine for State {
         match self.ctx {
             Ctx::Text => {
                 let v = Vocab {
-                    names: NAMES,
-                    open: 1 << REGION,
                     stops: out.stops(),
-                    ..Vocab::EMPTY
+                    ..region_opener(out)
                 }
                 .with_literal(open.as_bytes());
                 if self.fresh || self.yielded {
@@ -103,14 +130,10 @@ impl Machine for State {
                     v
                 }
             }
-            Ctx::Thinking => Vocab {
-                names: NAMES,
-                open: 1 << REGION,
-                ..Vocab::EMPTY
-            }
-            .with_literal(close.as_bytes())
-            .with_literal(open.as_bytes()),
-            Ctx::Calls => self.calls.vocab(&SYNTAX),
+            Ctx::Thinking => region_opener(out)
+                .with_literal(close.as_bytes())
+                .with_literal(open.as_bytes()),
+            Ctx::Calls => self.calls.vocab(&SYNTAX, out),
         }
     }
 
@@ -187,6 +210,14 @@ impl Machine for State {
             self.calls.end_of_input(out);
         }
         self.ctx = Ctx::Text;
+    }
+
+    /// A cut closer in the region is wire syntax, as in anthropic-xml ([`Region::cut_closer`]).
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
+        match self.ctx {
+            Ctx::Calls => self.calls.cut_closer(&SYNTAX, out, cut).unwrap_or(Cut::No),
+            _ => Cut::No,
+        }
     }
 
     fn plain_block(&self) -> Option<(BlockType, u8)> {

@@ -206,6 +206,8 @@ registry! {
     Mistral, mistral::State;
     Llama3Json, llama3::State;
     Pythonic, pythonic::State;
+    DeepSeekV32, minimax::State;
+    DeepSeekV4, minimax::State;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

@@ -40,13 +40,14 @@ use crate::config::{Config, ValueType};
 use crate::emit::{Act, Emitter, SpoolMode};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Tag, Vocab};
+use crate::spec::StrList;
 
 use super::value::{self, Value, leading_ws, trim};
 use super::{Cut, Machine};
 
 /// The element names (index 0 unused: the wrapper's closer is the description's, matched as
 /// the vocabulary's `extra` name, bit [`WRAP`]).
-const NAMES: &[&[u8]] = &[b"", b"function", b"parameter"];
+const NAMES: StrList<'static> = StrList::Strs(&["", "function", "parameter"]);
 const WRAP: u8 = crate::scan::EXTRA;
 const FUNC: u8 = 1;
 const PARAM: u8 = 2;

@@ -197,6 +197,27 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("<|eot|>");
             }
         }
+        Dialect::DeepSeekV32 => {
+            // DeepSeek V3.2's encoding: the results of one turn in one `<function_results>`
+            // block of the user message.
+            out.push_str("<function_results>");
+            for r in results {
+                out.push_str("\n<result>");
+                push_unmarked(&mut out, r.content, DSML_MARKERS);
+                out.push_str("</result>");
+            }
+            out.push_str("\n</function_results>");
+        }
+        Dialect::DeepSeekV4 => {
+            for (i, r) in results.iter().enumerate() {
+                if i > 0 {
+                    out.push_str("\n\n");
+                }
+                out.push_str("<tool_result>");
+                push_unmarked(&mut out, r.content, DSML_MARKERS);
+                out.push_str("</tool_result>");
+            }
+        }
         Dialect::Passthrough | Dialect::Hermes | Dialect::MorphXml | Dialect::Qwen3Coder => {
             for (i, r) in results.iter().enumerate() {
                 if i > 0 {
@@ -210,6 +231,15 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
     }
     out
 }
+
+/// DeepSeek's result closers and the DSML prefix (content must not end its result early or
+/// spell a call).
+const DSML_MARKERS: &[&str] = &[
+    "</result>",
+    "</function_results>",
+    "</tool_result>",
+    "｜DSML｜",
+];
 
 // The markers content must not spell, per special-token format (prefixes: `<|im_` covers
 // every Kimi role marker).

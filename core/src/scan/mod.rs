@@ -19,8 +19,8 @@ pub use tag::{TAG_CAP, Tag};
 /// What a dialect recognises in its current context.
 #[derive(Clone, Copy, Debug)]
 pub struct Vocab<'v> {
-    /// Element names (without namespace prefix); bit `i` of `open`/`close` refers to `names[i]`.
-    pub names: &'v [&'v [u8]],
+    /// Element names (without their prefix); bit `i` of `open`/`close` refers to `names[i]`.
+    pub names: StrList<'v>,
     /// One more element name, from the configuration (bit [`EXTRA`] of `open`/`close`).
     pub extra: &'v [u8],
     /// Elements that may open here.
@@ -31,8 +31,11 @@ pub struct Vocab<'v> {
     pub eq_form: u32,
     /// Whether opening tags may carry `key="value"` attributes.
     pub attrs: bool,
-    /// Whether element names may carry the `antml:` prefix.
-    pub ns_prefix: bool,
+    /// Prefixes an element name may carry, written between `<` (or `</`) and the name
+    /// (`antml:`, `｜DSML｜`): one of them, or none unless `prefix_required`.
+    pub prefixes: StrList<'v>,
+    /// Element names must carry one of `prefixes`.
+    pub prefix_required: bool,
     /// Exact markers recognised here (the first `n_literals`).
     pub literals: [&'v [u8]; MAX_LITERALS],
     /// Texts one of which must follow (after optional whitespace) the literals marked in
@@ -77,13 +80,14 @@ pub enum Names<'v> {
 impl Vocab<'static> {
     /// Recognises nothing: every byte is text.
     pub const EMPTY: Vocab<'static> = Vocab {
-        names: &[],
+        names: StrList::Strs(&[]),
         extra: &[],
         open: 0,
         close: 0,
         eq_form: 0,
         attrs: false,
-        ns_prefix: false,
+        prefixes: StrList::Strs(&[]),
+        prefix_required: false,
         literals: [&[]; MAX_LITERALS],
         follows: &[],
         follow_mask: 0,
@@ -521,7 +525,7 @@ mod tests {
     #[test]
     fn cut_markers_are_found_where_the_input_ends() {
         let v = Vocab {
-            names: &[b"parameter"],
+            names: StrList::Strs(&["parameter"]),
             close: 1,
             ..Vocab::EMPTY
         }
@@ -651,7 +655,7 @@ mod examples {
     #[test]
     fn decide_holds_back_only_what_may_still_be_a_marker() {
         let v = Vocab {
-            names: &[b"thinking"],
+            names: StrList::Strs(&["thinking"]),
             open: 1,
             close: 1,
             ..Vocab::EMPTY

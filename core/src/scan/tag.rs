@@ -1,17 +1,14 @@
 //! Incremental recognition of one XML-ish tag at the start of a byte slice.
 //!
 //! `<name attr="v" attr2='w'>`, `</name >`, `<name/>`, and (for qwen3-coder) `<name=value>`.
-//! The element name must belong to the context's [`Vocab`]; an optional `antml:` namespace
-//! prefix is accepted where the vocabulary allows it. The answer depends on the bytes only:
+//! The element name must belong to the context's [`Vocab`]; it may carry one of the
+//! vocabulary's prefixes (`antml:`, `｜DSML｜`), or must where the vocabulary says so. The answer depends on the bytes only:
 //! [`TagLex::Partial`] while more bytes could still complete a tag, so chunking never matters.
 
 use super::{Names, Vocab};
 
 /// Longest tag the scanner will hold back, in bytes; a longer one is text.
 pub const TAG_CAP: usize = 128;
-
-/// The namespace prefix anthropic-xml tags may carry.
-pub const NS_PREFIX: &[u8] = b"antml:";
 
 /// A recognised tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +28,7 @@ pub struct Tag {
 }
 
 impl Tag {
-    /// The element name as written (namespace prefix included), given the tag's bytes.
+    /// The element name as written (its prefix included), given the tag's bytes.
     ///
     pub fn name<'t>(&self, tag: &'t [u8]) -> &'t [u8] {
         let start = if self.closing { 2 } else { 1 };
@@ -65,19 +62,30 @@ enum NameFit {
     None,
 }
 
-fn fit(v: &Vocab<'_>, name: &[u8], closing: bool) -> NameFit {
+/// What `rest` (the bytes after `<` or `</`) makes of the vocabulary's prefixes: the length
+/// of the prefix that comes first (0: none, where none is required), or what the tag is when
+/// the bytes end inside a prefix (`partial`) or lack a required one (`Fail`).
+fn prefix_len(v: &Vocab<'_>, rest: &[u8], partial: TagLex) -> Result<usize, TagLex> {
+    let mut cut = false;
+    for p in v.prefixes.iter().map(str::as_bytes) {
+        if rest.starts_with(p) {
+            return Ok(p.len());
+        }
+        cut |= p.starts_with(rest);
+    }
+    match (cut, v.prefix_required) {
+        (true, _) => Err(partial),
+        (false, true) => Err(TagLex::Fail),
+        (false, false) => Ok(0),
+    }
+}
+
+fn fit(v: &Vocab<'_>, bare: &[u8], closing: bool) -> NameFit {
     let allowed = if closing { v.close } else { v.open };
     let mut prefix = false;
-    let bare = if v.ns_prefix && name.len() >= NS_PREFIX.len() && name.starts_with(NS_PREFIX) {
-        &name[NS_PREFIX.len()..]
-    } else {
-        if v.ns_prefix && NS_PREFIX.starts_with(name) {
-            prefix = true;
-        }
-        name
-    };
     let extra = (!v.extra.is_empty()).then_some((super::EXTRA as usize, v.extra));
-    for (i, el) in v.names.iter().copied().enumerate().chain(extra) {
+    let names = v.names.iter().map(str::as_bytes).enumerate();
+    for (i, el) in names.chain(extra) {
         if allowed & (1 << i) == 0 {
             continue;
         }
@@ -134,6 +142,10 @@ pub fn lex(v: &Vocab<'_>, d: &[u8], eof: bool) -> TagLex {
     let closing = d.get(1) == Some(&b'/');
     if closing {
         i = 2;
+    }
+    match prefix_len(v, &d[i..], partial) {
+        Ok(n) => i += n,
+        Err(outcome) => return outcome,
     }
     let name_start = i;
     while i < d.len() && is_name_char(d[i]) {
@@ -286,8 +298,9 @@ pub fn attr<'t>(tag: &'t [u8], name_end: usize, key: &[u8]) -> Option<&'t [u8]> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::StrList;
 
-    const NAMES: &[&[u8]] = &[b"thinking", b"function_calls", b"invoke"];
+    const NAMES: StrList<'static> = StrList::Strs(&["thinking", "function_calls", "invoke"]);
 
     fn vocab() -> Vocab<'static> {
         Vocab {
@@ -295,7 +308,7 @@ mod tests {
             open: 0b111,
             close: 0b001,
             attrs: true,
-            ns_prefix: true,
+            prefixes: StrList::Strs(&["antml:"]),
             ..Vocab::EMPTY
         }
     }
@@ -339,6 +352,36 @@ mod tests {
         assert_eq!(lex(&v, b"</", false), TagLex::Partial);
         assert_eq!(lex(&v, b"<t", false), TagLex::Fail);
         assert!(matches!(lex(&v, b"</thinking>", false), TagLex::Match(t) if t.closing));
+    }
+
+    #[test]
+    fn prefixes_are_optional_or_required() {
+        let v = vocab();
+        assert!(
+            matches!(lex(&v, b"<invoke name=\"a\">", false), TagLex::Match(t) if t.element == 2 && t.name_end == 7)
+        );
+        assert!(
+            matches!(lex(&v, b"<antml:invoke name=\"a\">", false), TagLex::Match(t) if t.element == 2 && t.name_end == 13)
+        );
+        assert!(matches!(lex(&v, b"</thinking>", false), TagLex::Match(t) if t.closing));
+        assert_eq!(lex(&v, b"<", false), TagLex::Partial);
+        assert_eq!(lex(&v, b"<inv", true), TagLex::Fail);
+        assert_eq!(lex(&v, b"<antmlx>", false), TagLex::Fail);
+        let dsml = Vocab {
+            prefixes: StrList::Strs(&["｜DSML｜", "|DSML|"]),
+            prefix_required: true,
+            ..v
+        };
+        assert_eq!(lex(&dsml, "<｜DS".as_bytes(), false), TagLex::Partial);
+        assert_eq!(lex(&dsml, b"</|DS", false), TagLex::Partial);
+        assert_eq!(lex(&dsml, b"<invoke name=\"a\">", false), TagLex::Fail);
+        assert_eq!(lex(&dsml, "<｜tool▁sep｜>".as_bytes(), false), TagLex::Fail);
+        assert!(
+            matches!(lex(&dsml, "<｜DSML｜invoke name=\"a\">".as_bytes(), false), TagLex::Match(t) if t.element == 2)
+        );
+        assert!(
+            matches!(lex(&dsml, b"</|DSML|thinking>", false), TagLex::Match(t) if t.closing && t.element == 0)
+        );
     }
 
     #[test]
