@@ -37,6 +37,7 @@ TARGETS = {
     "pythonic": "sieve_pythonic",
     "deepseek-v3.2": "sieve_deepseek_v3_2",
     "deepseek-v4": "sieve_deepseek_v4",
+    "seed-oss": "sieve_seed_oss",
 }
 OUT = HERE / "seeds"
 

@@ -305,6 +305,10 @@ typedef enum tokensieve_dialect {
    * DeepSeek V4's DSML: the region is `<｜DSML｜tool_calls>`.
    */
   TOKENSIEVE_DIALECT_DEEPSEEK_V4 = 15,
+  /**
+   * ByteDance Seed-OSS: qwen3-coder calls in `<seed:tool_call>`, thinking `<seed:think>`.
+   */
+  TOKENSIEVE_DIALECT_SEED_OSS = 16,
 } tokensieve_dialect;
 
 /**

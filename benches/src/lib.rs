@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 15] = [
+pub const TOOL_DIALECTS: [Dialect; 16] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -55,6 +55,7 @@ pub const TOOL_DIALECTS: [Dialect; 15] = [
     Dialect::Pythonic,
     Dialect::DeepSeekV32,
     Dialect::DeepSeekV4,
+    Dialect::SeedOss,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -343,12 +344,17 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             let body = json!({"name": call.name, "arguments": args});
             let _ = write!(out, "<tool_call>\n{body}\n</tool_call>");
         }
-        Dialect::Qwen3Coder => {
-            let _ = write!(out, "<tool_call>\n<function={}>\n", call.name);
+        Dialect::Qwen3Coder | Dialect::SeedOss => {
+            let wrap = if d == Dialect::SeedOss {
+                "seed:tool_call"
+            } else {
+                "tool_call"
+            };
+            let _ = write!(out, "<{wrap}>\n<function={}>\n", call.name);
             for (k, v) in &call.args {
                 let _ = write!(out, "<parameter={k}>\n{}\n</parameter>\n", xml_value(v));
             }
-            out.push_str("</function>\n</tool_call>");
+            let _ = write!(out, "</function>\n</{wrap}>");
         }
         Dialect::MinimaxM2 => {
             let _ = write!(
@@ -519,6 +525,7 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::Pythonic
         | Dialect::DeepSeekV32
         | Dialect::DeepSeekV4
+        | Dialect::SeedOss
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

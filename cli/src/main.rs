@@ -184,6 +184,9 @@ fn dialect_description(name: &str) -> &'static str {
         "pythonic" => "[name(arg=value), …] Python-style calls (Llama 4, pythonic templates)",
         "deepseek-v3.2" => "DSML: <｜DSML｜function_calls><｜DSML｜invoke name=…> (DeepSeek V3.2)",
         "deepseek-v4" => "DSML: <｜DSML｜tool_calls><｜DSML｜invoke name=…> (DeepSeek V4)",
+        "seed-oss" => {
+            "<seed:tool_call><function=name><parameter=p>value</parameter> (ByteDance Seed-OSS)"
+        }
         _ => "",
     }
 }

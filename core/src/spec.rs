@@ -157,6 +157,9 @@ dialects! {
     DeepSeekV32 = 14, "deepseek-v3.2", THINK;
     /// DSML with `<｜DSML｜tool_calls>` as the region (DeepSeek V4).
     DeepSeekV4 = 15, "deepseek-v4", THINK;
+    /// `<seed:tool_call><function=N><parameter=K>…` and `<seed:think>` (ByteDance Seed-OSS):
+    /// the xml-params shape's preset with Seed's markers.
+    SeedOss = 16, "seed-oss", ("<seed:think>", "</seed:think>");
 }
 
 impl Dialect {
@@ -302,6 +305,12 @@ const QWEN3_CODER: Description<'static> = Description {
     string_attribute: None,
 };
 
+const SEED_OSS: Description<'static> = Description {
+    wrapper: ("<seed:tool_call>", "</seed:tool_call>"),
+    thinking_tags: ("<seed:think>", "</seed:think>"),
+    ..QWEN3_CODER
+};
+
 const MINIMAX_M2: Description<'static> = Description {
     shape: Shape::Invoke,
     wrapper: ("<minimax:tool_call>", "</minimax:tool_call>"),
@@ -331,13 +340,13 @@ const DEEPSEEK_V4: Description<'static> = Description {
     ..DEEPSEEK_V32
 };
 
-/// A preset's wrapper markers, read per vocabulary without building its description (the
-/// json-call wrapper for presets that have none: only hermes and qwen3-coder ask).
+/// A preset's wrapper markers (hermes's for presets that have no description: the machines
+/// of their own that read JSON call bodies).
 #[inline]
 pub(crate) const fn preset_wrapper(dialect: Dialect) -> (&'static str, &'static str) {
-    match dialect {
-        Dialect::Qwen3Coder => QWEN3_CODER.wrapper,
-        _ => HERMES.wrapper,
+    match Description::preset(dialect) {
+        Some(d) => d.wrapper,
+        None => HERMES.wrapper,
     }
 }
 
@@ -346,9 +355,9 @@ pub(crate) const fn preset_wrapper(dialect: Dialect) -> (&'static str, &'static 
 pub(crate) const fn preset_result_wrapper(
     dialect: Dialect,
 ) -> Option<(&'static str, &'static str)> {
-    match dialect {
-        Dialect::Qwen3Coder => QWEN3_CODER.result_wrapper,
-        _ => HERMES.result_wrapper,
+    match Description::preset(dialect) {
+        Some(d) => d.result_wrapper,
+        None => HERMES.result_wrapper,
     }
 }
 
@@ -365,6 +374,7 @@ impl Description<'static> {
         match dialect {
             Dialect::Hermes => Some(HERMES),
             Dialect::Qwen3Coder => Some(QWEN3_CODER),
+            Dialect::SeedOss => Some(SEED_OSS),
             Dialect::MinimaxM2 => Some(MINIMAX_M2),
             Dialect::DeepSeekV32 => Some(DEEPSEEK_V32),
             Dialect::DeepSeekV4 => Some(DEEPSEEK_V4),

@@ -83,7 +83,8 @@ fn transcript() -> Vec<u8> {
 <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"s\": \"```\", n: 1.50}\n```<｜tool▁call▁end｜>\n<｜tool▁calls▁end｜>\n\
 <｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">a \"q\"</｜DSML｜parameter>\n\
 <｜DSML｜parameter name=\"n\" string=\"false\">42</｜DSML｜parameter>\n</｜DSML｜invoke>\n<|DSML|invoke name=\"g\">stray</|DSML|invoke>\n</｜DSML｜function_calls>\n\
-<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>\n";
+<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>\n\
+<seed:think>why</seed:think><seed:tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</seed:tool_call>\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 

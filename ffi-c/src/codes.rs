@@ -113,6 +113,7 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_PYTHONIC = [Dialect::Pythonic],
     TOKENSIEVE_DIALECT_DEEPSEEK_V3_2 = [Dialect::DeepSeekV32],
     TOKENSIEVE_DIALECT_DEEPSEEK_V4 = [Dialect::DeepSeekV4],
+    TOKENSIEVE_DIALECT_SEED_OSS = [Dialect::SeedOss],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

@@ -239,6 +239,8 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_DEEPSEEK_V3_2 = 14,
     /// DeepSeek V4's DSML: the region is `<｜DSML｜tool_calls>`.
     TOKENSIEVE_DIALECT_DEEPSEEK_V4 = 15,
+    /// ByteDance Seed-OSS: qwen3-coder calls in `<seed:tool_call>`, thinking `<seed:think>`.
+    TOKENSIEVE_DIALECT_SEED_OSS = 16,
 }
 
 /// `tokensieve_config.start_in`.

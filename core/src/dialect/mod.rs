@@ -208,6 +208,7 @@ registry! {
     Pythonic, pythonic::State;
     DeepSeekV32, minimax::State;
     DeepSeekV4, minimax::State;
+    SeedOss, qwen3::State;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

@@ -40,7 +40,7 @@ use crate::config::{Config, ValueType};
 use crate::emit::{Act, Emitter, SpoolMode};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Tag, Vocab};
-use crate::spec::StrList;
+use crate::spec::{Dialect, StrList};
 
 use super::value::{self, Value, leading_ws, trim};
 use super::{Cut, Machine};
@@ -119,7 +119,7 @@ impl Machine for State {
             held_ws: 0,
             value: Value::new(ValueType::Any),
             fresh: true,
-            described: cfg.description.is_some(),
+            described: cfg.description.is_some() || cfg.dialect != Dialect::Qwen3Coder,
             yielded: false,
         }
     }

@@ -12,7 +12,7 @@ use crate::buf::Buf;
 use crate::config::{Config, StrList, ToolList, UnknownTools};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{Decision, TAG_CAP};
-use crate::spec::{self, Description};
+use crate::spec::{self, Description, Dialect};
 
 mod queue;
 
@@ -350,13 +350,21 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The element name of an xml-params wrapper's closer (`tool_call` for the preset).
+    /// The element name of an xml-params wrapper's closer (`tool_call` for qwen3-coder).
     #[inline]
     pub(crate) fn wrapper_element(&self) -> &[u8] {
         let custom = match &self.cfg {
-            Cfg::Borrowed(c) => c.description.is_some() || c.tool_call_markers.is_some(),
+            Cfg::Borrowed(c) => {
+                c.description.is_some()
+                    || c.tool_call_markers.is_some()
+                    || c.dialect != Dialect::Qwen3Coder
+            }
             #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => c.description.is_some() || c.tool_call_markers.is_some(),
+            Cfg::Owned(c) => {
+                c.description.is_some()
+                    || c.tool_call_markers.is_some()
+                    || c.dialect != Dialect::Qwen3Coder
+            }
         };
         if custom {
             crate::config::closing_tag_name(self.call_markers().1).map_or(b"", str::as_bytes)

@@ -197,6 +197,14 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("<|eot|>");
             }
         }
+        Dialect::SeedOss => {
+            // Seed-OSS's template: one tool turn per result.
+            for r in results {
+                out.push_str("<seed:bos>tool\n");
+                push_unmarked(&mut out, r.content, SEED_MARKERS);
+                out.push_str("<seed:eos>");
+            }
+        }
         Dialect::DeepSeekV32 => {
             // DeepSeek V3.2's encoding: the results of one turn in one `<function_results>`
             // block of the user message.
@@ -231,6 +239,9 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
     }
     out
 }
+
+/// Seed-OSS's turn markers (a `<seed:` prefix covers them all).
+const SEED_MARKERS: &[&str] = &["<seed:"];
 
 /// DeepSeek's result closers and the DSML prefix (content must not end its result early or
 /// spell a call).
