@@ -38,6 +38,8 @@ TARGETS = {
     "deepseek-v3.2": "sieve_deepseek_v3_2",
     "deepseek-v4": "sieve_deepseek_v4",
     "seed-oss": "sieve_seed_oss",
+    "olmo-3": "sieve_olmo_3",
+    "lfm2": "sieve_lfm2",
 }
 OUT = HERE / "seeds"
 

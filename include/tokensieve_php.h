@@ -309,6 +309,14 @@ typedef enum tokensieve_dialect {
    * ByteDance Seed-OSS: qwen3-coder calls in `<seed:tool_call>`, thinking `<seed:think>`.
    */
   TOKENSIEVE_DIALECT_SEED_OSS = 16,
+  /**
+   * AllenAI Olmo 3: pythonic calls one per line in `<function_calls>`.
+   */
+  TOKENSIEVE_DIALECT_OLMO_3 = 17,
+  /**
+   * Liquid LFM2: the pythonic list in `<|tool_call_start|>`…`<|tool_call_end|>`.
+   */
+  TOKENSIEVE_DIALECT_LFM2 = 18,
 } tokensieve_dialect;
 
 /**

@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 16] = [
+pub const TOOL_DIALECTS: [Dialect; 18] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -56,6 +56,8 @@ pub const TOOL_DIALECTS: [Dialect; 16] = [
     Dialect::DeepSeekV32,
     Dialect::DeepSeekV4,
     Dialect::SeedOss,
+    Dialect::Olmo3,
+    Dialect::Lfm2,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -390,11 +392,20 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             let _ = write!(out, "</｜DSML｜invoke>\n</｜DSML｜{region}>");
         }
-        Dialect::Pythonic => {
+        Dialect::Pythonic | Dialect::Olmo3 | Dialect::Lfm2 => {
             // JSON values are Python literals for the pythonic reader (it takes `true`,
             // `false` and `null` as well as `True`, `False` and `None`).
             let args: Vec<String> = call.args.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            let _ = write!(out, "[{}({})]", call.name, args.join(", "));
+            let (name, args) = (&call.name, args.join(", "));
+            let _ = match d {
+                Dialect::Olmo3 => {
+                    write!(out, "<function_calls>\n{name}({args})\n</function_calls>")
+                }
+                Dialect::Lfm2 => {
+                    write!(out, "<|tool_call_start|>[{name}({args})]<|tool_call_end|>")
+                }
+                _ => write!(out, "[{name}({args})]"),
+            };
         }
         Dialect::Glm45 => {
             let _ = writeln!(out, "<tool_call>{}", call.name);
@@ -526,6 +537,8 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::DeepSeekV32
         | Dialect::DeepSeekV4
         | Dialect::SeedOss
+        | Dialect::Olmo3
+        | Dialect::Lfm2
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

@@ -187,6 +187,10 @@ fn dialect_description(name: &str) -> &'static str {
         "seed-oss" => {
             "<seed:tool_call><function=name><parameter=p>value</parameter> (ByteDance Seed-OSS)"
         }
+        "olmo-3" => {
+            "<function_calls>name(arg=value) one per line</function_calls> (AllenAI Olmo 3)"
+        }
+        "lfm2" => "<|tool_call_start|>[name(arg=value), …]<|tool_call_end|> (Liquid LFM2)",
         _ => "",
     }
 }

@@ -366,7 +366,7 @@ impl<'a> Config<'a> {
 }
 
 /// The error for an unknown dialect name: every name (a test checks it lists them all).
-pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss (or a description object)";
+pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, olmo-3, lfm2 (or a description object)";
 
 /// Checks a host's dialect description (the errors name `dialect.<field>`).
 fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
@@ -440,6 +440,18 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
             }
         }
         Shape::Invoke => validate_invoke(d)?,
+        Shape::Pythonic => {
+            if d.result_wrapper.is_some() || d.markup.is_some() {
+                return Err(ConfigError::new(
+                    if d.markup.is_some() {
+                        "dialect.markup"
+                    } else {
+                        "dialect.result_wrapper"
+                    },
+                    "applies to the json-call shape only",
+                ));
+            }
+        }
         Shape::XmlParams => {
             if closing_tag_name(d.wrapper.1).is_none() {
                 return Err(ConfigError::new(
@@ -660,6 +672,8 @@ mod owned {
         pub tag_prefixes: Vec<Box<str>>,
         /// See [`Description::string_attribute`].
         pub string_attribute: Option<Box<str>>,
+        /// See [`Description::bare_calls`].
+        pub bare_calls: bool,
     }
 
     impl DescriptionBuf {
@@ -674,6 +688,7 @@ mod owned {
                 name_keys: d.name_keys.iter().map(Into::into).collect(),
                 argument_keys: d.argument_keys.iter().map(Into::into).collect(),
                 thinking_tags: pair(d.thinking_tags),
+                bare_calls: d.bare_calls,
                 elements: d.elements.iter().map(Into::into).collect(),
                 tag_prefixes: d.tag_prefixes.iter().map(Into::into).collect(),
                 string_attribute: d.string_attribute.map(Into::into),
@@ -693,6 +708,7 @@ mod owned {
                 elements: StrList::Owned(&self.elements),
                 tag_prefixes: StrList::Owned(&self.tag_prefixes),
                 string_attribute: self.string_attribute.as_deref(),
+                bare_calls: self.bare_calls,
             }
         }
 
@@ -740,6 +756,14 @@ mod owned {
                     "name_keys" => d.name_keys = keys(&full, value)?,
                     "argument_keys" => d.argument_keys = keys(&full, value)?,
                     "thinking_tags" => d.thinking_tags = marker_pair(&full, value)?,
+                    "bare_calls" if shape != Shape::Pythonic => {
+                        return Err(err(&full, "is a field of the pythonic shape only"));
+                    }
+                    "bare_calls" => {
+                        d.bare_calls = value
+                            .as_bool()
+                            .ok_or_else(|| err(&full, "must be true or false"))?;
+                    }
                     "elements" => d.elements = keys(&full, value)?,
                     "tag_prefixes" => d.tag_prefixes = keys(&full, value)?,
                     "string_attribute" if value.is_null() => d.string_attribute = None,

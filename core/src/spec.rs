@@ -160,6 +160,12 @@ dialects! {
     /// `<seed:tool_call><function=N><parameter=K>…` and `<seed:think>` (ByteDance Seed-OSS):
     /// the xml-params shape's preset with Seed's markers.
     SeedOss = 16, "seed-oss", ("<seed:think>", "</seed:think>");
+    /// `<function_calls>f(a=1)\ng(b=true)</function_calls>` (AllenAI Olmo 3): pythonic calls
+    /// one per line inside a wrapper.
+    Olmo3 = 17, "olmo-3", THINK;
+    /// `<|tool_call_start|>[f(a=1)]<|tool_call_end|>` (Liquid LFM2): the pythonic list in
+    /// LFM2's markers.
+    Lfm2 = 18, "lfm2", THINK;
 }
 
 impl Dialect {
@@ -195,18 +201,28 @@ pub enum Shape {
     /// values, the element names and their prefix configurable (minimax-m2; DeepSeek's
     /// DSML).
     Invoke,
+    /// Python-style calls with keyword arguments, `[f(a=1), g()]`, the list optionally
+    /// inside a wrapper pair — or, with `bare_calls`, the calls one per line inside the
+    /// wrapper without brackets (pythonic; LFM2, Olmo 3).
+    Pythonic,
 }
 
 impl Shape {
     /// Every shape a description can name.
-    pub const ALL: [Shape; 3] = [Shape::JsonCall, Shape::XmlParams, Shape::Invoke];
+    pub const ALL: [Shape; 4] = [
+        Shape::JsonCall,
+        Shape::XmlParams,
+        Shape::Invoke,
+        Shape::Pythonic,
+    ];
 
-    /// The shape's name in configs (`json-call`, `xml-params`, `invoke`).
+    /// The shape's name in configs (`json-call`, `xml-params`, `invoke`, `pythonic`).
     pub const fn name(self) -> &'static str {
         match self {
             Shape::JsonCall => "json-call",
             Shape::XmlParams => "xml-params",
             Shape::Invoke => "invoke",
+            Shape::Pythonic => "pythonic",
         }
     }
 
@@ -227,6 +243,7 @@ impl Shape {
             Shape::JsonCall => Dialect::Hermes,
             Shape::XmlParams => Dialect::Qwen3Coder,
             Shape::Invoke => Dialect::MinimaxM2,
+            Shape::Pythonic => Dialect::Pythonic,
         }
     }
 }
@@ -249,8 +266,10 @@ pub struct Description<'a> {
     /// The grammar shape.
     pub shape: Shape,
     /// `[open, close]` around one call (json-call) or around the calls (the xml-params
-    /// wrapper). An xml-params closer is a closing tag, `</name>`. Not read by the invoke
-    /// shape, whose region is an element of [`elements`](Description::elements).
+    /// wrapper; pythonic: markers around the list, dropped, or with
+    /// [`bare_calls`](Description::bare_calls) what opens and closes the calls). An
+    /// xml-params closer is a closing tag, `</name>`. Not read by the invoke shape, whose
+    /// region is an element of [`elements`](Description::elements).
     pub wrapper: (&'a str, &'a str),
     /// json-call: `[open, close]` around a tool result the model writes (a `tool_result`
     /// block); `None`: none is recognised.
@@ -274,6 +293,9 @@ pub struct Description<'a> {
     /// invoke: a parameter attribute that types the value: `"true"`, a string as written;
     /// `"false"`, JSON (DSML's `string`); the schema types values without it.
     pub string_attribute: Option<&'a str>,
+    /// pythonic: the calls stand inside the wrapper one after another (a line each),
+    /// without `[…]` (Olmo 3's `<function_calls>f(a=1)\ng()</function_calls>`).
+    pub bare_calls: bool,
 }
 
 /// Longest key name a json-call description may give, in bytes.
@@ -290,6 +312,7 @@ const HERMES: Description<'static> = Description {
     elements: StrList::Strs(&[]),
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
+    bare_calls: false,
 };
 
 const QWEN3_CODER: Description<'static> = Description {
@@ -303,6 +326,24 @@ const QWEN3_CODER: Description<'static> = Description {
     elements: StrList::Strs(&[]),
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
+    bare_calls: false,
+};
+
+const PYTHONIC: Description<'static> = Description {
+    shape: Shape::Pythonic,
+    wrapper: ("<|python_start|>", "<|python_end|>"),
+    ..QWEN3_CODER
+};
+
+const LFM2: Description<'static> = Description {
+    wrapper: ("<|tool_call_start|>", "<|tool_call_end|>"),
+    ..PYTHONIC
+};
+
+const OLMO3: Description<'static> = Description {
+    wrapper: ("<function_calls>", "</function_calls>"),
+    bare_calls: true,
+    ..PYTHONIC
 };
 
 const SEED_OSS: Description<'static> = Description {
@@ -322,6 +363,7 @@ const MINIMAX_M2: Description<'static> = Description {
     elements: StrList::Strs(&["minimax:tool_call", "invoke", "parameter"]),
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
+    bare_calls: false,
 };
 
 /// DeepSeek's DSML prefix, full-width bars as the tokenizer writes it, then the ASCII
@@ -375,6 +417,9 @@ impl Description<'static> {
             Dialect::Hermes => Some(HERMES),
             Dialect::Qwen3Coder => Some(QWEN3_CODER),
             Dialect::SeedOss => Some(SEED_OSS),
+            Dialect::Pythonic => Some(PYTHONIC),
+            Dialect::Olmo3 => Some(OLMO3),
+            Dialect::Lfm2 => Some(LFM2),
             Dialect::MinimaxM2 => Some(MINIMAX_M2),
             Dialect::DeepSeekV32 => Some(DEEPSEEK_V32),
             Dialect::DeepSeekV4 => Some(DEEPSEEK_V4),

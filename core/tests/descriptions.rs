@@ -252,6 +252,54 @@ proptest! {
         text.push_str(&tail);
         same_calls_and_text(&config, &data, &sizes, &expected, &text)?;
     }
+
+    /// pythonic: a random wrapper; the list bracketed inside it, or (bare calls) the calls
+    /// one per line inside it.
+    #[test]
+    fn pythonic_descriptions(
+        wrapper in pair(), thinking in pair(), bare in any::<bool>(),
+        pieces in prop::collection::vec((prose(), prop::collection::vec(call(), 1..3)), 1..3),
+        tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
+    ) {
+        prop_assume!(distinct(&wrapper, &thinking));
+        let config = ConfigBuf::from_value(&json!({"dialect": {
+            "shape": "pythonic",
+            "wrapper": [wrapper.0, wrapper.1],
+            "bare_calls": bare,
+            "thinking_tags": [thinking.0, thinking.1],
+        }})).unwrap();
+        let mut data = format!("{}{think}{}", thinking.0, thinking.1);
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        for (before, calls) in &pieces {
+            // Prose must not read as a call: no `[` or `(` in it by construction.
+            data.push_str(before);
+            text.push_str(before);
+            data.push_str(&wrapper.0);
+            let rendered: Vec<String> = calls
+                .iter()
+                .map(|(name, args)| {
+                    let kw: Vec<String> = args
+                        .iter()
+                        .map(|(k, v)| format!("{k}={}", serde_json::to_string(v).unwrap()))
+                        .collect();
+                    format!("{name}({})", kw.join(", "))
+                })
+                .collect();
+            if bare {
+                data.push('\n');
+                data.push_str(&rendered.join("\n"));
+                data.push('\n');
+            } else {
+                data.push_str(&format!("[{}]", rendered.join(", ")));
+            }
+            data.push_str(&wrapper.1);
+            expected.extend(calls.iter().map(|(n, a)| (n.clone(), input_of(a))));
+        }
+        data.push_str(&tail);
+        text.push_str(&tail);
+        same_calls_and_text(&config, &data, &sizes, &expected, &text)?;
+    }
 }
 
 /// A description is checked when the parser is made; the error names the field.
@@ -329,6 +377,14 @@ fn bad_descriptions_name_the_field() {
         (
             json!({"shape": "xml-params", "elements": ["a", "b", "c"]}),
             "dialect.elements",
+        ),
+        (
+            json!({"shape": "json-call", "bare_calls": true}),
+            "dialect.bare_calls",
+        ),
+        (
+            json!({"shape": "pythonic", "markup": ["<a>", "</a>"]}),
+            "dialect.markup",
         ),
         (json!({"shape": "yaml"}), "dialect.shape"),
         (json!({"wrapper": ["<a>", "</a>"]}), "dialect.shape"),

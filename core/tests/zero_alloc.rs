@@ -84,7 +84,8 @@ fn transcript() -> Vec<u8> {
 <｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">a \"q\"</｜DSML｜parameter>\n\
 <｜DSML｜parameter name=\"n\" string=\"false\">42</｜DSML｜parameter>\n</｜DSML｜invoke>\n<|DSML|invoke name=\"g\">stray</|DSML|invoke>\n</｜DSML｜function_calls>\n\
 <｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>\n\
-<seed:think>why</seed:think><seed:tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</seed:tool_call>\n";
+<seed:think>why</seed:think><seed:tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</seed:tool_call>\n\
+<function_calls>\nf(s='a\\'b', n=42)\ng(x=[1, {\"k\": null}])\nbad(1)\n</function_calls>\n<|tool_call_start|>[f(s=\"x\"), g()]<|tool_call_end|>\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 
@@ -193,6 +194,7 @@ fn feeding_never_allocates_with_a_description() {
         elements: StrList::Strs(&[]),
         tag_prefixes: StrList::Strs(&[]),
         string_attribute: None,
+        bare_calls: false,
     };
     let dsml = Description {
         elements: StrList::Strs(&["calls", "call", "arg"]),

@@ -209,6 +209,8 @@ registry! {
     DeepSeekV32, minimax::State;
     DeepSeekV4, minimax::State;
     SeedOss, qwen3::State;
+    Olmo3, pythonic::State;
+    Lfm2, pythonic::State;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

@@ -1,7 +1,14 @@
-//! `pythonic` (Llama 3.2/4, ToolACE, vLLM's and SGLang's `pythonic` tool parsers): the model
-//! writes a Python list of calls with keyword arguments,
-//! `[get_weather(city="Paris", days=3), get_time()]`, optionally inside
-//! `<|python_start|>…<|python_end|>` (Llama 4); thinking `<think>…</think>`.
+//! The pythonic shape (`Shape::Pythonic`): `pythonic` (Llama 3.2/4, ToolACE, vLLM's and
+//! SGLang's `pythonic` tool parsers): the model writes a Python list of calls with keyword
+//! arguments, `[get_weather(city="Paris", days=3), get_time()]`, optionally inside the
+//! description's wrapper, `<|python_start|>…<|python_end|>` (Llama 4); `lfm2` the same in
+//! `<|tool_call_start|>…<|tool_call_end|>`; `olmo-3` (`bare_calls`) the calls one per line
+//! without brackets inside `<function_calls>…</function_calls>`; thinking `<think>…</think>`.
+//!
+//! - With `bare_calls`, the wrapper's opener starts the calls and its closer ends them;
+//!   between calls whitespace (line feeds) and `,` are formatting; anything that is not a
+//!   call there is read as one and fails (`missing-name`, its text kept), the next line is
+//!   read; a bracketed list there is read too.
 //!
 //! - A `[` in text opens a call list only when a call with keyword arguments follows it:
 //!   optional whitespace, a name (an ASCII letter or `_`, then letters, digits, `_`, `.` or
@@ -19,8 +26,10 @@
 //! - Between calls `,` and whitespace are wire formatting; `]` ends the list. Anything else
 //!   after a call (or after a `,`) ends the list too: it is text (the whitespace before it
 //!   was already dropped as formatting). The list's brackets and
-//!   commas are markup (dropped). `<|python_start|>` and `<|python_end|>` are dropped as
-//!   markup wherever they appear in text; a partial marker at the end of input is text.
+//!   commas are markup (dropped). The wrapper's markers (`<|python_start|>`,
+//!   `<|python_end|>`) are dropped as markup wherever they appear in text; a partial marker
+//!   at the end of input is text, except the closer cut right after a list's `]` (or after
+//!   bare calls), which is wire syntax, dropped.
 //! - Failures (docs/design.md rule 10): a positional argument fails the call as
 //!   `malformed-parameter` (vLLM silently drops positional arguments; a call run without
 //!   one of its arguments is worse than a reported failure); any other syntax error in the arguments
@@ -34,7 +43,7 @@
 //!   input: the rest of a one-line list goes with it. It is re-emitted as a
 //!   top-level text block with `on_malformed = "text"`.
 //! - End of input: calls whose `)` was read are complete, whatever follows (a list cut off
-//!   after them, a partial `<|python_end|>`, which is text).
+//!   after them, a partial closer).
 //! - Text between lists is top-level text; stop sequences apply there only.
 
 use crate::config::Config;
@@ -43,14 +52,13 @@ use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{ErrorKind, Lex, Lexer, Token, Writer};
 use crate::scan::{Decision, Vocab};
 
-use super::Machine;
 use super::json_body::piece_act;
 use super::value::leading_ws;
+use super::{Cut, Machine};
 
-const PY_START: &[u8] = b"<|python_start|>";
-const PY_END: &[u8] = b"<|python_end|>";
 /// Literal indices in the text context.
 const LIT_THINK: usize = 0;
+const LIT_WRAP_OPEN: usize = 1;
 const LIT_LIST: usize = 3;
 /// What ends a failed call's skip (with `<|python_end|>`): the end of its line.
 const SKIP_ENDS: &[u8] = b"\n";
@@ -69,6 +77,9 @@ enum Ctx {
     Args,
     /// After a call's `)`: `,` or `]`.
     After,
+    /// Right after a list's `]`: the wrapper's closer, if it comes, is markup (and cut off
+    /// by the end of input, wire syntax); anything else is decided again as text.
+    AfterList,
     /// A failed call, skipped to the end of its line.
     Skip,
 }
@@ -76,6 +87,10 @@ enum Ctx {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct State {
     ctx: Ctx,
+    /// The description's calls stand bare inside the wrapper (no `[…]`: Olmo 3).
+    bare: bool,
+    /// Inside a bare wrapper: its closer ends the calls.
+    wrapped: bool,
     lexer: Lexer,
     writer: Writer,
     /// Why the current call failed (in `Skip`).
@@ -137,6 +152,8 @@ impl Machine for State {
     fn new(cfg: &Config<'_>) -> State {
         State {
             ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
+            bare: cfg.description().is_some_and(|d| d.bare_calls),
+            wrapped: false,
             lexer: Lexer::python_call(),
             writer: Writer::new(),
             reason: ErrorReason::MalformedBody,
@@ -144,22 +161,29 @@ impl Machine for State {
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32
+        self.ctx as u32 | (self.wrapped as u32) << 8
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
         let (open, close) = out.thinking_tags();
+        let (wrap_open, wrap_close) = out.call_markers();
         match self.ctx {
             Ctx::Text => Vocab {
                 stops: out.stops(),
                 ..Vocab::EMPTY
             }
             .with_literal(open.as_bytes())
-            .with_literal(PY_START)
-            .with_literal(PY_END)
+            .with_literal(wrap_open.as_bytes())
+            .with_literal(wrap_close.as_bytes())
             .with_literal_when(b"[", list_follows),
             Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
-            Ctx::Skip => Vocab::EMPTY.with_literal(SKIP_ENDS).with_literal(PY_END),
+            Ctx::Skip => Vocab::EMPTY
+                .with_literal(SKIP_ENDS)
+                .with_literal(wrap_close.as_bytes()),
+            Ctx::Gap | Ctx::After if self.wrapped => {
+                Vocab::EMPTY.with_literal(wrap_close.as_bytes())
+            }
+            Ctx::AfterList => Vocab::EMPTY.with_literal(wrap_close.as_bytes()),
             _ => Vocab::EMPTY,
         }
     }
@@ -176,9 +200,20 @@ impl Machine for State {
                     match index {
                         LIT_THINK => self.ctx = Ctx::Thinking,
                         LIT_LIST => self.ctx = Ctx::Gap,
-                        // The Llama 4 markers: dropped.
+                        // Bare calls follow the wrapper's opener.
+                        LIT_WRAP_OPEN if self.bare => {
+                            self.ctx = Ctx::Gap;
+                            self.wrapped = true;
+                        }
+                        // The wrapper around a list (Llama 4's, LFM2's): markup, dropped.
                         _ => {}
                     }
+                    Act::skip(len)
+                }
+                Ctx::Gap | Ctx::After | Ctx::AfterList => {
+                    // The wrapper's closer (after bare calls, or right after a list).
+                    self.ctx = Ctx::Text;
+                    self.wrapped = false;
                     Act::skip(len)
                 }
                 Ctx::Thinking => {
@@ -187,9 +222,9 @@ impl Machine for State {
                     Act::skip(len)
                 }
                 Ctx::Skip => {
-                    // The end of the failed call's line (or `<|python_end|>`): not part of
-                    // its raw text; decided again as text.
-                    self.ctx = Ctx::Text;
+                    // The end of the failed call's line (or the wrapper's closer): not part
+                    // of its raw text; decided again (in a bare wrapper, between calls).
+                    self.ctx = if self.wrapped { Ctx::Gap } else { Ctx::Text };
                     out.close_skipped(self.reason, 0, false)
                 }
                 _ => Act::WAIT,
@@ -199,6 +234,10 @@ impl Machine for State {
                 Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
                 Ctx::Skip => out.skip(d, self.reason),
                 Ctx::Gap | Ctx::After => self.between(out, d, window),
+                Ctx::AfterList => {
+                    self.ctx = Ctx::Text;
+                    Act::WAIT
+                }
                 Ctx::Name | Ctx::NameDone => self.name(out, d, window, n),
                 Ctx::Args => self.args(out, window, n),
             },
@@ -214,9 +253,21 @@ impl Machine for State {
             }
             Ctx::Args => out.fail_call(ErrorReason::Unfinished, false),
             Ctx::Skip => out.fail_call(self.reason, false),
-            Ctx::Text | Ctx::Thinking | Ctx::Gap | Ctx::After => {}
+            Ctx::Text | Ctx::Thinking | Ctx::Gap | Ctx::After | Ctx::AfterList => {}
         }
         self.ctx = Ctx::Text;
+    }
+
+    /// Between bare calls and right after a list's `]`, a cut wrapper closer is wire syntax
+    /// (docs/design.md, "Tool calls").
+    fn cut_closer(&mut self, _out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+        if self.ctx == Ctx::AfterList || self.wrapped && matches!(self.ctx, Ctx::Gap | Ctx::After) {
+            self.ctx = Ctx::Text;
+            self.wrapped = false;
+            Cut::Done
+        } else {
+            Cut::No
+        }
     }
 
     fn plain_block(&self) -> Option<(BlockType, u8)> {
@@ -246,23 +297,27 @@ impl State {
             _ => 0,
         };
         match (self.ctx, b) {
-            (_, b']') => {
-                self.ctx = Ctx::Text;
+            (_, b']') if !self.wrapped => {
+                self.ctx = Ctx::AfterList;
                 Act::skip(1)
             }
             (Ctx::After, b',') => {
                 self.ctx = Ctx::Gap;
                 Act::skip(1)
             }
-            (Ctx::Gap, b) if name_start(b) => {
+            (Ctx::Gap, b) | (Ctx::After, b)
+                if name_start(b) && (self.ctx == Ctx::Gap || self.wrapped) =>
+            {
                 out.open_call(1);
                 out.value.clear();
                 self.ctx = Ctx::Name;
                 Act::WAIT
             }
             _ => {
-                // Not a call: the list ends, what follows is text.
+                // Not a call: the list ends, what follows is text (in a bare wrapper, until
+                // its closer, which is dropped there).
                 self.ctx = Ctx::Text;
+                self.wrapped = false;
                 Act::WAIT
             }
         }

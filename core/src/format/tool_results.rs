@@ -197,6 +197,22 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("<|eot|>");
             }
         }
+        Dialect::Lfm2 => {
+            // LFM2's template: a tool turn, the content in its response markers.
+            for r in results {
+                out.push_str("<|im_start|>tool\n<|tool_response_start|>");
+                push_unmarked(&mut out, r.content, LFM2_MARKERS);
+                out.push_str("<|tool_response_end|><|im_end|>\n");
+            }
+        }
+        Dialect::Olmo3 => {
+            // Olmo 3's template: tool output is an `environment` turn.
+            for r in results {
+                out.push_str("<|im_start|>environment\n");
+                push_unmarked(&mut out, r.content, LFM2_MARKERS);
+                out.push_str("<|im_end|>\n");
+            }
+        }
         Dialect::SeedOss => {
             // Seed-OSS's template: one tool turn per result.
             for r in results {
@@ -239,6 +255,9 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
     }
     out
 }
+
+/// ChatML turn markers and LFM2's tool markers (`<|im_` covers the turn markers).
+const LFM2_MARKERS: &[&str] = &["<|im_", "<|tool_"];
 
 /// Seed-OSS's turn markers (a `<seed:` prefix covers them all).
 const SEED_MARKERS: &[&str] = &["<seed:"];
