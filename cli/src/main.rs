@@ -24,7 +24,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use tokensieve::{ConfigBuf, Dialect, Sieve};
 
@@ -123,12 +123,18 @@ struct DemoArgs {
 
 /// Parses a dialect name (one this build parses) into a [`Dialect`]; `--help` lists them.
 pub(crate) fn dialect_parser() -> impl TypedValueParser<Value = Dialect> {
+    // Aliases (`glm-4.7`) are accepted but not listed.
     let names = Dialect::ALL
         .into_iter()
         .filter(|d| d.is_supported())
-        .map(Dialect::name);
+        .map(|d| PossibleValue::new(d.name()))
+        .chain(
+            Dialect::ALIASES
+                .iter()
+                .map(|(alias, _)| PossibleValue::new(*alias).hide(true)),
+        );
     PossibleValuesParser::new(names).map(|name| {
-        Dialect::from_name(&name).expect("the parser admits only the names of Dialect::ALL")
+        Dialect::from_name(&name).expect("the parser admits only names Dialect::from_name knows")
     })
 }
 

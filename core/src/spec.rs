@@ -169,16 +169,27 @@ dialects! {
 }
 
 impl Dialect {
-    /// Looks a dialect up by its config name.
+    /// Looks a dialect up by its config name, or by one of the [`ALIASES`](Dialect::ALIASES)
+    /// of a family whose format is another's.
     ///
     /// ```
     /// use tokensieve::Dialect;
     /// assert_eq!(Dialect::from_name("hermes"), Some(Dialect::Hermes));
     /// assert_eq!(Dialect::from_name("Hermes"), None);
+    /// assert_eq!(Dialect::from_name("glm-4.7"), Some(Dialect::Glm45));
     /// ```
     pub fn from_name(name: &str) -> Option<Dialect> {
-        Dialect::ALL.into_iter().find(|d| d.name() == name)
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.name() == name)
+            .or_else(|| Dialect::ALIASES.iter().find(|a| a.0 == name).map(|a| a.1))
     }
+
+    /// Config names of families that write another preset's format: GLM-4.7 and GLM-5 write
+    /// glm-4.5's calls (with or without the newlines, which glm-4.5 reads either way). A
+    /// parser made from an alias reports the preset's name.
+    pub const ALIASES: [(&'static str, Dialect); 2] =
+        [("glm-4.7", Dialect::Glm45), ("glm-5", Dialect::Glm45)];
 
     /// Whether this build can parse the dialect (every dialect it names; kept so bindings can
     /// ask).

@@ -255,3 +255,15 @@ fn a_schema_reads_alike_as_text_and_as_an_object() {
         ("schema".into(), "must be a JSON Schema object")
     );
 }
+
+/// Aliases name the preset whose format the family writes; the parser reports the preset.
+#[test]
+fn aliases_resolve_to_their_preset() {
+    for (alias, preset) in tokensieve::Dialect::ALIASES {
+        assert_eq!(tokensieve::Dialect::from_name(alias), Some(preset));
+        assert!(tokensieve::Dialect::from_name(preset.name()).is_some());
+        let buf =
+            tokensieve::ConfigBuf::from_json(&format!(r#"{{"dialect": "{alias}"}}"#)).unwrap();
+        assert_eq!(buf.config().dialect, preset);
+    }
+}
