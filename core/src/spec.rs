@@ -377,6 +377,20 @@ const MINIMAX_M2: Description<'static> = Description {
     bare_calls: false,
 };
 
+/// The element names, prefixes and typing attribute of a preset of the invoke shape (field
+/// reads of the constants, for the per-decision path).
+#[inline]
+pub(crate) const fn preset_elements(
+    dialect: Dialect,
+) -> (StrList<'static>, StrList<'static>, Option<&'static str>) {
+    let d = match dialect {
+        Dialect::DeepSeekV32 => &DEEPSEEK_V32,
+        Dialect::DeepSeekV4 => &DEEPSEEK_V4,
+        _ => &MINIMAX_M2,
+    };
+    (d.elements, d.tag_prefixes, d.string_attribute)
+}
+
 /// DeepSeek's DSML prefix, full-width bars as the tokenizer writes it, then the ASCII
 /// spelling models also produce.
 const DSML: StrList<'static> = StrList::Strs(&["｜DSML｜", "|DSML|"]);
@@ -397,9 +411,18 @@ const DEEPSEEK_V4: Description<'static> = Description {
 /// of their own that read JSON call bodies).
 #[inline]
 pub(crate) const fn preset_wrapper(dialect: Dialect) -> (&'static str, &'static str) {
-    match Description::preset(dialect) {
-        Some(d) => d.wrapper,
-        None => HERMES.wrapper,
+    // Field reads of the constants (not `Description::preset(d)?.wrapper`, which builds a
+    // whole description on the per-decision path).
+    match dialect {
+        Dialect::Qwen3Coder => QWEN3_CODER.wrapper,
+        Dialect::SeedOss => SEED_OSS.wrapper,
+        Dialect::Pythonic => PYTHONIC.wrapper,
+        Dialect::Olmo3 => OLMO3.wrapper,
+        Dialect::Lfm2 => LFM2.wrapper,
+        Dialect::MinimaxM2 => MINIMAX_M2.wrapper,
+        Dialect::DeepSeekV32 => DEEPSEEK_V32.wrapper,
+        Dialect::DeepSeekV4 => DEEPSEEK_V4.wrapper,
+        _ => HERMES.wrapper,
     }
 }
 
@@ -408,9 +431,17 @@ pub(crate) const fn preset_wrapper(dialect: Dialect) -> (&'static str, &'static 
 pub(crate) const fn preset_result_wrapper(
     dialect: Dialect,
 ) -> Option<(&'static str, &'static str)> {
-    match Description::preset(dialect) {
-        Some(d) => d.result_wrapper,
-        None => HERMES.result_wrapper,
+    // Field reads of the constants, as in `preset_wrapper`.
+    match dialect {
+        Dialect::Qwen3Coder => QWEN3_CODER.result_wrapper,
+        Dialect::SeedOss => SEED_OSS.result_wrapper,
+        Dialect::Pythonic => PYTHONIC.result_wrapper,
+        Dialect::Olmo3 => OLMO3.result_wrapper,
+        Dialect::Lfm2 => LFM2.result_wrapper,
+        Dialect::MinimaxM2 => MINIMAX_M2.result_wrapper,
+        Dialect::DeepSeekV32 => DEEPSEEK_V32.result_wrapper,
+        Dialect::DeepSeekV4 => DEEPSEEK_V4.result_wrapper,
+        _ => HERMES.result_wrapper,
     }
 }
 
@@ -442,5 +473,29 @@ impl Description<'static> {
     /// its call reader: mistral, llama3-json).
     pub(crate) const fn json_keys() -> Description<'static> {
         HERMES
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The per-decision field reads agree with the presets' descriptions.
+    #[test]
+    fn preset_field_reads_match_the_descriptions() {
+        for d in Dialect::ALL {
+            if let Some(p) = Description::preset(d) {
+                if p.shape != Shape::JsonCall || d == Dialect::Hermes {
+                    assert_eq!(preset_wrapper(d), p.wrapper, "{d:?}");
+                    assert_eq!(preset_result_wrapper(d), p.result_wrapper, "{d:?}");
+                }
+                if p.shape == Shape::Invoke {
+                    let (e, t, s) = preset_elements(d);
+                    assert!(e.iter().eq(p.elements.iter()), "{d:?}");
+                    assert!(t.iter().eq(p.tag_prefixes.iter()), "{d:?}");
+                    assert_eq!(s, p.string_attribute, "{d:?}");
+                }
+            }
+        }
     }
 }

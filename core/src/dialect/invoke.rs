@@ -103,6 +103,7 @@ pub(crate) enum Open {
 }
 
 /// The vocabulary of element tags spelled `sp` (attributes allowed).
+#[inline(always)]
 fn elements<'s>(sp: &Spelling<'s>, open: u32, close: u32) -> Vocab<'s> {
     Vocab {
         names: sp.names,
@@ -139,7 +140,9 @@ impl Region {
         }
     }
 
-    /// What may appear here.
+    /// What may appear here (inlined: the caller's constant [`Syntax`] then folds its
+    /// spelling function away).
+    #[inline(always)]
     pub(crate) fn vocab<'m>(&self, syn: &Syntax, out: &'m Emitter<'_>) -> Vocab<'m> {
         let (region, invoke, param) = (bit(syn.region), bit(syn.invoke), bit(syn.param));
         let sp = (syn.spelling)(out);

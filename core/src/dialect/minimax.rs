@@ -65,13 +65,17 @@ fn region_opener<'m>(out: &'m Emitter<'_>) -> Vocab<'m> {
 }
 
 /// The element names of the description in force.
+#[inline]
 fn spelling<'e>(out: &'e Emitter<'_>) -> Spelling<'e> {
-    let d = out.description();
+    let (names, prefixes, string_attr) = match out.host_description() {
+        Some(d) => (d.elements, d.tag_prefixes, d.string_attribute),
+        None => crate::spec::preset_elements(out.dialect()),
+    };
     Spelling {
-        names: d.elements,
-        prefixes: d.tag_prefixes,
-        prefix_required: !d.tag_prefixes.is_empty(),
-        string_attr: d.string_attribute,
+        names,
+        prefixes,
+        prefix_required: !prefixes.is_empty(),
+        string_attr,
     }
 }
 

@@ -330,6 +330,27 @@ impl<'a> Emitter<'a> {
             .unwrap_or(Description::json_keys())
     }
 
+    /// The host's description, if the configuration has one (the presets' are constants:
+    /// `spec`).
+    #[inline]
+    pub(crate) fn host_description(&self) -> Option<Description<'_>> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.description,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.description.as_ref().map(|d| d.description()),
+        }
+    }
+
+    /// The preset in force (the machine's, for a host's description).
+    #[inline]
+    pub(crate) fn dialect(&self) -> Dialect {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.dialect,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.dialect,
+        }
+    }
+
     /// The `[open, close]` markers around a call (json-call) or the calls (xml-params): the
     /// hermes `tool_call_markers` override, else the description's. (Read per vocabulary:
     /// field reads only, no description built.)

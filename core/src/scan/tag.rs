@@ -6,6 +6,7 @@
 //! [`TagLex::Partial`] while more bytes could still complete a tag, so chunking never matters.
 
 use super::{Names, Vocab};
+use crate::spec::StrList;
 
 /// Longest tag the scanner will hold back, in bytes; a longer one is text.
 pub const TAG_CAP: usize = 128;
@@ -65,36 +66,65 @@ enum NameFit {
 /// What `rest` (the bytes after `<` or `</`) makes of the vocabulary's prefixes: the length
 /// of the prefix that comes first (0: none, where none is required), or what the tag is when
 /// the bytes end inside a prefix (`partial`) or lack a required one (`Fail`).
+#[inline]
 fn prefix_len(v: &Vocab<'_>, rest: &[u8], partial: TagLex) -> Result<usize, TagLex> {
-    let mut cut = false;
-    for p in v.prefixes.iter().map(str::as_bytes) {
-        if rest.starts_with(p) {
-            return Ok(p.len());
+    fn first<T: AsRef<str>>(prefixes: &[T], rest: &[u8]) -> Result<usize, bool> {
+        let mut cut = false;
+        for p in prefixes.iter().map(|p| p.as_ref().as_bytes()) {
+            if rest.starts_with(p) {
+                return Ok(p.len());
+            }
+            cut |= p.starts_with(rest);
         }
-        cut |= p.starts_with(rest);
+        Err(cut)
     }
-    match (cut, v.prefix_required) {
-        (true, _) => Err(partial),
-        (false, true) => Err(TagLex::Fail),
-        (false, false) => Ok(0),
+    let found = match v.prefixes {
+        StrList::Strs([]) => Err(false),
+        StrList::Strs(p) => first(p, rest),
+        #[cfg(feature = "alloc")]
+        StrList::Owned(p) => first(p, rest),
+    };
+    match (found, v.prefix_required) {
+        (Ok(n), _) => Ok(n),
+        (Err(true), _) => Err(partial),
+        (Err(false), true) => Err(TagLex::Fail),
+        (Err(false), false) => Ok(0),
     }
+}
+
+/// The first of `names` allowed by `allowed` (bit `i` for `names[i]`) that is `bare`, and
+/// whether one of them begins with it.
+#[inline]
+fn find<T: AsRef<str>>(names: &[T], allowed: u32, bare: &[u8], prefix: &mut bool) -> Option<u8> {
+    for (i, el) in names.iter().enumerate() {
+        if allowed & (1 << i) == 0 {
+            continue;
+        }
+        let el = el.as_ref().as_bytes();
+        if el == bare {
+            return Some(i as u8);
+        }
+        *prefix |= el.starts_with(bare);
+    }
+    None
 }
 
 fn fit(v: &Vocab<'_>, bare: &[u8], closing: bool) -> NameFit {
     let allowed = if closing { v.close } else { v.open };
     let mut prefix = false;
-    let extra = (!v.extra.is_empty()).then_some((super::EXTRA as usize, v.extra));
-    let names = v.names.iter().map(str::as_bytes).enumerate();
-    for (i, el) in names.chain(extra) {
-        if allowed & (1 << i) == 0 {
-            continue;
+    let exact = match v.names {
+        StrList::Strs(names) => find(names, allowed, bare, &mut prefix),
+        #[cfg(feature = "alloc")]
+        StrList::Owned(names) => find(names, allowed, bare, &mut prefix),
+    };
+    if let Some(i) = exact {
+        return NameFit::Exact(i);
+    }
+    if !v.extra.is_empty() && allowed & (1 << super::EXTRA) != 0 {
+        if v.extra == bare {
+            return NameFit::Exact(super::EXTRA);
         }
-        if el == bare {
-            return NameFit::Exact(i as u8);
-        }
-        if el.starts_with(bare) {
-            prefix = true;
-        }
+        prefix |= v.extra.starts_with(bare);
     }
     if allowed & (1 << super::DYNAMIC) != 0 {
         match v.dynamic {
@@ -298,7 +328,6 @@ pub fn attr<'t>(tag: &'t [u8], name_end: usize, key: &[u8]) -> Option<&'t [u8]> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::StrList;
 
     const NAMES: StrList<'static> = StrList::Strs(&["thinking", "function_calls", "invoke"]);
 
