@@ -12,7 +12,9 @@
 #                                                 (e.g. target/debug), without building
 #   DESTDIR=/staging bash ffi-c/install.sh --prefix /usr/local   staged (packaging): files go to
 #                                                 /staging/usr/local, paths inside say /usr/local
-# The release profile strips the libraries (Cargo.toml); the library has no SONAME, so a
+#   --no-strip                                    keep debug info (default: strip --strip-debug)
+# The release profile strips the shared library (Cargo.toml); cargo does not strip a static
+# one, whose std objects keep their debug info: this script does. The library has no SONAME, so a
 # program links it as -ltokensieve and finds it at run time through the system path (ldconfig
 # after installing to /usr/local), an rpath (-Wl,-rpath,DIR/lib) or LD_LIBRARY_PATH.
 set -euo pipefail
@@ -20,13 +22,15 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 prefix=""
 from=""
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+strip_debug=1
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) prefix="${2:?--prefix needs a directory}"; shift 2 ;;
     --prefix=*) prefix="${1#--prefix=}"; shift ;;
     --from) from="${2:?--from needs a directory}"; shift 2 ;;
     --from=*) from="${1#--from=}"; shift ;;
+    --no-strip) strip_debug=0; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "install.sh: unknown argument $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -49,6 +53,9 @@ dest="${DESTDIR:-}$prefix"
 install -d "$dest/lib/pkgconfig" "$dest/lib/cmake/tokensieve" "$dest/include"
 install -m 0755 "$from/libtokensieve.so" "$dest/lib/"
 install -m 0644 "$from/libtokensieve.a" "$dest/lib/"
+if [ "$strip_debug" = 1 ] && command -v strip >/dev/null; then
+  strip --strip-debug "$dest/lib/libtokensieve.so" "$dest/lib/libtokensieve.a"
+fi
 install -m 0644 "$root/include/tokensieve.h" "$root/include/tokensieve_php.h" "$dest/include/"
 subst() { sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" -e "s|@SIZEOF_VOID_P@|$pointer_bytes|g" "$1" > "$2"; }
 subst "$here/pkg/tokensieve.pc.in" "$dest/lib/pkgconfig/tokensieve.pc"
