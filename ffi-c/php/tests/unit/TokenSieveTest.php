@@ -72,6 +72,18 @@ final class TokenSieveTest extends TestCase
         $this->expectExceptionObjectClass(Exception::class, fn () => iterator_to_array((new TokenSieve(['dialect' => 'hermes']))->stream(new MemoryStream('x'), 0)));
     }
 
+    public function testNoDefaultDialect(): void
+    {
+        try {
+            new TokenSieve([]);
+            self::fail('no exception');
+        } catch (ConfigException $e) {
+            self::assertStringContainsString('is required, one of', $e->getMessage());
+            self::assertStringContainsString('anthropic-xml', $e->getMessage());
+            self::assertStringContainsString('hermes', $e->getMessage());
+        }
+    }
+
     /** @param class-string<\Throwable> $class */
     private function expectExceptionObjectClass(string $class, callable $f): void
     {
