@@ -208,10 +208,12 @@ else
 fi
 [ "$got" = "FFI scope tokensieve" ] && ok || bad "opcache.preload: got '$got'"
 echo "-- the examples"
-php "$here/php/examples/parse.php" hermes "$root/examples/tools.json" < "$root/examples/hermes.txt" | grep -q '→ get_weather({"city":"Paris","unit":"celsius"})' \
-  && ok || bad "examples/parse.php"
-php "$here/php/examples/decode_psr7.php" openai-chat "$root/conformance/providers/openai-chat/004-one-tool-call.sse" \
-  | grep -q '\[finish: tool_calls' && ok || bad "examples/decode_psr7.php"
+# (Whole outputs, then matched: `| grep -q` would close the pipe early and, with pipefail,
+# fail the example on a write to a closed pipe.)
+got="$(php "$here/php/examples/parse.php" hermes "$root/examples/tools.json" < "$root/examples/hermes.txt")" || true
+case "$got" in *'→ get_weather({"city":"Paris","unit":"celsius"})'*) ok ;; *) bad "examples/parse.php: $got" ;; esac
+got="$(php "$here/php/examples/decode_psr7.php" openai-chat "$root/conformance/providers/openai-chat/004-one-tool-call.sse")" || true
+case "$got" in *'[finish: tool_calls'*) ok ;; *) bad "examples/decode_psr7.php: $got" ;; esac
 echo "-- composer install from a path repository into a scratch project, used from outside the checkout"
 run bash "$here/php/tests/composer-proof.sh" "$lib/libtokensieve.so"
 
