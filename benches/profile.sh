@@ -18,8 +18,8 @@ cd "$(dirname "$0")"
 here=$PWD
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$here/../target-bench}"
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
-cargo build -q --release --bin profile --bin gen-data
-"$CARGO_TARGET_DIR/release/gen-data" >/dev/null
+cargo build -q --profile profiling --bin profile --bin gen-data
+"$CARGO_TARGET_DIR/profiling/gen-data" >/dev/null
 if [ "${1:-}" = "--counts" ]; then
   cases=(
     prose 4 prose 65536
@@ -36,7 +36,7 @@ if [ "${1:-}" = "--counts" ]; then
     for ((k = 0; k < ${#cases[@]}; k += 2)); do
       input=${cases[k]} chunk=${cases[k + 1]}
       ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-        "$CARGO_TARGET_DIR/release/profile" "$input" "$chunk" 1 2>&1 |
+        "$CARGO_TARGET_DIR/profiling/profile" "$input" "$chunk" 1 2>&1 |
         sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
       printf '%s\t%s\t%s\n' "$input" "$chunk" "$ir"
     done
@@ -54,7 +54,7 @@ while [ $# -ge 2 ]; do
   input=$1 chunk=$2
   shift 2
   f="$out/callgrind.$input.$chunk"
-  valgrind --tool=callgrind --callgrind-out-file="$f" "$CARGO_TARGET_DIR/release/profile" "$input" "$chunk" 1 2>/dev/null
+  valgrind --tool=callgrind --callgrind-out-file="$f" "$CARGO_TARGET_DIR/profiling/profile" "$input" "$chunk" 1 2>/dev/null
   bytes=$(stat -c %s "data/$input.txt")
   total=$(callgrind_annotate "$f" 2>/dev/null | grep 'PROGRAM TOTALS' | awk '{gsub(",","",$1); print $1}')
   chunks=$(( (bytes + chunk - 1) / chunk ))

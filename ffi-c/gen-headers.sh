@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates include/tokensieve.h and include/tokensieve_php.h with cbindgen (installed with
+# Regenerates include/tokensieve.h and include/tokensieve_php.h (and its copy in the PHP
+# package, ffi-c/php/include/tokensieve_php.h, which ships with the class) with cbindgen (installed with
 # `cargo install cbindgen --locked` when missing) from ffi-c/src: lib.rs and the modules it
 # declares, which cbindgen follows.
 #   ffi-c/gen-headers.sh           rewrite the headers
@@ -32,9 +33,15 @@ if [ "${1:-}" = "--check" ]; then
       stale=1
     fi
   done
+  if ! cmp -s "$tmp/tokensieve_php.h" "$here/php/include/tokensieve_php.h"; then
+    echo "ffi-c/php/include/tokensieve_php.h is stale: run ffi-c/gen-headers.sh" >&2
+    stale=1
+  fi
   [ "$stale" = 0 ] && echo "headers are fresh"
   exit "$stale"
 fi
 mkdir -p "$root/include"
 cp "$tmp/tokensieve.h" "$tmp/tokensieve_php.h" "$root/include/"
-echo "wrote include/tokensieve.h include/tokensieve_php.h"
+mkdir -p "$here/php/include"
+cp "$tmp/tokensieve_php.h" "$here/php/include/"
+echo "wrote include/tokensieve.h include/tokensieve_php.h ffi-c/php/include/tokensieve_php.h"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# C ABI and PHP binding tests, on a fresh machine too (installs gcc/g++, valgrind, php-cli
-# and cbindgen when missing). Called by the repository's test.sh; runs alone as
+# C ABI and PHP binding tests, on a fresh machine too (installs gcc/g++, valgrind, php-cli,
+# phpunit, composer, pkg-config, cmake and cbindgen when missing). Called by the repository's
+# test.sh; runs alone as
 #   bash ffi-c/test.sh
 # Steps: build libtokensieve (.so and .a); headers fresh (cbindgen); C tests built with
 # gcc -std=c99 -Wall -Wextra -pedantic -Werror and once as C++; the conformance vectors of
@@ -12,7 +13,8 @@
 # spread sample in the other modes); the NANO-style example built against the static
 # library, run and checked; the PHP class on the same vectors and its misuse tests, and both
 # again under valgrind (memory errors); TokenSieve\Decoder on the provider vectors (also
-# under valgrind).
+# under valgrind); the PHPUnit suite, opcache preloading, the PHP examples and a composer
+# install from a path repository into a scratch project (tests/composer-proof.sh).
 #
 #   bash ffi-c/test.sh --quick   the same without valgrind (test.sh's quick check)
 set -euo pipefail
@@ -38,6 +40,10 @@ command -v gcc >/dev/null || need+=(gcc)
 command -v g++ >/dev/null || need+=(g++)
 command -v valgrind >/dev/null || need+=(valgrind)
 command -v php >/dev/null || need+=(php-cli)
+command -v phpunit >/dev/null || need+=(phpunit)
+command -v composer >/dev/null || need+=(composer)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v cmake >/dev/null || need+=(cmake)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing ${need[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
@@ -151,6 +157,29 @@ step "nano_stream example"
 run python3 "$here/examples/check_nano.py" "$out/nano_stream_so" 10
 run python3 "$here/examples/check_nano.py" "$out/nano_stream" 40
 
+step "install.sh --prefix: pkg-config and CMake find the installed library"
+prefix="$out/prefix"
+rm -rf "$prefix" "$out/cmake-use"
+run bash "$here/install.sh" --prefix "$prefix" --from "$lib"
+pc=(env PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config)
+echo "pkg-config --cflags --libs tokensieve: $("${pc[@]}" --cflags --libs tokensieve)"
+# shellcheck disable=SC2046 # word splitting of pkg-config's flags is intended
+gcc -std=c99 -Wall -Wextra -pedantic -Werror "$here/tests/install/use.c" -o "$out/use_pc" \
+    $("${pc[@]}" --cflags --libs tokensieve) -Wl,-rpath,"$("${pc[@]}" --variable=libdir tokensieve)" \
+  && [ "$(env -u LD_LIBRARY_PATH "$out/use_pc")" = "Hi there" ] && ok || bad "a program built with pkg-config"
+if command -v cmake >/dev/null; then
+  cmake -S "$here/tests/install" -B "$out/cmake-use" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null \
+    && cmake --build "$out/cmake-use" >/dev/null \
+    && [ "$("$out/cmake-use/use_shared")" = "Hi there" ] && [ "$("$out/cmake-use/use_static")" = "Hi there" ] \
+    && ok || bad "find_package(tokensieve): tokensieve::tokensieve and tokensieve::tokensieve_static"
+else
+  echo "(cmake unavailable: find_package(tokensieve) not tried)"
+fi
+# The PHP class over the installed library.
+(cd "$out" && env -u TOKENSIEVE_HEADER TOKENSIEVE_LIB="$prefix/lib/libtokensieve.so" TS_AUTOLOAD="$here/php/autoload.php" php -r \
+  'require getenv("TS_AUTOLOAD"); echo count(TokenSieve\TokenSieve::parse(["dialect" => "hermes"], "Hi")), "\n";' ) \
+  | grep -qx 3 && ok || bad "PHP with the installed library"
+
 step "PHP binding"
 export TOKENSIEVE_LIB="$lib/libtokensieve.so"
 run php "$here/php/tests/misuse.php"
@@ -165,6 +194,29 @@ if [ ${#provider_dirs[@]} -gt 0 ]; then
   run python3 "$check_py" --cmd "php $here/php/tests/decode.php --psr7" "${provider_dirs[@]}" \
       --sizes 1,7,0 -q --jobs 2
 fi
+echo "-- PHPUnit (TokenSieve, Decoder over PSR-7 bodies, where the library is found, ffi.preload)"
+run phpunit -c "$here/php/phpunit.xml.dist"
+echo "-- opcache.preload of preload.php with FFI::load (a master that is not root)"
+preload_check='$e = TokenSieve\TokenSieve::parse(["dialect" => "hermes"], "Hi"); echo TokenSieve\Library::loadedFrom();'
+preload_ini=(-d opcache.enable_cli=1 -d opcache.preload="$here/php/preload.php" -d ffi.enable=preload)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=nobody --regid=nogroup --clear-groups test -r "$here/php/preload.php"; then
+  got="$(setpriv --reuid=nobody --regid=nogroup --clear-groups php "${preload_ini[@]}" -r "$preload_check")" || true
+elif [ "$(id -u)" != 0 ]; then
+  got="$(php "${preload_ini[@]}" -r "$preload_check")" || true
+else
+  got="FFI scope tokensieve"; echo "(no unprivileged user to preload as: skipped)"
+fi
+[ "$got" = "FFI scope tokensieve" ] && ok || bad "opcache.preload: got '$got'"
+echo "-- the examples"
+# (Whole outputs, then matched: `| grep -q` would close the pipe early and, with pipefail,
+# fail the example on a write to a closed pipe.)
+got="$(php "$here/php/examples/parse.php" hermes "$root/examples/tools.json" < "$root/examples/hermes.txt")" || true
+case "$got" in *'→ get_weather({"city":"Paris","unit":"celsius"})'*) ok ;; *) bad "examples/parse.php: $got" ;; esac
+got="$(php "$here/php/examples/decode_psr7.php" openai-chat "$root/conformance/providers/openai-chat/004-one-tool-call.sse")" || true
+case "$got" in *'[finish: tool_calls'*) ok ;; *) bad "examples/decode_psr7.php: $got" ;; esac
+echo "-- composer install from a path repository into a scratch project, used from outside the checkout"
+run bash "$here/php/tests/composer-proof.sh" "$lib/libtokensieve.so"
+
 if [ "$quick" = 0 ]; then
 # PHP under valgrind: memory errors only (PHP keeps blocks until exit, so no leak check);
 # USE_ZEND_ALLOC=0 hands PHP's allocations to malloc, where valgrind sees them. This is what

@@ -19,8 +19,12 @@ typedef enum tokensieve_abi {
    * 2: `tokensieve_event` gained the provider-stream fields (kinds FINISH and ERROR,
    * `choice`, finish reason, usage, response id, model, stream error, refusal/server,
    * signature, redacted) at its end.
+   * 3: `tokensieve_config.unknown_tools`.
+   * 4: no default dialect: `tokensieve_config_default` leaves `dialect`
+   * TOKENSIEVE_DIALECT_NONE (it was anthropic-xml), which `tokensieve_new`, `tokensieve_init`
+   * and `tokensieve_state_size` refuse with a message naming the dialects.
    */
-  TOKENSIEVE_ABI_VERSION = 3,
+  TOKENSIEVE_ABI_VERSION = 4,
 } tokensieve_abi;
 
 /**
@@ -318,6 +322,18 @@ typedef enum tokensieve_dialect {
    */
   TOKENSIEVE_DIALECT_LFM2 = 18,
 } tokensieve_dialect;
+
+/**
+ * `tokensieve_config.dialect` before one is chosen: what `tokensieve_config_default`
+ * writes. No binding picks a dialect for the caller; a config still holding this value is
+ * refused (TOKENSIEVE_E_CONFIG) with a message naming the dialects.
+ */
+typedef enum tokensieve_dialect_unset {
+  /**
+   * Not a dialect: set `dialect` to a `TOKENSIEVE_DIALECT_*` value.
+   */
+  TOKENSIEVE_DIALECT_NONE = 2147483647,
+} tokensieve_dialect_unset;
 
 /**
  * `tokensieve_config.start_in`.
@@ -653,7 +669,8 @@ typedef struct tokensieve_tool {
  */
 typedef struct tokensieve_config {
   /**
-   * A `TOKENSIEVE_DIALECT_*` value (default anthropic-xml).
+   * A `TOKENSIEVE_DIALECT_*` value. Required: the default, TOKENSIEVE_DIALECT_NONE, is
+   * refused with a message naming the dialects.
    */
   uint32_t dialect;
   /**
@@ -923,8 +940,8 @@ size_t tokensieve_event_size(void);
 int32_t tokensieve_dialect_supported(uint32_t dialect);
 
 /**
- * Fills `*out` with the defaults: anthropic-xml, start in text, malformed calls re-emitted
- * as text, no accumulation, no markers/stops/tools (NULL), `call_` ids, 1 MiB per call,
+ * Fills `*out` with the defaults: no dialect (TOKENSIEVE_DIALECT_NONE: set `dialect`, a
+ * parser is refused without one), start in text, malformed calls re-emitted as text, no accumulation, no markers/stops/tools (NULL), `call_` ids, 1 MiB per call,
  * 2048 buffer bytes and 4096 accumulation bytes for caller memory.
  *
  * Returns TOKENSIEVE_OK, or TOKENSIEVE_E_NULL when `out` is NULL.

@@ -57,6 +57,7 @@ int main(int argc, char **argv) {
         int round;
         uintptr_t a;
         tokensieve_config_default(&c);
+        c.dialect = TOKENSIEVE_DIALECT_ANTHROPIC_XML;
         c.tools = &tool;
         c.tools_len = 1;
         c.accumulate = mode == 2;

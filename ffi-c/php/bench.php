@@ -2,7 +2,7 @@
 /** Per-event cost of the PHP binding on the transcript of bench/bench_c.c.
  *  php ffi-c/php/bench.php [CHUNK] [REPEAT]   (CHUNK 0: the whole input in one feed) */
 declare(strict_types=1);
-require __DIR__ . '/TokenSieve.php';
+require __DIR__ . '/autoload.php';
 use TokenSieve\TokenSieve;
 
 $chunk = (int) ($argv[1] ?? 16);

@@ -12,8 +12,8 @@ use tokensieve::{
 
 use crate::error::{Error, Result, config_err};
 use crate::types::{
-    tokensieve_config, tokensieve_dialect, tokensieve_on_malformed, tokensieve_start_in,
-    tokensieve_tool, tokensieve_unknown_tools,
+    tokensieve_config, tokensieve_dialect, tokensieve_dialect_unset, tokensieve_on_malformed,
+    tokensieve_start_in, tokensieve_tool, tokensieve_unknown_tools,
 };
 
 /// Default `accumulate_size` (caller memory).
@@ -68,10 +68,17 @@ fn pair<'c>(
 /// The enum fields, decoded by their ties to the core (see `codes`).
 fn read_enums(c: &tokensieve_config) -> Result<(Dialect, StartIn, OnMalformed, UnknownTools)> {
     let dialect = tokensieve_dialect::decode(c.dialect).ok_or_else(|| {
-        Error::Config.report(format_args!(
-            "config: dialect {} is not a TOKENSIEVE_DIALECT_* value",
-            c.dialect
-        ))
+        if c.dialect == tokensieve_dialect_unset::TOKENSIEVE_DIALECT_NONE as u32 {
+            Error::Config.report(format_args!(
+                "config: no dialect (TOKENSIEVE_DIALECT_NONE); set a TOKENSIEVE_DIALECT_* value: {}",
+                DialectNames
+            ))
+        } else {
+            Error::Config.report(format_args!(
+                "config: dialect {} is not a TOKENSIEVE_DIALECT_* value: {}",
+                c.dialect, DialectNames
+            ))
+        }
     })?;
     let start_in = tokensieve_start_in::decode(c.start_in).ok_or_else(|| {
         Error::Config.report(format_args!(
@@ -213,7 +220,36 @@ pub(crate) unsafe fn json_sieve(config_json: *const c_char) -> Result<Sieve<'sta
     })?;
     ConfigBuf::from_json(text)
         .and_then(Sieve::from_config_buf)
-        .map_err(|e| config_err(&e))
+        .map_err(|e| {
+            if e.key() == "dialect" && e.message() == "is required" {
+                // No binding picks a dialect: say which names exist.
+                Error::Config.report(format_args!(
+                    "config key `dialect`: is required, one of {DialectNames}"
+                ))
+            } else {
+                config_err(&e)
+            }
+        })
+}
+
+/// The dialects this build parses, by name, comma-separated (for messages; they fit the
+/// 255 bytes of an error message).
+pub(crate) struct DialectNames;
+
+impl core::fmt::Display for DialectNames {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut first = true;
+        for d in Dialect::ALL {
+            if d.is_supported() {
+                if !first {
+                    f.write_str(", ")?;
+                }
+                first = false;
+                f.write_str(d.name())?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A decoder's configuration read from JSON (docs/providers.md, "Input and configuration"):

@@ -16,8 +16,8 @@ use crate::event::Acc;
 use crate::memory::{PARSER, STATE_ALIGN, heap_free, heap_parser, init, new_on_heap, plan};
 use crate::panic::guard;
 use crate::types::{
-    tokensieve_abi, tokensieve_config, tokensieve_dialect, tokensieve_event,
-    tokensieve_on_malformed, tokensieve_start_in, tokensieve_unknown_tools,
+    tokensieve_abi, tokensieve_config, tokensieve_dialect, tokensieve_dialect_unset,
+    tokensieve_event, tokensieve_on_malformed, tokensieve_start_in, tokensieve_unknown_tools,
 };
 
 const MAGIC: u64 = 0x7473_6965_7665_3031; // "tsieve01"
@@ -119,8 +119,8 @@ pub extern "C" fn tokensieve_dialect_supported(dialect: u32) -> i32 {
     tokensieve_dialect::decode(dialect).is_some_and(|d| d.is_supported()) as i32
 }
 
-/// Fills `*out` with the defaults: anthropic-xml, start in text, malformed calls re-emitted
-/// as text, no accumulation, no markers/stops/tools (NULL), `call_` ids, 1 MiB per call,
+/// Fills `*out` with the defaults: no dialect (TOKENSIEVE_DIALECT_NONE: set `dialect`, a
+/// parser is refused without one), start in text, malformed calls re-emitted as text, no accumulation, no markers/stops/tools (NULL), `call_` ids, 1 MiB per call,
 /// 2048 buffer bytes and 4096 accumulation bytes for caller memory.
 ///
 /// Returns TOKENSIEVE_OK, or TOKENSIEVE_E_NULL when `out` is NULL.
@@ -135,7 +135,7 @@ pub unsafe extern "C" fn tokensieve_config_default(out: *mut tokensieve_config) 
             .code();
     }
     let c = tokensieve_config {
-        dialect: tokensieve_dialect::TOKENSIEVE_DIALECT_ANTHROPIC_XML as u32,
+        dialect: tokensieve_dialect_unset::TOKENSIEVE_DIALECT_NONE as u32,
         start_in: tokensieve_start_in::TOKENSIEVE_START_IN_TEXT as u32,
         on_malformed: tokensieve_on_malformed::TOKENSIEVE_ON_MALFORMED_TEXT as u32,
         accumulate: 0,

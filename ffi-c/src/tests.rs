@@ -50,13 +50,73 @@ fn a_panic_poisons_a_decoder_until_reset() {
     unsafe { tokensieve_decoder_free(d) };
 }
 
-/// `tokensieve_config_default`'s config.
+/// `tokensieve_config_default`'s config, with dialect anthropic-xml (the default has none).
 fn default_config() -> tokensieve_config {
     let mut c = MaybeUninit::uninit();
     // SAFETY: test: writable for one config.
     assert_eq!(unsafe { tokensieve_config_default(c.as_mut_ptr()) }, OK);
     // SAFETY: written by the call above.
-    unsafe { c.assume_init() }
+    let mut c: tokensieve_config = unsafe { c.assume_init() };
+    assert_eq!(
+        c.dialect,
+        tokensieve_dialect_unset::TOKENSIEVE_DIALECT_NONE as u32
+    );
+    c.dialect = tokensieve_dialect::TOKENSIEVE_DIALECT_ANTHROPIC_XML as u32;
+    c
+}
+
+/// The message of the thread's last error.
+fn last_error() -> String {
+    // SAFETY: test: NULL asks for the thread's message, a NUL-terminated string.
+    unsafe { core::ffi::CStr::from_ptr(tokensieve_last_error(core::ptr::null())) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// No default dialect: a config without one is refused by every constructor, and the
+/// message names every dialect this build parses, whole (it fits the message buffer).
+#[test]
+fn no_default_dialect_and_the_error_names_them() {
+    let mut c = default_config();
+    c.dialect = tokensieve_dialect_unset::TOKENSIEVE_DIALECT_NONE as u32;
+    let names: Vec<&str> = tokensieve::Dialect::ALL
+        .iter()
+        .filter(|d| d.is_supported())
+        .map(|d| d.name())
+        .collect();
+    let check = |what: &str| {
+        let msg = last_error();
+        assert!(msg.contains("TOKENSIEVE_DIALECT_NONE"), "{what}: {msg}");
+        for name in &names {
+            assert!(msg.contains(name), "{what}: {msg} lacks {name}");
+        }
+    };
+    // SAFETY: test: valid config pointer.
+    assert!(unsafe { tokensieve_new(&c) }.is_null());
+    check("tokensieve_new");
+    // SAFETY: test: valid config pointer.
+    assert_eq!(unsafe { tokensieve_state_size(&c) }, 0);
+    check("tokensieve_state_size");
+    let mut mem = vec![0u128; 1024];
+    // SAFETY: test: 16 KiB of aligned, writable memory and a valid config.
+    let p = unsafe { tokensieve_init(mem.as_mut_ptr().cast(), 16384, &c) };
+    assert!(p.is_null());
+    check("tokensieve_init");
+    // SAFETY: test: a NUL-terminated string.
+    assert!(unsafe { tokensieve_new_json(c"{}".as_ptr(), 0) }.is_null());
+    let msg = last_error();
+    assert!(
+        msg.starts_with("config key `dialect`: is required, one of "),
+        "{msg}"
+    );
+    for name in &names {
+        assert!(msg.contains(name), "{msg} lacks {name}");
+    }
+    c.dialect = 99;
+    // SAFETY: test: valid config pointer.
+    assert!(unsafe { tokensieve_new(&c) }.is_null());
+    let msg = last_error();
+    assert!(msg.contains("99") && msg.contains("hermes"), "{msg}");
 }
 
 /// The headers state the minimum `buffer_size` as a number (C has no `MIN_MEMORY`); it

@@ -11,7 +11,11 @@ pub enum tokensieve_abi {
     /// 2: `tokensieve_event` gained the provider-stream fields (kinds FINISH and ERROR,
     /// `choice`, finish reason, usage, response id, model, stream error, refusal/server,
     /// signature, redacted) at its end.
-    TOKENSIEVE_ABI_VERSION = 3,
+    /// 3: `tokensieve_config.unknown_tools`.
+    /// 4: no default dialect: `tokensieve_config_default` leaves `dialect`
+    /// TOKENSIEVE_DIALECT_NONE (it was anthropic-xml), which `tokensieve_new`, `tokensieve_init`
+    /// and `tokensieve_state_size` refuse with a message naming the dialects.
+    TOKENSIEVE_ABI_VERSION = 4,
 }
 
 /// Status of `tokensieve_next`.
@@ -247,6 +251,15 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_LFM2 = 18,
 }
 
+/// `tokensieve_config.dialect` before one is chosen: what `tokensieve_config_default`
+/// writes. No binding picks a dialect for the caller; a config still holding this value is
+/// refused (TOKENSIEVE_E_CONFIG) with a message naming the dialects.
+#[repr(C)]
+pub enum tokensieve_dialect_unset {
+    /// Not a dialect: set `dialect` to a `TOKENSIEVE_DIALECT_*` value.
+    TOKENSIEVE_DIALECT_NONE = 0x7fff_ffff,
+}
+
 /// `tokensieve_config.start_in`.
 #[repr(C)]
 pub enum tokensieve_start_in {
@@ -282,7 +295,8 @@ pub struct tokensieve_tool {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct tokensieve_config {
-    /// A `TOKENSIEVE_DIALECT_*` value (default anthropic-xml).
+    /// A `TOKENSIEVE_DIALECT_*` value. Required: the default, TOKENSIEVE_DIALECT_NONE, is
+    /// refused with a message naming the dialects.
     pub dialect: u32,
     /// A `TOKENSIEVE_START_IN_*` value (default text).
     pub start_in: u32,

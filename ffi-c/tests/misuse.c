@@ -35,6 +35,12 @@ static int drain_count(tokensieve_parser *p, int32_t *last) {
     return n;
 }
 
+/* tokensieve_config_default with a dialect: the default has none (TOKENSIEVE_DIALECT_NONE). */
+static void config_ax(tokensieve_config *c) {
+    tokensieve_config_default(c);
+    c->dialect = TOKENSIEVE_DIALECT_ANTHROPIC_XML;
+}
+
 static void abi(void) {
     CHECK(tokensieve_abi_version() == TOKENSIEVE_ABI_VERSION);
     CHECK(tokensieve_event_size() == sizeof(tokensieve_event));
@@ -67,18 +73,36 @@ static void bad_configs(void) {
     tokensieve_config c;
     const char *empty_stop[1] = {""};
     tokensieve_tool tool;
+
+    /* No default dialect: refused everywhere, with the names of the dialects. */
     tokensieve_config_default(&c);
+    CHECK(c.dialect == TOKENSIEVE_DIALECT_NONE);
+    CHECK(tokensieve_new(&c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "TOKENSIEVE_DIALECT_NONE"));
+    CHECK(has(tokensieve_last_error(NULL), "anthropic-xml"));
+    CHECK(has(tokensieve_last_error(NULL), "hermes"));
+    CHECK(has(tokensieve_last_error(NULL), "pythonic"));
+    CHECK(tokensieve_state_size(&c) == 0);
+    CHECK(has(tokensieve_last_error(NULL), "TOKENSIEVE_DIALECT_NONE"));
+    CHECK(tokensieve_init(aligned(0), 16384, &c) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "hermes"));
+    CHECK(tokensieve_new_json("{}", 0) == NULL);
+    CHECK(has(tokensieve_last_error(NULL), "is required, one of"));
+    CHECK(has(tokensieve_last_error(NULL), "anthropic-xml"));
+    c.dialect = TOKENSIEVE_DIALECT_HERMES;
+    CHECK(tokensieve_state_size(&c) > 0);
+    config_ax(&c);
     c.dialect = 99;
     CHECK(tokensieve_new(&c) == NULL);
     CHECK(has(tokensieve_last_error(NULL), "dialect"));
     CHECK(tokensieve_state_size(&c) == 0);
 
-    tokensieve_config_default(&c);
+    config_ax(&c);
     c.thinking_open = "<t>";
     CHECK(tokensieve_new(&c) == NULL);
     CHECK(has(tokensieve_last_error(NULL), "both"));
 
-    tokensieve_config_default(&c);
+    config_ax(&c);
     c.stop_sequences = empty_stop;
     c.stop_sequences_len = 1;
     CHECK(tokensieve_new(&c) == NULL);
@@ -87,7 +111,7 @@ static void bad_configs(void) {
     CHECK(tokensieve_new(&c) == NULL);
     CHECK(has(tokensieve_last_error(NULL), "NULL"));
 
-    tokensieve_config_default(&c);
+    config_ax(&c);
     tool.name = "";
     tool.schema = NULL;
     c.tools = &tool;
@@ -104,12 +128,12 @@ static void bad_configs(void) {
     tool.schema = "{\"properties\":{\"n\":{\"type\":\"integer\"}}}";
     CHECK(tokensieve_state_size(&c) > 0);
 
-    tokensieve_config_default(&c);
+    config_ax(&c);
     c.id_prefix = "\xff\xfe";
     CHECK(tokensieve_new(&c) == NULL);
     CHECK(has(tokensieve_last_error(NULL), "UTF-8"));
 
-    tokensieve_config_default(&c);
+    config_ax(&c);
     c.start_in = 7;
     CHECK(tokensieve_new(&c) == NULL);
     c.start_in = 0;
@@ -133,7 +157,7 @@ static void caller_memory(void) {
     tokensieve_config c;
     size_t size;
     tokensieve_parser *p;
-    tokensieve_config_default(&c);
+    config_ax(&c);
     size = tokensieve_state_size(&c);
     CHECK(size > 0 && size % tokensieve_state_align() == 0 && size < sizeof pool / 2);
     CHECK(tokensieve_init(aligned(0), size, NULL) == NULL);
@@ -146,20 +170,20 @@ static void caller_memory(void) {
     CHECK(has(tokensieve_last_error(NULL), "buffer_size"));
     /* Sizes have an upper bound (256 MiB - 1), so state_size never overflows to a huge
        number (it returned ~2^63 for accumulate_size = SIZE_MAX / 2). */
-    tokensieve_config_default(&c);
+    config_ax(&c);
     c.accumulate = 1;
     c.accumulate_size = (size_t)-1 / 2;
     CHECK(tokensieve_state_size(&c) == 0);
     CHECK(has(tokensieve_last_error(NULL), "accumulate_size"));
-    tokensieve_config_default(&c);
+    config_ax(&c);
     c.buffer_size = (size_t)1 << 28;
     CHECK(tokensieve_state_size(&c) == 0);
     CHECK(has(tokensieve_last_error(NULL), "maximum"));
-    tokensieve_config_default(&c);
+    config_ax(&c);
     c.max_call_bytes = 63;
     CHECK(tokensieve_new(&c) == NULL);
     CHECK(has(tokensieve_last_error(NULL), "max_call_bytes"));
-    tokensieve_config_default(&c);
+    config_ax(&c);
     p = tokensieve_init(aligned(0), size, &c);
     CHECK(p != NULL && (void *)p == aligned(0));
     CHECK(tokensieve_feed(p, "hi", 2) == TOKENSIEVE_OK);
@@ -178,7 +202,7 @@ static void states(void) {
     int32_t last;
     int n1, n2;
     static const char stream[] = "Hi <thinking>hmm</thinking> there";
-    tokensieve_config_default(&c);
+    config_ax(&c);
     p = tokensieve_new(&c);
     CHECK(p != NULL);
     CHECK(has(tokensieve_last_error(p), "") && tokensieve_last_error(p)[0] == 0);
@@ -232,7 +256,7 @@ static void stop_and_fields(void) {
     static const char s1[] = "Sure.\nHum";
     static const char s2[] = "an: more text";
     int saw_stop = 0;
-    tokensieve_config_default(&c);
+    config_ax(&c);
     c.stop_sequences = stop_list;
     c.stop_sequences_len = 1;
     c.accumulate = 1;
@@ -274,7 +298,7 @@ static void accumulation_limits(void) {
     int complete = 0, typed = 0;
     static const char text[] = "0123456789abcdefghij <function_calls><invoke name=\"count\">"
                                "<parameter name=\"n\">42</parameter></invoke></function_calls>";
-    tokensieve_config_default(&c);
+    config_ax(&c);
     tool.name = "count";
     tool.schema = "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}";
     c.tools = &tool;

@@ -161,6 +161,7 @@ int main(void) {
 
     /* The interposer works: a heap parser allocates. */
     tokensieve_config_default(&c);
+    c.dialect = TOKENSIEVE_DIALECT_ANTHROPIC_XML;
     counting = 1;
     calls = 0;
     p = tokensieve_new(&c);

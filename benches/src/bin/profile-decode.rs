@@ -1,5 +1,5 @@
 //! A provider body decoded once, for a profiler or a quick wall-clock figure:
-//! `valgrind --tool=callgrind target-bench/release/profile-decode openai-chat 4096 1`
+//! `valgrind --tool=callgrind target-bench/profiling/profile-decode openai-chat 4096 1`
 //! (provider `openai-chat`, `anthropic` or `bedrock`, read size, megabytes of the generated SSE body the
 //! `decode` bench reads: short text deltas).
 

@@ -1,8 +1,11 @@
 //! A driver for profilers: feeds one input at one chunk size, `reps` times.
 //!
+//! Built with the `profiling` profile (release code with symbols; release is stripped):
+//!
 //! ```text
-//! valgrind --tool=callgrind target-bench/release/profile mixed-anthropic-xml 4 1
-//! perf record -e cpu-clock -g target-bench/release/profile prose 65536 50
+//! CARGO_TARGET_DIR=target-bench cargo build --profile profiling -p tokensieve-benches --bin profile
+//! valgrind --tool=callgrind target-bench/profiling/profile mixed-anthropic-xml 4 1
+//! perf record -e cpu-clock -g target-bench/profiling/profile prose 65536 50
 //! ```
 //!
 //! With feature `compare`, a fourth argument names a peer (`tool-parser-kimik2`,
@@ -10,8 +13,8 @@
 //! (in `&str` pieces ending at the next character boundary, as the benches feed them):
 //!
 //! ```text
-//! valgrind --tool=callgrind target-bench/release/profile mixed-kimi-k2 4 1 tool-parser-kimik2
-//! PROFILE_BYTES=100000 valgrind --tool=callgrind target-bench/release/profile mixed-kimi-k2 4 1 dynamo-kimi-k2
+//! valgrind --tool=callgrind target-bench/profiling/profile mixed-kimi-k2 4 1 tool-parser-kimik2
+//! PROFILE_BYTES=100000 valgrind --tool=callgrind target-bench/profiling/profile mixed-kimi-k2 4 1 dynamo-kimi-k2
 //! ```
 
 use std::time::Instant;

@@ -12,7 +12,7 @@
 
 declare(strict_types=1);
 
-require __DIR__ . '/../TokenSieve.php';
+require __DIR__ . '/../autoload.php';
 require __DIR__ . '/lines.php';
 
 use TokenSieve\Decoder;

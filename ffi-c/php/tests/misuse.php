@@ -3,11 +3,11 @@
 
 declare(strict_types=1);
 
-require __DIR__ . '/../TokenSieve.php';
+require __DIR__ . '/../autoload.php';
 
 use TokenSieve\Decoder;
 use TokenSieve\TokenSieve;
-use TokenSieve\TokenSieveException;
+use TokenSieve\Exception as TokenSieveError;
 
 $passed = $failed = 0;
 function check(bool $ok, string $what): void
@@ -25,7 +25,7 @@ function throws(callable $f, string $needle, string $what): void
     try {
         $f();
         check(false, "$what: no exception");
-    } catch (TokenSieveException $e) {
+    } catch (TokenSieveError $e) {
         check(str_contains($e->getMessage(), $needle), "$what: message '{$e->getMessage()}' lacks '$needle'");
     }
 }

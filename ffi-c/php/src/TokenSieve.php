@@ -1,0 +1,412 @@
+<?php
+
+declare(strict_types=1);
+
+namespace TokenSieve;
+
+/**
+ * tokensieve for PHP: a small class over FFI (libtokensieve.so + include/tokensieve_php.h).
+ *
+ *     use TokenSieve\TokenSieve;
+ *     $sieve = new TokenSieve(['dialect' => 'anthropic-xml',
+ *                              'tools' => [['name' => 'get_weather', 'schema' => $schema]]]);
+ *     foreach ($sieve->stream($chunksFromTheProvider) as $event) {
+ *         if ($event['event'] === 'chunk' && $event['visible']) echo $event['text'];
+ *     }
+ *
+ * Events are associative arrays shaped like the JSON form of DESIGN.md:
+ *   ['event' => 'block_start', 'index' => 0, 'type' => 'text']
+ *   ['event' => 'chunk', 'text' => '…', 'type' => 'tool_call', 'visible' => false, 'block' => 1,
+ *    'depth' => 1, 'part' => 'input', 'tool_name' => 'get_weather', 'tool_id' => 'call_0']
+ *   ['event' => 'block_complete', 'index' => 1, 'type' => 'tool_call', 'tool_name' => …,
+ *    'tool_id' => …, 'input' => [decoded object], 'input_json' => '{"city":"Paris"}']
+ *   ['event' => 'block_complete', …, 'content' => '…'] (text, thinking, tool_result)
+ *   ['event' => 'block_complete', …, 'error' => ['reason' => 'malformed-body', 'raw' => bytes]]
+ *   ['event' => 'stop', 'sequence' => "\nHuman:"]
+ * Absent fields are absent; 'is_error' => true only on error results.
+ *
+ * Provider streams (the HTTP body of a streaming LLM API, docs/providers.md): TokenSieve\Decoder,
+ * with the same shape, over the network reads a PSR-18 client's response body yields:
+ *
+ *     $decoder = new Decoder(['provider' => 'openai-chat']);
+ *     foreach ($decoder->stream($reads) as $event) { … }
+ *
+ * Its events add 'choice' (when not 0) and, on block_complete, 'refusal' / 'server' (true when
+ * set), 'signature', 'redacted'; and two kinds:
+ *   ['event' => 'finish', 'reason' => 'tool_calls', 'raw_reason' => 'tool_calls',
+ *    'usage' => ['input_tokens' => 81, 'output_tokens' => 17], 'response_id' => …, 'model' => …]
+ *   ['event' => 'error', 'source' => 'provider', 'code' => 'rate_limit_exceeded', 'message' => …]
+ *
+ * Pull API only (no PHP callbacks cross into C). Where the library and header are found:
+ * TokenSieve\Library (an explicit `library:` / `header:`, then TOKENSIEVE_LIB /
+ * TOKENSIEVE_HEADER, then next to the package). Every error is a TokenSieve\Exception.
+ */
+final class TokenSieve
+{
+    private const TYPES = ['text', 'thinking', 'tool_call', 'tool_result'];
+    private const PARTS = [1 => 'name', 2 => 'id', 3 => 'input'];
+    private const FINISH = [1 => 'stop', 2 => 'length', 3 => 'tool_calls', 4 => 'content_filter',
+                            5 => 'refusal', 6 => 'error', 7 => 'other'];
+    private const USAGE = [1 => 'input_tokens', 2 => 'output_tokens', 4 => 'cache_read_tokens',
+                           8 => 'cache_write_tokens', 16 => 'reasoning_tokens'];
+
+    private \FFI $ffi;
+    /** @var \FFI\CData tokensieve_parser* */
+    private \FFI\CData $parser;
+    /** @var \FFI\CData tokensieve_event */
+    private \FFI\CData $event;
+    /** @var \FFI\CData tokensieve_event* */
+    private \FFI\CData $eventPtr;
+    private bool $freed = false;
+
+    /**
+     * Loads the library (once per process) and returns it: see Library::load().
+     * @throws LibraryException
+     */
+    public static function load(?string $library = null, ?string $header = null): \FFI
+    {
+        return Library::load($library, $header);
+    }
+
+    /**
+     * @param array<string,mixed>|string $config the config object ({dialect, tools, stop_sequences,
+     *        thinking_tags, start_in, id_prefix, on_malformed, max_call_bytes, tool_call_markers}),
+     *        as an array or as JSON text. A tool's 'schema' may be an array or JSON text.
+     * @param bool $accumulate block_complete events carry 'content' / 'input' (default true)
+     * @param ?string $library path of libtokensieve (only the first load of a process uses it)
+     * @param ?string $header path of tokensieve_php.h (likewise)
+     * @throws ConfigException when the config is rejected (the message names the key)
+     * @throws LibraryException when the library cannot be found or loaded
+     */
+    public function __construct(
+        array|string $config,
+        bool $accumulate = true,
+        ?string $library = null,
+        ?string $header = null,
+    ) {
+        $this->ffi = $ffi = Library::load($library, $header);
+        $json = self::configJson($config);
+        if (str_contains($json, "\0")) {
+            // The C side reads a NUL-terminated string: the rest would be ignored silently.
+            throw new ConfigException('config: contains a NUL byte');
+        }
+        $parser = $ffi->tokensieve_new_json($json, $accumulate ? 1 : 0);
+        if ($parser === null || \FFI::isNull($parser)) {
+            throw new ConfigException($ffi->tokensieve_last_error(null), -3);
+        }
+        $this->parser = $parser;
+        $this->event = $ffi->new('tokensieve_event');
+        $this->eventPtr = \FFI::addr($this->event);
+    }
+
+    /**
+     * A config as JSON text (arrays are encoded).
+     * @internal
+     * @param array<string,mixed>|string $config
+     */
+    public static function configJson(array|string $config): string
+    {
+        if ($config === []) {
+            return '{}'; // an empty config is an (empty) object, not a list
+        }
+        try {
+            return \is_string($config)
+                ? $config
+                : json_encode($config, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        } catch (\JsonException $e) {
+            // A NaN, INF or a string that is not UTF-8 cannot be written as JSON.
+            throw new ConfigException('config: cannot be written as JSON: ' . $e->getMessage(), 0, $e);
+        }
+    }
+
+    public function __destruct()
+    {
+        if (!$this->freed) {
+            $this->freed = true;
+            $this->ffi->tokensieve_free($this->parser);
+        }
+    }
+
+    /**
+     * Cloning is refused: the copy would share the C parser, and both objects would free it.
+     * Make a new TokenSieve from the same config instead.
+     * @throws StateException always
+     */
+    public function __clone()
+    {
+        // The copy holds the original's pointer: make it inert before it is released.
+        $this->freed = true;
+        throw new StateException('a TokenSieve cannot be cloned: create a new one from the same config');
+    }
+
+    /** The parser, unless this object was destroyed (an explicit __destruct() call). */
+    private function live(): \FFI\CData
+    {
+        if ($this->freed) {
+            throw new StateException('this TokenSieve was destroyed: create a new one');
+        }
+        return $this->parser;
+    }
+
+    /** Advances the parser silently over assistant prefill text; before the first feed only. */
+    public function prefill(string $text): void
+    {
+        $this->check($this->ffi->tokensieve_prefill($this->live(), $text, \strlen($text)));
+    }
+
+    /**
+     * Parses the next piece of the stream (any chunking) and returns its events.
+     * @return list<array<string,mixed>>
+     */
+    public function feed(string $chunk): array
+    {
+        // The library reads $chunk in place; it stays alive until drain() has consumed it.
+        $this->check($this->ffi->tokensieve_feed($this->live(), $chunk, \strlen($chunk)));
+        return $this->drain();
+    }
+
+    /**
+     * Ends the stream: returns the remaining events (held text, open blocks completing).
+     * @return list<array<string,mixed>>
+     */
+    public function finish(): array
+    {
+        $this->check($this->ffi->tokensieve_finish($this->live()));
+        return $this->drain();
+    }
+
+    /** Back to the initial state for a new stream (same config). */
+    public function reset(): void
+    {
+        $this->check($this->ffi->tokensieve_reset($this->live()));
+    }
+
+    /**
+     * Yields the events of a whole stream, then finishes. $chunks: an iterable of strings, or
+     * a stream object with eof() and read($n) (a PSR-7 StreamInterface), read $readSize bytes
+     * at a time.
+     * @param iterable<string>|object $chunks
+     * @return \Generator<int, array<string,mixed>>
+     */
+    public function stream(iterable|object $chunks, int $readSize = 8192): \Generator
+    {
+        foreach (self::reads($chunks, $readSize) as $chunk) {
+            yield from $this->feed($chunk);
+        }
+        yield from $this->finish();
+    }
+
+    /**
+     * Parses a whole text with a new parser.
+     * @param array<string,mixed>|string $config
+     * @return list<array<string,mixed>>
+     */
+    public static function parse(array|string $config, string $text): array
+    {
+        $sieve = new self($config);
+        return [...$sieve->feed($text), ...$sieve->finish()];
+    }
+
+    private function check(int $rc): void
+    {
+        if ($rc < 0) {
+            throw self::error($this->ffi->tokensieve_last_error($this->parser), $rc);
+        }
+    }
+
+    /**
+     * The exception for a negative status of the C library.
+     * @internal
+     */
+    public static function error(string $message, int $rc): Exception
+    {
+        return match ($rc) {
+            -2 => new StateException($message, $rc),
+            -3 => new ConfigException($message, $rc),
+            default => new Exception($message, $rc),
+        };
+    }
+
+    /**
+     * The pieces of a stream: an iterable of strings as it is, or a stream object with eof()
+     * and read() (PSR-7's StreamInterface, duck-typed: no dependency on psr/http-message).
+     * @internal
+     * @param iterable<string>|object $body
+     * @return iterable<string>
+     */
+    public static function reads(iterable|object $body, int $readSize): iterable
+    {
+        if (is_iterable($body)) {
+            return $body;
+        }
+        if (!method_exists($body, 'eof') || !method_exists($body, 'read')) {
+            throw new Exception('stream(): give an iterable of strings or a stream with eof() and read() (PSR-7), not '
+                . get_debug_type($body));
+        }
+        if ($readSize < 1) {
+            throw new Exception("stream(): readSize must be at least 1, not $readSize");
+        }
+        return (static function () use ($body, $readSize): \Generator {
+            while (!$body->eof()) {
+                $read = $body->read($readSize);
+                if ($read === '') {
+                    continue;
+                }
+                yield $read;
+            }
+        })();
+    }
+
+    /** @return list<array<string,mixed>> */
+    private function drain(): array
+    {
+        $ffi = $this->ffi;
+        $parser = $this->live();
+        $ev = $this->event;
+        $ptr = $this->eventPtr;
+        $out = [];
+        while (($rc = $ffi->tokensieve_next($parser, $ptr)) === 0) {
+            $out[] = self::event($ev);
+        }
+        if ($rc < 0) {
+            $this->check($rc);
+        }
+        return $out;
+    }
+
+    /**
+     * The PHP array of a tokensieve_event (parsers and decoders).
+     * @internal
+     * @return array<string,mixed>
+     */
+    public static function event(\FFI\CData $ev): array
+    {
+        $kind = $ev->kind;
+        if ($kind === 2) {
+            $t = $ev->text;
+            $type = $ev->block_type;
+            $e = [
+                'event' => 'chunk',
+                'text' => \FFI::string($t->ptr, $t->len),
+                'type' => self::TYPES[$type],
+                'visible' => $type === 0,
+                'block' => $ev->index,
+                'depth' => $ev->depth,
+            ];
+            if ($type >= 2) {
+                $part = $ev->part;
+                if ($part !== 0) {
+                    $e['part'] = self::PARTS[$part];
+                }
+                self::names($ev, $e);
+            }
+            self::choice($ev, $e);
+            return $e;
+        }
+        if ($kind === 1) {
+            $e = ['event' => 'block_start', 'index' => $ev->index, 'type' => self::TYPES[$ev->block_type]];
+            self::choice($ev, $e);
+            return $e;
+        }
+        if ($kind === 3) {
+            $type = $ev->block_type;
+            $e = ['event' => 'block_complete', 'index' => $ev->index, 'type' => self::TYPES[$type]];
+            $c = $ev->content;
+            if ($c->ptr !== null) {
+                $e['content'] = \FFI::string($c->ptr, $c->len);
+            }
+            if ($type >= 2) {
+                self::names($ev, $e);
+                $i = $ev->input;
+                if ($i->ptr !== null) {
+                    $json = \FFI::string($i->ptr, $i->len);
+                    $e['input'] = json_decode($json, true, 512, JSON_BIGINT_AS_STRING);
+                    $e['input_json'] = $json;
+                }
+                if ($ev->error_code !== 0) {
+                    $r = $ev->error_reason;
+                    $raw = $ev->error_raw;
+                    $e['error'] = [
+                        'reason' => \FFI::string($r->ptr, $r->len),
+                        'raw' => $raw->len > 0 ? \FFI::string($raw->ptr, $raw->len) : '',
+                    ];
+                    if (($ev->flags & 4) !== 0) {
+                        $e['error']['raw_truncated'] = true;
+                    }
+                }
+                if (($ev->flags & 2) !== 0) {
+                    $e['is_error'] = true;
+                }
+            }
+            self::choice($ev, $e);
+            $flags = $ev->flags;
+            if (($flags & 16) !== 0) {
+                $e['refusal'] = true;
+            }
+            if (($flags & 32) !== 0) {
+                $e['server'] = true;
+            }
+            self::str($ev->signature, 'signature', $e);
+            self::str($ev->redacted, 'redacted', $e);
+            return $e;
+        }
+        if ($kind === 5) {
+            $e = ['event' => 'finish', 'reason' => self::FINISH[$ev->finish_reason] ?? 'other'];
+            self::str($ev->raw_reason, 'raw_reason', $e);
+            if (($ev->flags & 64) !== 0) {
+                $usage = [];
+                $present = $ev->usage_present;
+                foreach (self::USAGE as $bit => $name) {
+                    if (($present & $bit) !== 0) {
+                        $usage[$name] = $ev->{$name};
+                    }
+                }
+                $e['usage'] = $usage;
+            }
+            self::str($ev->response_id, 'response_id', $e);
+            self::str($ev->model, 'model', $e);
+            self::choice($ev, $e);
+            return $e;
+        }
+        if ($kind === 6) {
+            $e = ['event' => 'error', 'source' => $ev->error_source === 2 ? 'framing' : 'provider'];
+            self::str($ev->code, 'code', $e);
+            $m = $ev->message;
+            $e['message'] = $m->len > 0 ? \FFI::string($m->ptr, $m->len) : '';
+            return $e;
+        }
+        $t = $ev->text;
+        return ['event' => 'stop', 'sequence' => \FFI::string($t->ptr, $t->len)];
+    }
+
+    /** @param array<string,mixed> $e */
+    private static function choice(\FFI\CData $ev, array &$e): void
+    {
+        $choice = $ev->choice;
+        if ($choice !== 0) {
+            $e['choice'] = $choice;
+        }
+    }
+
+    /** @param array<string,mixed> $e */
+    private static function str(\FFI\CData $s, string $key, array &$e): void
+    {
+        if ($s->ptr !== null) {
+            $e[$key] = $s->len > 0 ? \FFI::string($s->ptr, $s->len) : '';
+        }
+    }
+
+    /** @param array<string,mixed> $e */
+    private static function names(\FFI\CData $ev, array &$e): void
+    {
+        $n = $ev->tool_name;
+        if ($n->ptr !== null) {
+            $e['tool_name'] = \FFI::string($n->ptr, $n->len);
+        }
+        $n = $ev->tool_id;
+        if ($n->ptr !== null) {
+            $e['tool_id'] = \FFI::string($n->ptr, $n->len);
+        }
+    }
+}
+
