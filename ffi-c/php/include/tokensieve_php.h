@@ -300,6 +300,27 @@ typedef enum tokensieve_dialect {
    * `<|python_start|>…<|python_end|>` (Llama 3.2/4, ToolACE).
    */
   TOKENSIEVE_DIALECT_PYTHONIC = 13,
+  /**
+   * DeepSeek V3.2's DSML: `<｜DSML｜function_calls>`, `<｜DSML｜invoke name="N">`,
+   * `<｜DSML｜parameter name="K" string="true|false">`.
+   */
+  TOKENSIEVE_DIALECT_DEEPSEEK_V3_2 = 14,
+  /**
+   * DeepSeek V4's DSML: the region is `<｜DSML｜tool_calls>`.
+   */
+  TOKENSIEVE_DIALECT_DEEPSEEK_V4 = 15,
+  /**
+   * ByteDance Seed-OSS: qwen3-coder calls in `<seed:tool_call>`, thinking `<seed:think>`.
+   */
+  TOKENSIEVE_DIALECT_SEED_OSS = 16,
+  /**
+   * AllenAI Olmo 3: pythonic calls one per line in `<function_calls>`.
+   */
+  TOKENSIEVE_DIALECT_OLMO_3 = 17,
+  /**
+   * Liquid LFM2: the pythonic list in `<|tool_call_start|>`…`<|tool_call_end|>`.
+   */
+  TOKENSIEVE_DIALECT_LFM2 = 18,
 } tokensieve_dialect;
 
 /**
