@@ -72,7 +72,8 @@ pub(crate) fn config_err(e: &ConfigError) -> Error {
     Error::Config.report(format_args!("config key `{}`: {}", e.key(), e.message()))
 }
 
-const ERR_CAP: usize = 256;
+/// Room for the longest message: the list of every dialect name in the missing-dialect error.
+const ERR_CAP: usize = 1024;
 
 /// A NUL-terminated message in fixed storage (no heap).
 pub(crate) struct ErrBuf {
