@@ -38,6 +38,7 @@ TARGETS = {
     "deepseek-v3.2": "sieve_deepseek_v3_2",
     "deepseek-v4": "sieve_deepseek_v4",
     "seed-oss": "sieve_seed_oss",
+    "cohere-command": "sieve_cohere_command",
 }
 OUT = HERE / "seeds"
 

@@ -315,6 +315,10 @@ typedef enum tokensieve_dialect {
    * ByteDance Seed-OSS: qwen3-coder calls in `<seed:tool_call>`, thinking `<seed:think>`.
    */
   TOKENSIEVE_DIALECT_SEED_OSS = 16,
+  /**
+   * Cohere Command R7B / A: `<|START_ACTION|>[{"tool_name": N, "parameters": {…}}]<|END_ACTION|>`.
+   */
+  TOKENSIEVE_DIALECT_COHERE_COMMAND = 22,
 } tokensieve_dialect;
 
 /**

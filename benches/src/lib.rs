@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 16] = [
+pub const TOOL_DIALECTS: [Dialect; 17] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -56,6 +56,7 @@ pub const TOOL_DIALECTS: [Dialect; 16] = [
     Dialect::DeepSeekV32,
     Dialect::DeepSeekV4,
     Dialect::SeedOss,
+    Dialect::CohereCommand,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -344,6 +345,15 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             let body = json!({"name": call.name, "arguments": args});
             let _ = write!(out, "<tool_call>\n{body}\n</tool_call>");
         }
+        Dialect::CohereCommand => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!([{"tool_call_id": "0", "tool_name": call.name, "parameters": args}]);
+            let _ = write!(out, "<|START_ACTION|>{body}<|END_ACTION|>");
+        }
         Dialect::Qwen3Coder | Dialect::SeedOss => {
             let wrap = if d == Dialect::SeedOss {
                 "seed:tool_call"
@@ -526,6 +536,7 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::DeepSeekV32
         | Dialect::DeepSeekV4
         | Dialect::SeedOss
+        | Dialect::CohereCommand
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

@@ -187,6 +187,9 @@ fn dialect_description(name: &str) -> &'static str {
         "seed-oss" => {
             "<seed:tool_call><function=name><parameter=p>value</parameter> (ByteDance Seed-OSS)"
         }
+        "cohere-command" => {
+            "<|START_ACTION|>[{\"tool_name\": N, \"parameters\": {…}}]<|END_ACTION|> (Cohere Command R7B, A)"
+        }
         _ => "",
     }
 }

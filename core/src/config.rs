@@ -366,7 +366,7 @@ impl<'a> Config<'a> {
 }
 
 /// The error for an unknown dialect name: every name (a test checks it lists them all).
-pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss (or a description object)";
+pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, cohere-command (or a description object)";
 
 /// Checks a host's dialect description (the errors name `dialect.<field>`).
 fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
@@ -406,6 +406,7 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
                     ));
                 }
             }
+            validate_more_markup(d)?;
             if let Some(r) = d.result_wrapper {
                 pair("dialect.result_wrapper", r)?;
                 if r.0 == d.wrapper.0 || thinking.contains(&r.0) {
@@ -460,6 +461,56 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
                 ));
             }
         }
+    }
+    if d.shape != Shape::JsonCall && !d.more_markup.is_empty() {
+        return Err(ConfigError::new(
+            "dialect.more_markup",
+            "applies to the json-call shape only",
+        ));
+    }
+    Ok(())
+}
+
+/// A json-call description's further markup markers: one more pair at most, with a `markup`
+/// pair, without a result wrapper (the text context holds eight markers), each unlike the
+/// other markers.
+fn validate_more_markup(d: &Description<'_>) -> Result<(), ConfigError> {
+    const KEY: &str = "dialect.more_markup";
+    let more = d.more_markup;
+    if more.is_empty() {
+        return Ok(());
+    }
+    if more.len() != 2 || d.markup.is_none() || d.result_wrapper.is_some() {
+        return Err(ConfigError::new(
+            KEY,
+            "is one more pair of markers, with a markup pair and no result_wrapper",
+        ));
+    }
+    let (m0, m1) = d.markup.unwrap_or(("", ""));
+    let taken = [
+        d.wrapper.0,
+        d.wrapper.1,
+        d.thinking_tags.0,
+        d.thinking_tags.1,
+        m0,
+        m1,
+    ];
+    for m in more.iter() {
+        if m.is_empty() || m.len() > MAX_MARKER_LEN {
+            return Err(ConfigError::new(KEY, "markers must be 1 to 64 bytes long"));
+        }
+        if taken.contains(&m) {
+            return Err(ConfigError::new(
+                KEY,
+                "must differ from the wrapper, thinking and markup markers",
+            ));
+        }
+    }
+    if more.get(0) == more.get(1) {
+        return Err(ConfigError::new(
+            KEY,
+            "the opener and the closer must differ",
+        ));
     }
     Ok(())
 }
@@ -660,6 +711,8 @@ mod owned {
         pub tag_prefixes: Vec<Box<str>>,
         /// See [`Description::string_attribute`].
         pub string_attribute: Option<Box<str>>,
+        /// See [`Description::more_markup`].
+        pub more_markup: Vec<Box<str>>,
     }
 
     impl DescriptionBuf {
@@ -677,6 +730,7 @@ mod owned {
                 elements: d.elements.iter().map(Into::into).collect(),
                 tag_prefixes: d.tag_prefixes.iter().map(Into::into).collect(),
                 string_attribute: d.string_attribute.map(Into::into),
+                more_markup: d.more_markup.iter().map(Into::into).collect(),
             }
         }
 
@@ -693,6 +747,7 @@ mod owned {
                 elements: StrList::Owned(&self.elements),
                 tag_prefixes: StrList::Owned(&self.tag_prefixes),
                 string_attribute: self.string_attribute.as_deref(),
+                more_markup: StrList::Owned(&self.more_markup),
             }
         }
 
@@ -725,6 +780,7 @@ mod owned {
                 match key.as_str() {
                     "shape" => {}
                     "wrapper" | "result_wrapper" | "markup" | "name_keys" | "argument_keys"
+                    | "more_markup"
                         if shape == Shape::Invoke =>
                     {
                         return Err(err(&full, "is not a field of the invoke shape"));
@@ -736,7 +792,18 @@ mod owned {
                     "result_wrapper" if value.is_null() => d.result_wrapper = None,
                     "result_wrapper" => d.result_wrapper = Some(marker_pair(&full, value)?),
                     "markup" if value.is_null() => d.markup = None,
+                    // One pair, or a list of pairs (the first is `markup`, the rest
+                    // `more_markup`).
+                    "markup" if value.get(0).is_some_and(Value::is_array) => {
+                        let pairs = value.as_array().map_or(&[][..], Vec::as_slice);
+                        d.markup = Some(marker_pair(&full, &pairs[0])?);
+                        for p in &pairs[1..] {
+                            let (a, b) = marker_pair(&full, p)?;
+                            d.more_markup.extend([a, b]);
+                        }
+                    }
                     "markup" => d.markup = Some(marker_pair(&full, value)?),
+                    "more_markup" => d.more_markup = keys(&full, value)?,
                     "name_keys" => d.name_keys = keys(&full, value)?,
                     "argument_keys" => d.argument_keys = keys(&full, value)?,
                     "thinking_tags" => d.thinking_tags = marker_pair(&full, value)?,

@@ -160,6 +160,10 @@ dialects! {
     /// `<seed:tool_call><function=N><parameter=K>…` and `<seed:think>` (ByteDance Seed-OSS):
     /// the xml-params shape's preset with Seed's markers.
     SeedOss = 16, "seed-oss", ("<seed:think>", "</seed:think>");
+    /// `<|START_ACTION|>[{"tool_name": N, "parameters": {…}}]<|END_ACTION|>`,
+    /// `<|START_THINKING|>`, `<|START_RESPONSE|>`/`<|START_TEXT|>` wrappers as markup (Cohere
+    /// Command R7B, Command A): the json-call shape's preset with Cohere's markers.
+    CohereCommand = 22, "cohere-command", ("<|START_THINKING|>", "<|END_THINKING|>");
 }
 
 impl Dialect {
@@ -274,6 +278,11 @@ pub struct Description<'a> {
     /// invoke: a parameter attribute that types the value: `"true"`, a string as written;
     /// `"false"`, JSON (DSML's `string`); the schema types values without it.
     pub string_attribute: Option<&'a str>,
+    /// json-call: more markup markers than [`markup`](Description::markup)'s pair, dropped
+    /// likewise wherever they stand in text (Cohere writes `<|START_RESPONSE|>…<|END_RESPONSE|>`
+    /// or `<|START_TEXT|>…<|END_TEXT|>`); at most two (one more pair), and none with a
+    /// `result_wrapper` (the text context's vocabulary holds eight markers). Empty: none.
+    pub more_markup: StrList<'a>,
 }
 
 /// Longest key name a json-call description may give, in bytes.
@@ -290,6 +299,7 @@ const HERMES: Description<'static> = Description {
     elements: StrList::Strs(&[]),
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
+    more_markup: StrList::Strs(&[]),
 };
 
 const QWEN3_CODER: Description<'static> = Description {
@@ -303,6 +313,7 @@ const QWEN3_CODER: Description<'static> = Description {
     elements: StrList::Strs(&[]),
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
+    more_markup: StrList::Strs(&[]),
 };
 
 const SEED_OSS: Description<'static> = Description {
@@ -322,6 +333,7 @@ const MINIMAX_M2: Description<'static> = Description {
     elements: StrList::Strs(&["minimax:tool_call", "invoke", "parameter"]),
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
+    more_markup: StrList::Strs(&[]),
 };
 
 /// DeepSeek's DSML prefix, full-width bars as the tokenizer writes it, then the ASCII
@@ -338,6 +350,17 @@ const DEEPSEEK_V32: Description<'static> = Description {
 const DEEPSEEK_V4: Description<'static> = Description {
     elements: StrList::Strs(&["tool_calls", "invoke", "parameter"]),
     ..DEEPSEEK_V32
+};
+
+const COHERE_COMMAND: Description<'static> = Description {
+    wrapper: ("<|START_ACTION|>", "<|END_ACTION|>"),
+    result_wrapper: None,
+    markup: Some(("<|START_RESPONSE|>", "<|END_RESPONSE|>")),
+    name_keys: StrList::Strs(&["tool_name", "name"]),
+    argument_keys: StrList::Strs(&["parameters", "arguments"]),
+    thinking_tags: ("<|START_THINKING|>", "<|END_THINKING|>"),
+    more_markup: StrList::Strs(&["<|START_TEXT|>", "<|END_TEXT|>"]),
+    ..HERMES
 };
 
 /// A preset's wrapper markers (hermes's for presets that have no description: the machines
@@ -378,6 +401,7 @@ impl Description<'static> {
             Dialect::MinimaxM2 => Some(MINIMAX_M2),
             Dialect::DeepSeekV32 => Some(DEEPSEEK_V32),
             Dialect::DeepSeekV4 => Some(DEEPSEEK_V4),
+            Dialect::CohereCommand => Some(COHERE_COMMAND),
             _ => None,
         }
     }

@@ -295,6 +295,23 @@ fn bad_descriptions_name_the_field() {
             "dialect.colour",
         ),
         (
+            json!({"shape": "json-call", "more_markup": ["<a>", "</a>"]}),
+            "dialect.more_markup",
+        ),
+        (
+            json!({"shape": "json-call", "markup": [["<a>", "</a>"], ["<b>", "</b>"]]}),
+            "dialect.more_markup",
+        ),
+        (
+            json!({"shape": "json-call", "result_wrapper": null,
+                   "markup": [["<a>", "</a>"], ["<a>", "</b>"]]}),
+            "dialect.more_markup",
+        ),
+        (
+            json!({"shape": "xml-params", "more_markup": ["<a>", "</a>"]}),
+            "dialect.more_markup",
+        ),
+        (
             json!({"shape": "invoke", "elements": ["a", "b"]}),
             "dialect.elements",
         ),

@@ -84,7 +84,9 @@ fn transcript() -> Vec<u8> {
 <｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">a \"q\"</｜DSML｜parameter>\n\
 <｜DSML｜parameter name=\"n\" string=\"false\">42</｜DSML｜parameter>\n</｜DSML｜invoke>\n<|DSML|invoke name=\"g\">stray</|DSML|invoke>\n</｜DSML｜function_calls>\n\
 <｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>\n\
-<seed:think>why</seed:think><seed:tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</seed:tool_call>\n";
+<seed:think>why</seed:think><seed:tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</seed:tool_call>\n\
+<|START_THINKING|>plan<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"f\", \"parameters\": {\"s\": \"\\u00e9\", n: 2}}, {oops}]<|END_ACTION|>\
+<|START_RESPONSE|>ok<|END_RESPONSE|><|START_TEXT|>t<|END_TEXT|><|START_ACTION|>[{\"tool_name\": \"g\", \"parameters\": {}}]<|END_ACT\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 
@@ -193,6 +195,7 @@ fn feeding_never_allocates_with_a_description() {
         elements: StrList::Strs(&[]),
         tag_prefixes: StrList::Strs(&[]),
         string_attribute: None,
+        more_markup: StrList::Strs(&[]),
     };
     let dsml = Description {
         elements: StrList::Strs(&["calls", "call", "arg"]),

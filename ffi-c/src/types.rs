@@ -241,6 +241,8 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_DEEPSEEK_V4 = 15,
     /// ByteDance Seed-OSS: qwen3-coder calls in `<seed:tool_call>`, thinking `<seed:think>`.
     TOKENSIEVE_DIALECT_SEED_OSS = 16,
+    /// Cohere Command R7B / A: `<|START_ACTION|>[{"tool_name": N, "parameters": {…}}]<|END_ACTION|>`.
+    TOKENSIEVE_DIALECT_COHERE_COMMAND = 22,
 }
 
 /// `tokensieve_config.start_in`.

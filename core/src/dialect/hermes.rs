@@ -121,7 +121,7 @@ impl Machine for State {
                 if self.after_call {
                     v = v.with_literal(close.as_bytes());
                 }
-                if let Some((m_open, m_close)) = out.markup() {
+                for (m_open, m_close) in [out.markup(), out.more_markup()].into_iter().flatten() {
                     v = v
                         .with_literal(m_open.as_bytes())
                         .with_literal(m_close.as_bytes());
@@ -177,10 +177,13 @@ impl Machine for State {
         }
         match (call.host, d) {
             (Ctx::Text, Decision::Literal { len, .. })
-                if out.markup().is_some_and(|(o, c)| {
-                    let lit = window.get(..len);
-                    lit == Some(o.as_bytes()) || lit == Some(c.as_bytes())
-                }) =>
+                if [out.markup(), out.more_markup()]
+                    .into_iter()
+                    .flatten()
+                    .any(|(o, c)| {
+                        let lit = window.get(..len);
+                        lit == Some(o.as_bytes()) || lit == Some(c.as_bytes())
+                    }) =>
             {
                 // A markup wrapper (docs/design.md, "Dialect descriptions"): wire syntax.
                 out.close_content();
@@ -212,6 +215,14 @@ impl Machine for State {
                 Act::skip(len)
             }
             (Ctx::Thinking, Decision::Literal { index, len }) => match index {
+                // A special-token opener (`<|START_ACTION|>`) is never prose: it yields
+                // wherever it stands (docs/design.md, "Thinking that yields to tool calls").
+                THINK_CALL if special_token(out.call_markers().0) => {
+                    out.close_content();
+                    call.host = Ctx::Text;
+                    self.yielded = true;
+                    Act::WAIT
+                }
                 THINK_CALL | THINK_REOPEN => super::thinking_marker(out, index == THINK_CALL, len)
                     .unwrap_or_else(|| {
                         call.host = Ctx::Text;
@@ -315,6 +326,11 @@ impl Machine for State {
         self.end_of_input(out);
         Cut::Done
     }
+}
+
+/// A marker spelled as a special token, `<|…|>`: never prose.
+fn special_token(marker: &str) -> bool {
+    marker.len() > 4 && marker.starts_with("<|") && marker.ends_with("|>")
 }
 
 fn after_body(

@@ -373,17 +373,39 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The `[open, close]` markup tags of a json-call description, if any (presets: none).
+    /// The `[open, close]` markup tags of a json-call description, if any (the host's, else
+    /// the preset's).
     #[inline]
     pub(crate) fn markup(&self) -> Option<(&str, &str)> {
         match &self.cfg {
-            Cfg::Borrowed(c) => c.description.and_then(|d| d.markup),
-            #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => c
+            Cfg::Borrowed(c) => c
                 .description
-                .as_ref()
-                .and_then(|d| d.markup.as_ref().map(|(a, b)| (&**a, &**b))),
+                .or(Description::preset(c.dialect))
+                .and_then(|d| d.markup),
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => d.markup.as_ref().map(|(a, b)| (&**a, &**b)),
+                None => Description::preset(c.dialect).and_then(|d| d.markup),
+            },
         }
+    }
+
+    /// A json-call description's further markup markers (`more_markup`), `[open, close]`.
+    #[inline]
+    pub(crate) fn more_markup(&self) -> Option<(&str, &str)> {
+        let list = match &self.cfg {
+            Cfg::Borrowed(c) => {
+                c.description
+                    .or(Description::preset(c.dialect))?
+                    .more_markup
+            }
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => StrList::Owned(&d.more_markup),
+                None => Description::preset(c.dialect)?.more_markup,
+            },
+        };
+        Some((list.get(0)?, list.get(1)?))
     }
 
     /// The `[open, close]` markers of a tool result (json-call), if the format has them.

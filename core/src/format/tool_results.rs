@@ -226,6 +226,23 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("</tool_result>");
             }
         }
+        Dialect::CohereCommand => {
+            // Command R7B / A's template: the results of one turn in one system turn, a JSON
+            // list of `{"tool_call_id", "results": {"0": …}, "is_error"}` (the content as a
+            // JSON string; `<` written `\u003c`, so no marker can be spelled in it).
+            out.push_str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[");
+            for (i, r) in results.iter().enumerate() {
+                out.push_str(if i > 0 { ",\n" } else { "\n" });
+                out.push_str("    {\n        \"tool_call_id\": ");
+                push_json_string(&mut out, r.tool_use_id.unwrap_or(""));
+                out.push_str(",\n        \"results\": {\n            \"0\": ");
+                push_json_string(&mut out, r.content);
+                out.push_str("\n        },\n        \"is_error\": ");
+                out.push_str(if r.is_error { "true" } else { "null" });
+                out.push_str("\n    }");
+            }
+            out.push_str("\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>");
+        }
         Dialect::Passthrough | Dialect::Hermes | Dialect::MorphXml | Dialect::Qwen3Coder => {
             for (i, r) in results.iter().enumerate() {
                 if i > 0 {
@@ -342,6 +359,26 @@ fn push_unmarked(out: &mut String, text: &str, markers: &[&str]) {
         rest = &rest[at + first..];
     }
     out.push_str(rest);
+}
+
+/// `text` as a JSON string, `<` escaped too (`\u003c`).
+fn push_json_string(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '<' => out.push_str("\\u003c"),
+            c if (c as u32) < 0x20 => {
+                let _ = core::fmt::Write::write_fmt(out, format_args!("\\u{:04x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 fn push_attr(out: &mut String, value: &str) {
