@@ -39,6 +39,7 @@ TARGETS = {
     "deepseek-v4": "sieve_deepseek_v4",
     "seed-oss": "sieve_seed_oss",
     "cohere-command": "sieve_cohere_command",
+    "granite": "sieve_granite",
 }
 OUT = HERE / "seeds"
 
@@ -156,7 +157,7 @@ def main():
     for v, data in vector_inputs():
         cfg = v.get("config", {})
         d = cfg.get("dialect")
-        if d not in TARGETS:
+        if not isinstance(d, str) or d not in TARGETS:
             continue
         pre = v.get("prefill")
         put(TARGETS[d], header(cfg, pre.encode() if pre else None) + data)

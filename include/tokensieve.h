@@ -319,6 +319,10 @@ typedef enum tokensieve_dialect {
    * Cohere Command R7B / A: `<|START_ACTION|>[{"tool_name": N, "parameters": {…}}]<|END_ACTION|>`.
    */
   TOKENSIEVE_DIALECT_COHERE_COMMAND = 22,
+  /**
+   * IBM Granite 3.x: `<|tool_call|>[{"name": N, "arguments": {…}}]`, no closer.
+   */
+  TOKENSIEVE_DIALECT_GRANITE = 24,
 } tokensieve_dialect;
 
 /**

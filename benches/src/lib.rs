@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 17] = [
+pub const TOOL_DIALECTS: [Dialect; 18] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -57,6 +57,7 @@ pub const TOOL_DIALECTS: [Dialect; 17] = [
     Dialect::DeepSeekV4,
     Dialect::SeedOss,
     Dialect::CohereCommand,
+    Dialect::Granite,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -354,6 +355,15 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             let body = json!([{"tool_call_id": "0", "tool_name": call.name, "parameters": args}]);
             let _ = write!(out, "<|START_ACTION|>{body}<|END_ACTION|>");
         }
+        Dialect::Granite => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!([{"name": call.name, "arguments": args}]);
+            let _ = write!(out, "<|tool_call|>{body}");
+        }
         Dialect::Qwen3Coder | Dialect::SeedOss => {
             let wrap = if d == Dialect::SeedOss {
                 "seed:tool_call"
@@ -537,6 +547,7 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::DeepSeekV4
         | Dialect::SeedOss
         | Dialect::CohereCommand
+        | Dialect::Granite
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

@@ -190,6 +190,9 @@ fn dialect_description(name: &str) -> &'static str {
         "cohere-command" => {
             "<|START_ACTION|>[{\"tool_name\": N, \"parameters\": {…}}]<|END_ACTION|> (Cohere Command R7B, A)"
         }
+        "granite" => {
+            "<|tool_call|>[{\"name\": N, \"arguments\": {…}}], no closer (IBM Granite 3.x)"
+        }
         _ => "",
     }
 }

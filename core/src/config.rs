@@ -366,7 +366,7 @@ impl<'a> Config<'a> {
 }
 
 /// The error for an unknown dialect name: every name (a test checks it lists them all).
-pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, cohere-command (or a description object)";
+pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, cohere-command, granite (or a description object)";
 
 /// Checks a host's dialect description (the errors name `dialect.<field>`).
 fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
@@ -385,7 +385,17 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
         }
         Ok(())
     };
-    pair("dialect.wrapper", d.wrapper)?;
+    if d.shape == Shape::JsonCall && d.wrapper.1.is_empty() {
+        // No closer: the JSON value's end ends the call.
+        if d.wrapper.0.is_empty() || d.wrapper.0.len() > MAX_MARKER_LEN {
+            return Err(ConfigError::new(
+                "dialect.wrapper",
+                "markers must be 1 to 64 bytes long (a json-call closer may be empty)",
+            ));
+        }
+    } else {
+        pair("dialect.wrapper", d.wrapper)?;
+    }
     pair("dialect.thinking_tags", d.thinking_tags)?;
     let thinking = [d.thinking_tags.0, d.thinking_tags.1];
     if thinking.contains(&d.wrapper.0) || thinking.contains(&d.wrapper.1) {

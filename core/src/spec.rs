@@ -164,6 +164,9 @@ dialects! {
     /// `<|START_THINKING|>`, `<|START_RESPONSE|>`/`<|START_TEXT|>` wrappers as markup (Cohere
     /// Command R7B, Command A): the json-call shape's preset with Cohere's markers.
     CohereCommand = 22, "cohere-command", ("<|START_THINKING|>", "<|END_THINKING|>");
+    /// `<|tool_call|>[{"name": N, "arguments": {…}}]` with no closer: the array's end ends
+    /// the calls (IBM Granite 3.x); `<think>`, a `<response>` wrapper as markup.
+    Granite = 24, "granite", THINK;
 }
 
 impl Dialect {
@@ -253,7 +256,8 @@ pub struct Description<'a> {
     /// The grammar shape.
     pub shape: Shape,
     /// `[open, close]` around one call (json-call) or around the calls (the xml-params
-    /// wrapper). An xml-params closer is a closing tag, `</name>`. Not read by the invoke
+    /// wrapper). A json-call closer may be empty: no closer, the JSON value's end ends the
+    /// call or the array of calls (granite, phi-4-mini). An xml-params closer is a closing tag, `</name>`. Not read by the invoke
     /// shape, whose region is an element of [`elements`](Description::elements).
     pub wrapper: (&'a str, &'a str),
     /// json-call: `[open, close]` around a tool result the model writes (a `tool_result`
@@ -363,11 +367,37 @@ const COHERE_COMMAND: Description<'static> = Description {
     ..HERMES
 };
 
+const GRANITE: Description<'static> = Description {
+    wrapper: ("<|tool_call|>", ""),
+    result_wrapper: None,
+    markup: Some(("<response>", "</response>")),
+    ..HERMES
+};
+
+/// The presets' descriptions by C code (a table: reading one field of a preset copies
+/// nothing, where `Description::preset` builds the whole description).
+const PRESETS: [Option<Description<'static>>; 32] = {
+    let mut table = [None; 32];
+    let mut i = 0;
+    while i < Dialect::ALL.len() {
+        let d = Dialect::ALL[i];
+        table[d as usize] = Description::preset(d);
+        i += 1;
+    }
+    table
+};
+
+/// A preset's description, borrowed from the table.
+#[inline]
+const fn preset_ref(dialect: Dialect) -> Option<&'static Description<'static>> {
+    PRESETS[dialect as usize].as_ref()
+}
+
 /// A preset's wrapper markers (hermes's for presets that have no description: the machines
 /// of their own that read JSON call bodies).
 #[inline]
 pub(crate) const fn preset_wrapper(dialect: Dialect) -> (&'static str, &'static str) {
-    match Description::preset(dialect) {
+    match preset_ref(dialect) {
         Some(d) => d.wrapper,
         None => HERMES.wrapper,
     }
@@ -378,9 +408,23 @@ pub(crate) const fn preset_wrapper(dialect: Dialect) -> (&'static str, &'static 
 pub(crate) const fn preset_result_wrapper(
     dialect: Dialect,
 ) -> Option<(&'static str, &'static str)> {
-    match Description::preset(dialect) {
+    match preset_ref(dialect) {
         Some(d) => d.result_wrapper,
         None => HERMES.result_wrapper,
+    }
+}
+
+/// A preset's markup tags: its `markup` pair, then its `more_markup` pair.
+#[inline]
+pub(crate) fn preset_markup(dialect: Dialect) -> [Option<(&'static str, &'static str)>; 2] {
+    match preset_ref(dialect) {
+        Some(d) => [
+            d.markup,
+            d.more_markup
+                .get(0)
+                .and_then(|a| Some((a, d.more_markup.get(1)?))),
+        ],
+        None => [None, None],
     }
 }
 
@@ -402,6 +446,7 @@ impl Description<'static> {
             Dialect::DeepSeekV32 => Some(DEEPSEEK_V32),
             Dialect::DeepSeekV4 => Some(DEEPSEEK_V4),
             Dialect::CohereCommand => Some(COHERE_COMMAND),
+            Dialect::Granite => Some(GRANITE),
             _ => None,
         }
     }

@@ -129,18 +129,20 @@ fn distinct(a: &(String, String), b: &(String, String)) -> bool {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
 
-    /// json-call: random wrapper, thinking markers, name and argument keys.
+    /// json-call: random wrapper (or no closer: the JSON value's end ends the call),
+    /// thinking markers, name and argument keys.
     #[test]
     fn json_call_descriptions(
-        wrapper in pair(), thinking in pair(),
+        wrapper in pair(), thinking in pair(), closerless in any::<bool>(),
         name_key in "[a-z][a-z_]{0,9}", arg_key in "[a-z][a-z_]{0,9}",
         pieces in prop::collection::vec((prose(), call(), any::<bool>()), 1..4),
         tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
     ) {
         prop_assume!(name_key != arg_key && distinct(&wrapper, &thinking));
+        let close = if closerless { "" } else { wrapper.1.as_str() };
         let config = ConfigBuf::from_value(&json!({"dialect": {
             "shape": "json-call",
-            "wrapper": [wrapper.0, wrapper.1],
+            "wrapper": [wrapper.0, close],
             "result_wrapper": null,
             "name_keys": [name_key],
             "argument_keys": [arg_key],
@@ -154,7 +156,11 @@ proptest! {
             text.push_str(before);
             let body = json!({ name_key.as_str(): name, arg_key.as_str(): input_of(args) });
             let ws = if *spaced { "\n" } else { "" };
-            data.push_str(&format!("{}{ws}{body}{ws}{}", wrapper.0, wrapper.1));
+            data.push_str(&format!("{}{ws}{body}{ws}{close}", wrapper.0));
+            if closerless {
+                // What follows the value is text.
+                text.push_str(ws);
+            }
             expected.push((name.clone(), input_of(args)));
         }
         data.push_str(&tail);
@@ -293,6 +299,14 @@ fn bad_descriptions_name_the_field() {
         (
             json!({"shape": "xml-params", "colour": 1}),
             "dialect.colour",
+        ),
+        (
+            json!({"shape": "json-call", "wrapper": ["", ""]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "xml-params", "wrapper": ["<w>", ""]}),
+            "dialect.wrapper",
         ),
         (
             json!({"shape": "json-call", "more_markup": ["<a>", "</a>"]}),

@@ -120,6 +120,7 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_DEEPSEEK_V4 = [Dialect::DeepSeekV4],
     TOKENSIEVE_DIALECT_SEED_OSS = [Dialect::SeedOss],
     TOKENSIEVE_DIALECT_COHERE_COMMAND = [Dialect::CohereCommand],
+    TOKENSIEVE_DIALECT_GRANITE = [Dialect::Granite],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

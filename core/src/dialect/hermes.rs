@@ -118,10 +118,10 @@ impl Machine for State {
                 if self.fresh || self.yielded {
                     v = v.with_literal(think_close.as_bytes());
                 }
-                if self.after_call {
+                if self.after_call && !close.is_empty() {
                     v = v.with_literal(close.as_bytes());
                 }
-                for (m_open, m_close) in [out.markup(), out.more_markup()].into_iter().flatten() {
+                for (m_open, m_close) in out.markup().into_iter().flatten() {
                     v = v
                         .with_literal(m_open.as_bytes())
                         .with_literal(m_close.as_bytes());
@@ -141,6 +141,8 @@ impl Machine for State {
             },
             // Inside a quoted string the closer is content.
             Ctx::Call if self.call.phase == Phase::Body && self.call.in_quotes() => Vocab::EMPTY,
+            // No closer (granite): the next call's opener ends what a failure skips.
+            Ctx::Call if close.is_empty() => Vocab::EMPTY.with_literal(open.as_bytes()),
             Ctx::Call => Vocab::EMPTY.with_literal(close.as_bytes()),
         }
     }
@@ -175,15 +177,15 @@ impl Machine for State {
             call.host = Ctx::Call;
             return Act::WAIT;
         }
+        if call.host == Ctx::Call && out.call_markers().1.is_empty() {
+            return closerless(out, call, d, window);
+        }
         match (call.host, d) {
             (Ctx::Text, Decision::Literal { len, .. })
-                if [out.markup(), out.more_markup()]
-                    .into_iter()
-                    .flatten()
-                    .any(|(o, c)| {
-                        let lit = window.get(..len);
-                        lit == Some(o.as_bytes()) || lit == Some(c.as_bytes())
-                    }) =>
+                if out.markup().into_iter().flatten().any(|(o, c)| {
+                    let lit = window.get(..len);
+                    lit == Some(o.as_bytes()) || lit == Some(c.as_bytes())
+                }) =>
             {
                 // A markup wrapper (docs/design.md, "Dialect descriptions"): wire syntax.
                 out.close_content();
@@ -325,6 +327,46 @@ impl Machine for State {
         }
         self.end_of_input(out);
         Cut::Done
+    }
+}
+
+/// Inside a call of a description without a closer (granite, phi-4-mini): the JSON value's
+/// end ends the call (or the array of calls) and what follows is top-level text; a failed
+/// call is skipped to where its value ends ([`json_call::skip`]), else to the next opener
+/// or the end of input; the next opener ends whatever is being read and is read again in
+/// text.
+fn closerless(out: &mut Emitter<'_>, call: &mut JsonCall<Ctx>, d: Decision, window: &[u8]) -> Act {
+    match (call.phase, d) {
+        (Phase::After, _) => {
+            if call.call_open {
+                out.complete_tool(None, false);
+            } else {
+                out.close_content();
+            }
+            out.stop_capture();
+            call.call_open = false;
+            call.host = Ctx::Text;
+            Act::WAIT
+        }
+        (Phase::Body, Decision::Literal { .. }) if call.array() && !call.call_open => {
+            // The next opener between the elements of an array: the array just ends.
+            out.stop_capture();
+            call.host = Ctx::Text;
+            Act::WAIT
+        }
+        (Phase::Body | Phase::Skip, Decision::Literal { .. }) => {
+            if call.phase == Phase::Body {
+                fail(out, call, ErrorReason::MalformedBody);
+            }
+            call.call_open = false;
+            call.host = Ctx::Text;
+            out.close_skipped(call.reason, 0, false)
+        }
+        (Phase::Skip, _) => json_call::skip(out, call, d, window),
+        (Phase::Body, Decision::Text(n) | Decision::Invalid(n)) => {
+            json_call::body(out, call, window, n)
+        }
+        _ => Act::WAIT,
     }
 }
 

@@ -214,6 +214,7 @@ registry! {
     DeepSeekV4, minimax::State;
     SeedOss, qwen3::State;
     => CohereCommand: Hermes;
+    => Granite: Hermes;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

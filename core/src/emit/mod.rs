@@ -373,39 +373,27 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The `[open, close]` markup tags of a json-call description, if any (the host's, else
-    /// the preset's).
+    /// The `[open, close]` markup tags of a json-call description: its `markup` pair and
+    /// its `more_markup` pair, if any (the host's, else the preset's).
     #[inline]
-    pub(crate) fn markup(&self) -> Option<(&str, &str)> {
+    pub(crate) fn markup(&self) -> [Option<(&str, &str)>; 2] {
         match &self.cfg {
-            Cfg::Borrowed(c) => c
-                .description
-                .or(Description::preset(c.dialect))
-                .and_then(|d| d.markup),
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => [d.markup, pair_of(d.more_markup)],
+                None => spec::preset_markup(c.dialect),
+            },
             #[cfg(feature = "alloc")]
             Cfg::Owned(c) => match &c.description {
-                Some(d) => d.markup.as_ref().map(|(a, b)| (&**a, &**b)),
-                None => Description::preset(c.dialect).and_then(|d| d.markup),
+                Some(d) => [
+                    d.markup.as_ref().map(|(a, b)| (&**a, &**b)),
+                    match &d.more_markup[..] {
+                        [a, b] => Some((&**a, &**b)),
+                        _ => None,
+                    },
+                ],
+                None => spec::preset_markup(c.dialect),
             },
         }
-    }
-
-    /// A json-call description's further markup markers (`more_markup`), `[open, close]`.
-    #[inline]
-    pub(crate) fn more_markup(&self) -> Option<(&str, &str)> {
-        let list = match &self.cfg {
-            Cfg::Borrowed(c) => {
-                c.description
-                    .or(Description::preset(c.dialect))?
-                    .more_markup
-            }
-            #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => match &c.description {
-                Some(d) => StrList::Owned(&d.more_markup),
-                None => Description::preset(c.dialect)?.more_markup,
-            },
-        };
-        Some((list.get(0)?, list.get(1)?))
     }
 
     /// The `[open, close]` markers of a tool result (json-call), if the format has them.
@@ -1024,4 +1012,9 @@ pub(crate) fn floor_char_boundary(bytes: &[u8], n: usize) -> usize {
         n -= 1;
     }
     n
+}
+
+/// The two markers of a `more_markup` list, as a pair.
+fn pair_of(l: StrList<'_>) -> Option<(&str, &str)> {
+    Some((l.get(0)?, l.get(1)?))
 }

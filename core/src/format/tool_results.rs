@@ -226,6 +226,14 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("</tool_result>");
             }
         }
+        Dialect::Granite => {
+            // Granite 3.x's template: one tool_response turn per result.
+            for r in results {
+                out.push_str("<|start_of_role|>tool_response<|end_of_role|>");
+                push_unmarked(&mut out, r.content, GRANITE_MARKERS);
+                out.push_str("<|end_of_text|>\n");
+            }
+        }
         Dialect::CohereCommand => {
             // Command R7B / A's template: the results of one turn in one system turn, a JSON
             // list of `{"tool_call_id", "results": {"0": …}, "is_error"}` (the content as a
@@ -259,6 +267,13 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
 
 /// Seed-OSS's turn markers (a `<seed:` prefix covers them all).
 const SEED_MARKERS: &[&str] = &["<seed:"];
+/// Granite's special tokens all begin so.
+const GRANITE_MARKERS: &[&str] = &[
+    "<|start_of_role|>",
+    "<|end_of_role|>",
+    "<|end_of_text|>",
+    "<|tool_call|>",
+];
 
 /// DeepSeek's result closers and the DSML prefix (content must not end its result early or
 /// spell a call).
