@@ -40,6 +40,7 @@ TARGETS = {
     "seed-oss": "sieve_seed_oss",
     "cohere-command": "sieve_cohere_command",
     "granite": "sieve_granite",
+    "phi-4-mini": "sieve_phi_4_mini",
 }
 OUT = HERE / "seeds"
 

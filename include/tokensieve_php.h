@@ -317,6 +317,10 @@ typedef enum tokensieve_dialect {
    * IBM Granite 3.x: `<|tool_call|>[{"name": N, "arguments": {…}}]`, no closer.
    */
   TOKENSIEVE_DIALECT_GRANITE = 24,
+  /**
+   * Microsoft Phi-4-mini: `functools[{"name": N, "arguments": {…}}]`, no closer.
+   */
+  TOKENSIEVE_DIALECT_PHI_4_MINI = 25,
 } tokensieve_dialect;
 
 /**

@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 18] = [
+pub const TOOL_DIALECTS: [Dialect; 19] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -58,6 +58,7 @@ pub const TOOL_DIALECTS: [Dialect; 18] = [
     Dialect::SeedOss,
     Dialect::CohereCommand,
     Dialect::Granite,
+    Dialect::Phi4Mini,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -364,6 +365,15 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             let body = json!([{"name": call.name, "arguments": args}]);
             let _ = write!(out, "<|tool_call|>{body}");
         }
+        Dialect::Phi4Mini => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!([{"name": call.name, "arguments": args}]);
+            let _ = write!(out, "functools{body}");
+        }
         Dialect::Qwen3Coder | Dialect::SeedOss => {
             let wrap = if d == Dialect::SeedOss {
                 "seed:tool_call"
@@ -548,6 +558,7 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::SeedOss
         | Dialect::CohereCommand
         | Dialect::Granite
+        | Dialect::Phi4Mini
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

@@ -193,6 +193,7 @@ fn dialect_description(name: &str) -> &'static str {
         "granite" => {
             "<|tool_call|>[{\"name\": N, \"arguments\": {…}}], no closer (IBM Granite 3.x)"
         }
+        "phi-4-mini" => "functools[{\"name\": N, \"arguments\": {…}}], no closer (Phi-4-mini)",
         _ => "",
     }
 }

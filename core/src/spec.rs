@@ -167,6 +167,8 @@ dialects! {
     /// `<|tool_call|>[{"name": N, "arguments": {…}}]` with no closer: the array's end ends
     /// the calls (IBM Granite 3.x); `<think>`, a `<response>` wrapper as markup.
     Granite = 24, "granite", THINK;
+    /// `functools[{"name": N, "arguments": {…}}]` with no closer (Microsoft Phi-4-mini).
+    Phi4Mini = 25, "phi-4-mini", THINK;
 }
 
 impl Dialect {
@@ -374,6 +376,12 @@ const GRANITE: Description<'static> = Description {
     ..HERMES
 };
 
+const PHI4_MINI: Description<'static> = Description {
+    wrapper: ("functools", ""),
+    result_wrapper: None,
+    ..HERMES
+};
+
 /// The presets' descriptions by C code (a table: reading one field of a preset copies
 /// nothing, where `Description::preset` builds the whole description).
 const PRESETS: [Option<Description<'static>>; 32] = {
@@ -447,6 +455,7 @@ impl Description<'static> {
             Dialect::DeepSeekV4 => Some(DEEPSEEK_V4),
             Dialect::CohereCommand => Some(COHERE_COMMAND),
             Dialect::Granite => Some(GRANITE),
+            Dialect::Phi4Mini => Some(PHI4_MINI),
             _ => None,
         }
     }

@@ -87,7 +87,8 @@ fn transcript() -> Vec<u8> {
 <seed:think>why</seed:think><seed:tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</seed:tool_call>\n\
 <|START_THINKING|>plan<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"f\", \"parameters\": {\"s\": \"\\u00e9\", n: 2}}, {oops}]<|END_ACTION|>\
 <|START_RESPONSE|>ok<|END_RESPONSE|><|START_TEXT|>t<|END_TEXT|><|START_ACTION|>[{\"tool_name\": \"g\", \"parameters\": {}}]<|END_ACT\n\
-<think>g<|tool_call|>[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {oops}, {\"name\": \"g\", \"arguments\": {n: 1]}} x <|tool_call|>{\"name\": \"h\"} <response>ok</response>\n";
+<think>g<|tool_call|>[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {oops}, {\"name\": \"g\", \"arguments\": {n: 1]}}</think> x <|tool_call|>{\"name\": \"h\"} <response>ok</response>\n\
+functools.partial functools[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {\"name\": \"g\", \"parameters\": [1]}] ok functools[{\"name\": \"h\"\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 

@@ -121,6 +121,7 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_SEED_OSS = [Dialect::SeedOss],
     TOKENSIEVE_DIALECT_COHERE_COMMAND = [Dialect::CohereCommand],
     TOKENSIEVE_DIALECT_GRANITE = [Dialect::Granite],
+    TOKENSIEVE_DIALECT_PHI_4_MINI = [Dialect::Phi4Mini],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

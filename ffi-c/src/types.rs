@@ -245,6 +245,8 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_COHERE_COMMAND = 22,
     /// IBM Granite 3.x: `<|tool_call|>[{"name": N, "arguments": {…}}]`, no closer.
     TOKENSIEVE_DIALECT_GRANITE = 24,
+    /// Microsoft Phi-4-mini: `functools[{"name": N, "arguments": {…}}]`, no closer.
+    TOKENSIEVE_DIALECT_PHI_4_MINI = 25,
 }
 
 /// `tokensieve_config.start_in`.

@@ -215,6 +215,7 @@ registry! {
     SeedOss, qwen3::State;
     => CohereCommand: Hermes;
     => Granite: Hermes;
+    => Phi4Mini: Hermes;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

@@ -226,6 +226,14 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("</tool_result>");
             }
         }
+        Dialect::Phi4Mini => {
+            // Phi-4-mini's template: a `tool` turn per result.
+            for r in results {
+                out.push_str("<|tool|>");
+                push_unmarked(&mut out, r.content, PHI_MARKERS);
+                out.push_str("<|end|>");
+            }
+        }
         Dialect::Granite => {
             // Granite 3.x's template: one tool_response turn per result.
             for r in results {
@@ -267,7 +275,17 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
 
 /// Seed-OSS's turn markers (a `<seed:` prefix covers them all).
 const SEED_MARKERS: &[&str] = &["<seed:"];
-/// Granite's special tokens all begin so.
+/// Phi-4-mini's role and end tokens.
+const PHI_MARKERS: &[&str] = &[
+    "<|end|>",
+    "<|tool|>",
+    "<|/tool|>",
+    "<|assistant|>",
+    "<|user|>",
+    "<|system|>",
+    "functools[",
+];
+/// Granite's special tokens.
 const GRANITE_MARKERS: &[&str] = &[
     "<|start_of_role|>",
     "<|end_of_role|>",
