@@ -41,6 +41,7 @@ TARGETS = {
     "cohere-command": "sieve_cohere_command",
     "granite": "sieve_granite",
     "phi-4-mini": "sieve_phi_4_mini",
+    "apertus": "sieve_apertus",
 }
 OUT = HERE / "seeds"
 

@@ -320,6 +320,10 @@ typedef enum tokensieve_dialect {
    */
   TOKENSIEVE_DIALECT_COHERE_COMMAND = 22,
   /**
+   * Swiss AI Apertus: `<|tools_prefix|>[{"N": {…}}]<|tools_suffix|>`, the key is the name.
+   */
+  TOKENSIEVE_DIALECT_APERTUS = 23,
+  /**
    * IBM Granite 3.x: `<|tool_call|>[{"name": N, "arguments": {…}}]`, no closer.
    */
   TOKENSIEVE_DIALECT_GRANITE = 24,

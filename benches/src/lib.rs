@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 19] = [
+pub const TOOL_DIALECTS: [Dialect; 20] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -59,6 +59,7 @@ pub const TOOL_DIALECTS: [Dialect; 19] = [
     Dialect::CohereCommand,
     Dialect::Granite,
     Dialect::Phi4Mini,
+    Dialect::Apertus,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -365,6 +366,15 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             let body = json!([{"name": call.name, "arguments": args}]);
             let _ = write!(out, "<|tool_call|>{body}");
         }
+        Dialect::Apertus => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!([{ call.name: args }]);
+            let _ = write!(out, "<|tools_prefix|>{body}<|tools_suffix|>");
+        }
         Dialect::Phi4Mini => {
             let args: serde_json::Map<String, Value> = call
                 .args
@@ -559,6 +569,7 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::CohereCommand
         | Dialect::Granite
         | Dialect::Phi4Mini
+        | Dialect::Apertus
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

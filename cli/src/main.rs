@@ -194,6 +194,7 @@ fn dialect_description(name: &str) -> &'static str {
             "<|tool_call|>[{\"name\": N, \"arguments\": {…}}], no closer (IBM Granite 3.x)"
         }
         "phi-4-mini" => "functools[{\"name\": N, \"arguments\": {…}}], no closer (Phi-4-mini)",
+        "apertus" => "<|tools_prefix|>[{\"N\": {…}}]<|tools_suffix|> (Swiss AI Apertus)",
         _ => "",
     }
 }

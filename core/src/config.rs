@@ -366,7 +366,7 @@ impl<'a> Config<'a> {
 }
 
 /// The error for an unknown dialect name: every name (a test checks it lists them all).
-pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, cohere-command, granite, phi-4-mini (or a description object)";
+pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, cohere-command, apertus, granite, phi-4-mini (or a description object)";
 
 /// Checks a host's dialect description (the errors name `dialect.<field>`).
 fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
@@ -471,6 +471,12 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
                 ));
             }
         }
+    }
+    if d.shape != Shape::JsonCall && d.name_as_key {
+        return Err(ConfigError::new(
+            "dialect.name_as_key",
+            "applies to the json-call shape only",
+        ));
     }
     if d.shape != Shape::JsonCall && !d.more_markup.is_empty() {
         return Err(ConfigError::new(
@@ -723,6 +729,8 @@ mod owned {
         pub string_attribute: Option<Box<str>>,
         /// See [`Description::more_markup`].
         pub more_markup: Vec<Box<str>>,
+        /// See [`Description::name_as_key`].
+        pub name_as_key: bool,
     }
 
     impl DescriptionBuf {
@@ -741,6 +749,7 @@ mod owned {
                 tag_prefixes: d.tag_prefixes.iter().map(Into::into).collect(),
                 string_attribute: d.string_attribute.map(Into::into),
                 more_markup: d.more_markup.iter().map(Into::into).collect(),
+                name_as_key: d.name_as_key,
             }
         }
 
@@ -758,6 +767,7 @@ mod owned {
                 tag_prefixes: StrList::Owned(&self.tag_prefixes),
                 string_attribute: self.string_attribute.as_deref(),
                 more_markup: StrList::Owned(&self.more_markup),
+                name_as_key: self.name_as_key,
             }
         }
 
@@ -790,7 +800,7 @@ mod owned {
                 match key.as_str() {
                     "shape" => {}
                     "wrapper" | "result_wrapper" | "markup" | "name_keys" | "argument_keys"
-                    | "more_markup"
+                    | "more_markup" | "name_as_key"
                         if shape == Shape::Invoke =>
                     {
                         return Err(err(&full, "is not a field of the invoke shape"));
@@ -814,6 +824,11 @@ mod owned {
                     }
                     "markup" => d.markup = Some(marker_pair(&full, value)?),
                     "more_markup" => d.more_markup = keys(&full, value)?,
+                    "name_as_key" => {
+                        d.name_as_key = value
+                            .as_bool()
+                            .ok_or_else(|| err(&full, "must be true or false"))?;
+                    }
                     "name_keys" => d.name_keys = keys(&full, value)?,
                     "argument_keys" => d.argument_keys = keys(&full, value)?,
                     "thinking_tags" => d.thinking_tags = marker_pair(&full, value)?,

@@ -164,6 +164,9 @@ dialects! {
     /// `<|START_THINKING|>`, `<|START_RESPONSE|>`/`<|START_TEXT|>` wrappers as markup (Cohere
     /// Command R7B, Command A): the json-call shape's preset with Cohere's markers.
     CohereCommand = 22, "cohere-command", ("<|START_THINKING|>", "<|END_THINKING|>");
+    /// `<|tools_prefix|>[{"N": {…}}]<|tools_suffix|>`: the object's key is the tool name;
+    /// thinking `<|inner_prefix|>…<|inner_suffix|>` (Swiss AI Apertus).
+    Apertus = 23, "apertus", ("<|inner_prefix|>", "<|inner_suffix|>");
     /// `<|tool_call|>[{"name": N, "arguments": {…}}]` with no closer: the array's end ends
     /// the calls (IBM Granite 3.x); `<think>`, a `<response>` wrapper as markup.
     Granite = 24, "granite", THINK;
@@ -289,6 +292,10 @@ pub struct Description<'a> {
     /// or `<|START_TEXT|>…<|END_TEXT|>`); at most two (one more pair), and none with a
     /// `result_wrapper` (the text context's vocabulary holds eight markers). Empty: none.
     pub more_markup: StrList<'a>,
+    /// json-call: the call object's single key is the tool name and its value the arguments
+    /// (`{"get_weather": {"city": "Paris"}}`, Apertus); `name_keys` and `argument_keys` are
+    /// not read then.
+    pub name_as_key: bool,
 }
 
 /// Longest key name a json-call description may give, in bytes.
@@ -306,6 +313,7 @@ const HERMES: Description<'static> = Description {
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
     more_markup: StrList::Strs(&[]),
+    name_as_key: false,
 };
 
 const QWEN3_CODER: Description<'static> = Description {
@@ -320,6 +328,7 @@ const QWEN3_CODER: Description<'static> = Description {
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
     more_markup: StrList::Strs(&[]),
+    name_as_key: false,
 };
 
 const SEED_OSS: Description<'static> = Description {
@@ -340,6 +349,7 @@ const MINIMAX_M2: Description<'static> = Description {
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
     more_markup: StrList::Strs(&[]),
+    name_as_key: false,
 };
 
 /// DeepSeek's DSML prefix, full-width bars as the tokenizer writes it, then the ASCII
@@ -379,6 +389,14 @@ const GRANITE: Description<'static> = Description {
 const PHI4_MINI: Description<'static> = Description {
     wrapper: ("functools", ""),
     result_wrapper: None,
+    ..HERMES
+};
+
+const APERTUS: Description<'static> = Description {
+    wrapper: ("<|tools_prefix|>", "<|tools_suffix|>"),
+    result_wrapper: None,
+    thinking_tags: ("<|inner_prefix|>", "<|inner_suffix|>"),
+    name_as_key: true,
     ..HERMES
 };
 
@@ -422,6 +440,15 @@ pub(crate) const fn preset_result_wrapper(
     }
 }
 
+/// Whether a preset's call objects are `{"NAME": {arguments}}`.
+#[inline]
+pub(crate) const fn preset_name_as_key(dialect: Dialect) -> bool {
+    match preset_ref(dialect) {
+        Some(d) => d.name_as_key,
+        None => false,
+    }
+}
+
 /// A preset's markup tags: its `markup` pair, then its `more_markup` pair.
 #[inline]
 pub(crate) fn preset_markup(dialect: Dialect) -> [Option<(&'static str, &'static str)>; 2] {
@@ -456,6 +483,7 @@ impl Description<'static> {
             Dialect::CohereCommand => Some(COHERE_COMMAND),
             Dialect::Granite => Some(GRANITE),
             Dialect::Phi4Mini => Some(PHI4_MINI),
+            Dialect::Apertus => Some(APERTUS),
             _ => None,
         }
     }

@@ -134,6 +134,7 @@ proptest! {
     #[test]
     fn json_call_descriptions(
         wrapper in pair(), thinking in pair(), closerless in any::<bool>(),
+        name_as_key in any::<bool>(),
         name_key in "[a-z][a-z_]{0,9}", arg_key in "[a-z][a-z_]{0,9}",
         pieces in prop::collection::vec((prose(), call(), any::<bool>()), 1..4),
         tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
@@ -147,6 +148,7 @@ proptest! {
             "name_keys": [name_key],
             "argument_keys": [arg_key],
             "thinking_tags": [thinking.0, thinking.1],
+            "name_as_key": name_as_key,
         }})).unwrap();
         let mut data = format!("{}{think}{}", thinking.0, thinking.1);
         let mut text = String::new();
@@ -154,7 +156,12 @@ proptest! {
         for (before, (name, args), spaced) in &pieces {
             data.push_str(before);
             text.push_str(before);
-            let body = json!({ name_key.as_str(): name, arg_key.as_str(): input_of(args) });
+            let body = if name_as_key {
+                // Apertus's `{"NAME": {arguments}}`.
+                json!({ name.as_str(): input_of(args) })
+            } else {
+                json!({ name_key.as_str(): name, arg_key.as_str(): input_of(args) })
+            };
             let ws = if *spaced { "\n" } else { "" };
             data.push_str(&format!("{}{ws}{body}{ws}{close}", wrapper.0));
             if closerless {
@@ -320,6 +327,14 @@ fn bad_descriptions_name_the_field() {
             json!({"shape": "json-call", "result_wrapper": null,
                    "markup": [["<a>", "</a>"], ["<a>", "</b>"]]}),
             "dialect.more_markup",
+        ),
+        (
+            json!({"shape": "xml-params", "name_as_key": true}),
+            "dialect.name_as_key",
+        ),
+        (
+            json!({"shape": "json-call", "name_as_key": 1}),
+            "dialect.name_as_key",
         ),
         (
             json!({"shape": "xml-params", "more_markup": ["<a>", "</a>"]}),

@@ -122,6 +122,7 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_COHERE_COMMAND = [Dialect::CohereCommand],
     TOKENSIEVE_DIALECT_GRANITE = [Dialect::Granite],
     TOKENSIEVE_DIALECT_PHI_4_MINI = [Dialect::Phi4Mini],
+    TOKENSIEVE_DIALECT_APERTUS = [Dialect::Apertus],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

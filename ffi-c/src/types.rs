@@ -243,6 +243,8 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_SEED_OSS = 16,
     /// Cohere Command R7B / A: `<|START_ACTION|>[{"tool_name": N, "parameters": {…}}]<|END_ACTION|>`.
     TOKENSIEVE_DIALECT_COHERE_COMMAND = 22,
+    /// Swiss AI Apertus: `<|tools_prefix|>[{"N": {…}}]<|tools_suffix|>`, the key is the name.
+    TOKENSIEVE_DIALECT_APERTUS = 23,
     /// IBM Granite 3.x: `<|tool_call|>[{"name": N, "arguments": {…}}]`, no closer.
     TOKENSIEVE_DIALECT_GRANITE = 24,
     /// Microsoft Phi-4-mini: `functools[{"name": N, "arguments": {…}}]`, no closer.

@@ -216,6 +216,7 @@ registry! {
     => CohereCommand: Hermes;
     => Granite: Hermes;
     => Phi4Mini: Hermes;
+    => Apertus: Hermes;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

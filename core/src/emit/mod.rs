@@ -396,6 +396,22 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// Whether a json-call object's key is the tool name (`name_as_key`).
+    #[inline]
+    pub(crate) fn name_as_key(&self) -> bool {
+        match &self.cfg {
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => d.name_as_key,
+                None => spec::preset_name_as_key(c.dialect),
+            },
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => d.name_as_key,
+                None => spec::preset_name_as_key(c.dialect),
+            },
+        }
+    }
+
     /// The `[open, close]` markers of a tool result (json-call), if the format has them.
     #[inline]
     pub(crate) fn result_markers(&self) -> Option<(&str, &str)> {

@@ -226,6 +226,18 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("</tool_result>");
             }
         }
+        Dialect::Apertus => {
+            // Apertus's template: the outputs of one turn as a list right after the calls'
+            // <|tools_suffix|>, each as written.
+            out.push('[');
+            for (i, r) in results.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_unmarked(&mut out, r.content, APERTUS_MARKERS);
+            }
+            out.push_str("]\n");
+        }
         Dialect::Phi4Mini => {
             // Phi-4-mini's template: a `tool` turn per result.
             for r in results {
@@ -275,6 +287,14 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
 
 /// Seed-OSS's turn markers (a `<seed:` prefix covers them all).
 const SEED_MARKERS: &[&str] = &["<seed:"];
+/// Apertus's special tokens.
+const APERTUS_MARKERS: &[&str] = &[
+    "<|tools_",
+    "<|inner_",
+    "<|assistant_",
+    "<|user_",
+    "<|system_",
+];
 /// Phi-4-mini's role and end tokens.
 const PHI_MARKERS: &[&str] = &[
     "<|end|>",
