@@ -42,6 +42,7 @@ TARGETS = {
     "granite": "sieve_granite",
     "phi-4-mini": "sieve_phi_4_mini",
     "apertus": "sieve_apertus",
+    "xlam": "sieve_xlam",
 }
 OUT = HERE / "seeds"
 

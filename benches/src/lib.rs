@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 20] = [
+pub const TOOL_DIALECTS: [Dialect; 21] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -60,6 +60,7 @@ pub const TOOL_DIALECTS: [Dialect; 20] = [
     Dialect::Granite,
     Dialect::Phi4Mini,
     Dialect::Apertus,
+    Dialect::Xlam,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -366,6 +367,15 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             let body = json!([{"name": call.name, "arguments": args}]);
             let _ = write!(out, "<|tool_call|>{body}");
         }
+        Dialect::Xlam => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!([{"name": call.name, "arguments": args}]);
+            let _ = write!(out, "```json\n{body}\n```");
+        }
         Dialect::Apertus => {
             let args: serde_json::Map<String, Value> = call
                 .args
@@ -570,6 +580,7 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::Granite
         | Dialect::Phi4Mini
         | Dialect::Apertus
+        | Dialect::Xlam
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

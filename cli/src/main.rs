@@ -195,6 +195,9 @@ fn dialect_description(name: &str) -> &'static str {
         }
         "phi-4-mini" => "functools[{\"name\": N, \"arguments\": {…}}], no closer (Phi-4-mini)",
         "apertus" => "<|tools_prefix|>[{\"N\": {…}}]<|tools_suffix|> (Swiss AI Apertus)",
+        "xlam" => {
+            "a bare JSON list [{\"name\", \"arguments\"}] as the message, or in a ```json fence (Salesforce xLAM)"
+        }
         _ => "",
     }
 }

@@ -366,7 +366,7 @@ impl<'a> Config<'a> {
 }
 
 /// The error for an unknown dialect name: every name (a test checks it lists them all).
-pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, cohere-command, apertus, granite, phi-4-mini (or a description object)";
+pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, cohere-command, apertus, granite, phi-4-mini, xlam (or a description object)";
 
 /// Checks a host's dialect description (the errors name `dialect.<field>`).
 fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
@@ -471,6 +471,12 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
                 ));
             }
         }
+    }
+    if d.shape != Shape::JsonCall && d.bare_array {
+        return Err(ConfigError::new(
+            "dialect.bare_array",
+            "applies to the json-call shape only",
+        ));
     }
     if d.shape != Shape::JsonCall && d.name_as_key {
         return Err(ConfigError::new(
@@ -731,6 +737,8 @@ mod owned {
         pub more_markup: Vec<Box<str>>,
         /// See [`Description::name_as_key`].
         pub name_as_key: bool,
+        /// See [`Description::bare_array`].
+        pub bare_array: bool,
     }
 
     impl DescriptionBuf {
@@ -750,6 +758,7 @@ mod owned {
                 string_attribute: d.string_attribute.map(Into::into),
                 more_markup: d.more_markup.iter().map(Into::into).collect(),
                 name_as_key: d.name_as_key,
+                bare_array: d.bare_array,
             }
         }
 
@@ -768,6 +777,7 @@ mod owned {
                 string_attribute: self.string_attribute.as_deref(),
                 more_markup: StrList::Owned(&self.more_markup),
                 name_as_key: self.name_as_key,
+                bare_array: self.bare_array,
             }
         }
 
@@ -800,7 +810,7 @@ mod owned {
                 match key.as_str() {
                     "shape" => {}
                     "wrapper" | "result_wrapper" | "markup" | "name_keys" | "argument_keys"
-                    | "more_markup" | "name_as_key"
+                    | "more_markup" | "name_as_key" | "bare_array"
                         if shape == Shape::Invoke =>
                     {
                         return Err(err(&full, "is not a field of the invoke shape"));
@@ -824,6 +834,11 @@ mod owned {
                     }
                     "markup" => d.markup = Some(marker_pair(&full, value)?),
                     "more_markup" => d.more_markup = keys(&full, value)?,
+                    "bare_array" => {
+                        d.bare_array = value
+                            .as_bool()
+                            .ok_or_else(|| err(&full, "must be true or false"))?;
+                    }
                     "name_as_key" => {
                         d.name_as_key = value
                             .as_bool()

@@ -172,6 +172,9 @@ dialects! {
     Granite = 24, "granite", THINK;
     /// `functools[{"name": N, "arguments": {…}}]` with no closer (Microsoft Phi-4-mini).
     Phi4Mini = 25, "phi-4-mini", THINK;
+    /// A bare JSON list `[{"name": N, "arguments": {…}}]` as the whole message, or in a
+    /// ```` ```json ```` fence (Salesforce xLAM).
+    Xlam = 26, "xlam", THINK;
 }
 
 impl Dialect {
@@ -296,6 +299,10 @@ pub struct Description<'a> {
     /// (`{"get_weather": {"city": "Paris"}}`, Apertus); `name_keys` and `argument_keys` are
     /// not read then.
     pub name_as_key: bool,
+    /// json-call: a JSON list of calls at the start of the message (after whitespace and
+    /// thinking only) is the calls without a wrapper, its end ending them (xLAM); the
+    /// wrapper still opens calls anywhere.
+    pub bare_array: bool,
 }
 
 /// Longest key name a json-call description may give, in bytes.
@@ -314,6 +321,7 @@ const HERMES: Description<'static> = Description {
     string_attribute: None,
     more_markup: StrList::Strs(&[]),
     name_as_key: false,
+    bare_array: false,
 };
 
 const QWEN3_CODER: Description<'static> = Description {
@@ -329,6 +337,7 @@ const QWEN3_CODER: Description<'static> = Description {
     string_attribute: None,
     more_markup: StrList::Strs(&[]),
     name_as_key: false,
+    bare_array: false,
 };
 
 const SEED_OSS: Description<'static> = Description {
@@ -350,6 +359,7 @@ const MINIMAX_M2: Description<'static> = Description {
     string_attribute: None,
     more_markup: StrList::Strs(&[]),
     name_as_key: false,
+    bare_array: false,
 };
 
 /// DeepSeek's DSML prefix, full-width bars as the tokenizer writes it, then the ASCII
@@ -397,6 +407,13 @@ const APERTUS: Description<'static> = Description {
     result_wrapper: None,
     thinking_tags: ("<|inner_prefix|>", "<|inner_suffix|>"),
     name_as_key: true,
+    ..HERMES
+};
+
+const XLAM: Description<'static> = Description {
+    wrapper: ("```json", "```"),
+    result_wrapper: None,
+    bare_array: true,
     ..HERMES
 };
 
@@ -449,6 +466,15 @@ pub(crate) const fn preset_name_as_key(dialect: Dialect) -> bool {
     }
 }
 
+/// Whether a preset reads a bare list of calls at the start of the message.
+#[inline]
+pub(crate) const fn preset_bare_array(dialect: Dialect) -> bool {
+    match preset_ref(dialect) {
+        Some(d) => d.bare_array,
+        None => false,
+    }
+}
+
 /// A preset's markup tags: its `markup` pair, then its `more_markup` pair.
 #[inline]
 pub(crate) fn preset_markup(dialect: Dialect) -> [Option<(&'static str, &'static str)>; 2] {
@@ -484,6 +510,7 @@ impl Description<'static> {
             Dialect::Granite => Some(GRANITE),
             Dialect::Phi4Mini => Some(PHI4_MINI),
             Dialect::Apertus => Some(APERTUS),
+            Dialect::Xlam => Some(XLAM),
             _ => None,
         }
     }

@@ -134,7 +134,7 @@ proptest! {
     #[test]
     fn json_call_descriptions(
         wrapper in pair(), thinking in pair(), closerless in any::<bool>(),
-        name_as_key in any::<bool>(),
+        name_as_key in any::<bool>(), bare in prop::option::of(call()),
         name_key in "[a-z][a-z_]{0,9}", arg_key in "[a-z][a-z_]{0,9}",
         pieces in prop::collection::vec((prose(), call(), any::<bool>()), 1..4),
         tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
@@ -149,10 +149,21 @@ proptest! {
             "argument_keys": [arg_key],
             "thinking_tags": [thinking.0, thinking.1],
             "name_as_key": name_as_key,
+            "bare_array": bare.is_some(),
         }})).unwrap();
         let mut data = format!("{}{think}{}", thinking.0, thinking.1);
         let mut text = String::new();
         let mut expected = Vec::new();
+        if let Some((name, args)) = &bare {
+            // A bare list of calls at the start of the message (xlam's `bare_array`).
+            let body = if name_as_key {
+                json!([{ name.as_str(): input_of(args) }])
+            } else {
+                json!([{ name_key.as_str(): name, arg_key.as_str(): input_of(args) }])
+            };
+            data.push_str(&body.to_string());
+            expected.push((name.clone(), input_of(args)));
+        }
         for (before, (name, args), spaced) in &pieces {
             data.push_str(before);
             text.push_str(before);
@@ -327,6 +338,10 @@ fn bad_descriptions_name_the_field() {
             json!({"shape": "json-call", "result_wrapper": null,
                    "markup": [["<a>", "</a>"], ["<a>", "</b>"]]}),
             "dialect.more_markup",
+        ),
+        (
+            json!({"shape": "xml-params", "bare_array": true}),
+            "dialect.bare_array",
         ),
         (
             json!({"shape": "xml-params", "name_as_key": true}),

@@ -89,7 +89,8 @@ fn transcript() -> Vec<u8> {
 <|START_RESPONSE|>ok<|END_RESPONSE|><|START_TEXT|>t<|END_TEXT|><|START_ACTION|>[{\"tool_name\": \"g\", \"parameters\": {}}]<|END_ACT\n\
 <think>g<|tool_call|>[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {oops}, {\"name\": \"g\", \"arguments\": {n: 1]}}</think> x <|tool_call|>{\"name\": \"h\"} <response>ok</response>\n\
 functools.partial functools[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {\"name\": \"g\", \"parameters\": [1]}] ok functools[{\"name\": \"h\"\n\
-<|inner_prefix|>why<|tools_prefix|>[{\"f\": {\"s\": \"\\u00e9\", n: 2}}, {\"g\": \"{\\\"k\\\": 1}\"}, {\"h\": 3}]<|tools_suffix|><|inner_suffix|>ok <|tools_prefix|>[{}]<|tools_suf\n";
+<|inner_prefix|>why<|tools_prefix|>[{\"f\": {\"s\": \"\\u00e9\", n: 2}}, {\"g\": \"{\\\"k\\\": 1}\"}, {\"h\": 3}]<|tools_suffix|><|inner_suffix|>ok <|tools_prefix|>[{}]<|tools_suf\n\
+```json\n[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {oops}]\n```\n```json\n{\"name\": \"g\", \"arguments\": \"{}\"}\n``\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 
@@ -200,6 +201,7 @@ fn feeding_never_allocates_with_a_description() {
         string_attribute: None,
         more_markup: StrList::Strs(&[]),
         name_as_key: false,
+        bare_array: false,
     };
     let dsml = Description {
         elements: StrList::Strs(&["calls", "call", "arg"]),

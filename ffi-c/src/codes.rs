@@ -123,6 +123,7 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_GRANITE = [Dialect::Granite],
     TOKENSIEVE_DIALECT_PHI_4_MINI = [Dialect::Phi4Mini],
     TOKENSIEVE_DIALECT_APERTUS = [Dialect::Apertus],
+    TOKENSIEVE_DIALECT_XLAM = [Dialect::Xlam],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

@@ -249,6 +249,8 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_GRANITE = 24,
     /// Microsoft Phi-4-mini: `functools[{"name": N, "arguments": {…}}]`, no closer.
     TOKENSIEVE_DIALECT_PHI_4_MINI = 25,
+    /// Salesforce xLAM: a bare JSON list of calls as the message, or in a json fence.
+    TOKENSIEVE_DIALECT_XLAM = 26,
 }
 
 /// `tokensieve_config.start_in`.

@@ -76,6 +76,11 @@ pub(crate) struct State {
     /// A call just ended at its closer: the same closer again (after whitespace at most) is
     /// a spurious repeat, wire syntax (docs/design.md, "Lenient recovery").
     after_call: bool,
+    /// The start of the message (nothing but whitespace and thinking so far), where a
+    /// description with `bare_array` reads a JSON list of calls without a wrapper (xlam).
+    start: bool,
+    /// The calls being read are such a bare list: no closer, the list's end ends them.
+    bare: bool,
 }
 
 impl Machine for State {
@@ -87,6 +92,8 @@ impl Machine for State {
             fresh: true,
             yielded: false,
             after_call: false,
+            start: cfg.description().is_some_and(|d| d.bare_array),
+            bare: false,
         }
     }
 
@@ -99,6 +106,8 @@ impl Machine for State {
             | (quoted as u32) << 8
             | ((self.fresh | self.yielded) as u32) << 9
             | (self.after_call as u32) << 10
+            | (self.start as u32) << 11
+            | (self.bare as u32) << 12
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
@@ -117,6 +126,9 @@ impl Machine for State {
                 }
                 if self.fresh || self.yielded {
                     v = v.with_literal(think_close.as_bytes());
+                }
+                if self.start && out.bare_array() {
+                    v = v.with_literal_before(b"[", CALL_FOLLOWS);
                 }
                 if self.after_call && !close.is_empty() {
                     v = v.with_literal(close.as_bytes());
@@ -141,8 +153,11 @@ impl Machine for State {
             },
             // Inside a quoted string the closer is content.
             Ctx::Call if self.call.phase == Phase::Body && self.call.in_quotes() => Vocab::EMPTY,
-            // No closer (granite): the next call's opener ends what a failure skips.
-            Ctx::Call if close.is_empty() => Vocab::EMPTY.with_literal(open.as_bytes()),
+            // No closer (granite, a bare list): the next call's opener ends what a failure
+            // skips.
+            Ctx::Call if close.is_empty() || self.bare => {
+                Vocab::EMPTY.with_literal(open.as_bytes())
+            }
             Ctx::Call => Vocab::EMPTY.with_literal(close.as_bytes()),
         }
     }
@@ -177,8 +192,39 @@ impl Machine for State {
             call.host = Ctx::Call;
             return Act::WAIT;
         }
-        if call.host == Ctx::Call && out.call_markers().1.is_empty() {
-            return closerless(out, call, d, window);
+        if call.host == Ctx::Call && (self.bare || out.call_markers().1.is_empty()) {
+            let act = closerless(out, call, d, window);
+            self.bare &= call.host == Ctx::Call;
+            return act;
+        }
+        if self.start && call.host == Ctx::Text {
+            match d {
+                Decision::Literal { len: 1, .. } if window.first() == Some(&b'[') => {
+                    // A bare list of calls at the start of the message: `[` then `{` (the
+                    // vocabulary has one look-ahead set, `{` or `[`: a list of lists is text).
+                    self.start = false;
+                    let next = window[1..].iter().find(|b| !b.is_ascii_whitespace());
+                    if next != Some(&b'{') {
+                        return out.content(BlockType::Text, 0, Decision::Text(1));
+                    }
+                    self.bare = true;
+                    out.close_content();
+                    out.begin_capture();
+                    call.begin(true);
+                    call.host = Ctx::Call;
+                    return Act::WAIT;
+                }
+                Decision::Text(n) | Decision::Invalid(n)
+                    if !window[..n].iter().all(u8::is_ascii_whitespace)
+                        || matches!(d, Decision::Invalid(_)) =>
+                {
+                    self.start = false;
+                }
+                Decision::Literal {
+                    index: LIT_CALL, ..
+                } => self.start = false,
+                _ => {}
+            }
         }
         match (call.host, d) {
             (Ctx::Text, Decision::Literal { len, .. })
@@ -302,7 +348,7 @@ impl Machine for State {
     fn plain_block(&self) -> Option<(BlockType, u8)> {
         match self.call.host {
             // Right after a call every decision is the machine's (a repeated closer may come).
-            Ctx::Text if self.after_call => None,
+            Ctx::Text if self.after_call || self.start => None,
             Ctx::Text => Some((BlockType::Text, 0)),
             Ctx::Thinking => Some((BlockType::Thinking, 0)),
             Ctx::Response => Some((BlockType::ToolResult, 1)),

@@ -217,6 +217,7 @@ registry! {
     => Granite: Hermes;
     => Phi4Mini: Hermes;
     => Apertus: Hermes;
+    => Xlam: Hermes;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

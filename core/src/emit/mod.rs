@@ -396,6 +396,22 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// Whether a bare JSON list at the message start is calls (`bare_array`).
+    #[inline]
+    pub(crate) fn bare_array(&self) -> bool {
+        match &self.cfg {
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => d.bare_array,
+                None => spec::preset_bare_array(c.dialect),
+            },
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => d.bare_array,
+                None => spec::preset_bare_array(c.dialect),
+            },
+        }
+    }
+
     /// Whether a json-call object's key is the tool name (`name_as_key`).
     #[inline]
     pub(crate) fn name_as_key(&self) -> bool {

@@ -226,6 +226,18 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("</tool_result>");
             }
         }
+        Dialect::Xlam => {
+            // xLAM-2's templates hand a tool turn's content through as written: the results
+            // of one turn as a JSON list of their contents.
+            out.push('[');
+            for (i, r) in results.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_json_string(&mut out, r.content);
+            }
+            out.push(']');
+        }
         Dialect::Apertus => {
             // Apertus's template: the outputs of one turn as a list right after the calls'
             // <|tools_suffix|>, each as written.
