@@ -130,7 +130,9 @@ impl Machine for State {
                 if self.start && out.bare_array() {
                     v = v.with_literal_before(b"[", CALL_FOLLOWS);
                 }
-                if self.after_call && !close.is_empty() {
+                // A repeated closer is dropped, unless the opener begins with it (xlam's
+                // ```` ```json ```` fence): the next call's opener must stay one.
+                if self.after_call && !close.is_empty() && !open.starts_with(close) {
                     v = v.with_literal(close.as_bytes());
                 }
                 for (m_open, m_close) in out.markup().into_iter().flatten() {
