@@ -40,6 +40,11 @@ TARGETS = {
     "seed-oss": "sieve_seed_oss",
     "olmo-3": "sieve_olmo_3",
     "lfm2": "sieve_lfm2",
+    "cohere-command": "sieve_cohere_command",
+    "granite": "sieve_granite",
+    "phi-4-mini": "sieve_phi_4_mini",
+    "apertus": "sieve_apertus",
+    "xlam": "sieve_xlam",
 }
 OUT = HERE / "seeds"
 
@@ -157,7 +162,7 @@ def main():
     for v, data in vector_inputs():
         cfg = v.get("config", {})
         d = cfg.get("dialect")
-        if d not in TARGETS:
+        if not isinstance(d, str) or d not in TARGETS:
             continue
         pre = v.get("prefill")
         put(TARGETS[d], header(cfg, pre.encode() if pre else None) + data)

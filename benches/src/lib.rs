@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 18] = [
+pub const TOOL_DIALECTS: [Dialect; 23] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -58,6 +58,11 @@ pub const TOOL_DIALECTS: [Dialect; 18] = [
     Dialect::SeedOss,
     Dialect::Olmo3,
     Dialect::Lfm2,
+    Dialect::CohereCommand,
+    Dialect::Granite,
+    Dialect::Phi4Mini,
+    Dialect::Apertus,
+    Dialect::Xlam,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -346,6 +351,51 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             let body = json!({"name": call.name, "arguments": args});
             let _ = write!(out, "<tool_call>\n{body}\n</tool_call>");
         }
+        Dialect::CohereCommand => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!([{"tool_call_id": "0", "tool_name": call.name, "parameters": args}]);
+            let _ = write!(out, "<|START_ACTION|>{body}<|END_ACTION|>");
+        }
+        Dialect::Granite => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!([{"name": call.name, "arguments": args}]);
+            let _ = write!(out, "<|tool_call|>{body}");
+        }
+        Dialect::Xlam => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!([{"name": call.name, "arguments": args}]);
+            let _ = write!(out, "```json\n{body}\n```");
+        }
+        Dialect::Apertus => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!([{ call.name: args }]);
+            let _ = write!(out, "<|tools_prefix|>{body}<|tools_suffix|>");
+        }
+        Dialect::Phi4Mini => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!([{"name": call.name, "arguments": args}]);
+            let _ = write!(out, "functools{body}");
+        }
         Dialect::Qwen3Coder | Dialect::SeedOss => {
             let wrap = if d == Dialect::SeedOss {
                 "seed:tool_call"
@@ -539,6 +589,11 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::SeedOss
         | Dialect::Olmo3
         | Dialect::Lfm2
+        | Dialect::CohereCommand
+        | Dialect::Granite
+        | Dialect::Phi4Mini
+        | Dialect::Apertus
+        | Dialect::Xlam
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

@@ -197,6 +197,17 @@ fn dialect_description(name: &str) -> &'static str {
             "<function_calls>name(arg=value) one per line</function_calls> (AllenAI Olmo 3)"
         }
         "lfm2" => "<|tool_call_start|>[name(arg=value), …]<|tool_call_end|> (Liquid LFM2)",
+        "cohere-command" => {
+            "<|START_ACTION|>[{\"tool_name\": N, \"parameters\": {…}}]<|END_ACTION|> (Cohere Command R7B, A)"
+        }
+        "granite" => {
+            "<|tool_call|>[{\"name\": N, \"arguments\": {…}}], no closer (IBM Granite 3.x)"
+        }
+        "phi-4-mini" => "functools[{\"name\": N, \"arguments\": {…}}], no closer (Phi-4-mini)",
+        "apertus" => "<|tools_prefix|>[{\"N\": {…}}]<|tools_suffix|> (Swiss AI Apertus)",
+        "xlam" => {
+            "a bare JSON list [{\"name\", \"arguments\"}] as the message, or in a ```json fence (Salesforce xLAM)"
+        }
         _ => "",
     }
 }

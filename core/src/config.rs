@@ -366,7 +366,7 @@ impl<'a> Config<'a> {
 }
 
 /// The error for an unknown dialect name: every name (a test checks it lists them all).
-pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, olmo-3, lfm2, glm-4.7, glm-5 (or a description object)";
+pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, olmo-3, lfm2, cohere-command, apertus, granite, phi-4-mini, xlam, glm-4.7, glm-5 (or a description object)";
 
 /// Checks a host's dialect description (the errors name `dialect.<field>`).
 fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
@@ -385,7 +385,17 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
         }
         Ok(())
     };
-    pair("dialect.wrapper", d.wrapper)?;
+    if d.shape == Shape::JsonCall && d.wrapper.1.is_empty() {
+        // No closer: the JSON value's end ends the call.
+        if d.wrapper.0.is_empty() || d.wrapper.0.len() > MAX_MARKER_LEN {
+            return Err(ConfigError::new(
+                "dialect.wrapper",
+                "markers must be 1 to 64 bytes long (a json-call closer may be empty)",
+            ));
+        }
+    } else {
+        pair("dialect.wrapper", d.wrapper)?;
+    }
     pair("dialect.thinking_tags", d.thinking_tags)?;
     let thinking = [d.thinking_tags.0, d.thinking_tags.1];
     if thinking.contains(&d.wrapper.0) || thinking.contains(&d.wrapper.1) {
@@ -406,6 +416,7 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
                     ));
                 }
             }
+            validate_more_markup(d)?;
             if let Some(r) = d.result_wrapper {
                 pair("dialect.result_wrapper", r)?;
                 if r.0 == d.wrapper.0 || thinking.contains(&r.0) {
@@ -472,6 +483,68 @@ fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
                 ));
             }
         }
+    }
+    if d.shape != Shape::JsonCall && d.bare_array {
+        return Err(ConfigError::new(
+            "dialect.bare_array",
+            "applies to the json-call shape only",
+        ));
+    }
+    if d.shape != Shape::JsonCall && d.name_as_key {
+        return Err(ConfigError::new(
+            "dialect.name_as_key",
+            "applies to the json-call shape only",
+        ));
+    }
+    if d.shape != Shape::JsonCall && !d.more_markup.is_empty() {
+        return Err(ConfigError::new(
+            "dialect.more_markup",
+            "applies to the json-call shape only",
+        ));
+    }
+    Ok(())
+}
+
+/// A json-call description's further markup markers: one more pair at most, with a `markup`
+/// pair, without a result wrapper (the text context holds eight markers), each unlike the
+/// other markers.
+fn validate_more_markup(d: &Description<'_>) -> Result<(), ConfigError> {
+    const KEY: &str = "dialect.more_markup";
+    let more = d.more_markup;
+    if more.is_empty() {
+        return Ok(());
+    }
+    if more.len() != 2 || d.markup.is_none() || d.result_wrapper.is_some() {
+        return Err(ConfigError::new(
+            KEY,
+            "is one more pair of markers, with a markup pair and no result_wrapper",
+        ));
+    }
+    let (m0, m1) = d.markup.unwrap_or(("", ""));
+    let taken = [
+        d.wrapper.0,
+        d.wrapper.1,
+        d.thinking_tags.0,
+        d.thinking_tags.1,
+        m0,
+        m1,
+    ];
+    for m in more.iter() {
+        if m.is_empty() || m.len() > MAX_MARKER_LEN {
+            return Err(ConfigError::new(KEY, "markers must be 1 to 64 bytes long"));
+        }
+        if taken.contains(&m) {
+            return Err(ConfigError::new(
+                KEY,
+                "must differ from the wrapper, thinking and markup markers",
+            ));
+        }
+    }
+    if more.get(0) == more.get(1) {
+        return Err(ConfigError::new(
+            KEY,
+            "the opener and the closer must differ",
+        ));
     }
     Ok(())
 }
@@ -674,6 +747,12 @@ mod owned {
         pub string_attribute: Option<Box<str>>,
         /// See [`Description::bare_calls`].
         pub bare_calls: bool,
+        /// See [`Description::more_markup`].
+        pub more_markup: Vec<Box<str>>,
+        /// See [`Description::name_as_key`].
+        pub name_as_key: bool,
+        /// See [`Description::bare_array`].
+        pub bare_array: bool,
     }
 
     impl DescriptionBuf {
@@ -692,6 +771,9 @@ mod owned {
                 elements: d.elements.iter().map(Into::into).collect(),
                 tag_prefixes: d.tag_prefixes.iter().map(Into::into).collect(),
                 string_attribute: d.string_attribute.map(Into::into),
+                more_markup: d.more_markup.iter().map(Into::into).collect(),
+                name_as_key: d.name_as_key,
+                bare_array: d.bare_array,
             }
         }
 
@@ -709,6 +791,9 @@ mod owned {
                 tag_prefixes: StrList::Owned(&self.tag_prefixes),
                 string_attribute: self.string_attribute.as_deref(),
                 bare_calls: self.bare_calls,
+                more_markup: StrList::Owned(&self.more_markup),
+                name_as_key: self.name_as_key,
+                bare_array: self.bare_array,
             }
         }
 
@@ -741,6 +826,7 @@ mod owned {
                 match key.as_str() {
                     "shape" => {}
                     "wrapper" | "result_wrapper" | "markup" | "name_keys" | "argument_keys"
+                    | "more_markup" | "name_as_key" | "bare_array"
                         if shape == Shape::Invoke =>
                     {
                         return Err(err(&full, "is not a field of the invoke shape"));
@@ -752,7 +838,28 @@ mod owned {
                     "result_wrapper" if value.is_null() => d.result_wrapper = None,
                     "result_wrapper" => d.result_wrapper = Some(marker_pair(&full, value)?),
                     "markup" if value.is_null() => d.markup = None,
+                    // One pair, or a list of pairs (the first is `markup`, the rest
+                    // `more_markup`).
+                    "markup" if value.get(0).is_some_and(Value::is_array) => {
+                        let pairs = value.as_array().map_or(&[][..], Vec::as_slice);
+                        d.markup = Some(marker_pair(&full, &pairs[0])?);
+                        for p in &pairs[1..] {
+                            let (a, b) = marker_pair(&full, p)?;
+                            d.more_markup.extend([a, b]);
+                        }
+                    }
                     "markup" => d.markup = Some(marker_pair(&full, value)?),
+                    "more_markup" => d.more_markup = keys(&full, value)?,
+                    "bare_array" => {
+                        d.bare_array = value
+                            .as_bool()
+                            .ok_or_else(|| err(&full, "must be true or false"))?;
+                    }
+                    "name_as_key" => {
+                        d.name_as_key = value
+                            .as_bool()
+                            .ok_or_else(|| err(&full, "must be true or false"))?;
+                    }
                     "name_keys" => d.name_keys = keys(&full, value)?,
                     "argument_keys" => d.argument_keys = keys(&full, value)?,
                     "thinking_tags" => d.thinking_tags = marker_pair(&full, value)?,

@@ -166,6 +166,21 @@ dialects! {
     /// `<|tool_call_start|>[f(a=1)]<|tool_call_end|>` (Liquid LFM2): the pythonic list in
     /// LFM2's markers.
     Lfm2 = 18, "lfm2", THINK;
+    /// `<|START_ACTION|>[{"tool_name": N, "parameters": {…}}]<|END_ACTION|>`,
+    /// `<|START_THINKING|>`, `<|START_RESPONSE|>`/`<|START_TEXT|>` wrappers as markup (Cohere
+    /// Command R7B, Command A): the json-call shape's preset with Cohere's markers.
+    CohereCommand = 22, "cohere-command", ("<|START_THINKING|>", "<|END_THINKING|>");
+    /// `<|tools_prefix|>[{"N": {…}}]<|tools_suffix|>`: the object's key is the tool name;
+    /// thinking `<|inner_prefix|>…<|inner_suffix|>` (Swiss AI Apertus).
+    Apertus = 23, "apertus", ("<|inner_prefix|>", "<|inner_suffix|>");
+    /// `<|tool_call|>[{"name": N, "arguments": {…}}]` with no closer: the array's end ends
+    /// the calls (IBM Granite 3.x); `<think>`, a `<response>` wrapper as markup.
+    Granite = 24, "granite", THINK;
+    /// `functools[{"name": N, "arguments": {…}}]` with no closer (Microsoft Phi-4-mini).
+    Phi4Mini = 25, "phi-4-mini", THINK;
+    /// A bare JSON list `[{"name": N, "arguments": {…}}]` as the whole message, or in a
+    /// ```` ```json ```` fence (Salesforce xLAM).
+    Xlam = 26, "xlam", THINK;
 }
 
 impl Dialect {
@@ -278,9 +293,11 @@ pub struct Description<'a> {
     pub shape: Shape,
     /// `[open, close]` around one call (json-call) or around the calls (the xml-params
     /// wrapper; pythonic: markers around the list, dropped, or with
-    /// [`bare_calls`](Description::bare_calls) what opens and closes the calls). An
-    /// xml-params closer is a closing tag, `</name>`. Not read by the invoke shape, whose
-    /// region is an element of [`elements`](Description::elements).
+    /// [`bare_calls`](Description::bare_calls) what opens and closes the calls). A json-call
+    /// closer may be empty: no closer, the JSON value's end ends the call or the array of
+    /// calls (granite, phi-4-mini). An xml-params closer is a closing tag, `</name>`. Not
+    /// read by the invoke shape, whose region is an element of
+    /// [`elements`](Description::elements).
     pub wrapper: (&'a str, &'a str),
     /// json-call: `[open, close]` around a tool result the model writes (a `tool_result`
     /// block); `None`: none is recognised.
@@ -307,6 +324,19 @@ pub struct Description<'a> {
     /// pythonic: the calls stand inside the wrapper one after another (a line each),
     /// without `[…]` (Olmo 3's `<function_calls>f(a=1)\ng()</function_calls>`).
     pub bare_calls: bool,
+    /// json-call: more markup markers than [`markup`](Description::markup)'s pair, dropped
+    /// likewise wherever they stand in text (Cohere writes `<|START_RESPONSE|>…<|END_RESPONSE|>`
+    /// or `<|START_TEXT|>…<|END_TEXT|>`); at most two (one more pair), and none with a
+    /// `result_wrapper` (the text context's vocabulary holds eight markers). Empty: none.
+    pub more_markup: StrList<'a>,
+    /// json-call: the call object's single key is the tool name and its value the arguments
+    /// (`{"get_weather": {"city": "Paris"}}`, Apertus); `name_keys` and `argument_keys` are
+    /// not read then.
+    pub name_as_key: bool,
+    /// json-call: a JSON list of calls at the start of the message (after whitespace and
+    /// thinking only) is the calls without a wrapper, its end ending them (xLAM); the
+    /// wrapper still opens calls anywhere.
+    pub bare_array: bool,
 }
 
 /// Longest key name a json-call description may give, in bytes.
@@ -324,6 +354,9 @@ const HERMES: Description<'static> = Description {
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
     bare_calls: false,
+    more_markup: StrList::Strs(&[]),
+    name_as_key: false,
+    bare_array: false,
 };
 
 const QWEN3_CODER: Description<'static> = Description {
@@ -338,6 +371,9 @@ const QWEN3_CODER: Description<'static> = Description {
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
     bare_calls: false,
+    more_markup: StrList::Strs(&[]),
+    name_as_key: false,
+    bare_array: false,
 };
 
 const PYTHONIC: Description<'static> = Description {
@@ -375,6 +411,9 @@ const MINIMAX_M2: Description<'static> = Description {
     tag_prefixes: StrList::Strs(&[]),
     string_attribute: None,
     bare_calls: false,
+    more_markup: StrList::Strs(&[]),
+    name_as_key: false,
+    bare_array: false,
 };
 
 /// The element names, prefixes and typing attribute of a preset of the invoke shape (field
@@ -407,22 +446,71 @@ const DEEPSEEK_V4: Description<'static> = Description {
     ..DEEPSEEK_V32
 };
 
+const COHERE_COMMAND: Description<'static> = Description {
+    wrapper: ("<|START_ACTION|>", "<|END_ACTION|>"),
+    result_wrapper: None,
+    markup: Some(("<|START_RESPONSE|>", "<|END_RESPONSE|>")),
+    name_keys: StrList::Strs(&["tool_name", "name"]),
+    argument_keys: StrList::Strs(&["parameters", "arguments"]),
+    thinking_tags: ("<|START_THINKING|>", "<|END_THINKING|>"),
+    more_markup: StrList::Strs(&["<|START_TEXT|>", "<|END_TEXT|>"]),
+    ..HERMES
+};
+
+const GRANITE: Description<'static> = Description {
+    wrapper: ("<|tool_call|>", ""),
+    result_wrapper: None,
+    markup: Some(("<response>", "</response>")),
+    ..HERMES
+};
+
+const PHI4_MINI: Description<'static> = Description {
+    wrapper: ("functools", ""),
+    result_wrapper: None,
+    ..HERMES
+};
+
+const APERTUS: Description<'static> = Description {
+    wrapper: ("<|tools_prefix|>", "<|tools_suffix|>"),
+    result_wrapper: None,
+    thinking_tags: ("<|inner_prefix|>", "<|inner_suffix|>"),
+    name_as_key: true,
+    ..HERMES
+};
+
+const XLAM: Description<'static> = Description {
+    wrapper: ("```json", "```"),
+    result_wrapper: None,
+    bare_array: true,
+    ..HERMES
+};
+
+/// The presets' descriptions by C code (a table: reading one field of a preset copies
+/// nothing, where `Description::preset` builds the whole description).
+const PRESETS: [Option<Description<'static>>; 32] = {
+    let mut table = [None; 32];
+    let mut i = 0;
+    while i < Dialect::ALL.len() {
+        let d = Dialect::ALL[i];
+        table[d as usize] = Description::preset(d);
+        i += 1;
+    }
+    table
+};
+
+/// A preset's description, borrowed from the table.
+#[inline]
+const fn preset_ref(dialect: Dialect) -> Option<&'static Description<'static>> {
+    PRESETS[dialect as usize].as_ref()
+}
+
 /// A preset's wrapper markers (hermes's for presets that have no description: the machines
 /// of their own that read JSON call bodies).
 #[inline]
 pub(crate) const fn preset_wrapper(dialect: Dialect) -> (&'static str, &'static str) {
-    // Field reads of the constants (not `Description::preset(d)?.wrapper`, which builds a
-    // whole description on the per-decision path).
-    match dialect {
-        Dialect::Qwen3Coder => QWEN3_CODER.wrapper,
-        Dialect::SeedOss => SEED_OSS.wrapper,
-        Dialect::Pythonic => PYTHONIC.wrapper,
-        Dialect::Olmo3 => OLMO3.wrapper,
-        Dialect::Lfm2 => LFM2.wrapper,
-        Dialect::MinimaxM2 => MINIMAX_M2.wrapper,
-        Dialect::DeepSeekV32 => DEEPSEEK_V32.wrapper,
-        Dialect::DeepSeekV4 => DEEPSEEK_V4.wrapper,
-        _ => HERMES.wrapper,
+    match preset_ref(dialect) {
+        Some(d) => d.wrapper,
+        None => HERMES.wrapper,
     }
 }
 
@@ -431,17 +519,41 @@ pub(crate) const fn preset_wrapper(dialect: Dialect) -> (&'static str, &'static 
 pub(crate) const fn preset_result_wrapper(
     dialect: Dialect,
 ) -> Option<(&'static str, &'static str)> {
-    // Field reads of the constants, as in `preset_wrapper`.
-    match dialect {
-        Dialect::Qwen3Coder => QWEN3_CODER.result_wrapper,
-        Dialect::SeedOss => SEED_OSS.result_wrapper,
-        Dialect::Pythonic => PYTHONIC.result_wrapper,
-        Dialect::Olmo3 => OLMO3.result_wrapper,
-        Dialect::Lfm2 => LFM2.result_wrapper,
-        Dialect::MinimaxM2 => MINIMAX_M2.result_wrapper,
-        Dialect::DeepSeekV32 => DEEPSEEK_V32.result_wrapper,
-        Dialect::DeepSeekV4 => DEEPSEEK_V4.result_wrapper,
-        _ => HERMES.result_wrapper,
+    match preset_ref(dialect) {
+        Some(d) => d.result_wrapper,
+        None => HERMES.result_wrapper,
+    }
+}
+
+/// Whether a preset's call objects are `{"NAME": {arguments}}`.
+#[inline]
+pub(crate) const fn preset_name_as_key(dialect: Dialect) -> bool {
+    match preset_ref(dialect) {
+        Some(d) => d.name_as_key,
+        None => false,
+    }
+}
+
+/// Whether a preset reads a bare list of calls at the start of the message.
+#[inline]
+pub(crate) const fn preset_bare_array(dialect: Dialect) -> bool {
+    match preset_ref(dialect) {
+        Some(d) => d.bare_array,
+        None => false,
+    }
+}
+
+/// A preset's markup tags: its `markup` pair, then its `more_markup` pair.
+#[inline]
+pub(crate) fn preset_markup(dialect: Dialect) -> [Option<(&'static str, &'static str)>; 2] {
+    match preset_ref(dialect) {
+        Some(d) => [
+            d.markup,
+            d.more_markup
+                .get(0)
+                .and_then(|a| Some((a, d.more_markup.get(1)?))),
+        ],
+        None => [None, None],
     }
 }
 
@@ -465,6 +577,11 @@ impl Description<'static> {
             Dialect::MinimaxM2 => Some(MINIMAX_M2),
             Dialect::DeepSeekV32 => Some(DEEPSEEK_V32),
             Dialect::DeepSeekV4 => Some(DEEPSEEK_V4),
+            Dialect::CohereCommand => Some(COHERE_COMMAND),
+            Dialect::Granite => Some(GRANITE),
+            Dialect::Phi4Mini => Some(PHI4_MINI),
+            Dialect::Apertus => Some(APERTUS),
+            Dialect::Xlam => Some(XLAM),
             _ => None,
         }
     }

@@ -129,32 +129,56 @@ fn distinct(a: &(String, String), b: &(String, String)) -> bool {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
 
-    /// json-call: random wrapper, thinking markers, name and argument keys.
+    /// json-call: random wrapper (or no closer: the JSON value's end ends the call),
+    /// thinking markers, name and argument keys.
     #[test]
     fn json_call_descriptions(
-        wrapper in pair(), thinking in pair(),
+        wrapper in pair(), thinking in pair(), closerless in any::<bool>(),
+        name_as_key in any::<bool>(), bare in prop::option::of(call()),
         name_key in "[a-z][a-z_]{0,9}", arg_key in "[a-z][a-z_]{0,9}",
         pieces in prop::collection::vec((prose(), call(), any::<bool>()), 1..4),
         tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
     ) {
         prop_assume!(name_key != arg_key && distinct(&wrapper, &thinking));
+        let close = if closerless { "" } else { wrapper.1.as_str() };
         let config = ConfigBuf::from_value(&json!({"dialect": {
             "shape": "json-call",
-            "wrapper": [wrapper.0, wrapper.1],
+            "wrapper": [wrapper.0, close],
             "result_wrapper": null,
             "name_keys": [name_key],
             "argument_keys": [arg_key],
             "thinking_tags": [thinking.0, thinking.1],
+            "name_as_key": name_as_key,
+            "bare_array": bare.is_some(),
         }})).unwrap();
         let mut data = format!("{}{think}{}", thinking.0, thinking.1);
         let mut text = String::new();
         let mut expected = Vec::new();
+        if let Some((name, args)) = &bare {
+            // A bare list of calls at the start of the message (xlam's `bare_array`).
+            let body = if name_as_key {
+                json!([{ name.as_str(): input_of(args) }])
+            } else {
+                json!([{ name_key.as_str(): name, arg_key.as_str(): input_of(args) }])
+            };
+            data.push_str(&body.to_string());
+            expected.push((name.clone(), input_of(args)));
+        }
         for (before, (name, args), spaced) in &pieces {
             data.push_str(before);
             text.push_str(before);
-            let body = json!({ name_key.as_str(): name, arg_key.as_str(): input_of(args) });
+            let body = if name_as_key {
+                // Apertus's `{"NAME": {arguments}}`.
+                json!({ name.as_str(): input_of(args) })
+            } else {
+                json!({ name_key.as_str(): name, arg_key.as_str(): input_of(args) })
+            };
             let ws = if *spaced { "\n" } else { "" };
-            data.push_str(&format!("{}{ws}{body}{ws}{}", wrapper.0, wrapper.1));
+            data.push_str(&format!("{}{ws}{body}{ws}{close}", wrapper.0));
+            if closerless {
+                // What follows the value is text.
+                text.push_str(ws);
+            }
             expected.push((name.clone(), input_of(args)));
         }
         data.push_str(&tail);
@@ -341,6 +365,43 @@ fn bad_descriptions_name_the_field() {
         (
             json!({"shape": "xml-params", "colour": 1}),
             "dialect.colour",
+        ),
+        (
+            json!({"shape": "json-call", "wrapper": ["", ""]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "xml-params", "wrapper": ["<w>", ""]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "json-call", "more_markup": ["<a>", "</a>"]}),
+            "dialect.more_markup",
+        ),
+        (
+            json!({"shape": "json-call", "markup": [["<a>", "</a>"], ["<b>", "</b>"]]}),
+            "dialect.more_markup",
+        ),
+        (
+            json!({"shape": "json-call", "result_wrapper": null,
+                   "markup": [["<a>", "</a>"], ["<a>", "</b>"]]}),
+            "dialect.more_markup",
+        ),
+        (
+            json!({"shape": "xml-params", "bare_array": true}),
+            "dialect.bare_array",
+        ),
+        (
+            json!({"shape": "xml-params", "name_as_key": true}),
+            "dialect.name_as_key",
+        ),
+        (
+            json!({"shape": "json-call", "name_as_key": 1}),
+            "dialect.name_as_key",
+        ),
+        (
+            json!({"shape": "xml-params", "more_markup": ["<a>", "</a>"]}),
+            "dialect.more_markup",
         ),
         (
             json!({"shape": "invoke", "elements": ["a", "b"]}),

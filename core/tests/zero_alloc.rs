@@ -85,7 +85,13 @@ fn transcript() -> Vec<u8> {
 <｜DSML｜parameter name=\"n\" string=\"false\">42</｜DSML｜parameter>\n</｜DSML｜invoke>\n<|DSML|invoke name=\"g\">stray</|DSML|invoke>\n</｜DSML｜function_calls>\n\
 <｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>\n\
 <seed:think>why</seed:think><seed:tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</seed:tool_call>\n\
-<function_calls>\nf(s='a\\'b', n=42)\ng(x=[1, {\"k\": null}])\nbad(1)\n</function_calls>\n<|tool_call_start|>[f(s=\"x\"), g()]<|tool_call_end|>\n";
+<function_calls>\nf(s='a\\'b', n=42)\ng(x=[1, {\"k\": null}])\nbad(1)\n</function_calls>\n<|tool_call_start|>[f(s=\"x\"), g()]<|tool_call_end|>\n\
+<|START_THINKING|>plan<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"f\", \"parameters\": {\"s\": \"\\u00e9\", n: 2}}, {oops}]<|END_ACTION|>\
+<|START_RESPONSE|>ok<|END_RESPONSE|><|START_TEXT|>t<|END_TEXT|><|START_ACTION|>[{\"tool_name\": \"g\", \"parameters\": {}}]<|END_ACT\n\
+<think>g<|tool_call|>[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {oops}, {\"name\": \"g\", \"arguments\": {n: 1]}}</think> x <|tool_call|>{\"name\": \"h\"} <response>ok</response>\n\
+functools.partial functools[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {\"name\": \"g\", \"parameters\": [1]}] ok functools[{\"name\": \"h\"\n\
+<|inner_prefix|>why<|tools_prefix|>[{\"f\": {\"s\": \"\\u00e9\", n: 2}}, {\"g\": \"{\\\"k\\\": 1}\"}, {\"h\": 3}]<|tools_suffix|><|inner_suffix|>ok <|tools_prefix|>[{}]<|tools_suf\n\
+```json\n[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {oops}]\n```\n```json\n{\"name\": \"g\", \"arguments\": \"{}\"}\n``\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 
@@ -195,6 +201,9 @@ fn feeding_never_allocates_with_a_description() {
         tag_prefixes: StrList::Strs(&[]),
         string_attribute: None,
         bare_calls: false,
+        more_markup: StrList::Strs(&[]),
+        name_as_key: false,
+        bare_array: false,
     };
     let dsml = Description {
         elements: StrList::Strs(&["calls", "call", "arg"]),

@@ -8,7 +8,8 @@
 //! - a variant is paired twice, on either side (unreachable patterns are denied);
 //! - a C value is not the core's value as stated by the pair list's `value` rule (the
 //!   core's discriminant, or one more where 0 means "none");
-//! - an `all` list (`Dialect::ALL`) is not every core value in the order of their C codes.
+//! - an `all` list (`Dialect::ALL`) is not every core value in the order of their C codes
+//!   (increasing; a code may be skipped: codes reserved for presets of another branch).
 
 use tokensieve::provider::Provider;
 use tokensieve::{
@@ -81,13 +82,17 @@ macro_rules! mirror {
             )+
             let pairs = [$(stringify!($cv)),+].len();
             $(
-                // The list of every core value: complete (as long as the pairs) and each at
-                // the index of its C code.
+                // The list of every core value: complete (as long as the pairs) and in the
+                // order of their C codes (increasing from 0; a code may be skipped).
                 let all = $all;
                 assert!(all.len() == pairs);
                 let mut i = 0;
                 while i < all.len() {
-                    assert!($c::code(all[i]) as usize == i);
+                    assert!(if i == 0 {
+                        $c::code(all[i]) == 0
+                    } else {
+                        $c::code(all[i]) > $c::code(all[i - 1])
+                    });
                     i += 1;
                 }
             )?
@@ -116,6 +121,11 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_SEED_OSS = [Dialect::SeedOss],
     TOKENSIEVE_DIALECT_OLMO_3 = [Dialect::Olmo3],
     TOKENSIEVE_DIALECT_LFM2 = [Dialect::Lfm2],
+    TOKENSIEVE_DIALECT_COHERE_COMMAND = [Dialect::CohereCommand],
+    TOKENSIEVE_DIALECT_GRANITE = [Dialect::Granite],
+    TOKENSIEVE_DIALECT_PHI_4_MINI = [Dialect::Phi4Mini],
+    TOKENSIEVE_DIALECT_APERTUS = [Dialect::Apertus],
+    TOKENSIEVE_DIALECT_XLAM = [Dialect::Xlam],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

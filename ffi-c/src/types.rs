@@ -249,6 +249,16 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_OLMO_3 = 17,
     /// Liquid LFM2: the pythonic list in `<|tool_call_start|>`…`<|tool_call_end|>`.
     TOKENSIEVE_DIALECT_LFM2 = 18,
+    /// Cohere Command R7B / A: `<|START_ACTION|>[{"tool_name": N, "parameters": {…}}]<|END_ACTION|>`.
+    TOKENSIEVE_DIALECT_COHERE_COMMAND = 22,
+    /// Swiss AI Apertus: `<|tools_prefix|>[{"N": {…}}]<|tools_suffix|>`, the key is the name.
+    TOKENSIEVE_DIALECT_APERTUS = 23,
+    /// IBM Granite 3.x: `<|tool_call|>[{"name": N, "arguments": {…}}]`, no closer.
+    TOKENSIEVE_DIALECT_GRANITE = 24,
+    /// Microsoft Phi-4-mini: `functools[{"name": N, "arguments": {…}}]`, no closer.
+    TOKENSIEVE_DIALECT_PHI_4_MINI = 25,
+    /// Salesforce xLAM: a bare JSON list of calls as the message, or in a json fence.
+    TOKENSIEVE_DIALECT_XLAM = 26,
 }
 
 /// `tokensieve_config.dialect` before one is chosen: what `tokensieve_config_default`

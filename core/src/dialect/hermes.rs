@@ -76,6 +76,11 @@ pub(crate) struct State {
     /// A call just ended at its closer: the same closer again (after whitespace at most) is
     /// a spurious repeat, wire syntax (docs/design.md, "Lenient recovery").
     after_call: bool,
+    /// The start of the message (nothing but whitespace and thinking so far), where a
+    /// description with `bare_array` reads a JSON list of calls without a wrapper (xlam).
+    start: bool,
+    /// The calls being read are such a bare list: no closer, the list's end ends them.
+    bare: bool,
 }
 
 impl Machine for State {
@@ -87,6 +92,8 @@ impl Machine for State {
             fresh: true,
             yielded: false,
             after_call: false,
+            start: cfg.description().is_some_and(|d| d.bare_array),
+            bare: false,
         }
     }
 
@@ -99,6 +106,8 @@ impl Machine for State {
             | (quoted as u32) << 8
             | ((self.fresh | self.yielded) as u32) << 9
             | (self.after_call as u32) << 10
+            | (self.start as u32) << 11
+            | (self.bare as u32) << 12
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
@@ -118,10 +127,15 @@ impl Machine for State {
                 if self.fresh || self.yielded {
                     v = v.with_literal(think_close.as_bytes());
                 }
-                if self.after_call {
+                if self.start && out.bare_array() {
+                    v = v.with_literal_before(b"[", CALL_FOLLOWS);
+                }
+                // A repeated closer is dropped, unless the opener begins with it (xlam's
+                // ```` ```json ```` fence): the next call's opener must stay one.
+                if self.after_call && !close.is_empty() && !open.starts_with(close) {
                     v = v.with_literal(close.as_bytes());
                 }
-                if let Some((m_open, m_close)) = out.markup() {
+                for (m_open, m_close) in out.markup().into_iter().flatten() {
                     v = v
                         .with_literal(m_open.as_bytes())
                         .with_literal(m_close.as_bytes());
@@ -141,6 +155,11 @@ impl Machine for State {
             },
             // Inside a quoted string the closer is content.
             Ctx::Call if self.call.phase == Phase::Body && self.call.in_quotes() => Vocab::EMPTY,
+            // No closer (granite, a bare list): the next call's opener ends what a failure
+            // skips.
+            Ctx::Call if close.is_empty() || self.bare => {
+                Vocab::EMPTY.with_literal(open.as_bytes())
+            }
             Ctx::Call => Vocab::EMPTY.with_literal(close.as_bytes()),
         }
     }
@@ -175,9 +194,43 @@ impl Machine for State {
             call.host = Ctx::Call;
             return Act::WAIT;
         }
+        if call.host == Ctx::Call && (self.bare || out.call_markers().1.is_empty()) {
+            let act = closerless(out, call, d, window);
+            self.bare &= call.host == Ctx::Call;
+            return act;
+        }
+        if self.start && call.host == Ctx::Text {
+            match d {
+                Decision::Literal { len: 1, .. } if window.first() == Some(&b'[') => {
+                    // A bare list of calls at the start of the message: `[` then `{` (the
+                    // vocabulary has one look-ahead set, `{` or `[`: a list of lists is text).
+                    self.start = false;
+                    let next = window[1..].iter().find(|b| !b.is_ascii_whitespace());
+                    if next != Some(&b'{') {
+                        return out.content(BlockType::Text, 0, Decision::Text(1));
+                    }
+                    self.bare = true;
+                    out.close_content();
+                    out.begin_capture();
+                    call.begin(true);
+                    call.host = Ctx::Call;
+                    return Act::WAIT;
+                }
+                Decision::Text(n) | Decision::Invalid(n)
+                    if !window[..n].iter().all(u8::is_ascii_whitespace)
+                        || matches!(d, Decision::Invalid(_)) =>
+                {
+                    self.start = false;
+                }
+                Decision::Literal {
+                    index: LIT_CALL, ..
+                } => self.start = false,
+                _ => {}
+            }
+        }
         match (call.host, d) {
             (Ctx::Text, Decision::Literal { len, .. })
-                if out.markup().is_some_and(|(o, c)| {
+                if out.markup().into_iter().flatten().any(|(o, c)| {
                     let lit = window.get(..len);
                     lit == Some(o.as_bytes()) || lit == Some(c.as_bytes())
                 }) =>
@@ -212,6 +265,14 @@ impl Machine for State {
                 Act::skip(len)
             }
             (Ctx::Thinking, Decision::Literal { index, len }) => match index {
+                // A special-token opener (`<|START_ACTION|>`) is never prose: it yields
+                // wherever it stands (docs/design.md, "Thinking that yields to tool calls").
+                THINK_CALL if special_token(out.call_markers().0) => {
+                    out.close_content();
+                    call.host = Ctx::Text;
+                    self.yielded = true;
+                    Act::WAIT
+                }
                 THINK_CALL | THINK_REOPEN => super::thinking_marker(out, index == THINK_CALL, len)
                     .unwrap_or_else(|| {
                         call.host = Ctx::Text;
@@ -289,7 +350,7 @@ impl Machine for State {
     fn plain_block(&self) -> Option<(BlockType, u8)> {
         match self.call.host {
             // Right after a call every decision is the machine's (a repeated closer may come).
-            Ctx::Text if self.after_call => None,
+            Ctx::Text if self.after_call || self.start => None,
             Ctx::Text => Some((BlockType::Text, 0)),
             Ctx::Thinking => Some((BlockType::Thinking, 0)),
             Ctx::Response => Some((BlockType::ToolResult, 1)),
@@ -315,6 +376,51 @@ impl Machine for State {
         self.end_of_input(out);
         Cut::Done
     }
+}
+
+/// Inside a call of a description without a closer (granite, phi-4-mini): the JSON value's
+/// end ends the call (or the array of calls) and what follows is top-level text; a failed
+/// call is skipped to where its value ends ([`json_call::skip`]), else to the next opener
+/// or the end of input; the next opener ends whatever is being read and is read again in
+/// text.
+fn closerless(out: &mut Emitter<'_>, call: &mut JsonCall<Ctx>, d: Decision, window: &[u8]) -> Act {
+    match (call.phase, d) {
+        (Phase::After, _) => {
+            if call.call_open {
+                out.complete_tool(None, false);
+            } else {
+                out.close_content();
+            }
+            out.stop_capture();
+            call.call_open = false;
+            call.host = Ctx::Text;
+            Act::WAIT
+        }
+        (Phase::Body, Decision::Literal { .. }) if call.array() && !call.call_open => {
+            // The next opener between the elements of an array: the array just ends.
+            out.stop_capture();
+            call.host = Ctx::Text;
+            Act::WAIT
+        }
+        (Phase::Body | Phase::Skip, Decision::Literal { .. }) => {
+            if call.phase == Phase::Body {
+                fail(out, call, ErrorReason::MalformedBody);
+            }
+            call.call_open = false;
+            call.host = Ctx::Text;
+            out.close_skipped(call.reason, 0, false)
+        }
+        (Phase::Skip, _) => json_call::skip(out, call, d, window),
+        (Phase::Body, Decision::Text(n) | Decision::Invalid(n)) => {
+            json_call::body(out, call, window, n)
+        }
+        _ => Act::WAIT,
+    }
+}
+
+/// A marker spelled as a special token, `<|…|>`: never prose.
+fn special_token(marker: &str) -> bool {
+    marker.len() > 4 && marker.starts_with("<|") && marker.ends_with("|>")
 }
 
 fn after_body(

@@ -79,6 +79,8 @@ enum Member {
     None,
     /// Reading a key.
     Key,
+    /// Reading the key that is the tool name (`name_as_key`: `{"N": {…}}`).
+    KeyName,
     /// The `name` value.
     Name,
     /// Expecting the `arguments` value.
@@ -513,8 +515,24 @@ fn token<C: Copy>(
     match (s.member, t) {
         (_, Token::ObjectEnd) if depth + 1 == obj => object_closed(out, s),
         (Member::None, Token::KeyStart) if depth == obj => {
-            s.member = Member::Key;
+            s.member = if s.name == Progress::Absent && out.name_as_key() {
+                s.name = Progress::Reading;
+                Member::KeyName
+            } else {
+                Member::Key
+            };
             s.key_len = 0;
+        }
+        (Member::KeyName, Token::Text(text)) => return name_piece(out, s, text, window, consumed),
+        (Member::KeyName, Token::KeyEnd) => {
+            // The name is read; its value is the arguments.
+            s.name = Progress::Done;
+            if out.name_len == 0 {
+                fail(out, s, ErrorReason::MissingName);
+            } else {
+                s.member = Member::ArgsStart;
+                name_done(out, s);
+            }
         }
         (Member::Key, Token::Text(text)) => key_piece(s, text),
         (Member::Key, Token::KeyEnd) => key_done(out, s),
@@ -577,6 +595,11 @@ fn key_piece<C: Copy>(s: &mut JsonCall<C>, text: Text<'_>) {
 /// The key is read: the first of the description's name keys and the first of its argument
 /// keys count (hermes: `name`, `arguments`/`parameters`).
 fn key_done<C: Copy>(out: &Emitter<'_>, s: &mut JsonCall<C>) {
+    if out.name_as_key() {
+        // The name was the first key: any other key is ignored.
+        s.member = Member::Other;
+        return;
+    }
     let key = s.key.get(..s.key_len as usize).unwrap_or(&[]);
     let d = out.description();
     s.member = if s.name == Progress::Absent && d.name_keys.contains(key) {

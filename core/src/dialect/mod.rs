@@ -126,9 +126,12 @@ pub(crate) enum Cut {
 }
 
 /// Generates the driver's [`Active`] dispatch from one list: `Variant, state type;` — the
-/// variant is the [`Dialect`] preset (`crate::spec`) whose machine the state is.
+/// variant is the [`Dialect`] preset (`crate::spec`) whose machine the state is — then
+/// `=> Preset: Variant;` for the presets that run on another preset's variant (the same
+/// machine: a second variant holding the largest state, hermes's, would cost the enum a tag
+/// and the parser state 8 bytes over its 512).
 macro_rules! registry {
-    ($($variant:ident, $state:ty;)*) => {
+    ($($variant:ident, $state:ty;)* $(=> $alias:ident: $target:ident;)*) => {
         /// The dialect in use, with its state.
         #[derive(Clone, Copy, Debug)]
         pub(crate) enum Active {
@@ -139,6 +142,7 @@ macro_rules! registry {
             pub(crate) fn new(cfg: &Config<'_>) -> Active {
                 match cfg.machine() {
                     $(Dialect::$variant => Active::$variant(<$state as Machine>::new(cfg)),)*
+                    $(Dialect::$alias => Active::$target(Machine::new(cfg)),)*
                 }
             }
 
@@ -211,6 +215,11 @@ registry! {
     SeedOss, qwen3::State;
     Olmo3, pythonic::State;
     Lfm2, pythonic::State;
+    => CohereCommand: Hermes;
+    => Granite: Hermes;
+    => Phi4Mini: Hermes;
+    => Apertus: Hermes;
+    => Xlam: Hermes;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

@@ -394,16 +394,58 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The `[open, close]` markup tags of a json-call description, if any (presets: none).
+    /// The `[open, close]` markup tags of a json-call description: its `markup` pair and
+    /// its `more_markup` pair, if any (the host's, else the preset's).
     #[inline]
-    pub(crate) fn markup(&self) -> Option<(&str, &str)> {
+    pub(crate) fn markup(&self) -> [Option<(&str, &str)>; 2] {
         match &self.cfg {
-            Cfg::Borrowed(c) => c.description.and_then(|d| d.markup),
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => [d.markup, pair_of(d.more_markup)],
+                None => spec::preset_markup(c.dialect),
+            },
             #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => c
-                .description
-                .as_ref()
-                .and_then(|d| d.markup.as_ref().map(|(a, b)| (&**a, &**b))),
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => [
+                    d.markup.as_ref().map(|(a, b)| (&**a, &**b)),
+                    match &d.more_markup[..] {
+                        [a, b] => Some((&**a, &**b)),
+                        _ => None,
+                    },
+                ],
+                None => spec::preset_markup(c.dialect),
+            },
+        }
+    }
+
+    /// Whether a bare JSON list at the message start is calls (`bare_array`).
+    #[inline]
+    pub(crate) fn bare_array(&self) -> bool {
+        match &self.cfg {
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => d.bare_array,
+                None => spec::preset_bare_array(c.dialect),
+            },
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => d.bare_array,
+                None => spec::preset_bare_array(c.dialect),
+            },
+        }
+    }
+
+    /// Whether a json-call object's key is the tool name (`name_as_key`).
+    #[inline]
+    pub(crate) fn name_as_key(&self) -> bool {
+        match &self.cfg {
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => d.name_as_key,
+                None => spec::preset_name_as_key(c.dialect),
+            },
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => d.name_as_key,
+                None => spec::preset_name_as_key(c.dialect),
+            },
         }
     }
 
@@ -1023,4 +1065,9 @@ pub(crate) fn floor_char_boundary(bytes: &[u8], n: usize) -> usize {
         n -= 1;
     }
     n
+}
+
+/// The two markers of a `more_markup` list, as a pair.
+fn pair_of(l: StrList<'_>) -> Option<(&str, &str)> {
+    Some((l.get(0)?, l.get(1)?))
 }

@@ -242,6 +242,63 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("</tool_result>");
             }
         }
+        Dialect::Xlam => {
+            // xLAM-2's templates hand a tool turn's content through as written: the results
+            // of one turn as a JSON list of their contents.
+            out.push('[');
+            for (i, r) in results.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_json_string(&mut out, r.content);
+            }
+            out.push(']');
+        }
+        Dialect::Apertus => {
+            // Apertus's template: the outputs of one turn as a list right after the calls'
+            // <|tools_suffix|>, each as written.
+            out.push('[');
+            for (i, r) in results.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_unmarked(&mut out, r.content, APERTUS_MARKERS);
+            }
+            out.push_str("]\n");
+        }
+        Dialect::Phi4Mini => {
+            // Phi-4-mini's template: a `tool` turn per result.
+            for r in results {
+                out.push_str("<|tool|>");
+                push_unmarked(&mut out, r.content, PHI_MARKERS);
+                out.push_str("<|end|>");
+            }
+        }
+        Dialect::Granite => {
+            // Granite 3.x's template: one tool_response turn per result.
+            for r in results {
+                out.push_str("<|start_of_role|>tool_response<|end_of_role|>");
+                push_unmarked(&mut out, r.content, GRANITE_MARKERS);
+                out.push_str("<|end_of_text|>\n");
+            }
+        }
+        Dialect::CohereCommand => {
+            // Command R7B / A's template: the results of one turn in one system turn, a JSON
+            // list of `{"tool_call_id", "results": {"0": …}, "is_error"}` (the content as a
+            // JSON string; `<` written `\u003c`, so no marker can be spelled in it).
+            out.push_str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[");
+            for (i, r) in results.iter().enumerate() {
+                out.push_str(if i > 0 { ",\n" } else { "\n" });
+                out.push_str("    {\n        \"tool_call_id\": ");
+                push_json_string(&mut out, r.tool_use_id.unwrap_or(""));
+                out.push_str(",\n        \"results\": {\n            \"0\": ");
+                push_json_string(&mut out, r.content);
+                out.push_str("\n        },\n        \"is_error\": ");
+                out.push_str(if r.is_error { "true" } else { "null" });
+                out.push_str("\n    }");
+            }
+            out.push_str("\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>");
+        }
         Dialect::Passthrough | Dialect::Hermes | Dialect::MorphXml | Dialect::Qwen3Coder => {
             for (i, r) in results.iter().enumerate() {
                 if i > 0 {
@@ -261,6 +318,31 @@ const LFM2_MARKERS: &[&str] = &["<|im_", "<|tool_"];
 
 /// Seed-OSS's turn markers (a `<seed:` prefix covers them all).
 const SEED_MARKERS: &[&str] = &["<seed:"];
+/// Apertus's special tokens.
+const APERTUS_MARKERS: &[&str] = &[
+    "<|tools_",
+    "<|inner_",
+    "<|assistant_",
+    "<|user_",
+    "<|system_",
+];
+/// Phi-4-mini's role and end tokens.
+const PHI_MARKERS: &[&str] = &[
+    "<|end|>",
+    "<|tool|>",
+    "<|/tool|>",
+    "<|assistant|>",
+    "<|user|>",
+    "<|system|>",
+    "functools[",
+];
+/// Granite's special tokens.
+const GRANITE_MARKERS: &[&str] = &[
+    "<|start_of_role|>",
+    "<|end_of_role|>",
+    "<|end_of_text|>",
+    "<|tool_call|>",
+];
 
 /// DeepSeek's result closers and the DSML prefix (content must not end its result early or
 /// spell a call).
@@ -361,6 +443,26 @@ fn push_unmarked(out: &mut String, text: &str, markers: &[&str]) {
         rest = &rest[at + first..];
     }
     out.push_str(rest);
+}
+
+/// `text` as a JSON string, `<` escaped too (`\u003c`).
+fn push_json_string(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '<' => out.push_str("\\u003c"),
+            c if (c as u32) < 0x20 => {
+                let _ = core::fmt::Write::write_fmt(out, format_args!("\\u{:04x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 fn push_attr(out: &mut String, value: &str) {
