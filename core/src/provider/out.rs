@@ -148,7 +148,20 @@ struct Args {
     raw_started: bool,
     /// The transcoder produced output (its first byte must open an object).
     started: bool,
+    /// Why the arguments failed when it is not the plain reading (`malformed-body`, or
+    /// `unfinished` when cut by the end): nesting too deep, or cut by `max_call_bytes`.
+    reason: Option<ErrorReason>,
 }
+
+const ARGS_NEW: Args = Args {
+    tc: Transcoder::new(),
+    failed: false,
+    done: false,
+    any: false,
+    raw_started: false,
+    started: false,
+    reason: None,
+};
 
 pub(crate) struct Out<'m> {
     pub(crate) open: Option<OpenBlock>,
@@ -214,14 +227,7 @@ impl<'m> Out<'m> {
             sig_block: None,
             small: [0; SMALL + 8],
             small_len: 0,
-            args: Args {
-                tc: Transcoder::new(),
-                failed: false,
-                done: false,
-                any: false,
-                raw_started: false,
-                started: false,
-            },
+            args: ARGS_NEW,
             args_out: [0; ARGS_OUT],
             args_used: 0,
             raw,
@@ -452,14 +458,7 @@ impl<'m> Out<'m> {
             self.push_chunk(Some(Part::Name), Src::Name);
         }
         self.push_chunk(Some(Part::Id), Src::Id);
-        self.args = Args {
-            tc: Transcoder::new(),
-            failed: false,
-            done: false,
-            any: false,
-            raw_started: false,
-            started: false,
-        };
+        self.args = ARGS_NEW;
     }
 
     /// Completes the open block, if any. A tool call's arguments are finished first: a
@@ -484,6 +483,10 @@ impl<'m> Out<'m> {
             if open.ty == BlockType::ToolCall {
                 // Its closing input pieces still belong to the open block.
                 error = self.finish_args(cut);
+                if self.args.reason == Some(ErrorReason::TooLarge) && !self.args.raw_started {
+                    // A call cut before it opened (`cut_args`): none of its text is held.
+                    self.raw.clear();
+                }
                 if error.is_none() && self.name.is_empty() {
                     error = Some(ErrorReason::MissingName);
                 }
