@@ -120,6 +120,12 @@ impl Reader {
         out: &mut Out,
     ) -> Option<TextOut<'i>> {
         if self.capture.is_none() && t.starts_value() {
+            if self.path.depth() == 0 && !matches!(t, Token::ObjectStart | Token::ArrayStart) {
+                // Every provider document is an object (or an array of them): a bare word,
+                // string or number (`data: Internal Server Error`) is not JSON here.
+                self.json_error(out);
+                return None;
+            }
             self.path.value_start();
             let v = match t {
                 Token::ObjectStart => ValueStart::Object,
