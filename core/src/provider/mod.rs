@@ -159,6 +159,8 @@ pub struct Decoder<'a> {
     fault: Option<frame::Fault>,
     finishing: bool,
     finished: bool,
+    /// The provider's end marker (`[DONE]`) came: later documents are not decoded.
+    ended: bool,
 }
 
 /// What the quick path read (`Decoder::quick`).
@@ -296,6 +298,7 @@ impl<'a> Decoder<'a> {
             fault: None,
             finishing: false,
             finished: false,
+            ended: false,
         }
     }
 
@@ -311,6 +314,7 @@ impl<'a> Decoder<'a> {
         self.fault = None;
         self.finishing = false;
         self.finished = false;
+        self.ended = false;
     }
 
     /// Says the body ended; then call [`next`](Self::next) with empty input until `None`.
@@ -519,6 +523,12 @@ impl<'a> Decoder<'a> {
         };
         match framed {
             Framed::NeedMore => Step::NeedMore,
+            Framed::Begin if self.ended => {
+                // Data after the end marker is not decoded: the response is over and its
+                // finish is out, which stays the last event (docs/providers.md). The
+                // document stays `Between`, so its bytes are consumed unread.
+                Step::Again
+            }
             Framed::Begin => {
                 self.begin_doc();
                 Step::Again
@@ -543,9 +553,14 @@ impl<'a> Decoder<'a> {
                 Step::Again
             }
             Framed::Done => {
-                self.map.get().done(&mut self.out);
+                if !self.ended {
+                    self.ended = true;
+                    self.map.get().done(&mut self.out);
+                }
                 Step::Again
             }
+            // After the end marker nothing is decoded, broken framing included.
+            Framed::Fault(_) if self.ended => Step::Again,
             Framed::Fault(f) => {
                 if self.reader.doc != DocState::Between {
                     // A document cut by the fault is not also reported as bad JSON.
