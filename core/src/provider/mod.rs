@@ -322,6 +322,50 @@ impl<'a> Decoder<'a> {
         self.finishing = true;
     }
 
+    /// True once the stream has ended: `finish` was called and everything is handed out.
+    pub fn is_done(&self) -> bool {
+        self.finished
+            && !self.out.has_pending()
+            && !self.out.replaying()
+            && self
+                .route
+                .as_ref()
+                .is_none_or(|r| !r.draining && r.at >= r.len)
+    }
+
+    /// [`next`](Self::next) with every outcome named, as [`Sieve::pull`]: an event, "feed
+    /// more", "the stream is done" — and input given after the stream was finished, which
+    /// `next` leaves unread, refused as [`Misuse::InputAfterFinish`].
+    ///
+    /// [`Misuse::InputAfterFinish`]: crate::Misuse::InputAfterFinish
+    ///
+    /// ```
+    /// use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+    /// use tokensieve::{Misuse, Pull};
+    /// let config = DecoderConfig::new(Provider::OpenAiChat);
+    /// let mut decoder = Decoder::new(&config).unwrap();
+    /// let mut input = &b"data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"[..];
+    /// while let Pull::Event(_) = decoder.pull(&mut input).unwrap() {}
+    /// decoder.finish();
+    /// while let Pull::Event(_) = decoder.pull(&mut &b""[..]).unwrap() {}
+    /// assert!(matches!(decoder.pull(&mut &b""[..]), Ok(Pull::Done)));
+    /// assert!(matches!(decoder.pull(&mut &b"late"[..]), Err(Misuse::InputAfterFinish)));
+    /// ```
+    pub fn pull<'s, 'i: 's>(
+        &'s mut self,
+        input: &mut &'i [u8],
+    ) -> Result<crate::Pull<'s>, crate::Misuse> {
+        if self.is_done() && !input.is_empty() {
+            return Err(crate::Misuse::InputAfterFinish);
+        }
+        let finishing = self.finishing;
+        Ok(match self.next(input) {
+            Some(event) => crate::Pull::Event(event),
+            None if finishing => crate::Pull::Done,
+            None => crate::Pull::NeedMore,
+        })
+    }
+
     /// Feeds one read and hands every event it completes to `f`.
     pub fn feed_with(&mut self, input: &[u8], mut f: impl FnMut(Event<'_>)) {
         let mut input = input;
@@ -340,7 +384,8 @@ impl<'a> Decoder<'a> {
     }
 
     /// The next event from `input` (consumed from its front), or `None` when the input is
-    /// used up (feed the next read) or, after [`finish`](Self::finish), the stream is over.
+    /// used up (feed the next read) or, after [`finish`](Self::finish), the stream is over
+    /// (input given then is left unread: [`pull`](Self::pull) refuses it).
     pub fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
         loop {
             // The text dialect: its end (drained before what follows), then its input. The
@@ -415,7 +460,7 @@ impl<'a> Decoder<'a> {
     /// One framing or JSON step.
     fn step<'i>(&mut self, input: &mut &'i [u8]) -> Step<'i> {
         if self.finished {
-            *input = &[];
+            // Input after the end is left unread, as `Sieve::next` does (`pull` refuses it).
             return Step::NeedMore;
         }
         if let Some(f) = self.fault.take() {

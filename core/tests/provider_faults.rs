@@ -1,0 +1,67 @@
+#![cfg(feature = "alloc")]
+//! Faults an audit of main found in the provider decoders (issue 25, item 7): each gets a
+//! clear, documented outcome (docs/providers.md). Vectors under `conformance/providers/` pin
+//! the ones a body file can show; these are the ones about the API and its limits.
+
+use tokensieve::accumulate::{Collector, OwnedEvent};
+use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+use tokensieve::{Misuse, Pull};
+
+const TEXT: &[u8] = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\n";
+const LATE: &[u8] = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"late\"}}]}\n\n";
+
+fn decode(config: &DecoderConfig<'_>, body: &[u8], read: usize) -> Vec<OwnedEvent> {
+    let mut decoder = Decoder::new(config).unwrap();
+    let mut collector = Collector::new();
+    let mut out = Vec::new();
+    for piece in body.chunks(read.max(1)) {
+        decoder.feed_with(piece, |ev| out.push(collector.push(&ev)));
+    }
+    decoder.finish_with(|ev| out.push(collector.push(&ev)));
+    out
+}
+
+/// R10: input after `finish` is drained is left unread by `next` and refused by `pull`, as
+/// `Sieve` does; `reset` starts a new stream.
+#[test]
+fn input_after_finish_is_refused_not_dropped() {
+    let config = DecoderConfig::new(Provider::OpenAiChat);
+    let mut d = Decoder::new(&config).unwrap();
+    let mut n = 0;
+    d.feed_with(TEXT, |_| n += 1);
+    d.finish_with(|_| n += 1);
+    assert!(d.is_done());
+    // text block (start, chunk, complete) and the finish
+    assert_eq!(n, 4);
+    let mut rest = LATE;
+    assert!(d.next(&mut rest).is_none());
+    assert_eq!(rest.len(), LATE.len(), "next leaves input after the end unread");
+    assert!(matches!(d.pull(&mut rest), Err(Misuse::InputAfterFinish)));
+    assert!(matches!(d.pull(&mut &b""[..]), Ok(Pull::Done)));
+    d.reset();
+    assert!(!d.is_done());
+    let mut m = 0;
+    d.feed_with(LATE, |_| m += 1);
+    d.finish_with(|_| m += 1);
+    assert_eq!(m, 4);
+}
+
+/// R10: `pull` names every outcome through a whole stream.
+#[test]
+fn pull_names_every_outcome() {
+    let config = DecoderConfig::new(Provider::OpenAiChat);
+    let mut d = Decoder::new(&config).unwrap();
+    let mut input = TEXT;
+    let mut events = 0;
+    while let Pull::Event(_) = d.pull(&mut input).unwrap() {
+        events += 1;
+    }
+    assert!(input.is_empty());
+    assert!(matches!(d.pull(&mut input), Ok(Pull::NeedMore)));
+    d.finish();
+    while let Pull::Event(_) = d.pull(&mut &b""[..]).unwrap() {
+        events += 1;
+    }
+    assert_eq!(events, 4);
+    assert!(matches!(d.pull(&mut &b""[..]), Ok(Pull::Done)));
+}
