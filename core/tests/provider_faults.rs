@@ -65,3 +65,30 @@ fn pull_names_every_outcome() {
     assert_eq!(events, 4);
     assert!(matches!(d.pull(&mut &b""[..]), Ok(Pull::Done)));
 }
+
+/// R2: a choice index past u32 is one choice throughout: its blocks and its finish say the
+/// same index (4294967295), and choice 0 still finishes.
+#[test]
+fn huge_choice_index_is_one_choice() {
+    let body = b"data: {\"choices\":[{\"index\":4294967296,\"delta\":{\"content\":\"x\"},\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n";
+    for read in [1, 7, body.len()] {
+        let events = decode(&DecoderConfig::new(Provider::OpenAiChat), body, read);
+        let mut starts = Vec::new();
+        let mut finishes = Vec::new();
+        for e in &events {
+            match e {
+                OwnedEvent::BlockStart { choice, .. } => starts.push(*choice),
+                OwnedEvent::Finish { choice, reason, .. } => finishes.push((*choice, *reason)),
+                _ => {}
+            }
+        }
+        assert_eq!(starts, [u32::MAX]);
+        assert_eq!(
+            finishes,
+            [
+                (0, tokensieve::FinishReason::Other),
+                (u32::MAX, tokensieve::FinishReason::Length)
+            ]
+        );
+    }
+}

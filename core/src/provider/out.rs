@@ -32,7 +32,9 @@ pub(crate) const ARGS_STEP: usize = 128;
 const ARGS_OUT: usize = 6 * (ARGS_STEP + 16);
 /// Where block indices numbered later start (see `Out::settle`).
 const DEFERRED: u32 = 1 << 31;
-/// Choices whose finish data is tracked (`n` up to this; later choices share the last slot).
+/// Choices a stream may have (choice 0 and three others, whatever their indices): the
+/// content of a further choice is not decoded, and a `too-many-choices` error says so once
+/// (docs/providers.md).
 pub(crate) const CHOICES: usize = 4;
 
 /// The open block.
@@ -123,6 +125,8 @@ pub(crate) struct ChoiceEnd {
     /// The choice was seen (so it gets a finish event).
     pub seen: bool,
     pub finished: bool,
+    /// Which choice this entry is (entry 0 is choice 0's).
+    pub choice: u32,
 }
 
 impl ChoiceEnd {
@@ -131,6 +135,7 @@ impl ChoiceEnd {
         raw: Slot::EMPTY,
         seen: false,
         finished: false,
+        choice: 0,
     };
 }
 
@@ -204,6 +209,8 @@ pub(crate) struct Out<'m> {
     pub(crate) choices: [ChoiceEnd; CHOICES],
     /// An error was reported and no finish came since (the finish says `error`).
     pub(crate) errored: bool,
+    /// A choice past `CHOICES` was reported.
+    choices_full: bool,
     on_malformed: OnMalformed,
     id_prefix: Slot,
 }
@@ -242,6 +249,7 @@ impl<'m> Out<'m> {
             error_code: Slot::EMPTY,
             choices: [ChoiceEnd::NEW; CHOICES],
             errored: false,
+            choices_full: false,
             on_malformed,
             id_prefix: prefix,
             routes_text: false,
@@ -274,6 +282,7 @@ impl<'m> Out<'m> {
         self.error_code.clear();
         self.choices = [ChoiceEnd::NEW; CHOICES];
         self.errored = false;
+        self.choices_full = false;
     }
 
     pub(crate) fn has_pending(&self) -> bool {
@@ -297,11 +306,47 @@ impl<'m> Out<'m> {
         }
     }
 
-    pub(crate) fn choice_mut(&mut self, choice: u32) -> &mut ChoiceEnd {
-        let i = (choice as usize).min(CHOICES - 1);
-        let c = &mut self.choices[i];
-        c.seen = true;
-        c
+    /// The entry of a choice that has one.
+    fn slot_of(&self, choice: u32) -> Option<usize> {
+        if choice == 0 {
+            return Some(0);
+        }
+        (1..CHOICES).find(|&i| self.choices[i].seen && self.choices[i].choice == choice)
+    }
+
+    /// Does this choice's content get decoded? Yes when it has an entry or one is free
+    /// (it is taken and the choice marked seen); else the first time a `too-many-choices`
+    /// error, and never its blocks or finish.
+    pub(crate) fn admit(&mut self, choice: u32) -> bool {
+        if self.slot_of(choice).is_none() {
+            let Some(i) = (1..CHOICES).find(|&i| !self.choices[i].seen) else {
+                if !self.choices_full {
+                    self.choices_full = true;
+                    self.fault(
+                        "too-many-choices",
+                        "a stream of more than 4 choices: the content of the others is not decoded",
+                    );
+                }
+                return false;
+            };
+            self.choices[i] = ChoiceEnd {
+                choice,
+                seen: true,
+                ..ChoiceEnd::NEW
+            };
+        }
+        let i = self.slot_of(choice).unwrap_or(0);
+        self.choices[i].seen = true;
+        true
+    }
+
+    /// The entry of an admitted choice (`admit`), marked seen.
+    pub(crate) fn choice_mut(&mut self, choice: u32) -> Option<&mut ChoiceEnd> {
+        if !self.admit(choice) {
+            return None;
+        }
+        let i = self.slot_of(choice)?;
+        Some(&mut self.choices[i])
     }
 
     // ---- blocks -------------------------------------------------------------------------
@@ -326,6 +371,11 @@ impl<'m> Out<'m> {
     }
 
     fn start(&mut self, mut b: OpenBlock) {
+        if !self.admit(b.choice) {
+            // A choice past the limit: no block (its chunks go nowhere, as `open` is none).
+            self.open = None;
+            return;
+        }
         if self.deferring {
             // Behind a `FlushText`: numbered when the dialect is drained (`settle`).
             b.index = DEFERRED + self.deferred;
@@ -334,7 +384,6 @@ impl<'m> Out<'m> {
             b.index = self.next_index;
             self.next_index += 1;
         }
-        self.choice_mut(b.choice);
         self.push(Pending::Start {
             index: b.index,
             ty: b.ty,
@@ -357,6 +406,9 @@ impl<'m> Out<'m> {
     /// text dialect — the dialect's input, fed by the decoder when the queue reaches it, so
     /// what the mapper queues after it comes after it.
     pub(crate) fn text_as(&mut self, ty: BlockType, choice: u32, text: Option<&[u8]>) {
+        if !self.admit(choice) {
+            return;
+        }
         let src = match text {
             Some(t) => {
                 let n = crate::emit::floor_char_boundary(t, t.len().min(self.small.len()));
@@ -586,9 +638,10 @@ impl<'m> Out<'m> {
         if matches!(self.open, Some(o) if o.choice == choice) {
             self.close();
         }
-        let c = self.choice_mut(choice);
-        c.reason = Some(reason);
-        c.raw.set(raw);
+        if let Some(c) = self.choice_mut(choice) {
+            c.reason = Some(reason);
+            c.raw.set(raw);
+        }
     }
 
     /// Emits the finish events of every choice seen (or of choice 0 when none was), once.
@@ -598,11 +651,17 @@ impl<'m> Out<'m> {
         // docs/providers.md: choice 0 always has a finish.
         self.choices[0].seen = true;
         let mut any = false;
-        for i in 0..CHOICES {
+        // In choice order (the entries are in the order the choices came).
+        let mut order = [0usize; CHOICES];
+        for (i, o) in order.iter_mut().enumerate() {
+            *o = i;
+        }
+        order.sort_unstable_by_key(|&i| self.choices[i].choice);
+        for i in order {
             let c = &mut self.choices[i];
             if c.seen && !c.finished {
                 any = true;
-                self.finish_choice(i as u32, eof);
+                self.finish_choice(i, eof);
             }
         }
         if !any && !self.choices.iter().any(|c| c.finished) {
@@ -611,9 +670,11 @@ impl<'m> Out<'m> {
         }
     }
 
-    fn finish_choice(&mut self, choice: u32, eof: bool) {
+    /// Queues the finish of the choice in entry `i`.
+    fn finish_choice(&mut self, i: usize, eof: bool) {
         let errored = self.errored;
-        let c = &mut self.choices[(choice as usize).min(CHOICES - 1)];
+        let c = &mut self.choices[i];
+        let choice = c.choice;
         if c.finished {
             return;
         }

@@ -314,6 +314,10 @@ pub(super) fn text_bytes(sink: Sink, to: TextTo<'_, '_, '_>, text: &[u8]) {
         refusal,
     } = sink
     {
+        if !out.admit(choice) {
+            // A choice past the limit: not decoded (reported once).
+            return;
+        }
         if ty == BlockType::Text && !refusal {
             if let Some(r) = route {
                 if !out.is_routed(choice) {

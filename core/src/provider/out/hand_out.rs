@@ -87,7 +87,7 @@ impl Out<'_> {
                 })
             }
             Pending::Finish { choice } => {
-                let c = &self.choices[(choice as usize).min(CHOICES - 1)];
+                let c = &self.choices[self.slot_of(choice).unwrap_or(0)];
                 Event::Finish(Finish {
                     reason: c.reason.unwrap_or(FinishReason::Other),
                     raw_reason: c.raw.opt(),
