@@ -92,3 +92,25 @@ fn huge_choice_index_is_one_choice() {
         );
     }
 }
+
+/// R3: `max_frame_bytes` 0 is the default (as the C struct and every binding read it); 1–15
+/// is refused, naming the key.
+#[test]
+fn max_frame_bytes_zero_is_the_default() {
+    let mut config = DecoderConfig::new(Provider::Bedrock);
+    config.max_frame_bytes = 0;
+    let body = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../conformance/providers/bedrock/001-converse-text.bin"
+    ))
+    .unwrap();
+    let events = decode(&config, &body, 7);
+    assert!(!events.iter().any(|e| matches!(e, OwnedEvent::Error { .. })));
+    for n in [1, 15] {
+        config.max_frame_bytes = n;
+        let e = Decoder::new(&config).err().unwrap();
+        assert!(e.to_string().contains("max_frame_bytes"), "{e}");
+    }
+    config.max_frame_bytes = 16;
+    assert!(Decoder::new(&config).is_ok());
+}

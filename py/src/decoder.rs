@@ -54,8 +54,14 @@ fn set_max_frame_bytes(c: &mut DecoderConfig<'_>, v: &Bound<'_, PyAny>) -> PyRes
     c.max_frame_bytes = v
         .extract::<u32>()
         .ok()
-        .filter(|n| *n >= 16)
-        .ok_or_else(|| value_err(KEY, "must be at least 16 and below 4 GiB", Some(v)))?;
+        .filter(|n| *n == 0 || *n >= 16)
+        .ok_or_else(|| {
+            value_err(
+                KEY,
+                "must be 0 (the default, 16 MiB) or at least 16, and below 4 GiB",
+                Some(v),
+            )
+        })?;
     Ok(())
 }
 

@@ -294,7 +294,11 @@ impl<'a> Decoder<'a> {
             map,
             out,
             aws: config.provider == Provider::Bedrock,
-            max_frame_bytes: config.max_frame_bytes,
+            // docs/providers.md: 0 is the default in every front end.
+            max_frame_bytes: match config.max_frame_bytes {
+                0 => frame::event_stream::DEFAULT_MAX_FRAME_BYTES,
+                n => n,
+            },
             fault: None,
             finishing: false,
             finished: false,
