@@ -114,3 +114,58 @@ fn max_frame_bytes_zero_is_the_default() {
     config.max_frame_bytes = 16;
     assert!(Decoder::new(&config).is_ok());
 }
+
+fn text_chunks(events: &[OwnedEvent]) -> (usize, String) {
+    let mut n = 0;
+    let mut text = String::new();
+    for e in events {
+        if let OwnedEvent::Chunk { text: t, .. } = e {
+            n += 1;
+            text.push_str(t);
+        }
+    }
+    (n, text)
+}
+
+/// R5: a delta full of JSON escapes goes out in a few large chunks, not one per escape.
+#[test]
+fn escapes_do_not_make_a_chunk_each() {
+    let delta = "\\u00e9\\n\\\"x\\\"\\t".repeat(20_000);
+    let body = format!(
+        "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{delta}\"}}}}]}}\n\ndata: [DONE]\n\n"
+    );
+    let want = "é\n\"x\"\t".repeat(20_000);
+    let events = decode(
+        &DecoderConfig::new(Provider::OpenAiChat),
+        body.as_bytes(),
+        body.len(),
+    );
+    let (n, text) = text_chunks(&events);
+    assert_eq!(text, want);
+    // 140 KB of text: chunks of about 1 KB, not 100,000 chunks.
+    assert!(n <= want.len() / 900 + 2, "{n} chunks");
+    // The short delta of the audit: one chunk.
+    let body = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"def f(x):\\n    return \\\"hi\\\"\\n\"}}]}\n\ndata: [DONE]\n\n";
+    let events = decode(&DecoderConfig::new(Provider::OpenAiChat), body, body.len());
+    assert_eq!(text_chunks(&events).0, 1);
+    // Read by read, each read's text goes out when the read is used up (rule 5).
+    let events = decode(&DecoderConfig::new(Provider::OpenAiChat), body, 7);
+    assert_eq!(text_chunks(&events).1, "def f(x):\n    return \"hi\"\n");
+}
+
+/// R12: a Gemini text part past the hold bound streams in chunks of about 1 KB, not 64 bytes.
+#[test]
+fn a_long_gemini_part_streams_in_large_chunks() {
+    let text = "abcdefgh".repeat(1 << 17);
+    let body = format!(
+        "data: {{\"candidates\":[{{\"content\":{{\"parts\":[{{\"text\":\"{text}\"}}]}},\"finishReason\":\"STOP\"}}]}}\n\n"
+    );
+    let mut config = DecoderConfig::new(Provider::Gemini);
+    config.options.max_call_bytes = 4096;
+    for read in [65536, body.len()] {
+        let events = decode(&config, body.as_bytes(), read);
+        let (n, got) = text_chunks(&events);
+        assert_eq!(got, text);
+        assert!(n <= text.len() / 900 + 2, "{n} chunks at read {read}");
+    }
+}

@@ -64,6 +64,10 @@ use frame::{Framed, event_stream::EventStreamFramer, json_array::JsonArrayFramer
 pub(crate) use map::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use nested::{NESTED_STEP, Nested};
 use out::{ARGS_STEP, Out, SMALL};
+
+/// Room kept in the gathered text for what a read's piece may add beyond its input bytes
+/// (a character completed across reads, a bare word's held bytes).
+const ACC_MARGIN: usize = 32;
 use path::Path;
 use reader::{DocState, Reader, TextOut, TextTo, text_bytes};
 use route::{ROUTE_IN, ROUTE_INPUT, Route};
@@ -455,6 +459,10 @@ impl<'a> Decoder<'a> {
             }
             match self.step(input) {
                 Step::Again => {}
+                Step::NeedMore if self.out.acc_pending() => {
+                    // The read is used up: gathered text goes out now (rule 5).
+                    self.out.flush_acc();
+                }
                 Step::NeedMore => return None,
                 Step::Chunk(text) => return self.out.chunk(None, text),
             }
@@ -717,7 +725,8 @@ impl<'a> Decoder<'a> {
     fn payload_run<'i>(&mut self, input: &mut &'i [u8], n: usize) -> Step<'i> {
         let mut n = n;
         loop {
-            if self.reader.capture.is_none() {
+            // (Not while text is gathered: a plain string would be handed out before it.)
+            if self.reader.capture.is_none() && !self.out.acc_pending() {
                 let before = input.len();
                 let (read, chunk) = self.quick(input, n);
                 n -= before - input.len();
@@ -865,9 +874,26 @@ impl<'a> Decoder<'a> {
                 choice,
                 refusal,
             } if !self.out.is_open(ty, choice, refusal) => SMALL,
+            // Text gathered behind an escape (`Out::text_via_queue`): what still fits.
+            Sink::Text { .. } if self.out.acc_pending() => match self.out.acc_room() {
+                room if room < ACC_MARGIN * 2 => {
+                    self.out.flush_acc();
+                    return (Step::Again, false);
+                }
+                room => room - ACC_MARGIN,
+            },
             Sink::Args => ARGS_STEP,
             Sink::Inner => NESTED_STEP,
-            Sink::Hold => SMALL,
+            // A mapper's held text (Gemini) goes to the text dialect a `small` at a time,
+            // else it is gathered.
+            Sink::Hold if self.route.is_some() => SMALL,
+            Sink::Hold => match self.out.acc_room() {
+                room if room < ACC_MARGIN * 2 => {
+                    self.out.flush_acc();
+                    return (Step::Again, false);
+                }
+                room => room - ACC_MARGIN,
+            },
             // A captured value's output pieces are copied (one token's text ≤ ARGS_STEP).
             _ if self.reader.capture.is_some() => ARGS_STEP,
             _ => n,
@@ -886,8 +912,16 @@ impl<'a> Decoder<'a> {
                         refusal,
                     } = self.reader.sink
                     {
-                        if self.out.is_open(ty, choice, refusal) && !self.out.has_pending() {
+                        if self.out.is_open(ty, choice, refusal)
+                            && !self.out.has_pending()
+                            && !self.out.acc_pending()
+                        {
                             if let TextOut::Input(s) = text {
+                                if self.out.gathering && s.len() < out::GATHER_PLAIN {
+                                    self.out.text_via_queue(s.as_bytes());
+                                    *input = &input[used..];
+                                    return (Step::Again, false);
+                                }
                                 // `s` borrows the input: handed out without a copy.
                                 *input = &input[used..];
                                 return (Step::Chunk(s), false);

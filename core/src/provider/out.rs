@@ -26,6 +26,13 @@ use crate::json::relaxed::{Step, Transcoder};
 
 /// Longest piece of text moved through the queue (see `Out::text_via_queue`).
 pub(crate) const SMALL: usize = 64;
+/// Text that cannot be handed out straight from the input (decoded escapes and the text
+/// around them, text a mapper held) is gathered here, so a delta's text goes out in as few
+/// chunks as this allows (issue 25, R5/R12): one chunk per this many bytes at most.
+pub(crate) const ACC: usize = 1024;
+/// A plain piece of a string whose text is being gathered is gathered too when it is
+/// shorter than this (longer ones are handed out from the input).
+pub(crate) const GATHER_PLAIN: usize = 256;
 /// How many bytes of arguments text one step transcodes (the output of one step fits
 /// `ARGS_OUT`: strict JSON escapes expand a byte six-fold at most).
 pub(crate) const ARGS_STEP: usize = 128;
@@ -66,6 +73,11 @@ enum Src {
     },
     /// The failed call's raw arguments text (`raw`).
     Raw,
+    /// `acc[from..from + len]`: gathered text.
+    Acc {
+        from: u16,
+        len: u16,
+    },
     /// The held bytes (`held`): text held until its block type was known.
     Held,
 }
@@ -189,6 +201,15 @@ pub(crate) struct Out<'m> {
     pub(crate) sig_block: Option<u32>,
     small: [u8; SMALL + 8],
     small_len: u8,
+    /// Gathered text (`text_via_queue`): `acc[..acc_from]` is read by queued chunks,
+    /// `acc[acc_from..acc_len]` is not queued yet; it belongs to `acc_block`.
+    acc: [u8; ACC],
+    acc_from: u16,
+    acc_len: u16,
+    acc_block: Option<OpenBlock>,
+    /// Text of the current string was gathered: its short plain pieces are gathered too
+    /// (`GATHER_PLAIN`), so one is not a chunk of its own between two gathered ones.
+    pub(crate) gathering: bool,
     args: Args,
     args_out: [u8; ARGS_OUT],
     /// Bytes of `args_out` queued chunks read.
@@ -234,6 +255,11 @@ impl<'m> Out<'m> {
             sig_block: None,
             small: [0; SMALL + 8],
             small_len: 0,
+            acc: [0; ACC],
+            acc_from: 0,
+            acc_len: 0,
+            acc_block: None,
+            gathering: false,
             args: ARGS_NEW,
             args_out: [0; ARGS_OUT],
             args_used: 0,
@@ -269,6 +295,10 @@ impl<'m> Out<'m> {
         self.done_id.clear();
         self.sig_block = None;
         self.small_len = 0;
+        self.acc_from = 0;
+        self.acc_len = 0;
+        self.acc_block = None;
+        self.gathering = false;
         self.args_used = 0;
         self.raw.clear();
         self.held.clear();
@@ -290,9 +320,50 @@ impl<'m> Out<'m> {
     }
 
     fn push(&mut self, p: Pending) {
+        // Gathered text comes before whatever follows it.
+        self.flush_acc();
         // The queue is sized for the longest sequence one step makes (complete, start,
         // name, id, chunk); a full queue would be a bug, and dropping is safer than panicking.
         let _ = self.queue.push_back(p);
+    }
+
+    /// Gathered text not queued yet?
+    pub(crate) fn acc_pending(&self) -> bool {
+        self.acc_len > self.acc_from
+    }
+
+    /// Queues the gathered text as one chunk of its block.
+    pub(crate) fn flush_acc(&mut self) {
+        if let (true, Some(block)) = (self.acc_pending(), self.acc_block) {
+            let _ = self.queue.push_back(Pending::Chunk {
+                part: None,
+                src: Src::Acc {
+                    from: self.acc_from,
+                    len: self.acc_len - self.acc_from,
+                },
+                block,
+                done: false,
+            });
+        }
+        self.acc_from = self.acc_len;
+        self.acc_block = None;
+    }
+
+    /// How many bytes of text can be gathered now (every queued chunk handed out, the
+    /// buffer starts over).
+    pub(crate) fn acc_room(&mut self) -> usize {
+        if self.queue.is_empty() && !self.acc_pending() {
+            self.acc_from = 0;
+            self.acc_len = 0;
+        }
+        if self.queue.is_empty() && self.acc_from > 0 {
+            // Move what is not queued yet to the front.
+            let (from, len) = (self.acc_from as usize, self.acc_len as usize);
+            self.acc.copy_within(from..len, 0);
+            self.acc_from = 0;
+            self.acc_len = (len - from) as u16;
+        }
+        ACC - self.acc_len as usize
     }
 
     fn push_chunk(&mut self, part: Option<Part>, src: Src) {
@@ -392,8 +463,25 @@ impl<'m> Out<'m> {
         self.open = Some(b);
     }
 
-    /// A piece of text (≤ `SMALL` bytes) that must wait behind queued events.
+    /// A piece of text of the open block that cannot be handed out from the input: gathered
+    /// with the text before it (`acc`; queued when something else is, when its string ends,
+    /// or when the read is used up). A piece that does not fit (the caller keeps pieces
+    /// within `acc_room`) goes through `small` as before.
     pub(crate) fn text_via_queue(&mut self, text: &[u8]) {
+        let Some(block) = self.open else {
+            return;
+        };
+        if self.acc_block.is_some_and(|b| b != block) {
+            self.flush_acc();
+        }
+        let len = self.acc_len as usize;
+        if len + text.len() <= ACC {
+            self.gathering = true;
+            self.acc[len..len + text.len()].copy_from_slice(text);
+            self.acc_len = (len + text.len()) as u16;
+            self.acc_block = Some(block);
+            return;
+        }
         let n = text.len().min(self.small.len());
         self.small[..n].copy_from_slice(&text[..n]);
         self.small_len = n as u8;
@@ -407,6 +495,17 @@ impl<'m> Out<'m> {
     /// what the mapper queues after it comes after it.
     pub(crate) fn text_as(&mut self, ty: BlockType, choice: u32, text: Option<&[u8]>) {
         if !self.admit(choice) {
+            return;
+        }
+        if let (Some(t), false) = (text, self.routes_text && ty == BlockType::Text) {
+            // Text for a block of its own: gathered like any text of an open block.
+            if t.is_empty() {
+                return;
+            }
+            if !self.is_open(ty, choice, false) {
+                self.open_text(ty, choice, false);
+            }
+            self.text_via_queue(t);
             return;
         }
         let src = match text {

@@ -166,6 +166,11 @@ impl Reader {
                 if matches!(self.sink, Sink::Collect | Sink::Hold) {
                     map.string_end(p, out);
                 }
+                if matches!(self.sink, Sink::Text { .. }) {
+                    // A delta's text ends here: what was gathered of it goes out.
+                    out.flush_acc();
+                    out.gathering = false;
+                }
                 self.sink = Sink::Skip;
             }
             Token::Text(text) => return self.text(text, map, out),

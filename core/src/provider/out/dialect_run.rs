@@ -92,6 +92,9 @@ impl Out<'_> {
                 _ => {}
             }
         }
+        if let Some(b) = &mut self.acc_block {
+            fix(&mut b.index);
+        }
         if let Some(o) = &mut self.open {
             fix(&mut o.index);
         }
