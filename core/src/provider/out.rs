@@ -139,6 +139,9 @@ pub(crate) struct ChoiceEnd {
     pub finished: bool,
     /// Which choice this entry is (entry 0 is choice 0's).
     pub choice: u32,
+    /// A provider error came after the choice's last block and reason: its finish says
+    /// `error` (docs/providers.md, issue 25 item 5).
+    pub error_last: bool,
 }
 
 impl ChoiceEnd {
@@ -148,6 +151,7 @@ impl ChoiceEnd {
         seen: false,
         finished: false,
         choice: 0,
+        error_last: false,
     };
 }
 
@@ -447,6 +451,10 @@ impl<'m> Out<'m> {
             self.open = None;
             return;
         }
+        if let Some(i) = self.slot_of(b.choice) {
+            // The choice goes on after any error before.
+            self.choices[i].error_last = false;
+        }
         if self.deferring {
             // Behind a `FlushText`: numbered when the dialect is drained (`settle`).
             b.index = DEFERRED + self.deferred;
@@ -713,6 +721,11 @@ impl<'m> Out<'m> {
             None => self.error_code.clear(),
         }
         self.errored = true;
+        if source == ErrorSource::Provider {
+            for c in self.choices.iter_mut() {
+                c.error_last = true;
+            }
+        }
         self.push(Pending::Error {
             source,
             code: code.is_some(),
@@ -740,6 +753,7 @@ impl<'m> Out<'m> {
         if let Some(c) = self.choice_mut(choice) {
             c.reason = Some(reason);
             c.raw.set(raw);
+            c.error_last = false;
         }
     }
 
@@ -778,7 +792,11 @@ impl<'m> Out<'m> {
             return;
         }
         c.finished = true;
-        if c.reason.is_none() {
+        if c.error_last && c.reason.is_some() {
+            // The provider's error is the last thing of this choice: the answer is
+            // incomplete whatever reason came before (the raw reason stays the provider's).
+            c.reason = Some(FinishReason::Error);
+        } else if c.reason.is_none() {
             if errored {
                 c.reason = Some(FinishReason::Error);
                 c.raw = self.error_code;

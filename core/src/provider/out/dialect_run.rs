@@ -28,6 +28,9 @@ impl Out<'_> {
     /// A block of the text dialect starts: its index, in the order blocks start.
     pub(crate) fn take_index(&mut self, choice: u32) -> u32 {
         self.admit(choice);
+        if let Some(s) = self.slot_of(choice) {
+            self.choices[s].error_last = false;
+        }
         let i = self.next_index;
         self.next_index += 1;
         i
