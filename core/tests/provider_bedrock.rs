@@ -588,7 +588,9 @@ fn chunk_base64_may_escape_its_slashes() {
     let mut body = chunk(
         r#"{"type":"message_start","message":{"id":"msg_1","model":"claude","usage":{"input_tokens":1,"output_tokens":1}}}"#,
     );
-    body.extend(chunk(r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#));
+    body.extend(chunk(
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+    ));
     body.extend(event(
         "chunk",
         &format!(r#"{{"bytes":"{}","p":"abc"}}"#, b64.replace('/', "\\/")),
@@ -607,7 +609,9 @@ fn chunk_base64_may_escape_its_slashes() {
 
 #[test]
 fn a_chunk_frame_cut_inside_its_base64_ends_the_nested_document() {
-    let mut body = chunk(r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#);
+    let mut body = chunk(
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+    );
     body.extend(chunk(
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello there, this is long enough"}}"#,
     ));
@@ -629,7 +633,9 @@ fn a_chunk_frame_cut_inside_its_base64_ends_the_nested_document() {
         ]
     );
     // A bad message CRC on a chunk frame: what streamed stays, the next frame decodes.
-    let mut body = chunk(r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#);
+    let mut body = chunk(
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+    );
     body.extend(chunk(
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"one"}}"#,
     ));

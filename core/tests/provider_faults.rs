@@ -35,7 +35,11 @@ fn input_after_finish_is_refused_not_dropped() {
     assert_eq!(n, 4);
     let mut rest = LATE;
     assert!(d.next(&mut rest).is_none());
-    assert_eq!(rest.len(), LATE.len(), "next leaves input after the end unread");
+    assert_eq!(
+        rest.len(),
+        LATE.len(),
+        "next leaves input after the end unread"
+    );
     assert!(matches!(d.pull(&mut rest), Err(Misuse::InputAfterFinish)));
     assert!(matches!(d.pull(&mut &b""[..]), Ok(Pull::Done)));
     d.reset();

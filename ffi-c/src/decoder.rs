@@ -85,14 +85,14 @@ impl tokensieve_decoder {
     fn new(decoder: Decoder<'static>, acc: Acc, alloc: Alloc) -> tokensieve_decoder {
         tokensieve_decoder {
             s: DecoderState {
-            magic: MAGIC,
-            decoder,
-            alloc,
-            input: ptr::null(),
-            input_len: 0,
-            phase: Phase::Fresh,
-            acc,
-            err: ErrBuf::new(),
+                magic: MAGIC,
+                decoder,
+                alloc,
+                input: ptr::null(),
+                input_len: 0,
+                phase: Phase::Fresh,
+                acc,
+                err: ErrBuf::new(),
             },
         }
     }

@@ -99,14 +99,14 @@ impl tokensieve_parser {
     pub(crate) fn new(sieve: Sieve<'static>, acc: Acc, alloc_size: usize) -> tokensieve_parser {
         tokensieve_parser {
             s: ParserState {
-            magic: MAGIC,
-            sieve,
-            input: ptr::null(),
-            input_len: 0,
-            phase: Phase::Fresh,
-            acc,
-            err: ErrBuf::new(),
-            alloc_size,
+                magic: MAGIC,
+                sieve,
+                input: ptr::null(),
+                input_len: 0,
+                phase: Phase::Fresh,
+                acc,
+                err: ErrBuf::new(),
+                alloc_size,
             },
         }
     }
