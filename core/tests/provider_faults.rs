@@ -173,3 +173,69 @@ fn a_long_gemini_part_streams_in_large_chunks() {
         assert!(n <= text.len() / 900 + 2, "{n} chunks at read {read}");
     }
 }
+
+/// R1: arguments a proxy sends before their call's name that outgrow `max_call_bytes`
+/// while held: a `max-call-bytes` error, then the call fails as `too-large` once its name
+/// comes — no input, `raw` the first `max_call_bytes` bytes — never a call that succeeds
+/// with part of its input or `{}`. (A test, not a vector: bindings differ in how they show a
+/// `raw` cut at the limit.)
+#[test]
+fn args_held_past_max_call_bytes_fail_the_call() {
+    let content = "x".repeat(200);
+    let body = format!(
+        "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":0,\"function\":{{\"arguments\":\"{{\\\"path\\\": \\\"/etc/important\\\", \\\"content\\\": \\\"{content}\\\"}}\"}}}}]}}}}]}}\n\n\
+         data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{{\"name\":\"write_file\"}}}}]}}}}]}}\n\n\
+         data: {{\"choices\":[{{\"index\":0,\"delta\":{{}},\"finish_reason\":\"tool_calls\"}}]}}\n\ndata: [DONE]\n\n"
+    );
+    let mut config = DecoderConfig::new(Provider::OpenAiChat);
+    config.options.max_call_bytes = 64;
+    for read in [1, 7, body.len()] {
+        let events = decode(&config, body.as_bytes(), read);
+        let errors: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                OwnedEvent::Error { code, .. } => code.clone(),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(errors, ["max-call-bytes"], "{events:?}");
+        let calls: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                OwnedEvent::BlockComplete {
+                    block_type: tokensieve::BlockType::ToolCall,
+                    tool_name,
+                    tool_id,
+                    input,
+                    error,
+                    ..
+                } => Some((
+                    tool_name.clone(),
+                    tool_id.clone(),
+                    input.clone(),
+                    error.clone(),
+                )),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls.len(), 1, "{events:?}");
+        let (name, id, input, error) = calls[0].clone();
+        assert_eq!(name.as_deref(), Some("write_file"));
+        assert_eq!(id.as_deref(), Some("call_1"));
+        assert_eq!(input, None);
+        let (reason, raw) = error.unwrap();
+        assert_eq!(reason, tokensieve::ErrorReason::TooLarge);
+        let want: Vec<u8> = format!("{{\"path\": \"/etc/important\", \"content\": \"{content}")
+            .bytes()
+            .take(64)
+            .collect();
+        assert_eq!(raw, want);
+        assert!(!events.iter().any(|e| matches!(
+            e,
+            OwnedEvent::Chunk {
+                part: Some(tokensieve::Part::Input),
+                ..
+            }
+        )));
+    }
+}
