@@ -947,7 +947,17 @@ impl<'a> Decoder<'a> {
                 self.reader.doc = DocState::Skip;
                 Step::Again
             }
-            Lex::Error(_) => {
+            Lex::Error(e) => {
+                if e.kind == crate::json::relaxed::ErrorKind::TooDeep
+                    && self
+                        .reader
+                        .capture
+                        .is_some_and(|c| matches!(c.kind, Capture::Args | Capture::InitialArgs))
+                {
+                    // An inline arguments value (Gemini's `args`) nested past the lexer's
+                    // bound: the call fails as too deep (the document is lost with it).
+                    self.out.fail_args_nesting();
+                }
                 self.reader.json_error(&mut self.out);
                 Step::Again
             }

@@ -191,6 +191,15 @@ impl Out<'_> {
         }
     }
 
+    /// The open call's inline arguments nested deeper than the document's reader goes: it
+    /// fails as `nesting-too-deep` when it completes.
+    pub(crate) fn fail_args_nesting(&mut self) {
+        if matches!(self.open, Some(o) if o.ty == BlockType::ToolCall) {
+            self.args.failed = true;
+            self.args.reason = Some(ErrorReason::NestingTooDeep);
+        }
+    }
+
     /// Feeds the held argument bytes to the open call, `ARGS_STEP` at a time (`replay_step`).
     pub(crate) fn replay_held(&mut self) {
         if self.held.len() > 0 {
