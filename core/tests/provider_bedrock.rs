@@ -287,11 +287,13 @@ fn a_four_gib_frame_is_a_frame_length_fault_without_buffering() {
             "chunk",
             "block_complete",
             "error frame-length",
-            "finish error frame-length",
+            "error truncated",
+            "finish error truncated",
         ]
     );
-    // The fault comes at the prelude: nothing of the frame is awaited or held; every later
-    // byte is dropped as it comes.
+    // The fault comes at the prelude: its length is the sender's (the CRC matched), so the
+    // frame is skipped (issue 25, R9), never held; every later byte of it is dropped as it
+    // comes, and a body that ends inside it is truncated.
     let config = DecoderConfig::new(Provider::Bedrock);
     let mut decoder = Decoder::new(&config).unwrap();
     let mut seen = Vec::new();
@@ -588,6 +590,9 @@ fn chunk_base64_may_escape_its_slashes() {
     let mut body = chunk(
         r#"{"type":"message_start","message":{"id":"msg_1","model":"claude","usage":{"input_tokens":1,"output_tokens":1}}}"#,
     );
+    body.extend(chunk(
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+    ));
     body.extend(event(
         "chunk",
         &format!(r#"{{"bytes":"{}","p":"abc"}}"#, b64.replace('/', "\\/")),
@@ -607,8 +612,11 @@ fn chunk_base64_may_escape_its_slashes() {
 #[test]
 fn a_chunk_frame_cut_inside_its_base64_ends_the_nested_document() {
     let mut body = chunk(
-        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello there, this is long enough"}}"#,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
     );
+    body.extend(chunk(
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello there, this is long enough"}}"#,
+    ));
     let full = body.len();
     body.extend(chunk(
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" and more"}}"#,
@@ -628,8 +636,11 @@ fn a_chunk_frame_cut_inside_its_base64_ends_the_nested_document() {
     );
     // A bad message CRC on a chunk frame: what streamed stays, the next frame decodes.
     let mut body = chunk(
-        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"one"}}"#,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
     );
+    body.extend(chunk(
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"one"}}"#,
+    ));
     let end = body.len();
     body[end - 2] ^= 1;
     body.extend(chunk(

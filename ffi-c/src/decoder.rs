@@ -46,6 +46,29 @@ const MAGIC: u64 = 0x7473_6465_636f_6431; // "tsdecod1"
 /// configuration (`Decoder::owned`); a struct-configured one lives at the start of its block
 /// (heap or caller's), followed by its configuration copy and buffers.
 pub struct tokensieve_decoder {
+    // The state, the magic first, at offset 0: see `tokensieve_parser` (issue 25, R11).
+    s: DecoderState,
+}
+
+const _: () = assert!(core::mem::offset_of!(tokensieve_decoder, s) == 0);
+const _: () = assert!(core::mem::offset_of!(DecoderState, magic) == 0);
+
+impl core::ops::Deref for tokensieve_decoder {
+    type Target = DecoderState;
+    fn deref(&self) -> &DecoderState {
+        &self.s
+    }
+}
+
+impl core::ops::DerefMut for tokensieve_decoder {
+    fn deref_mut(&mut self) -> &mut DecoderState {
+        &mut self.s
+    }
+}
+
+/// What a handle holds, the magic first.
+#[repr(C)]
+pub struct DecoderState {
     magic: u64,
     /// `'static` stands for "as long as this decoder" (its block, or its own heap copy).
     decoder: Decoder<'static>,
@@ -61,14 +84,16 @@ pub struct tokensieve_decoder {
 impl tokensieve_decoder {
     fn new(decoder: Decoder<'static>, acc: Acc, alloc: Alloc) -> tokensieve_decoder {
         tokensieve_decoder {
-            magic: MAGIC,
-            decoder,
-            alloc,
-            input: ptr::null(),
-            input_len: 0,
-            phase: Phase::Fresh,
-            acc,
-            err: ErrBuf::new(),
+            s: DecoderState {
+                magic: MAGIC,
+                decoder,
+                alloc,
+                input: ptr::null(),
+                input_len: 0,
+                phase: Phase::Fresh,
+                acc,
+                err: ErrBuf::new(),
+            },
         }
     }
 }
@@ -234,13 +259,13 @@ pub unsafe extern "C" fn tokensieve_decoder_next(
                 ));
             }
             let finished = dec.phase == Phase::Finished;
-            let tokensieve_decoder {
+            let DecoderState {
                 decoder,
                 input,
                 input_len,
                 acc,
                 ..
-            } = dec;
+            } = &mut **dec;
             let mut rest: &[u8] = if *input_len == 0 {
                 &[]
             } else {

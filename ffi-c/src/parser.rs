@@ -38,6 +38,32 @@ pub(crate) enum Phase {
 /// The opaque parser. Lives at the start of its memory block (heap or caller's), followed
 /// by its configuration copy and buffers.
 pub struct tokensieve_parser {
+    // Its state, whose first field is the magic (issue 25, R11: a handle of the other kind
+    // passed by mistake is told by its first 8 bytes, never read past its end). One field,
+    // so the state sits at offset 0 (asserted below); `repr(C)` is on the state, not here,
+    // so cbindgen keeps this type opaque.
+    s: ParserState,
+}
+
+const _: () = assert!(core::mem::offset_of!(tokensieve_parser, s) == 0);
+const _: () = assert!(core::mem::offset_of!(ParserState, magic) == 0);
+
+impl core::ops::Deref for tokensieve_parser {
+    type Target = ParserState;
+    fn deref(&self) -> &ParserState {
+        &self.s
+    }
+}
+
+impl core::ops::DerefMut for tokensieve_parser {
+    fn deref_mut(&mut self) -> &mut ParserState {
+        &mut self.s
+    }
+}
+
+/// What a handle holds, the magic first.
+#[repr(C)]
+pub struct ParserState {
     magic: u64,
     /// `'static` stands for "as long as this parser": the configuration and buffers it
     /// borrows live in the same block (or, for JSON configs, inside the sieve) and are
@@ -72,14 +98,16 @@ impl crate::panic::Handle for tokensieve_parser {
 impl tokensieve_parser {
     pub(crate) fn new(sieve: Sieve<'static>, acc: Acc, alloc_size: usize) -> tokensieve_parser {
         tokensieve_parser {
-            magic: MAGIC,
-            sieve,
-            input: ptr::null(),
-            input_len: 0,
-            phase: Phase::Fresh,
-            acc,
-            err: ErrBuf::new(),
-            alloc_size,
+            s: ParserState {
+                magic: MAGIC,
+                sieve,
+                input: ptr::null(),
+                input_len: 0,
+                phase: Phase::Fresh,
+                acc,
+                err: ErrBuf::new(),
+                alloc_size,
+            },
         }
     }
 

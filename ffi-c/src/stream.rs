@@ -91,13 +91,13 @@ pub unsafe extern "C" fn tokensieve_next(
                     format_args!("tokensieve_next before tokensieve_feed or tokensieve_finish"),
                 ));
             }
-            let tokensieve_parser {
+            let crate::parser::ParserState {
                 sieve,
                 input,
                 input_len,
                 acc,
                 ..
-            } = parser;
+            } = &mut **parser;
             let mut rest: &[u8] = if *input_len == 0 {
                 &[]
             } else {

@@ -54,8 +54,14 @@ fn set_max_frame_bytes(c: &mut DecoderConfig<'_>, v: &Bound<'_, PyAny>) -> PyRes
     c.max_frame_bytes = v
         .extract::<u32>()
         .ok()
-        .filter(|n| *n >= 16)
-        .ok_or_else(|| value_err(KEY, "must be at least 16 and below 4 GiB", Some(v)))?;
+        .filter(|n| *n == 0 || *n >= 16)
+        .ok_or_else(|| {
+            value_err(
+                KEY,
+                "must be 0 (the default, 16 MiB) or at least 16, and below 4 GiB",
+                Some(v),
+            )
+        })?;
     Ok(())
 }
 
@@ -114,7 +120,8 @@ impl State {
 /// Decoder(provider="openai-chat", *, text_dialect=None, **config): the keywords are the
 /// keys of the decoder's JSON config (docs/providers.md): `text_dialect` and the dialect
 /// keys (`tools`, `thinking_tags`, `tool_call_markers`, `start_in`, `stop_sequences`,
-/// `id_prefix`, `on_malformed`, `max_call_bytes`), and `max_frame_bytes`. feed(data)
+/// `id_prefix`, `on_malformed`, `max_call_bytes`), and `max_frame_bytes`; `accumulate=False`
+/// leaves `content` / `input` off completions (nothing of a block is kept). feed(data)
 /// returns the events of the next piece of the body, finish() the last ones, reset()
 /// starts a new body. Not shareable between threads: a call while another thread is
 /// inside a call on the same Decoder raises RuntimeError.
@@ -217,6 +224,7 @@ impl Decoder {
         let mut on_malformed = None;
         let mut max_call_bytes = None;
         let mut unknown_tools = None;
+        let mut accumulate = true;
         let mut provider_keys: Vec<(Setter, Bound<'_, PyAny>)> = Vec::new();
         for (k, v) in config.into_iter().flat_map(|d| d.iter()) {
             let key = k.cast::<PyString>()?.to_str()?.to_owned();
@@ -231,6 +239,19 @@ impl Decoder {
                 "on_malformed" => &mut on_malformed,
                 "max_call_bytes" => &mut max_call_bytes,
                 "unknown_tools" => &mut unknown_tools,
+                "accumulate" => {
+                    // Not a config key: how this binding makes completions (as in C/PHP).
+                    if !v.is_none() {
+                        if !v.is_instance_of::<pyo3::types::PyBool>() {
+                            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                                "`accumulate`: must be a bool, not {}",
+                                v.get_type().name()?
+                            )));
+                        }
+                        accumulate = v.is_truthy()?;
+                    }
+                    continue;
+                }
                 _ => match PROVIDER_KEYS.iter().find(|(name, _)| *name == key) {
                     Some((_, set)) => {
                         if !v.is_none() {
@@ -289,7 +310,7 @@ impl Decoder {
                     text_dialect: buf.dialect,
                     state: Mutex::new(State {
                         decoder,
-                        conv: Converter::default(),
+                        conv: Converter::new(accumulate),
                         finished: false,
                         scratch: Vec::new(),
                     }),

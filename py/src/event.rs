@@ -667,9 +667,12 @@ fn untrack(obj: &Py<Event>) {
 }
 
 /// Makes Python events from the core's, adding the accumulated fields of the JSON form
-/// (`content`, `input`) to completions. One per stream; `reset` between streams.
-#[derive(Default)]
+/// (`content`, `input`) to completions (unless `accumulate` is off, as a C or PHP host can
+/// switch it off: then completions of successful blocks carry neither, and nothing of a
+/// block's text is kept). One per stream; `reset` between streams.
 pub(crate) struct Converter {
+    /// Completions carry `content` / `input` (the block's text is kept until then).
+    pub(crate) accumulate: bool,
     /// The text of the open text/thinking/tool_result block.
     content: String,
     /// The input chunks of the open tool call.
@@ -688,6 +691,25 @@ fn cached(py: Python<'_>, slot: &mut Option<(Box<str>, Py<PyString>)>, s: &str) 
     let v = PyString::new(py, s).unbind();
     *slot = Some((s.into(), v.clone_ref(py)));
     v
+}
+
+impl Default for Converter {
+    fn default() -> Self {
+        Converter::new(true)
+    }
+}
+
+impl Converter {
+    /// A converter; `accumulate`: completions carry `content` / `input`.
+    pub(crate) fn new(accumulate: bool) -> Self {
+        Converter {
+            accumulate,
+            content: String::new(),
+            input: String::new(),
+            name: None,
+            id: None,
+        }
+    }
 }
 
 impl Converter {
@@ -726,6 +748,7 @@ impl Converter {
             }
             CoreEvent::Chunk(c) => {
                 match c.part {
+                    _ if !self.accumulate => {}
                     None => self.content.push_str(c.text),
                     Some(Part::Input) => self.input.push_str(c.text),
                     Some(_) => {}
@@ -747,6 +770,7 @@ impl Converter {
                 let tool = b.block_type == BlockType::ToolCall;
                 let body = match b.error {
                     Some(e) => Some(String::from_utf8_lossy(e.raw).into_owned()),
+                    None if !self.accumulate => None,
                     None if tool => Some(std::mem::take(&mut self.input)),
                     None => Some(std::mem::take(&mut self.content)),
                 };

@@ -81,7 +81,7 @@ def test_wrong_types_and_keys_are_type_errors(kwargs: dict[str, Any], match: str
         ({"provider": "openai"}, r"config key `provider`: must be one of openai-chat, openai-responses, "
                                  r"anthropic, gemini, bedrock \(got 'openai'\)"),
         ({"text_dialect": "nope"}, r"config key `text_dialect`: must be one of .*hermes.* \(got 'nope'\)"),
-        ({"max_frame_bytes": 0}, r"config key `max_frame_bytes`: must be at least 16 and below 4 GiB \(got 0\)"),
+        ({"max_frame_bytes": 15}, r"config key `max_frame_bytes`: must be 0 \(the default, 16 MiB\) or at least 16, and below 4 GiB \(got 15\)"),
         ({"max_frame_bytes": -1}, r"config key `max_frame_bytes`"),
         ({"max_frame_bytes": 1 << 32}, r"config key `max_frame_bytes`"),
         ({"max_call_bytes": 10}, r"config key `max_call_bytes`: must be at least 64 and below 256 MiB \(got 10\)"),
@@ -354,3 +354,19 @@ def test_openai_tts_example() -> None:
                            "TTS> It looks like a sunny afternoon — about 21 °C.",
                            "TTS> I'll also look up tomorrow."]
         assert "finish: tool_calls" in out[5] and "'input_tokens': 84" in out[6]
+
+
+def test_accumulate_off_keeps_nothing_of_a_block() -> None:
+    """issue 25, R6: accumulation is switchable, as in C and PHP."""
+    body = sse(delta("Hel"), delta("lo", finish="stop"))
+    on = Decoder("openai-chat")
+    off = Decoder("openai-chat", accumulate=False)
+    ev_on = on.feed(body) + on.finish()
+    ev_off = off.feed(body) + off.finish()
+    done_on = [e for e in ev_on if e.event == "block_complete"]
+    done_off = [e for e in ev_off if e.event == "block_complete"]
+    assert [e.content for e in done_on] == ["Hello"]
+    assert [e.content for e in done_off] == [None]
+    assert "".join(e.text or "" for e in ev_off if e.event == "chunk") == "Hello"
+    with pytest.raises(TypeError, match="accumulate"):
+        Decoder("openai-chat", accumulate=1)  # type: ignore[arg-type]

@@ -16,7 +16,7 @@
 //! closer in thinking or in `<stdout>`/`<error>` stays content.
 
 use crate::config::Config;
-use crate::emit::{Act, Emitter, content_act};
+use crate::emit::{Act, BufId, Emitter, Spool, SpoolMode, content_act};
 use crate::event::BlockType;
 use crate::scan::tag::attr;
 use crate::scan::{Decision, EXTRA, Tag, Vocab};
@@ -361,7 +361,18 @@ fn set_result_name(out: &mut Emitter<'_>) {
     let mut name = [0u8; crate::emit::STR_CAP];
     let value = out.value.bytes();
     let (a, b) = trim(value);
-    let n = (b - a).min(name.len());
-    name[..n].copy_from_slice(&value[a..a + n]);
-    out.set_name(&name[..n]);
+    if b - a >= crate::emit::STR_CAP {
+        // A name longer than the name slot (127 bytes) is not cut silently: the result has
+        // no tool_name, and the element comes through verbatim as the start of its content
+        // (the value stays in `value` until the queued chunk is handed out).
+        out.queue_chunk(None, Spool::Static("<tool_name>"));
+        out.queue_chunk(
+            None,
+            Spool::buf(BufId::Value, SpoolMode::Plain, a as u32, b as u32),
+        );
+        out.queue_chunk(None, Spool::Static("</tool_name>"));
+        return;
+    }
+    name[..b - a].copy_from_slice(&value[a..b]);
+    out.set_name(&name[..b - a]);
 }

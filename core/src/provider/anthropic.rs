@@ -159,7 +159,17 @@ pub(crate) struct Anthropic {
     err: ErrorFields,
     /// The document is an SSE `event: error`.
     event_error: bool,
+    /// The document's top-level `index` (a content block event's block).
+    doc_index: Option<u64>,
+    /// The wire index of the content block started and not stopped.
+    open_index: Option<u64>,
+    /// A `partial_json` was skipped: the block it names is not a tool call.
+    args_skipped: bool,
 }
+
+/// The decoder's own error for a content block event whose `index` names no open block.
+const BAD_INDEX: &[u8] = b"a content block event names a block that is not open";
+const BAD_INDEX_CODE: &[u8] = b"unexpected-block-index";
 
 impl Anthropic {
     pub(crate) const fn new() -> Anthropic {
@@ -175,7 +185,18 @@ impl Anthropic {
             complete: false,
             err: ErrorFields::NEW,
             event_error: false,
+            doc_index: None,
+            open_index: None,
+            args_skipped: false,
         }
+    }
+
+    /// Reports a content block event whose `index` is not the open block's (the open
+    /// block completes first, as before any error).
+    fn bad_index(out: &mut Out) {
+        out.message.clear();
+        let _ = out.message.push(BAD_INDEX);
+        out.error_held(ErrorSource::Provider, Some(BAD_INDEX_CODE));
     }
 
     /// The depth of the content block object `p` is in: 2 (`content_block`), 3 (a whole
@@ -315,6 +336,8 @@ impl Map for Anthropic {
         self.complete = false;
         self.err.seen = false;
         self.event_error = doc.event == b"error";
+        self.doc_index = None;
+        self.args_skipped = false;
         // The document's own fields are collected: whether it is an error may be known
         // only at its end.
         self.err.start(1, out);
@@ -335,6 +358,7 @@ impl Map for Anthropic {
                 out.error_held(ErrorSource::Provider, Some(b"unexpected-message-start"));
             }
             self.started = true;
+            self.open_index = None;
         } else if d == 2 && p.key(1) == Key::Error && self.err.depth == 1 {
             self.err.start(2, out);
         }
@@ -424,6 +448,8 @@ impl Map for Anthropic {
                 }
                 Key::PartialJson if self.delta_or(Delta::InputJson) == Delta::InputJson => {
                     if !matches!(self.block.kind, Kind::ToolUse { .. }) {
+                        // (A block of a type this mapping does not know is skipped whole.)
+                        self.args_skipped = self.block.kind != Kind::Other;
                         return Sink::Skip;
                     }
                     self.open_tool(out);
@@ -507,6 +533,10 @@ impl Map for Anthropic {
         };
         let usage = (d == 2 && p.key(1) == Key::Usage)
             || (d == 3 && p.key(1) == Key::Message && p.key(2) == Key::Usage);
+        if d == 1 && p.key(1) == Key::Index {
+            self.doc_index = Some(n);
+            return;
+        }
         if usage {
             // Cumulative counts: the last value wins (message_delta's replace message_start's).
             let u = &mut out.usage;
@@ -551,8 +581,28 @@ impl Map for Anthropic {
         if !self.err.seen && (self.event_error || self.ev == Ev::Error) {
             self.err.report(out);
         }
+        // docs/providers.md: a block event whose index is not the open block's is an
+        // error (what it carried stays where it went: text in a block, arguments of no
+        // tool call skipped).
+        let bad = match (self.ev, self.doc_index) {
+            (Ev::ContentBlockStart, i) => {
+                self.open_index = i;
+                false
+            }
+            (Ev::ContentBlockDelta | Ev::ContentBlockStop, Some(i)) => {
+                self.open_index != Some(i) || self.args_skipped
+            }
+            (Ev::ContentBlockDelta, None) => self.args_skipped,
+            _ => false,
+        };
+        if bad {
+            Self::bad_index(out);
+        }
         match self.ev {
-            Ev::ContentBlockStop => out.close(),
+            Ev::ContentBlockStop if !bad => {
+                out.close();
+                self.open_index = None;
+            }
             Ev::MessageStop => out.finish_all(false),
             Ev::Message if self.complete => out.finish_all(false),
             _ => {}

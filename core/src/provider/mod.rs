@@ -64,6 +64,10 @@ use frame::{Framed, event_stream::EventStreamFramer, json_array::JsonArrayFramer
 pub(crate) use map::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use nested::{NESTED_STEP, Nested};
 use out::{ARGS_STEP, Out, SMALL};
+
+/// Room kept in the gathered text for what a read's piece may add beyond its input bytes
+/// (a character completed across reads, a bare word's held bytes).
+const ACC_MARGIN: usize = 32;
 use path::Path;
 use reader::{DocState, Reader, TextOut, TextTo, text_bytes};
 use route::{ROUTE_IN, ROUTE_INPUT, Route};
@@ -159,6 +163,8 @@ pub struct Decoder<'a> {
     fault: Option<frame::Fault>,
     finishing: bool,
     finished: bool,
+    /// The provider's end marker (`[DONE]`) came: later documents are not decoded.
+    ended: bool,
 }
 
 /// What the quick path read (`Decoder::quick`).
@@ -292,10 +298,15 @@ impl<'a> Decoder<'a> {
             map,
             out,
             aws: config.provider == Provider::Bedrock,
-            max_frame_bytes: config.max_frame_bytes,
+            // docs/providers.md: 0 is the default in every front end.
+            max_frame_bytes: match config.max_frame_bytes {
+                0 => frame::event_stream::DEFAULT_MAX_FRAME_BYTES,
+                n => n,
+            },
             fault: None,
             finishing: false,
             finished: false,
+            ended: false,
         }
     }
 
@@ -311,11 +322,56 @@ impl<'a> Decoder<'a> {
         self.fault = None;
         self.finishing = false;
         self.finished = false;
+        self.ended = false;
     }
 
     /// Says the body ended; then call [`next`](Self::next) with empty input until `None`.
     pub fn finish(&mut self) {
         self.finishing = true;
+    }
+
+    /// True once the stream has ended: `finish` was called and everything is handed out.
+    pub fn is_done(&self) -> bool {
+        self.finished
+            && !self.out.has_pending()
+            && !self.out.replaying()
+            && self
+                .route
+                .as_ref()
+                .is_none_or(|r| !r.draining && r.at >= r.len)
+    }
+
+    /// [`next`](Self::next) with every outcome named, as [`Sieve::pull`]: an event, "feed
+    /// more", "the stream is done" — and input given after the stream was finished, which
+    /// `next` leaves unread, refused as [`Misuse::InputAfterFinish`].
+    ///
+    /// [`Misuse::InputAfterFinish`]: crate::Misuse::InputAfterFinish
+    ///
+    /// ```
+    /// use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+    /// use tokensieve::{Misuse, Pull};
+    /// let config = DecoderConfig::new(Provider::OpenAiChat);
+    /// let mut decoder = Decoder::new(&config).unwrap();
+    /// let mut input = &b"data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"[..];
+    /// while let Pull::Event(_) = decoder.pull(&mut input).unwrap() {}
+    /// decoder.finish();
+    /// while let Pull::Event(_) = decoder.pull(&mut &b""[..]).unwrap() {}
+    /// assert!(matches!(decoder.pull(&mut &b""[..]), Ok(Pull::Done)));
+    /// assert!(matches!(decoder.pull(&mut &b"late"[..]), Err(Misuse::InputAfterFinish)));
+    /// ```
+    pub fn pull<'s, 'i: 's>(
+        &'s mut self,
+        input: &mut &'i [u8],
+    ) -> Result<crate::Pull<'s>, crate::Misuse> {
+        if self.is_done() && !input.is_empty() {
+            return Err(crate::Misuse::InputAfterFinish);
+        }
+        let finishing = self.finishing;
+        Ok(match self.next(input) {
+            Some(event) => crate::Pull::Event(event),
+            None if finishing => crate::Pull::Done,
+            None => crate::Pull::NeedMore,
+        })
     }
 
     /// Feeds one read and hands every event it completes to `f`.
@@ -336,7 +392,8 @@ impl<'a> Decoder<'a> {
     }
 
     /// The next event from `input` (consumed from its front), or `None` when the input is
-    /// used up (feed the next read) or, after [`finish`](Self::finish), the stream is over.
+    /// used up (feed the next read) or, after [`finish`](Self::finish), the stream is over
+    /// (input given then is left unread: [`pull`](Self::pull) refuses it).
     pub fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
         loop {
             // The text dialect: its end (drained before what follows), then its input. The
@@ -402,6 +459,10 @@ impl<'a> Decoder<'a> {
             }
             match self.step(input) {
                 Step::Again => {}
+                Step::NeedMore if self.out.acc_pending() => {
+                    // The read is used up: gathered text goes out now (rule 5).
+                    self.out.flush_acc();
+                }
                 Step::NeedMore => return None,
                 Step::Chunk(text) => return self.out.chunk(None, text),
             }
@@ -411,7 +472,7 @@ impl<'a> Decoder<'a> {
     /// One framing or JSON step.
     fn step<'i>(&mut self, input: &mut &'i [u8]) -> Step<'i> {
         if self.finished {
-            *input = &[];
+            // Input after the end is left unread, as `Sieve::next` does (`pull` refuses it).
             return Step::NeedMore;
         }
         if let Some(f) = self.fault.take() {
@@ -519,6 +580,12 @@ impl<'a> Decoder<'a> {
         };
         match framed {
             Framed::NeedMore => Step::NeedMore,
+            Framed::Begin if self.ended => {
+                // Data after the end marker is not decoded: the response is over and its
+                // finish is out, which stays the last event (docs/providers.md). The
+                // document stays `Between`, so its bytes are consumed unread.
+                Step::Again
+            }
             Framed::Begin => {
                 self.begin_doc();
                 Step::Again
@@ -543,9 +610,14 @@ impl<'a> Decoder<'a> {
                 Step::Again
             }
             Framed::Done => {
-                self.map.get().done(&mut self.out);
+                if !self.ended {
+                    self.ended = true;
+                    self.map.get().done(&mut self.out);
+                }
                 Step::Again
             }
+            // After the end marker nothing is decoded, broken framing included.
+            Framed::Fault(_) if self.ended => Step::Again,
             Framed::Fault(f) => {
                 if self.reader.doc != DocState::Between {
                     // A document cut by the fault is not also reported as bad JSON.
@@ -653,7 +725,8 @@ impl<'a> Decoder<'a> {
     fn payload_run<'i>(&mut self, input: &mut &'i [u8], n: usize) -> Step<'i> {
         let mut n = n;
         loop {
-            if self.reader.capture.is_none() {
+            // (Not while text is gathered: a plain string would be handed out before it.)
+            if self.reader.capture.is_none() && !self.out.acc_pending() {
                 let before = input.len();
                 let (read, chunk) = self.quick(input, n);
                 n -= before - input.len();
@@ -801,9 +874,26 @@ impl<'a> Decoder<'a> {
                 choice,
                 refusal,
             } if !self.out.is_open(ty, choice, refusal) => SMALL,
+            // Text gathered behind an escape (`Out::text_via_queue`): what still fits.
+            Sink::Text { .. } if self.out.acc_pending() => match self.out.acc_room() {
+                room if room < ACC_MARGIN * 2 => {
+                    self.out.flush_acc();
+                    return (Step::Again, false);
+                }
+                room => room - ACC_MARGIN,
+            },
             Sink::Args => ARGS_STEP,
             Sink::Inner => NESTED_STEP,
-            Sink::Hold => SMALL,
+            // A mapper's held text (Gemini) goes to the text dialect a `small` at a time,
+            // else it is gathered.
+            Sink::Hold if self.route.is_some() => SMALL,
+            Sink::Hold => match self.out.acc_room() {
+                room if room < ACC_MARGIN * 2 => {
+                    self.out.flush_acc();
+                    return (Step::Again, false);
+                }
+                room => room - ACC_MARGIN,
+            },
             // A captured value's output pieces are copied (one token's text ≤ ARGS_STEP).
             _ if self.reader.capture.is_some() => ARGS_STEP,
             _ => n,
@@ -822,8 +912,16 @@ impl<'a> Decoder<'a> {
                         refusal,
                     } = self.reader.sink
                     {
-                        if self.out.is_open(ty, choice, refusal) && !self.out.has_pending() {
+                        if self.out.is_open(ty, choice, refusal)
+                            && !self.out.has_pending()
+                            && !self.out.acc_pending()
+                        {
                             if let TextOut::Input(s) = text {
+                                if self.out.gathering && s.len() < out::GATHER_PLAIN {
+                                    self.out.text_via_queue(s.as_bytes());
+                                    *input = &input[used..];
+                                    return (Step::Again, false);
+                                }
                                 // `s` borrows the input: handed out without a copy.
                                 *input = &input[used..];
                                 return (Step::Chunk(s), false);
@@ -849,7 +947,17 @@ impl<'a> Decoder<'a> {
                 self.reader.doc = DocState::Skip;
                 Step::Again
             }
-            Lex::Error(_) => {
+            Lex::Error(e) => {
+                if e.kind == crate::json::relaxed::ErrorKind::TooDeep
+                    && self
+                        .reader
+                        .capture
+                        .is_some_and(|c| matches!(c.kind, Capture::Args | Capture::InitialArgs))
+                {
+                    // An inline arguments value (Gemini's `args`) nested past the lexer's
+                    // bound: the call fails as too deep (the document is lost with it).
+                    self.out.fail_args_nesting();
+                }
                 self.reader.json_error(&mut self.out);
                 Step::Again
             }

@@ -31,6 +31,9 @@ struct Call {
     name: Slot,
     /// The decoder-wide call number (`OpenBlock::call`).
     n: u32,
+    /// Its arguments were cut (held past `max_call_bytes` before its name came): it fails
+    /// as `too-large` when it opens.
+    cut: bool,
 }
 
 /// The tool-call fragment being read.
@@ -87,6 +90,9 @@ pub(crate) struct OpenAiChat {
     object: Slot,
     /// The document says `"object": "error"` (vLLM): its top-level fields are the error.
     object_error: bool,
+    /// `out.held` keeps the first bytes of a cut call's arguments (its `raw`) until the
+    /// call opens.
+    cut_held: bool,
 }
 
 impl OpenAiChat {
@@ -102,6 +108,7 @@ impl OpenAiChat {
             event_error: false,
             object: Slot::EMPTY,
             object_error: false,
+            cut_held: false,
         }
     }
 
@@ -132,9 +139,14 @@ impl OpenAiChat {
             .rposition(|c| c.choice == choice && c.index == index);
         if let Some(pos) = found {
             let c = &mut self.calls[pos];
-            if self.frag.id.is_empty() || self.frag.id.bytes() == c.id.bytes() {
+            // A call known only by its cut arguments takes the id its name comes with.
+            let adopt = c.cut && c.name.is_empty() && c.id.is_empty();
+            if adopt || self.frag.id.is_empty() || self.frag.id.bytes() == c.id.bytes() {
                 if c.name.is_empty() && !self.frag.name.is_empty() {
                     c.name = self.frag.name;
+                }
+                if adopt {
+                    c.id = self.frag.id;
                 }
                 return Some(pos);
             }
@@ -152,6 +164,7 @@ impl OpenAiChat {
             id: self.frag.id,
             name: self.frag.name,
             n: self.next_call,
+            cut: false,
         };
         self.next_call += 1;
         let _ = self.calls.push(call);
@@ -159,11 +172,15 @@ impl OpenAiChat {
     }
 
     /// Makes the call's block the open one.
-    fn open_call(&self, pos: usize, out: &mut Out) {
+    fn open_call(&mut self, pos: usize, out: &mut Out) {
         let c = &self.calls[pos];
         let open = matches!(out.open, Some(o) if o.ty == BlockType::ToolCall && o.call == c.n);
         if !open {
             out.open_call(c.choice, c.n, false, c.name.bytes(), c.id.bytes());
+            if c.cut {
+                out.cut_args(self.cut_held);
+                self.cut_held = false;
+            }
         }
     }
 }
@@ -202,7 +219,9 @@ impl Map for OpenAiChat {
             self.choice = p.index(2);
         } else if d == 6 && Self::in_message(p, 6) && p.key(4) == Key::ToolCalls {
             self.frag = FRAG;
-            out.held.clear();
+            if !self.cut_held {
+                out.held.clear();
+            }
         } else if d == 2 && p.key(1) == Key::Error && self.err.depth == 1 {
             // `{"error": {…}}`, also inside an `event: error`.
             self.err.start(2, out);
@@ -218,12 +237,19 @@ impl Map for OpenAiChat {
             }
             if frag.overflow {
                 // Arguments that came before their call's name and outgrew the memory for
-                // holding them: reported, not guessed at.
-                out.held.clear();
+                // holding them: reported, and the call fails as `too-large` (never a
+                // call with part of its input).
+                self.cut_held = true;
                 out.fault(
                     "max-call-bytes",
-                    "a tool call's arguments came before its name and exceeded max_call_bytes; the fragment is dropped",
+                    "a tool call's arguments came before its name and exceeded max_call_bytes; the call fails as too-large",
                 );
+                if let Some(pos) = self.resolve(true) {
+                    self.calls[pos].cut = true;
+                    if !self.calls[pos].name.is_empty() {
+                        self.open_call(pos, out);
+                    }
+                }
                 return;
             }
             if let Some(pos) = self.resolve(true) {
@@ -299,6 +325,12 @@ impl Map for OpenAiChat {
                             self.open_call(pos, out);
                             return Sink::Args;
                         }
+                    }
+                    if self.cut_held {
+                        // Another call's arguments to hold: a cut call's first bytes
+                        // (its raw) are given up.
+                        out.held.clear();
+                        self.cut_held = false;
                     }
                     self.frag.holding = true;
                     self.what = What::HeldArgs;

@@ -26,13 +26,22 @@ use crate::json::relaxed::{Step, Transcoder};
 
 /// Longest piece of text moved through the queue (see `Out::text_via_queue`).
 pub(crate) const SMALL: usize = 64;
+/// Text that cannot be handed out straight from the input (decoded escapes and the text
+/// around them, text a mapper held) is gathered here, so a delta's text goes out in as few
+/// chunks as this allows (issue 25, R5/R12): one chunk per this many bytes at most.
+pub(crate) const ACC: usize = 1024;
+/// A plain piece of a string whose text is being gathered is gathered too when it is
+/// shorter than this (longer ones are handed out from the input).
+pub(crate) const GATHER_PLAIN: usize = 256;
 /// How many bytes of arguments text one step transcodes (the output of one step fits
 /// `ARGS_OUT`: strict JSON escapes expand a byte six-fold at most).
 pub(crate) const ARGS_STEP: usize = 128;
 const ARGS_OUT: usize = 6 * (ARGS_STEP + 16);
 /// Where block indices numbered later start (see `Out::settle`).
 const DEFERRED: u32 = 1 << 31;
-/// Choices whose finish data is tracked (`n` up to this; later choices share the last slot).
+/// Choices a stream may have (choice 0 and three others, whatever their indices): the
+/// content of a further choice is not decoded, and a `too-many-choices` error says so once
+/// (docs/providers.md).
 pub(crate) const CHOICES: usize = 4;
 
 /// The open block.
@@ -64,6 +73,11 @@ enum Src {
     },
     /// The failed call's raw arguments text (`raw`).
     Raw,
+    /// `acc[from..from + len]`: gathered text.
+    Acc {
+        from: u16,
+        len: u16,
+    },
     /// The held bytes (`held`): text held until its block type was known.
     Held,
 }
@@ -123,6 +137,11 @@ pub(crate) struct ChoiceEnd {
     /// The choice was seen (so it gets a finish event).
     pub seen: bool,
     pub finished: bool,
+    /// Which choice this entry is (entry 0 is choice 0's).
+    pub choice: u32,
+    /// A provider error came after the choice's last block and reason: its finish says
+    /// `error` (docs/providers.md, issue 25 item 5).
+    pub error_last: bool,
 }
 
 impl ChoiceEnd {
@@ -131,6 +150,8 @@ impl ChoiceEnd {
         raw: Slot::EMPTY,
         seen: false,
         finished: false,
+        choice: 0,
+        error_last: false,
     };
 }
 
@@ -148,7 +169,20 @@ struct Args {
     raw_started: bool,
     /// The transcoder produced output (its first byte must open an object).
     started: bool,
+    /// Why the arguments failed when it is not the plain reading (`malformed-body`, or
+    /// `unfinished` when cut by the end): nesting too deep, or cut by `max_call_bytes`.
+    reason: Option<ErrorReason>,
 }
+
+const ARGS_NEW: Args = Args {
+    tc: Transcoder::new(),
+    failed: false,
+    done: false,
+    any: false,
+    raw_started: false,
+    started: false,
+    reason: None,
+};
 
 pub(crate) struct Out<'m> {
     pub(crate) open: Option<OpenBlock>,
@@ -171,6 +205,15 @@ pub(crate) struct Out<'m> {
     pub(crate) sig_block: Option<u32>,
     small: [u8; SMALL + 8],
     small_len: u8,
+    /// Gathered text (`text_via_queue`): `acc[..acc_from]` is read by queued chunks,
+    /// `acc[acc_from..acc_len]` is not queued yet; it belongs to `acc_block`.
+    acc: [u8; ACC],
+    acc_from: u16,
+    acc_len: u16,
+    acc_block: Option<OpenBlock>,
+    /// Text of the current string was gathered: its short plain pieces are gathered too
+    /// (`GATHER_PLAIN`), so one is not a chunk of its own between two gathered ones.
+    pub(crate) gathering: bool,
     args: Args,
     args_out: [u8; ARGS_OUT],
     /// Bytes of `args_out` queued chunks read.
@@ -191,6 +234,8 @@ pub(crate) struct Out<'m> {
     pub(crate) choices: [ChoiceEnd; CHOICES],
     /// An error was reported and no finish came since (the finish says `error`).
     pub(crate) errored: bool,
+    /// A choice past `CHOICES` was reported.
+    choices_full: bool,
     on_malformed: OnMalformed,
     id_prefix: Slot,
 }
@@ -214,14 +259,12 @@ impl<'m> Out<'m> {
             sig_block: None,
             small: [0; SMALL + 8],
             small_len: 0,
-            args: Args {
-                tc: Transcoder::new(),
-                failed: false,
-                done: false,
-                any: false,
-                raw_started: false,
-                started: false,
-            },
+            acc: [0; ACC],
+            acc_from: 0,
+            acc_len: 0,
+            acc_block: None,
+            gathering: false,
+            args: ARGS_NEW,
             args_out: [0; ARGS_OUT],
             args_used: 0,
             raw,
@@ -236,6 +279,7 @@ impl<'m> Out<'m> {
             error_code: Slot::EMPTY,
             choices: [ChoiceEnd::NEW; CHOICES],
             errored: false,
+            choices_full: false,
             on_malformed,
             id_prefix: prefix,
             routes_text: false,
@@ -255,6 +299,10 @@ impl<'m> Out<'m> {
         self.done_id.clear();
         self.sig_block = None;
         self.small_len = 0;
+        self.acc_from = 0;
+        self.acc_len = 0;
+        self.acc_block = None;
+        self.gathering = false;
         self.args_used = 0;
         self.raw.clear();
         self.held.clear();
@@ -268,6 +316,7 @@ impl<'m> Out<'m> {
         self.error_code.clear();
         self.choices = [ChoiceEnd::NEW; CHOICES];
         self.errored = false;
+        self.choices_full = false;
     }
 
     pub(crate) fn has_pending(&self) -> bool {
@@ -275,9 +324,50 @@ impl<'m> Out<'m> {
     }
 
     fn push(&mut self, p: Pending) {
+        // Gathered text comes before whatever follows it.
+        self.flush_acc();
         // The queue is sized for the longest sequence one step makes (complete, start,
         // name, id, chunk); a full queue would be a bug, and dropping is safer than panicking.
         let _ = self.queue.push_back(p);
+    }
+
+    /// Gathered text not queued yet?
+    pub(crate) fn acc_pending(&self) -> bool {
+        self.acc_len > self.acc_from
+    }
+
+    /// Queues the gathered text as one chunk of its block.
+    pub(crate) fn flush_acc(&mut self) {
+        if let (true, Some(block)) = (self.acc_pending(), self.acc_block) {
+            let _ = self.queue.push_back(Pending::Chunk {
+                part: None,
+                src: Src::Acc {
+                    from: self.acc_from,
+                    len: self.acc_len - self.acc_from,
+                },
+                block,
+                done: false,
+            });
+        }
+        self.acc_from = self.acc_len;
+        self.acc_block = None;
+    }
+
+    /// How many bytes of text can be gathered now (every queued chunk handed out, the
+    /// buffer starts over).
+    pub(crate) fn acc_room(&mut self) -> usize {
+        if self.queue.is_empty() && !self.acc_pending() {
+            self.acc_from = 0;
+            self.acc_len = 0;
+        }
+        if self.queue.is_empty() && self.acc_from > 0 {
+            // Move what is not queued yet to the front.
+            let (from, len) = (self.acc_from as usize, self.acc_len as usize);
+            self.acc.copy_within(from..len, 0);
+            self.acc_from = 0;
+            self.acc_len = (len - from) as u16;
+        }
+        ACC - self.acc_len as usize
     }
 
     fn push_chunk(&mut self, part: Option<Part>, src: Src) {
@@ -291,11 +381,47 @@ impl<'m> Out<'m> {
         }
     }
 
-    pub(crate) fn choice_mut(&mut self, choice: u32) -> &mut ChoiceEnd {
-        let i = (choice as usize).min(CHOICES - 1);
-        let c = &mut self.choices[i];
-        c.seen = true;
-        c
+    /// The entry of a choice that has one.
+    fn slot_of(&self, choice: u32) -> Option<usize> {
+        if choice == 0 {
+            return Some(0);
+        }
+        (1..CHOICES).find(|&i| self.choices[i].seen && self.choices[i].choice == choice)
+    }
+
+    /// Does this choice's content get decoded? Yes when it has an entry or one is free
+    /// (it is taken and the choice marked seen); else the first time a `too-many-choices`
+    /// error, and never its blocks or finish.
+    pub(crate) fn admit(&mut self, choice: u32) -> bool {
+        if self.slot_of(choice).is_none() {
+            let Some(i) = (1..CHOICES).find(|&i| !self.choices[i].seen) else {
+                if !self.choices_full {
+                    self.choices_full = true;
+                    self.fault(
+                        "too-many-choices",
+                        "a stream of more than 4 choices: the content of the others is not decoded",
+                    );
+                }
+                return false;
+            };
+            self.choices[i] = ChoiceEnd {
+                choice,
+                seen: true,
+                ..ChoiceEnd::NEW
+            };
+        }
+        let i = self.slot_of(choice).unwrap_or(0);
+        self.choices[i].seen = true;
+        true
+    }
+
+    /// The entry of an admitted choice (`admit`), marked seen.
+    pub(crate) fn choice_mut(&mut self, choice: u32) -> Option<&mut ChoiceEnd> {
+        if !self.admit(choice) {
+            return None;
+        }
+        let i = self.slot_of(choice)?;
+        Some(&mut self.choices[i])
     }
 
     // ---- blocks -------------------------------------------------------------------------
@@ -320,6 +446,15 @@ impl<'m> Out<'m> {
     }
 
     fn start(&mut self, mut b: OpenBlock) {
+        if !self.admit(b.choice) {
+            // A choice past the limit: no block (its chunks go nowhere, as `open` is none).
+            self.open = None;
+            return;
+        }
+        if let Some(i) = self.slot_of(b.choice) {
+            // The choice goes on after any error before.
+            self.choices[i].error_last = false;
+        }
         if self.deferring {
             // Behind a `FlushText`: numbered when the dialect is drained (`settle`).
             b.index = DEFERRED + self.deferred;
@@ -328,7 +463,6 @@ impl<'m> Out<'m> {
             b.index = self.next_index;
             self.next_index += 1;
         }
-        self.choice_mut(b.choice);
         self.push(Pending::Start {
             index: b.index,
             ty: b.ty,
@@ -337,8 +471,25 @@ impl<'m> Out<'m> {
         self.open = Some(b);
     }
 
-    /// A piece of text (≤ `SMALL` bytes) that must wait behind queued events.
+    /// A piece of text of the open block that cannot be handed out from the input: gathered
+    /// with the text before it (`acc`; queued when something else is, when its string ends,
+    /// or when the read is used up). A piece that does not fit (the caller keeps pieces
+    /// within `acc_room`) goes through `small` as before.
     pub(crate) fn text_via_queue(&mut self, text: &[u8]) {
+        let Some(block) = self.open else {
+            return;
+        };
+        if self.acc_block.is_some_and(|b| b != block) {
+            self.flush_acc();
+        }
+        let len = self.acc_len as usize;
+        if len + text.len() <= ACC {
+            self.gathering = true;
+            self.acc[len..len + text.len()].copy_from_slice(text);
+            self.acc_len = (len + text.len()) as u16;
+            self.acc_block = Some(block);
+            return;
+        }
         let n = text.len().min(self.small.len());
         self.small[..n].copy_from_slice(&text[..n]);
         self.small_len = n as u8;
@@ -351,6 +502,20 @@ impl<'m> Out<'m> {
     /// text dialect — the dialect's input, fed by the decoder when the queue reaches it, so
     /// what the mapper queues after it comes after it.
     pub(crate) fn text_as(&mut self, ty: BlockType, choice: u32, text: Option<&[u8]>) {
+        if !self.admit(choice) {
+            return;
+        }
+        if let (Some(t), false) = (text, self.routes_text && ty == BlockType::Text) {
+            // Text for a block of its own: gathered like any text of an open block.
+            if t.is_empty() {
+                return;
+            }
+            if !self.is_open(ty, choice, false) {
+                self.open_text(ty, choice, false);
+            }
+            self.text_via_queue(t);
+            return;
+        }
         let src = match text {
             Some(t) => {
                 let n = crate::emit::floor_char_boundary(t, t.len().min(self.small.len()));
@@ -452,14 +617,7 @@ impl<'m> Out<'m> {
             self.push_chunk(Some(Part::Name), Src::Name);
         }
         self.push_chunk(Some(Part::Id), Src::Id);
-        self.args = Args {
-            tc: Transcoder::new(),
-            failed: false,
-            done: false,
-            any: false,
-            raw_started: false,
-            started: false,
-        };
+        self.args = ARGS_NEW;
     }
 
     /// Completes the open block, if any. A tool call's arguments are finished first: a
@@ -484,6 +642,10 @@ impl<'m> Out<'m> {
             if open.ty == BlockType::ToolCall {
                 // Its closing input pieces still belong to the open block.
                 error = self.finish_args(cut);
+                if self.args.reason == Some(ErrorReason::TooLarge) && !self.args.raw_started {
+                    // A call cut before it opened (`cut_args`): none of its text is held.
+                    self.raw.clear();
+                }
                 if error.is_none() && self.name.is_empty() {
                     error = Some(ErrorReason::MissingName);
                 }
@@ -559,6 +721,11 @@ impl<'m> Out<'m> {
             None => self.error_code.clear(),
         }
         self.errored = true;
+        if source == ErrorSource::Provider {
+            for c in self.choices.iter_mut() {
+                c.error_last = true;
+            }
+        }
         self.push(Pending::Error {
             source,
             code: code.is_some(),
@@ -583,9 +750,11 @@ impl<'m> Out<'m> {
         if matches!(self.open, Some(o) if o.choice == choice) {
             self.close();
         }
-        let c = self.choice_mut(choice);
-        c.reason = Some(reason);
-        c.raw.set(raw);
+        if let Some(c) = self.choice_mut(choice) {
+            c.reason = Some(reason);
+            c.raw.set(raw);
+            c.error_last = false;
+        }
     }
 
     /// Emits the finish events of every choice seen (or of choice 0 when none was), once.
@@ -595,11 +764,17 @@ impl<'m> Out<'m> {
         // docs/providers.md: choice 0 always has a finish.
         self.choices[0].seen = true;
         let mut any = false;
-        for i in 0..CHOICES {
+        // In choice order (the entries are in the order the choices came).
+        let mut order = [0usize; CHOICES];
+        for (i, o) in order.iter_mut().enumerate() {
+            *o = i;
+        }
+        order.sort_unstable_by_key(|&i| self.choices[i].choice);
+        for i in order {
             let c = &mut self.choices[i];
             if c.seen && !c.finished {
                 any = true;
-                self.finish_choice(i as u32, eof);
+                self.finish_choice(i, eof);
             }
         }
         if !any && !self.choices.iter().any(|c| c.finished) {
@@ -608,14 +783,20 @@ impl<'m> Out<'m> {
         }
     }
 
-    fn finish_choice(&mut self, choice: u32, eof: bool) {
+    /// Queues the finish of the choice in entry `i`.
+    fn finish_choice(&mut self, i: usize, eof: bool) {
         let errored = self.errored;
-        let c = &mut self.choices[(choice as usize).min(CHOICES - 1)];
+        let c = &mut self.choices[i];
+        let choice = c.choice;
         if c.finished {
             return;
         }
         c.finished = true;
-        if c.reason.is_none() {
+        if c.error_last && c.reason.is_some() {
+            // The provider's error is the last thing of this choice: the answer is
+            // incomplete whatever reason came before (the raw reason stays the provider's).
+            c.reason = Some(FinishReason::Error);
+        } else if c.reason.is_none() {
             if errored {
                 c.reason = Some(FinishReason::Error);
                 c.raw = self.error_code;

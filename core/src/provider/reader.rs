@@ -120,6 +120,12 @@ impl Reader {
         out: &mut Out,
     ) -> Option<TextOut<'i>> {
         if self.capture.is_none() && t.starts_value() {
+            if self.path.depth() == 0 && !matches!(t, Token::ObjectStart | Token::ArrayStart) {
+                // Every provider document is an object (or an array of them): a bare word,
+                // string or number (`data: Internal Server Error`) is not JSON here.
+                self.json_error(out);
+                return None;
+            }
             self.path.value_start();
             let v = match t {
                 Token::ObjectStart => ValueStart::Object,
@@ -159,6 +165,11 @@ impl Reader {
             Token::StringEnd => {
                 if matches!(self.sink, Sink::Collect | Sink::Hold) {
                     map.string_end(p, out);
+                }
+                if matches!(self.sink, Sink::Text { .. }) {
+                    // A delta's text ends here: what was gathered of it goes out.
+                    out.flush_acc();
+                    out.gathering = false;
                 }
                 self.sink = Sink::Skip;
             }
@@ -308,6 +319,10 @@ pub(super) fn text_bytes(sink: Sink, to: TextTo<'_, '_, '_>, text: &[u8]) {
         refusal,
     } = sink
     {
+        if !out.admit(choice) {
+            // A choice past the limit: not decoded (reported once).
+            return;
+        }
         if ty == BlockType::Text && !refusal {
             if let Some(r) = route {
                 if !out.is_routed(choice) {

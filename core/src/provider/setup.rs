@@ -73,7 +73,9 @@ pub struct DecoderConfig<'a> {
     /// that passes `<tool_call>…` or `<think>` through as content (docs/providers.md, "Text
     /// dialect"). [`Dialect::Passthrough`], the default, leaves text as it is.
     pub options: Config<'a>,
-    /// AWS event stream: the largest frame accepted.
+    /// AWS event stream: the largest frame accepted; 0 means the default (16 MiB), as in
+    /// every binding's config, and anything else must be at least 16 (a frame's prelude and
+    /// CRC).
     pub max_frame_bytes: u32,
     /// Bedrock InvokeModelWithResponseStream: the format of the event each `chunk` frame
     /// wraps ([`Provider::Anthropic`], the default, or [`Provider::OpenAiChat`]).
@@ -93,6 +95,12 @@ impl DecoderConfig<'_> {
 
     pub(super) fn validate(&self) -> Result<(), ConfigError> {
         self.options.validate()?;
+        if (1..16).contains(&self.max_frame_bytes) {
+            return Err(ConfigError::new(
+                "max_frame_bytes",
+                "must be 0 (the default, 16 MiB) or at least 16",
+            ));
+        }
         if !self.provider.is_supported() {
             return Err(ConfigError::new("provider", "is not decoded yet"));
         }

@@ -185,11 +185,17 @@ class Decoder:
     """
 
     def __init__(
-        self, provider: Provider = "openai-chat", **config: Unpack[DecoderOptions]
+        self,
+        provider: Provider = "openai-chat",
+        *,
+        accumulate: bool = True,
+        **config: Unpack[DecoderOptions],
     ) -> None:
         """``ValueError`` for a bad value (an unknown provider, or one this build does not
         decode: see ``PROVIDERS``), ``TypeError`` for a wrong type or an unknown keyword;
-        both name the key."""
+        both name the key. ``accumulate=False``: ``block_complete`` events of successful
+        blocks carry no ``content`` / ``input`` and nothing of a block is kept (as the C
+        and PHP bindings allow), so a long stream costs no memory beyond its events."""
     @property
     def provider(self) -> Provider:
         """The provider's name."""

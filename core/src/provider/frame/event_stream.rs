@@ -170,10 +170,17 @@ impl EventStreamFramer {
             self.state = State::Abandoned;
             return Some(Framed::Fault(Fault::PreludeCrc));
         }
-        if total < MIN_FRAME || total > self.max_frame_bytes || headers_len > total - MIN_FRAME {
+        if total < MIN_FRAME || headers_len > total - MIN_FRAME {
             // The CRC matched, so these are the sender's numbers: nothing after can be trusted.
             self.state = State::Abandoned;
             return Some(Framed::Fault(Fault::FrameLength));
+        }
+        if total > self.max_frame_bytes {
+            // A consistent length past the cap: the sender's frame is skipped whole (never
+            // buffered), and the next frame starts right after it.
+            self.left = total - PRELUDE as u32;
+            self.state = State::Skip;
+            return Some(Framed::Fault(Fault::FrameTooLarge));
         }
         self.crc = crc32fast::hash(&p);
         self.meta = [(0, 0); 5];
@@ -764,11 +771,14 @@ mod tests {
 
     #[test]
     fn frame_length_out_of_range_abandons_at_once() {
+        // Past the cap, with a consistent length (issue 25, R9): skipped whole, never
+        // buffered; a body that ends inside it is truncated.
         let mut f = EventStreamFramer::new(DEFAULT_MAX_FRAME_BYTES);
         let mut input = &prelude(u32::MAX, 0)[..];
-        assert_eq!(f.next(&mut input), Framed::Fault(Fault::FrameLength));
+        assert_eq!(f.next(&mut input), Framed::Fault(Fault::FrameTooLarge));
         assert!(input.is_empty());
         assert_eq!(f.next(&mut &b"more"[..]), Framed::NeedMore);
+        assert_eq!(f.finish(), Framed::Fault(Fault::Truncated));
         assert_eq!(f.finish(), Framed::Finished);
         for (total, headers_len) in [(15, 0), (0, 0), (32, 17), (100, u32::MAX)] {
             let mut body = prelude(total, headers_len);
@@ -791,8 +801,18 @@ mod tests {
         let mut f = EventStreamFramer::new(len - 1);
         assert_eq!(
             run_with(&mut f, &body, &[1], 0),
-            vec![Ev::Fault(Fault::FrameLength), Ev::Finished]
+            vec![Ev::Fault(Fault::FrameTooLarge), Ev::Finished]
         );
+        // The frame after a skipped one decodes.
+        let mut two = event("a", b"1111");
+        two.extend(event("b", b"2"));
+        let mut f = EventStreamFramer::new(len);
+        let mut expect = vec![Ev::Fault(Fault::FrameTooLarge)];
+        expect.extend(event_evs("b", b"2"));
+        expect.push(Ev::Finished);
+        assert_eq!(run_with(&mut f, &two, &[1], 0), expect);
+        f.reset();
+        assert_eq!(run_with(&mut f, &two, &[7], 0), expect);
     }
 
     #[test]

@@ -61,8 +61,12 @@ pub(crate) enum Fault {
     PreludeCrc,
     /// AWS: the message CRC does not match (the frame's payload was already streamed).
     MessageCrc,
-    /// AWS: `total_length` is below the minimum (16) or above the configured cap.
+    /// AWS: `total_length` is below the minimum (16), or `headers_length` does not fit it:
+    /// the stream is abandoned.
     FrameLength,
+    /// AWS: `total_length` is above the configured cap (`max_frame_bytes`); its prelude CRC
+    /// matched, so the frame is skipped whole and the next one decodes.
+    FrameTooLarge,
     /// AWS: a header is malformed or the headers do not fit `headers_length`.
     Headers,
 }
@@ -76,7 +80,7 @@ impl Fault {
             Fault::Truncated => "truncated",
             Fault::PreludeCrc => "prelude-crc",
             Fault::MessageCrc => "message-crc",
-            Fault::FrameLength => "frame-length",
+            Fault::FrameLength | Fault::FrameTooLarge => "frame-length",
             Fault::Headers => "headers",
         }
     }
@@ -90,6 +94,9 @@ impl Fault {
             Fault::PreludeCrc => "AWS event stream prelude CRC mismatch; stream abandoned",
             Fault::MessageCrc => "AWS event stream message CRC mismatch",
             Fault::FrameLength => "AWS event stream frame length out of range; stream abandoned",
+            Fault::FrameTooLarge => {
+                "AWS event stream frame larger than max_frame_bytes; frame skipped"
+            }
             Fault::Headers => "malformed AWS event stream headers; frame skipped",
         }
     }

@@ -3,12 +3,16 @@
 //! replayed once their call is known; captured JSON values as content.
 
 use super::*;
+use crate::json::relaxed::ErrorKind;
 
 impl Out<'_> {
     /// Ends the arguments: the error the call fails with, if any. Queues the closing input
     /// pieces (`{}` for a call that had no arguments text).
     pub(super) fn finish_args(&mut self, cut: bool) -> Option<ErrorReason> {
         if self.args.failed {
+            if let Some(r) = self.args.reason {
+                return Some(r);
+            }
             return Some(if cut {
                 ErrorReason::Unfinished
             } else {
@@ -47,6 +51,9 @@ impl Out<'_> {
                     }
                 }
                 Step::Done => break,
+                Step::Error(e) if e.kind == ErrorKind::TooDeep => {
+                    return Some(ErrorReason::NestingTooDeep);
+                }
                 Step::NeedMore | Step::Error(_) => {
                     return Some(if cut {
                         ErrorReason::Unfinished
@@ -98,6 +105,10 @@ impl Out<'_> {
         if text.is_empty() {
             return 0;
         }
+        if self.args.reason == Some(ErrorReason::TooLarge) {
+            // The rest of a call whose arguments were cut (`cut_args`): it fails as it is.
+            return text.len();
+        }
         if !self.args.raw_started {
             self.raw.clear();
             self.args.raw_started = true;
@@ -145,12 +156,48 @@ impl Out<'_> {
                 }
                 Step::NeedMore => break,
                 Step::Done => self.args.done = true,
-                Step::Error(_) => self.args.failed = true,
+                Step::Error(e) => {
+                    self.args.failed = true;
+                    if e.kind == ErrorKind::TooDeep {
+                        self.args.reason = Some(ErrorReason::NestingTooDeep);
+                    }
+                }
             }
         }
         // What streamed before a failure in this piece stays streamed (rule 10).
         self.push_args(Some(Part::Input), from, n);
         text.len()
+    }
+
+    /// The open call's arguments were cut before it opened (held past `max_call_bytes`):
+    /// it fails as `too-large` when it completes, and later argument text of it is dropped.
+    /// `held`: the held bytes are the first `max_call_bytes` of its arguments, its `raw`
+    /// (else `raw` is empty).
+    pub(crate) fn cut_args(&mut self, held: bool) {
+        self.args.failed = true;
+        self.args.reason = Some(ErrorReason::TooLarge);
+        // A queued failed call's completion still reads `raw`.
+        let raw_in_use = self
+            .queue
+            .iter()
+            .any(|p| matches!(p, Pending::Complete { error: Some(_), .. }));
+        if held && !raw_in_use {
+            self.raw.clear();
+            let _ = self.raw.push(self.held.bytes());
+            self.args.raw_started = true;
+        }
+        if held {
+            self.held.clear();
+        }
+    }
+
+    /// The open call's inline arguments nested deeper than the document's reader goes: it
+    /// fails as `nesting-too-deep` when it completes.
+    pub(crate) fn fail_args_nesting(&mut self) {
+        if matches!(self.open, Some(o) if o.ty == BlockType::ToolCall) {
+            self.args.failed = true;
+            self.args.reason = Some(ErrorReason::NestingTooDeep);
+        }
     }
 
     /// Feeds the held argument bytes to the open call, `ARGS_STEP` at a time (`replay_step`).

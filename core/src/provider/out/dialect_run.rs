@@ -13,7 +13,7 @@ impl Out<'_> {
     /// The choice's text runs through the text dialect from here (completing the open block).
     pub(crate) fn open_routed(&mut self, choice: u32) {
         self.close();
-        self.choice_mut(choice);
+        self.admit(choice);
         self.open = Some(OpenBlock {
             index: 0,
             ty: BlockType::Text,
@@ -27,7 +27,10 @@ impl Out<'_> {
 
     /// A block of the text dialect starts: its index, in the order blocks start.
     pub(crate) fn take_index(&mut self, choice: u32) -> u32 {
-        self.choice_mut(choice);
+        self.admit(choice);
+        if let Some(s) = self.slot_of(choice) {
+            self.choices[s].error_last = false;
+        }
         let i = self.next_index;
         self.next_index += 1;
         i
@@ -91,6 +94,9 @@ impl Out<'_> {
                 Pending::Complete { open, .. } => fix(&mut open.index),
                 _ => {}
             }
+        }
+        if let Some(b) = &mut self.acc_block {
+            fix(&mut b.index);
         }
         if let Some(o) = &mut self.open {
             fix(&mut o.index);

@@ -22,6 +22,9 @@ impl Out<'_> {
             Src::Name => name.as_str(),
             Src::Id => id.as_str(),
             Src::Raw => valid_prefix(self.raw.bytes()),
+            Src::Acc { from, len } => {
+                str_of(&self.acc[from as usize..from as usize + len as usize])
+            }
             Src::Held => str_of(self.held.bytes()),
             Src::Args { from, len } => {
                 str_of(&self.args_out[from as usize..(from as usize + len as usize)])
@@ -87,7 +90,7 @@ impl Out<'_> {
                 })
             }
             Pending::Finish { choice } => {
-                let c = &self.choices[(choice as usize).min(CHOICES - 1)];
+                let c = &self.choices[self.slot_of(choice).unwrap_or(0)];
                 Event::Finish(Finish {
                     reason: c.reason.unwrap_or(FinishReason::Other),
                     raw_reason: c.raw.opt(),
