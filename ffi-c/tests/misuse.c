@@ -593,6 +593,7 @@ static void handle_confusion(void) {
     tokensieve_decoder *d = NULL;
     tokensieve_event ev;
     tokensieve_config_default(&pc);
+    pc.dialect = TOKENSIEVE_DIALECT_ANTHROPIC_XML;
     p = tokensieve_new(&pc);
     CHECK(p != NULL);
     CHECK(tokensieve_decoder_next((tokensieve_decoder *)p, &ev) == TOKENSIEVE_E_INVALID);
