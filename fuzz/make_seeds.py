@@ -38,6 +38,8 @@ TARGETS = {
     "deepseek-v3.2": "sieve_deepseek_v3_2",
     "deepseek-v4": "sieve_deepseek_v4",
     "seed-oss": "sieve_seed_oss",
+    "gemma-4": "sieve_gemma_4",
+    "functiongemma": "sieve_functiongemma",
 }
 OUT = HERE / "seeds"
 

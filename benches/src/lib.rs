@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 16] = [
+pub const TOOL_DIALECTS: [Dialect; 18] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -56,6 +56,8 @@ pub const TOOL_DIALECTS: [Dialect; 16] = [
     Dialect::DeepSeekV32,
     Dialect::DeepSeekV4,
     Dialect::SeedOss,
+    Dialect::Gemma4,
+    Dialect::FunctionGemma,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------

@@ -187,6 +187,10 @@ fn dialect_description(name: &str) -> &'static str {
         "seed-oss" => {
             "<seed:tool_call><function=name><parameter=p>value</parameter> (ByteDance Seed-OSS)"
         }
+        "gemma-4" => "Gemma 4: <|tool_call>call:N{k:<|\"|>v<|\"|>}<tool_call|>, <|channel>thought",
+        "functiongemma" => {
+            "FunctionGemma: <start_function_call>call:N{k:<escape>v<escape>}<end_function_call>"
+        }
         _ => "",
     }
 }

@@ -6,7 +6,7 @@
 //! * One pull API, [`Sieve::next`], that the C ABI exposes one to one.
 //! * Dialects ([`Dialect::ALL`]): `passthrough`, `anthropic-xml`, `hermes`, `morph-xml`,
 //!   `qwen3-coder`, `minimax-m2`, `glm-4.5`, `harmony`, `kimi-k2`, `deepseek-v3.1`, `deepseek-v3`,
-//!   `mistral`, `llama3-json`, `pythonic`, `deepseek-v3, `seed-oss`.2`, `deepseek-v4`.
+//!   `mistral`, `llama3-json`, `pythonic`, `deepseek-v3, `seed-oss`, `gemma-4`, `functiongemma`.2`, `deepseek-v4`.
 //! * The rules every event stream keeps (interleaving, chunk invariance, nothing lost, …)
 //!   are numbered in `docs/design.md`; comments cite them as "rule N".
 //!

@@ -160,6 +160,12 @@ dialects! {
     /// `<seed:tool_call><function=N><parameter=K>…` and `<seed:think>` (ByteDance Seed-OSS):
     /// the xml-params shape's preset with Seed's markers.
     SeedOss = 16, "seed-oss", ("<seed:think>", "</seed:think>");
+    /// `<|tool_call>call:N{k:<|"|>v<|"|>,n:42}<tool_call|>`, thinking
+    /// `<|channel>thought\n…<channel|>` (Google Gemma 4).
+    Gemma4 = 17, "gemma-4", ("<|channel>", "<channel|>");
+    /// `<start_function_call>call:N{k:<escape>v<escape>}<end_function_call>` (Google
+    /// FunctionGemma).
+    FunctionGemma = 18, "functiongemma", THINK;
 }
 
 impl Dialect {

@@ -114,6 +114,8 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_DEEPSEEK_V3_2 = [Dialect::DeepSeekV32],
     TOKENSIEVE_DIALECT_DEEPSEEK_V4 = [Dialect::DeepSeekV4],
     TOKENSIEVE_DIALECT_SEED_OSS = [Dialect::SeedOss],
+    TOKENSIEVE_DIALECT_GEMMA_4 = [Dialect::Gemma4],
+    TOKENSIEVE_DIALECT_FUNCTIONGEMMA = [Dialect::FunctionGemma],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

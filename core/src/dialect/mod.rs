@@ -36,6 +36,7 @@
 pub(crate) mod anthropic;
 pub(crate) mod deepseek_v3;
 pub(crate) mod deepseek_v31;
+pub(crate) mod gemma;
 pub(crate) mod glm;
 pub(crate) mod harmony;
 pub(crate) mod hermes;
@@ -209,6 +210,8 @@ registry! {
     DeepSeekV32, minimax::State;
     DeepSeekV4, minimax::State;
     SeedOss, qwen3::State;
+    Gemma4, gemma::State;
+    FunctionGemma, gemma::State;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

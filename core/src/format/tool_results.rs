@@ -34,6 +34,8 @@ pub struct ToolResult<'a> {
 /// | mistral | `[TOOL_RESULTS]…[/TOOL_RESULTS]` (the v11+ templates: content as is, no call id) |
 /// | llama3-json | `<\|start_header_id\|>ipython<\|end_header_id\|>\n\n…<\|eot_id\|>` |
 /// | pythonic | `<\|header_start\|>ipython<\|header_end\|>\n\n…<\|eot\|>` (Llama 4) |
+/// | gemma-4 | `<\|tool_response>response:NAME{value:<\|"\|>…<\|"\|>}<tool_response\|>` (`error:` for an error; `tool` when the name is unknown) |
+/// | functiongemma | `<start_function_response>response:NAME{value:<escape>…<escape>}<end_function_response>` |
 ///
 /// Ids, names and the error flag appear only where the format has a place for them.
 ///
@@ -226,6 +228,44 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("</tool_result>");
             }
         }
+        Dialect::Gemma4 | Dialect::FunctionGemma => {
+            // The templates write a string result as `response:NAME{value:"…"}` in the
+            // family's syntax (strings between its delimiter tokens); `error` for a failure.
+            let (open, quote, close, markers) = if dialect == Dialect::Gemma4 {
+                (
+                    "<|tool_response>",
+                    "<|\"|>",
+                    "<tool_response|>",
+                    GEMMA4_MARKERS,
+                )
+            } else {
+                (
+                    "<start_function_response>",
+                    "<escape>",
+                    "<end_function_response>",
+                    FUNCTIONGEMMA_MARKERS,
+                )
+            };
+            for r in results {
+                out.push_str(open);
+                out.push_str("response:");
+                // The name is a bare word before `{`.
+                let name = r.tool_name.filter(|n| !n.is_empty()).unwrap_or("tool");
+                for c in name.chars() {
+                    out.push(if c.is_whitespace() || matches!(c, '{' | '<') {
+                        '_'
+                    } else {
+                        c
+                    });
+                }
+                out.push_str(if r.is_error { "{error:" } else { "{value:" });
+                out.push_str(quote);
+                push_unmarked(&mut out, r.content, markers);
+                out.push_str(quote);
+                out.push('}');
+                out.push_str(close);
+            }
+        }
         Dialect::Passthrough | Dialect::Hermes | Dialect::MorphXml | Dialect::Qwen3Coder => {
             for (i, r) in results.iter().enumerate() {
                 if i > 0 {
@@ -239,6 +279,18 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
     }
     out
 }
+
+/// Gemma 4's string delimiter and special tokens (content must not end its string or
+/// result early).
+const GEMMA4_MARKERS: &[&str] = &["<|\"|>", "<tool_response|>", "<|tool", "<|turn>", "<turn|>"];
+/// FunctionGemma's.
+const FUNCTIONGEMMA_MARKERS: &[&str] = &[
+    "<escape>",
+    "<end_function_response>",
+    "<start_function_",
+    "<start_of_turn>",
+    "<end_of_turn>",
+];
 
 /// Seed-OSS's turn markers (a `<seed:` prefix covers them all).
 const SEED_MARKERS: &[&str] = &["<seed:"];
