@@ -309,6 +309,14 @@ typedef enum tokensieve_dialect {
    * ByteDance Seed-OSS: qwen3-coder calls in `<seed:tool_call>`, thinking `<seed:think>`.
    */
   TOKENSIEVE_DIALECT_SEED_OSS = 16,
+  /**
+   * Google Gemma 4: `<|tool_call>call:N{…}<tool_call|>`, `<|channel>thought…<channel|>`.
+   */
+  TOKENSIEVE_DIALECT_GEMMA_4 = 17,
+  /**
+   * Google FunctionGemma: `<start_function_call>call:N{…}<end_function_call>`.
+   */
+  TOKENSIEVE_DIALECT_FUNCTIONGEMMA = 18,
 } tokensieve_dialect;
 
 /**
