@@ -84,7 +84,11 @@ fn transcript() -> Vec<u8> {
 <｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">a \"q\"</｜DSML｜parameter>\n\
 <｜DSML｜parameter name=\"n\" string=\"false\">42</｜DSML｜parameter>\n</｜DSML｜invoke>\n<|DSML|invoke name=\"g\">stray</|DSML|invoke>\n</｜DSML｜function_calls>\n\
 <｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"s\" string=\"true\">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>\n\
-<seed:think>why</seed:think><seed:tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</seed:tool_call>\n";
+<seed:think>why</seed:think><seed:tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n<parameter=n>7</parameter>\n</function>\n</seed:tool_call>\n\
+<|channel>thought\nwhy<channel|><|tool_call>call:f{s:<|\"|>a \"q\" é\n<|\"|>,n:42,l:[1,<|\"|>x<|\"|>],o:{k:null}}<tool_call|>\
+<|tool_call>call:g{oops<|\"|>x<|\"|>}<tool_call|>\n<|tool_response>response:f{value:<|\"|>ok<|\"|>}<tool_response|>\n\
+<start_function_call>call:f{s:<escape>a \"q\"<escape>,n:1.50,l:[true,<escape>x<escape>]}<end_function_call>\
+<start_function_call>call:{}<end_function_call>\n<start_function_response>response:f{value:<escape>ok<escape>}<end_function_response>\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 
