@@ -461,6 +461,27 @@ mod tests {
     }
 
     #[test]
+    fn gemma_results_are_read_back_as_results() {
+        for d in [Dialect::Gemma4, Dialect::FunctionGemma] {
+            let text = format_tool_results(d, &two_results());
+            let events = parse(&Config::new(d), text.as_bytes()).unwrap();
+            let results = events
+                .iter()
+                .filter(|e| {
+                    matches!(
+                        e,
+                        OwnedEvent::BlockComplete {
+                            block_type: BlockType::ToolResult,
+                            ..
+                        }
+                    )
+                })
+                .count();
+            assert_eq!(results, 2, "{d:?}: {text}");
+        }
+    }
+
+    #[test]
     fn harmony_results_are_tool_messages() {
         let results = [
             ToolResult {
@@ -539,7 +560,17 @@ mod tests {
 
     #[test]
     fn each_family_writes_its_templates_tool_messages() {
-        let cases: [(Dialect, &str); 8] = [
+        let cases: [(Dialect, &str); 10] = [
+            (
+                Dialect::Gemma4,
+                "<|tool_response>response:get_weather{value:<|\"|>sunny<|\"|>}<tool_response|>\
+                 <|tool_response>response:tool{error:<|\"|>ENOENT<|\"|>}<tool_response|>",
+            ),
+            (
+                Dialect::FunctionGemma,
+                "<start_function_response>response:get_weather{value:<escape>sunny<escape>}<end_function_response>\
+                 <start_function_response>response:tool{error:<escape>ENOENT<escape>}<end_function_response>",
+            ),
             (
                 Dialect::Glm45,
                 "<|observation|>\n<tool_response>\nsunny\n</tool_response>\n<tool_response>\nENOENT\n</tool_response>",
@@ -586,7 +617,13 @@ mod tests {
     #[test]
     fn content_cannot_spell_a_marker() {
         let wj = '\u{2060}';
-        let cases: [(Dialect, &str, &str); 7] = [
+        let cases: [(Dialect, &str, &str); 9] = [
+            (Dialect::Gemma4, "a<tool_response|>b", "<tool_response|>"),
+            (
+                Dialect::FunctionGemma,
+                "a<end_function_response>b",
+                "<end_function_response>",
+            ),
             (Dialect::KimiK2, "a<|im_end|>b", "<|im_end|>"),
             (
                 Dialect::DeepSeekV3,
