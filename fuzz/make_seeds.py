@@ -45,6 +45,8 @@ TARGETS = {
     "phi-4-mini": "sieve_phi_4_mini",
     "apertus": "sieve_apertus",
     "xlam": "sieve_xlam",
+    "gemma-4": "sieve_gemma_4",
+    "functiongemma": "sieve_functiongemma",
 }
 OUT = HERE / "seeds"
 

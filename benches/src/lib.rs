@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 23] = [
+pub const TOOL_DIALECTS: [Dialect; 25] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -63,6 +63,8 @@ pub const TOOL_DIALECTS: [Dialect; 23] = [
     Dialect::Phi4Mini,
     Dialect::Apertus,
     Dialect::Xlam,
+    Dialect::Gemma4,
+    Dialect::FunctionGemma,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -549,7 +551,58 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             let body = json!({"name": call.name, "parameters": args});
             let _ = write!(out, "<|python_tag|>{body}");
         }
+        Dialect::Gemma4 | Dialect::FunctionGemma => {
+            let (open, quote, close) = if d == Dialect::Gemma4 {
+                ("<|tool_call>", "<|\"|>", "<tool_call|>")
+            } else {
+                ("<start_function_call>", "<escape>", "<end_function_call>")
+            };
+            let _ = write!(out, "{open}call:{}{{", call.name);
+            for (i, (k, v)) in call.args.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = write!(out, "{k}:");
+                gemma_value(v, quote, out);
+            }
+            let _ = write!(out, "}}{close}");
+        }
         Dialect::Passthrough => {}
+    }
+}
+
+/// A JSON value in Gemma's object syntax: bare keys, strings between `quote` tokens.
+fn gemma_value(v: &Value, quote: &str, out: &mut String) {
+    match v {
+        Value::String(s) => {
+            out.push_str(quote);
+            out.push_str(s);
+            out.push_str(quote);
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                gemma_value(item, quote, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = write!(out, "{k}:");
+                gemma_value(item, quote, out);
+            }
+            out.push('}');
+        }
+        other => {
+            let _ = write!(out, "{other}");
+        }
     }
 }
 
@@ -565,6 +618,18 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         }
         Dialect::Hermes | Dialect::Qwen3Coder => {
             let _ = write!(out, "<tool_response>\n{body}\n</tool_response>");
+        }
+        Dialect::Gemma4 => {
+            let _ = write!(
+                out,
+                "<|tool_response>response:search{{value:<|\"|>{body}<|\"|>}}<tool_response|>"
+            );
+        }
+        Dialect::FunctionGemma => {
+            let _ = write!(
+                out,
+                "<start_function_response>response:search{{value:<escape>{body}<escape>}}<end_function_response>"
+            );
         }
         Dialect::Harmony => {
             let _ = write!(

@@ -208,6 +208,10 @@ fn dialect_description(name: &str) -> &'static str {
         "xlam" => {
             "a bare JSON list [{\"name\", \"arguments\"}] as the message, or in a ```json fence (Salesforce xLAM)"
         }
+        "gemma-4" => "Gemma 4: <|tool_call>call:N{k:<|\"|>v<|\"|>}<tool_call|>, <|channel>thought",
+        "functiongemma" => {
+            "FunctionGemma: <start_function_call>call:N{k:<escape>v<escape>}<end_function_call>"
+        }
         _ => "",
     }
 }

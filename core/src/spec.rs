@@ -166,6 +166,12 @@ dialects! {
     /// `<|tool_call_start|>[f(a=1)]<|tool_call_end|>` (Liquid LFM2): the pythonic list in
     /// LFM2's markers.
     Lfm2 = 18, "lfm2", THINK;
+    /// `<|tool_call>call:N{k:<|"|>v<|"|>,n:42}<tool_call|>`, thinking
+    /// `<|channel>thought\n…<channel|>` (Google Gemma 4).
+    Gemma4 = 19, "gemma-4", ("<|channel>", "<channel|>");
+    /// `<start_function_call>call:N{k:<escape>v<escape>}<end_function_call>` (Google
+    /// FunctionGemma).
+    FunctionGemma = 20, "functiongemma", THINK;
     /// `<|START_ACTION|>[{"tool_name": N, "parameters": {…}}]<|END_ACTION|>`,
     /// `<|START_THINKING|>`, `<|START_RESPONSE|>`/`<|START_TEXT|>` wrappers as markup (Cohere
     /// Command R7B, Command A): the json-call shape's preset with Cohere's markers.

@@ -91,7 +91,11 @@ fn transcript() -> Vec<u8> {
 <think>g<|tool_call|>[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {oops}, {\"name\": \"g\", \"arguments\": {n: 1]}}</think> x <|tool_call|>{\"name\": \"h\"} <response>ok</response>\n\
 functools.partial functools[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {\"name\": \"g\", \"parameters\": [1]}] ok functools[{\"name\": \"h\"\n\
 <|inner_prefix|>why<|tools_prefix|>[{\"f\": {\"s\": \"\\u00e9\", n: 2}}, {\"g\": \"{\\\"k\\\": 1}\"}, {\"h\": 3}]<|tools_suffix|><|inner_suffix|>ok <|tools_prefix|>[{}]<|tools_suf\n\
-```json\n[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {oops}]\n```\n```json\n{\"name\": \"g\", \"arguments\": \"{}\"}\n``\n";
+```json\n[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {oops}]\n```\n```json\n{\"name\": \"g\", \"arguments\": \"{}\"}\n``\n\
+<|channel>thought\nwhy<channel|><|tool_call>call:f{s:<|\"|>a \"q\" é\n<|\"|>,n:42,l:[1,<|\"|>x<|\"|>],o:{k:null}}<tool_call|>\
+<|tool_call>call:g{oops<|\"|>x<|\"|>}<tool_call|>\n<|tool_response>response:f{value:<|\"|>ok<|\"|>}<tool_response|>\n\
+<start_function_call>call:f{s:<escape>a \"q\"<escape>,n:1.50,l:[true,<escape>x<escape>]}<end_function_call>\
+<start_function_call>call:{}<end_function_call>\n<start_function_response>response:f{value:<escape>ok<escape>}<end_function_response>\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 

@@ -249,6 +249,10 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_OLMO_3 = 17,
     /// Liquid LFM2: the pythonic list in `<|tool_call_start|>`…`<|tool_call_end|>`.
     TOKENSIEVE_DIALECT_LFM2 = 18,
+    /// Google Gemma 4: `<|tool_call>call:N{…}<tool_call|>`, `<|channel>thought…<channel|>`.
+    TOKENSIEVE_DIALECT_GEMMA_4 = 19,
+    /// Google FunctionGemma: `<start_function_call>call:N{…}<end_function_call>`.
+    TOKENSIEVE_DIALECT_FUNCTIONGEMMA = 20,
     /// Cohere Command R7B / A: `<|START_ACTION|>[{"tool_name": N, "parameters": {…}}]<|END_ACTION|>`.
     TOKENSIEVE_DIALECT_COHERE_COMMAND = 22,
     /// Swiss AI Apertus: `<|tools_prefix|>[{"N": {…}}]<|tools_suffix|>`, the key is the name.

@@ -36,6 +36,7 @@
 pub(crate) mod anthropic;
 pub(crate) mod deepseek_v3;
 pub(crate) mod deepseek_v31;
+pub(crate) mod gemma;
 pub(crate) mod glm;
 pub(crate) mod harmony;
 pub(crate) mod hermes;
@@ -215,6 +216,8 @@ registry! {
     SeedOss, qwen3::State;
     Olmo3, pythonic::State;
     Lfm2, pythonic::State;
+    Gemma4, gemma::State;
+    FunctionGemma, gemma::State;
     => CohereCommand: Hermes;
     => Granite: Hermes;
     => Phi4Mini: Hermes;

@@ -34,6 +34,8 @@ pub struct ToolResult<'a> {
 /// | mistral | `[TOOL_RESULTS]…[/TOOL_RESULTS]` (the v11+ templates: content as is, no call id) |
 /// | llama3-json | `<\|start_header_id\|>ipython<\|end_header_id\|>\n\n…<\|eot_id\|>` |
 /// | pythonic | `<\|header_start\|>ipython<\|header_end\|>\n\n…<\|eot\|>` (Llama 4) |
+/// | gemma-4 | `<\|tool_response>response:NAME{value:<\|"\|>…<\|"\|>}<tool_response\|>` (`error:` for an error; `tool` when the name is unknown) |
+/// | functiongemma | `<start_function_response>response:NAME{value:<escape>…<escape>}<end_function_response>` |
 ///
 /// Ids, names and the error flag appear only where the format has a place for them.
 ///
@@ -299,6 +301,44 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
             }
             out.push_str("\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>");
         }
+        Dialect::Gemma4 | Dialect::FunctionGemma => {
+            // The templates write a string result as `response:NAME{value:"…"}` in the
+            // family's syntax (strings between its delimiter tokens); `error` for a failure.
+            let (open, quote, close, markers) = if dialect == Dialect::Gemma4 {
+                (
+                    "<|tool_response>",
+                    "<|\"|>",
+                    "<tool_response|>",
+                    GEMMA4_MARKERS,
+                )
+            } else {
+                (
+                    "<start_function_response>",
+                    "<escape>",
+                    "<end_function_response>",
+                    FUNCTIONGEMMA_MARKERS,
+                )
+            };
+            for r in results {
+                out.push_str(open);
+                out.push_str("response:");
+                // The name is a bare word before `{`.
+                let name = r.tool_name.filter(|n| !n.is_empty()).unwrap_or("tool");
+                for c in name.chars() {
+                    out.push(if c.is_whitespace() || matches!(c, '{' | '<') {
+                        '_'
+                    } else {
+                        c
+                    });
+                }
+                out.push_str(if r.is_error { "{error:" } else { "{value:" });
+                out.push_str(quote);
+                push_unmarked(&mut out, r.content, markers);
+                out.push_str(quote);
+                out.push('}');
+                out.push_str(close);
+            }
+        }
         Dialect::Passthrough | Dialect::Hermes | Dialect::MorphXml | Dialect::Qwen3Coder => {
             for (i, r) in results.iter().enumerate() {
                 if i > 0 {
@@ -315,6 +355,17 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
 
 /// ChatML turn markers and LFM2's tool markers (`<|im_` covers the turn markers).
 const LFM2_MARKERS: &[&str] = &["<|im_", "<|tool_"];
+/// Gemma 4's string delimiter and special tokens (content must not end its string or
+/// result early).
+const GEMMA4_MARKERS: &[&str] = &["<|\"|>", "<tool_response|>", "<|tool", "<|turn>", "<turn|>"];
+/// FunctionGemma's.
+const FUNCTIONGEMMA_MARKERS: &[&str] = &[
+    "<escape>",
+    "<end_function_response>",
+    "<start_function_",
+    "<start_of_turn>",
+    "<end_of_turn>",
+];
 
 /// Seed-OSS's turn markers (a `<seed:` prefix covers them all).
 const SEED_MARKERS: &[&str] = &["<seed:"];
@@ -530,6 +581,27 @@ mod tests {
     }
 
     #[test]
+    fn gemma_results_are_read_back_as_results() {
+        for d in [Dialect::Gemma4, Dialect::FunctionGemma] {
+            let text = format_tool_results(d, &two_results());
+            let events = parse(&Config::new(d), text.as_bytes()).unwrap();
+            let results = events
+                .iter()
+                .filter(|e| {
+                    matches!(
+                        e,
+                        OwnedEvent::BlockComplete {
+                            block_type: BlockType::ToolResult,
+                            ..
+                        }
+                    )
+                })
+                .count();
+            assert_eq!(results, 2, "{d:?}: {text}");
+        }
+    }
+
+    #[test]
     fn harmony_results_are_tool_messages() {
         let results = [
             ToolResult {
@@ -608,7 +680,17 @@ mod tests {
 
     #[test]
     fn each_family_writes_its_templates_tool_messages() {
-        let cases: [(Dialect, &str); 8] = [
+        let cases: [(Dialect, &str); 10] = [
+            (
+                Dialect::Gemma4,
+                "<|tool_response>response:get_weather{value:<|\"|>sunny<|\"|>}<tool_response|>\
+                 <|tool_response>response:tool{error:<|\"|>ENOENT<|\"|>}<tool_response|>",
+            ),
+            (
+                Dialect::FunctionGemma,
+                "<start_function_response>response:get_weather{value:<escape>sunny<escape>}<end_function_response>\
+                 <start_function_response>response:tool{error:<escape>ENOENT<escape>}<end_function_response>",
+            ),
             (
                 Dialect::Glm45,
                 "<|observation|>\n<tool_response>\nsunny\n</tool_response>\n<tool_response>\nENOENT\n</tool_response>",
@@ -655,7 +737,13 @@ mod tests {
     #[test]
     fn content_cannot_spell_a_marker() {
         let wj = '\u{2060}';
-        let cases: [(Dialect, &str, &str); 7] = [
+        let cases: [(Dialect, &str, &str); 9] = [
+            (Dialect::Gemma4, "a<tool_response|>b", "<tool_response|>"),
+            (
+                Dialect::FunctionGemma,
+                "a<end_function_response>b",
+                "<end_function_response>",
+            ),
             (Dialect::KimiK2, "a<|im_end|>b", "<|im_end|>"),
             (
                 Dialect::DeepSeekV3,
