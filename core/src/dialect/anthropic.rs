@@ -365,6 +365,11 @@ fn set_result_name(out: &mut Emitter<'_>) {
         // A name longer than the name slot (127 bytes) is not cut silently: the result has
         // no tool_name, and the element comes through verbatim as the start of its content
         // (the value stays in `value` until the queued chunk is handed out).
+        // The value buffer may have filled up inside a character: hand out whole ones only.
+        let b = match core::str::from_utf8(&value[a..b]) {
+            Ok(_) => b,
+            Err(e) => a + e.valid_up_to(),
+        };
         out.queue_chunk(None, Spool::Static("<tool_name>"));
         out.queue_chunk(
             None,
