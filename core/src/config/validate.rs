@@ -1,0 +1,253 @@
+//! Checking a host's dialect description: every error names the `dialect.<field>` at fault.
+
+use super::*;
+
+/// Checks a host's dialect description (the errors name `dialect.<field>`).
+pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigError> {
+    let pair = |key: &'static str, (open, close): (&str, &str)| {
+        if [open, close]
+            .iter()
+            .any(|m| m.is_empty() || m.len() > MAX_MARKER_LEN)
+        {
+            return Err(ConfigError::new(key, "markers must be 1 to 64 bytes long"));
+        }
+        if open.starts_with(close) || close.starts_with(open) {
+            return Err(ConfigError::new(
+                key,
+                "the opener and the closer must differ, and neither may begin the other",
+            ));
+        }
+        Ok(())
+    };
+    if d.shape == Shape::JsonCall && d.wrapper.1.is_empty() {
+        // No closer: the JSON value's end ends the call.
+        if d.wrapper.0.is_empty() || d.wrapper.0.len() > MAX_MARKER_LEN {
+            return Err(ConfigError::new(
+                "dialect.wrapper",
+                "markers must be 1 to 64 bytes long (a json-call closer may be empty)",
+            ));
+        }
+    } else {
+        pair("dialect.wrapper", d.wrapper)?;
+    }
+    pair("dialect.thinking_tags", d.thinking_tags)?;
+    let thinking = [d.thinking_tags.0, d.thinking_tags.1];
+    if thinking.contains(&d.wrapper.0) || thinking.contains(&d.wrapper.1) {
+        return Err(ConfigError::new(
+            "dialect.wrapper",
+            "must differ from the thinking markers",
+        ));
+    }
+    match d.shape {
+        Shape::JsonCall => {
+            if let Some(m) = d.markup {
+                pair("dialect.markup", m)?;
+                let taken = [d.wrapper.0, d.wrapper.1, thinking[0], thinking[1]];
+                if taken.contains(&m.0) || taken.contains(&m.1) {
+                    return Err(ConfigError::new(
+                        "dialect.markup",
+                        "must differ from the wrapper and the thinking markers",
+                    ));
+                }
+            }
+            validate_more_markup(d)?;
+            if let Some(r) = d.result_wrapper {
+                pair("dialect.result_wrapper", r)?;
+                if r.0 == d.wrapper.0 || thinking.contains(&r.0) {
+                    return Err(ConfigError::new(
+                        "dialect.result_wrapper",
+                        "its opener must differ from the call's and the thinking opener",
+                    ));
+                }
+            }
+            for (key, list) in [
+                ("dialect.name_keys", d.name_keys),
+                ("dialect.argument_keys", d.argument_keys),
+            ] {
+                if list.is_empty() || list.len() > 4 {
+                    return Err(ConfigError::new(key, "must list 1 to 4 keys"));
+                }
+                if list
+                    .iter()
+                    .any(|k| k.is_empty() || k.len() > crate::spec::MAX_KEY_LEN)
+                {
+                    return Err(ConfigError::new(key, "each key must be 1 to 10 bytes long"));
+                }
+            }
+            if d.name_keys
+                .iter()
+                .any(|k| d.argument_keys.contains(k.as_bytes()))
+            {
+                return Err(ConfigError::new(
+                    "dialect.argument_keys",
+                    "must not repeat a name key",
+                ));
+            }
+        }
+        Shape::Invoke => validate_invoke(d)?,
+        Shape::Pythonic => {
+            if d.result_wrapper.is_some() || d.markup.is_some() {
+                return Err(ConfigError::new(
+                    if d.markup.is_some() {
+                        "dialect.markup"
+                    } else {
+                        "dialect.result_wrapper"
+                    },
+                    "applies to the json-call shape only",
+                ));
+            }
+        }
+        Shape::XmlParams => {
+            if closing_tag_name(d.wrapper.1).is_none() {
+                return Err(ConfigError::new(
+                    "dialect.wrapper",
+                    "an xml-params closer must be a closing tag </name>",
+                ));
+            }
+            if d.result_wrapper.is_some() {
+                return Err(ConfigError::new(
+                    "dialect.result_wrapper",
+                    "applies to the json-call shape only",
+                ));
+            }
+            if d.markup.is_some() {
+                return Err(ConfigError::new(
+                    "dialect.markup",
+                    "applies to the json-call shape only",
+                ));
+            }
+        }
+    }
+    if d.shape != Shape::JsonCall && d.bare_array {
+        return Err(ConfigError::new(
+            "dialect.bare_array",
+            "applies to the json-call shape only",
+        ));
+    }
+    if d.shape != Shape::JsonCall && d.name_as_key {
+        return Err(ConfigError::new(
+            "dialect.name_as_key",
+            "applies to the json-call shape only",
+        ));
+    }
+    if d.shape != Shape::JsonCall && !d.more_markup.is_empty() {
+        return Err(ConfigError::new(
+            "dialect.more_markup",
+            "applies to the json-call shape only",
+        ));
+    }
+    Ok(())
+}
+
+/// A json-call description's further markup markers: one more pair at most, with a `markup`
+/// pair, without a result wrapper (the text context holds eight markers), each unlike the
+/// other markers.
+fn validate_more_markup(d: &Description<'_>) -> Result<(), ConfigError> {
+    const KEY: &str = "dialect.more_markup";
+    let more = d.more_markup;
+    if more.is_empty() {
+        return Ok(());
+    }
+    if more.len() != 2 || d.markup.is_none() || d.result_wrapper.is_some() {
+        return Err(ConfigError::new(
+            KEY,
+            "is one more pair of markers, with a markup pair and no result_wrapper",
+        ));
+    }
+    let (m0, m1) = d.markup.unwrap_or(("", ""));
+    let taken = [
+        d.wrapper.0,
+        d.wrapper.1,
+        d.thinking_tags.0,
+        d.thinking_tags.1,
+        m0,
+        m1,
+    ];
+    for m in more.iter() {
+        if m.is_empty() || m.len() > MAX_MARKER_LEN {
+            return Err(ConfigError::new(KEY, "markers must be 1 to 64 bytes long"));
+        }
+        if taken.contains(&m) {
+            return Err(ConfigError::new(
+                KEY,
+                "must differ from the wrapper, thinking and markup markers",
+            ));
+        }
+    }
+    if more.get(0) == more.get(1) {
+        return Err(ConfigError::new(
+            KEY,
+            "the opener and the closer must differ",
+        ));
+    }
+    Ok(())
+}
+
+/// The invoke shape's fields: three distinct element names, short prefixes that cannot be
+/// read as part of a tag's syntax, an attribute name.
+fn validate_invoke(d: &Description<'_>) -> Result<(), ConfigError> {
+    let element = is_element_name;
+    if d.elements.len() != 3 || !d.elements.iter().all(|n| n.len() <= 48 && element(n)) {
+        return Err(ConfigError::new(
+            "dialect.elements",
+            "must name three elements [region, call, parameter]: a letter or _, then letters, digits, _ - . : (at most 48 bytes)",
+        ));
+    }
+    let e: [&str; 3] = core::array::from_fn(|i| d.elements.get(i).unwrap_or_default());
+    if e[0] == e[1] || e[1] == e[2] || e[0] == e[2] {
+        return Err(ConfigError::new(
+            "dialect.elements",
+            "must be three different names",
+        ));
+    }
+    if d.tag_prefixes.len() > 4
+        || d.tag_prefixes.iter().any(|p| {
+            p.is_empty()
+                || p.len() > 16
+                || p.bytes().any(|b| {
+                    matches!(
+                        b,
+                        b'<' | b'>' | b'/' | b'=' | b'"' | b'\'' | b' ' | b'\t' | b'\n' | b'\r'
+                    )
+                })
+        })
+    {
+        return Err(ConfigError::new(
+            "dialect.tag_prefixes",
+            "must list at most 4 prefixes of 1 to 16 bytes, without < > / = quotes or whitespace",
+        ));
+    }
+    if let Some(a) = d.string_attribute {
+        if a.is_empty() || a == "name" || !element(a) || a.len() > 32 {
+            return Err(ConfigError::new(
+                "dialect.string_attribute",
+                "must be an attribute name other than `name` (a letter or _, then letters, digits, _ - . :)",
+            ));
+        }
+    }
+    // Without a prefix the region's opener must not be the thinking opener.
+    let think = crate::dialect::element_name(d.thinking_tags.0, d.thinking_tags.1);
+    if d.tag_prefixes.is_empty() && think.is_some_and(|t| e.iter().any(|n| n.as_bytes() == t)) {
+        return Err(ConfigError::new(
+            "dialect.elements",
+            "must differ from the thinking element",
+        ));
+    }
+    Ok(())
+}
+
+/// `name` of a closing tag `</name>` (letters, digits, `_`, `-`, `.`, `:`), if it is one.
+pub(crate) fn closing_tag_name(closer: &str) -> Option<&str> {
+    let name = closer.strip_prefix("</")?.strip_suffix('>')?;
+    is_element_name(name).then_some(name)
+}
+
+/// An element name: a letter or `_`, then letters, digits, `_`, `-`, `.`, `:`.
+fn is_element_name(name: &str) -> bool {
+    name.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+}
