@@ -1,0 +1,212 @@
+//! The configuration a parser runs with, and the emitter's readers of it: thinking tags,
+//! the dialect description (preset or host-written), markers, tools and their options. Each
+//! reader answers from the borrowed or the owned config without copying it.
+
+use super::*;
+
+/// The configuration a parser runs with: borrowed, or owned (with `alloc`).
+pub(crate) enum Cfg<'a> {
+    Borrowed(&'a Config<'a>),
+    #[cfg(feature = "alloc")]
+    Owned(alloc::boxed::Box<crate::config::ConfigBuf>),
+}
+
+impl Cfg<'_> {
+    pub(crate) fn config(&self) -> Config<'_> {
+        match self {
+            Cfg::Borrowed(c) => **c,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.config(),
+        }
+    }
+}
+
+impl<'a> Emitter<'a> {
+    pub(crate) fn config(&self) -> Config<'_> {
+        self.cfg.config()
+    }
+
+    #[inline]
+    pub(crate) fn thinking_tags(&self) -> (&str, &str) {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.thinking_tags(),
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match (&c.thinking_tags, &c.description) {
+                (Some((a, b)), _) => (a, b),
+                (None, Some(d)) => (&d.thinking_tags.0, &d.thinking_tags.1),
+                (None, None) => c.dialect.default_thinking_tags(),
+            },
+        }
+    }
+
+    /// The description in force: the host's, else the preset's; for the machines of their
+    /// own that read JSON call bodies (mistral, llama3-json), hermes's keys.
+    #[inline]
+    pub(crate) fn description(&self) -> Description<'_> {
+        let (own, dialect) = match &self.cfg {
+            Cfg::Borrowed(c) => (c.description, c.dialect),
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => (c.description.as_ref().map(|d| d.description()), c.dialect),
+        };
+        own.or(Description::preset(dialect))
+            .unwrap_or(Description::json_keys())
+    }
+
+    /// The host's description, if the configuration has one (the presets' are constants:
+    /// `spec`).
+    #[inline]
+    pub(crate) fn host_description(&self) -> Option<Description<'_>> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.description,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.description.as_ref().map(|d| d.description()),
+        }
+    }
+
+    /// The preset in force (the machine's, for a host's description).
+    #[inline]
+    pub(crate) fn dialect(&self) -> Dialect {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.dialect,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.dialect,
+        }
+    }
+
+    /// The `[open, close]` markers around a call (json-call) or the calls (xml-params): the
+    /// hermes `tool_call_markers` override, else the description's. (Read per vocabulary:
+    /// field reads only, no description built.)
+    #[inline]
+    pub(crate) fn call_markers(&self) -> (&str, &str) {
+        match &self.cfg {
+            Cfg::Borrowed(c) => match (c.tool_call_markers, &c.description) {
+                (Some(m), _) => m,
+                (None, Some(d)) => d.wrapper,
+                (None, None) => spec::preset_wrapper(c.dialect),
+            },
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match (&c.tool_call_markers, &c.description) {
+                (Some((a, b)), _) => (a, b),
+                (None, Some(d)) => (&d.wrapper.0, &d.wrapper.1),
+                (None, None) => spec::preset_wrapper(c.dialect),
+            },
+        }
+    }
+
+    /// The element name of an xml-params wrapper's closer (`tool_call` for qwen3-coder).
+    #[inline]
+    pub(crate) fn wrapper_element(&self) -> &[u8] {
+        let custom = match &self.cfg {
+            Cfg::Borrowed(c) => {
+                c.description.is_some()
+                    || c.tool_call_markers.is_some()
+                    || c.dialect != Dialect::Qwen3Coder
+            }
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => {
+                c.description.is_some()
+                    || c.tool_call_markers.is_some()
+                    || c.dialect != Dialect::Qwen3Coder
+            }
+        };
+        if custom {
+            crate::config::closing_tag_name(self.call_markers().1).map_or(b"", str::as_bytes)
+        } else {
+            b"tool_call"
+        }
+    }
+
+    /// The `[open, close]` markup tags of a json-call description: its `markup` pair and
+    /// its `more_markup` pair, if any (the host's, else the preset's).
+    #[inline]
+    pub(crate) fn markup(&self) -> [Option<(&str, &str)>; 2] {
+        match &self.cfg {
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => [d.markup, pair_of(d.more_markup)],
+                None => spec::preset_markup(c.dialect),
+            },
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => [
+                    d.markup.as_ref().map(|(a, b)| (&**a, &**b)),
+                    match &d.more_markup[..] {
+                        [a, b] => Some((&**a, &**b)),
+                        _ => None,
+                    },
+                ],
+                None => spec::preset_markup(c.dialect),
+            },
+        }
+    }
+
+    /// Whether a bare JSON list at the message start is calls (`bare_array`).
+    #[inline]
+    pub(crate) fn bare_array(&self) -> bool {
+        match &self.cfg {
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => d.bare_array,
+                None => spec::preset_bare_array(c.dialect),
+            },
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => d.bare_array,
+                None => spec::preset_bare_array(c.dialect),
+            },
+        }
+    }
+
+    /// Whether a json-call object's key is the tool name (`name_as_key`).
+    #[inline]
+    pub(crate) fn name_as_key(&self) -> bool {
+        match &self.cfg {
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => d.name_as_key,
+                None => spec::preset_name_as_key(c.dialect),
+            },
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => d.name_as_key,
+                None => spec::preset_name_as_key(c.dialect),
+            },
+        }
+    }
+
+    /// The `[open, close]` markers of a tool result (json-call), if the format has them.
+    #[inline]
+    pub(crate) fn result_markers(&self) -> Option<(&str, &str)> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => d.result_wrapper,
+                None => spec::preset_result_wrapper(c.dialect),
+            },
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => d.result_wrapper.as_ref().map(|(a, b)| (&**a, &**b)),
+                None => spec::preset_result_wrapper(c.dialect),
+            },
+        }
+    }
+
+    /// With `unknown_tools: "fail"`: the open call's name is not a configured tool.
+    pub(crate) fn unknown_tool(&self) -> bool {
+        let fail = match &self.cfg {
+            Cfg::Borrowed(c) => c.unknown_tools == UnknownTools::Fail,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => c.unknown_tools == UnknownTools::Fail,
+        };
+        let name = self
+            .strs
+            .bytes()
+            .get(..self.name_len as usize)
+            .unwrap_or(&[]);
+        fail && self.tools().find(name).is_none()
+    }
+
+    pub(crate) fn tools(&self) -> ToolList<'_> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.tools,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => ToolList::Owned(&c.tools),
+        }
+    }
+}
