@@ -115,30 +115,32 @@ impl Machine for State {
         match self.call.host {
             Ctx::Text => {
                 let (think_open, think_close) = out.thinking_tags();
+                // Built in place: this runs for every decision in text.
                 let mut v = Vocab {
                     stops: out.stops(),
                     ..Vocab::EMPTY
-                }
-                .with_literal(think_open.as_bytes())
-                .with_literal_before(open.as_bytes(), CALL_FOLLOWS);
+                };
+                v.add_literal(think_open.as_bytes());
+                v.add_literal_before(open.as_bytes(), CALL_FOLLOWS);
                 if let Some((result_open, _)) = out.result_markers() {
-                    v = v.with_literal(result_open.as_bytes());
+                    v.add_literal(result_open.as_bytes());
                 }
                 if self.fresh || self.yielded {
-                    v = v.with_literal(think_close.as_bytes());
+                    v.add_literal(think_close.as_bytes());
                 }
                 if self.start && out.bare_array() {
-                    v = v.with_literal_before(b"[", CALL_FOLLOWS);
+                    v.add_literal_before(b"[", CALL_FOLLOWS);
                 }
                 // A repeated closer is dropped, unless the opener begins with it (xlam's
                 // ```` ```json ```` fence): the next call's opener must stay one.
                 if self.after_call && !close.is_empty() && !open.starts_with(close) {
-                    v = v.with_literal(close.as_bytes());
+                    v.add_literal(close.as_bytes());
                 }
-                for (m_open, m_close) in out.markup().into_iter().flatten() {
-                    v = v
-                        .with_literal(m_open.as_bytes())
-                        .with_literal(m_close.as_bytes());
+                if out.has_markup() {
+                    for (m_open, m_close) in out.markup().into_iter().flatten() {
+                        v.add_literal(m_open.as_bytes());
+                        v.add_literal(m_close.as_bytes());
+                    }
                 }
                 v
             }
@@ -194,7 +196,7 @@ impl Machine for State {
             call.host = Ctx::Call;
             return Act::WAIT;
         }
-        if call.host == Ctx::Call && (self.bare || out.call_markers().1.is_empty()) {
+        if call.host == Ctx::Call && (self.bare || out.closer_is_empty()) {
             let act = closerless(out, call, d, window);
             self.bare &= call.host == Ctx::Call;
             return act;
@@ -230,10 +232,11 @@ impl Machine for State {
         }
         match (call.host, d) {
             (Ctx::Text, Decision::Literal { len, .. })
-                if out.markup().into_iter().flatten().any(|(o, c)| {
-                    let lit = window.get(..len);
-                    lit == Some(o.as_bytes()) || lit == Some(c.as_bytes())
-                }) =>
+                if out.has_markup()
+                    && out.markup().into_iter().flatten().any(|(o, c)| {
+                        let lit = window.get(..len);
+                        lit == Some(o.as_bytes()) || lit == Some(c.as_bytes())
+                    }) =>
             {
                 // A markup wrapper (docs/design.md, "Dialect descriptions"): wire syntax.
                 out.close_content();

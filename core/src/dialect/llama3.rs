@@ -238,23 +238,27 @@ impl Machine for State {
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
         let (open, close) = out.thinking_tags();
-        let text = Vocab {
-            stops: out.stops(),
-            ..Vocab::EMPTY
-        }
-        .with_literal(open.as_bytes())
-        .with_literal_when(PYTHON_TAG, call_follows);
+        // Built in place: this runs for every decision.
+        let mut v = Vocab::EMPTY;
         match self.call.host {
-            Ctx::Start => text
-                .with_literal_when(b"{", call_follows)
-                .with_literal_when(b"[", call_follows),
-            Ctx::Text => text,
-            Ctx::StartThinking | Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
-            Ctx::Json => Vocab::EMPTY.with_literal(PYTHON_TAG),
-            Ctx::After => AFTER_LITERALS.iter().fold(Vocab::EMPTY, |v, lit| {
-                v.with_literal_when(lit, call_follows)
-            }),
+            Ctx::Start | Ctx::Text => {
+                v.stops = out.stops();
+                v.add_literal(open.as_bytes());
+                v.add_literal_when(PYTHON_TAG, call_follows);
+                if self.call.host == Ctx::Start {
+                    v.add_literal_when(b"{", call_follows);
+                    v.add_literal_when(b"[", call_follows);
+                }
+            }
+            Ctx::StartThinking | Ctx::Thinking => v.add_literal(close.as_bytes()),
+            Ctx::Json => v.add_literal(PYTHON_TAG),
+            Ctx::After => {
+                for lit in AFTER_LITERALS {
+                    v.add_literal_when(lit, call_follows);
+                }
+            }
         }
+        v
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {

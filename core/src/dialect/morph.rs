@@ -139,13 +139,16 @@ impl Machine for State {
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
         let (open, close) = out.thinking_tags();
         match self.ctx {
-            Ctx::Text => Vocab {
-                open: bit(DYNAMIC),
-                dynamic: Names::Tools(out.tools()),
-                stops: out.stops(),
-                ..Vocab::EMPTY
+            Ctx::Text => {
+                let mut v = Vocab {
+                    open: bit(DYNAMIC),
+                    dynamic: Names::Tools(out.tools()),
+                    stops: out.stops(),
+                    ..Vocab::EMPTY
+                };
+                v.add_literal(open.as_bytes());
+                v
             }
-            .with_literal(open.as_bytes()),
             Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
             Ctx::Call => Vocab {
                 open: bit(DYNAMIC),
@@ -155,14 +158,18 @@ impl Machine for State {
                 attrs: true,
                 ..Vocab::EMPTY
             },
-            Ctx::Str => ENTITIES.iter().fold(
-                Vocab {
+            Ctx::Str => {
+                // Built in place: this runs for every decision in a string value.
+                let mut v = Vocab {
                     close: bit(EXTRA),
                     extra: key(out),
                     ..Vocab::EMPTY
-                },
-                |v, e| v.with_literal(e.0),
-            ),
+                };
+                for e in ENTITIES {
+                    v.add_literal(e.0);
+                }
+                v
+            }
             Ctx::Held => ANY,
             Ctx::Skip => Vocab {
                 close: bit(EXTRA),

@@ -80,6 +80,8 @@ pub(crate) const RAW_SLACK: usize = TAG_CAP;
 /// The emitter: everything a front end writes events through (see the module docs).
 pub(crate) struct Emitter<'a> {
     cfg: Cfg<'a>,
+    /// What the per-decision path asks of `cfg`, read once.
+    facts: cfg::Facts,
     next_index: u32,
     pub(crate) open: Option<Open>,
     queue: Queue,
@@ -142,8 +144,9 @@ impl<'a> Emitter<'a> {
     /// end whose calls sit at `call_depth`.
     pub(crate) fn new(cfg: Cfg<'a>, bufs: [Buf<'a>; 3], call_depth: u8) -> Emitter<'a> {
         let [raw, value, strs] = bufs;
-        Emitter {
+        let mut emitter = Emitter {
             cfg,
+            facts: cfg::Facts::default(),
             next_index: 0,
             open: None,
             queue: Queue::new(),
@@ -164,7 +167,9 @@ impl<'a> Emitter<'a> {
             done: false,
             line_start: true,
             call_depth,
-        }
+        };
+        emitter.facts = emitter.resolve_facts();
+        emitter
     }
 
     /// Back to the start of a stream, keeping configuration and memory.

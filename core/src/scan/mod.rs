@@ -115,8 +115,23 @@ impl<'v> Vocab<'v> {
     }
 
     /// Adds a literal marker (at most [`MAX_LITERALS`]).
-    pub fn with_literal(self, lit: &'v [u8]) -> Vocab<'v> {
-        self.with_literal_before(lit, &[])
+    ///
+    /// The `with_*` builders take and return the vocabulary by value, for building one in an
+    /// expression; the `add_*` ones change it in place, for building one step by step on the
+    /// per-decision path (each by-value step copies the whole vocabulary).
+    #[inline]
+    pub fn with_literal(mut self, lit: &'v [u8]) -> Vocab<'v> {
+        self.add_literal(lit);
+        self
+    }
+
+    /// [`with_literal`](Vocab::with_literal) in place.
+    #[inline]
+    pub fn add_literal(&mut self, lit: &'v [u8]) {
+        if self.n_literals < MAX_LITERALS {
+            self.literals[self.n_literals] = lit;
+            self.n_literals += 1;
+        }
     }
 
     /// Adds a literal marker that counts only where `test` says so about the bytes after it
@@ -124,7 +139,15 @@ impl<'v> Vocab<'v> {
     /// the decision is a pure function of the bytes: [`Decision::NeedMore`] while `test` is
     /// undecided, text once it says no — or once the literal and what `test` looked at would
     /// exceed [`TAG_CAP`] bytes, or at the end of input, while it is still undecided.
+    #[inline]
     pub fn with_literal_when(mut self, lit: &'v [u8], test: FollowTest) -> Vocab<'v> {
+        self.add_literal_when(lit, test);
+        self
+    }
+
+    /// [`with_literal_when`](Vocab::with_literal_when) in place.
+    #[inline]
+    pub fn add_literal_when(&mut self, lit: &'v [u8], test: FollowTest) {
         if self.n_literals < MAX_LITERALS {
             debug_assert!(self.follows.is_empty(), "one look-ahead per vocabulary");
             self.literals[self.n_literals] = lit;
@@ -132,7 +155,6 @@ impl<'v> Vocab<'v> {
             self.follow_mask |= 1 << self.n_literals;
             self.n_literals += 1;
         }
-        self
     }
 
     /// Adds a literal marker that counts only when, after optional ASCII whitespace, one of
@@ -141,8 +163,15 @@ impl<'v> Vocab<'v> {
     /// literal could still lead to one of `follows`, text once they cannot (or at end of
     /// input). The literal, the whitespace and the followed text must fit in [`TAG_CAP`]
     /// bytes, else the literal is text. [`Decision::Literal`] covers the literal only.
-    ///
+    #[inline]
     pub fn with_literal_before(mut self, lit: &'v [u8], follows: &'v [&'v [u8]]) -> Vocab<'v> {
+        self.add_literal_before(lit, follows);
+        self
+    }
+
+    /// [`with_literal_before`](Vocab::with_literal_before) in place.
+    #[inline]
+    pub fn add_literal_before(&mut self, lit: &'v [u8], follows: &'v [&'v [u8]]) {
         if self.n_literals < MAX_LITERALS {
             self.literals[self.n_literals] = lit;
             if !follows.is_empty() {
@@ -156,7 +185,6 @@ impl<'v> Vocab<'v> {
             }
             self.n_literals += 1;
         }
-        self
     }
 }
 
