@@ -53,6 +53,8 @@ if (PHP_SAPI === 'cli' && realpath($_SERVER['SCRIPT_FILENAME'] ?? '') === __FILE
     exit(0);
 }
 
+// The autoloader first: a class file may use a trait whose file sorts after it.
+require_once __DIR__ . '/autoload.php';
 foreach (glob(__DIR__ . '/src/*.php') ?: [] as $file) {
     require_once $file;
 }

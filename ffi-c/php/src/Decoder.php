@@ -25,14 +25,12 @@ final class Decoder
 {
     private const PROVIDERS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock'];
 
-    private \FFI $ffi;
-    /** @var \FFI\CData tokensieve_decoder* */
-    private \FFI\CData $decoder;
-    /** @var \FFI\CData tokensieve_event */
-    private \FFI\CData $event;
-    /** @var \FFI\CData tokensieve_event* */
-    private \FFI\CData $eventPtr;
-    private bool $freed = false;
+    use PullsEvents;
+
+    private const KIND = 'Decoder';
+    private const C = ['feed' => 'tokensieve_decoder_feed', 'finish' => 'tokensieve_decoder_finish',
+                       'reset' => 'tokensieve_decoder_reset', 'next' => 'tokensieve_decoder_next',
+                       'free' => 'tokensieve_decoder_free', 'last_error' => 'tokensieve_decoder_last_error'];
 
     /**
      * @param array<string,mixed>|string $config {provider, text_dialect, max_frame_bytes, and
@@ -50,16 +48,14 @@ final class Decoder
         ?string $library = null,
         ?string $header = null,
     ) {
-        $this->ffi = $ffi = Library::load($library, $header);
+        $ffi = Library::load($library, $header);
         $json = TokenSieve::configJson($config);
         $out = $ffi->new('tokensieve_decoder*');
         $rc = $ffi->tokensieve_decoder_new_json($json, \strlen($json), $accumulate ? 1 : 0, \FFI::addr($out));
         if ($rc !== 0 || \FFI::isNull($out)) {
             throw TokenSieve::error($ffi->tokensieve_decoder_last_error(null), $rc === 0 ? -3 : $rc);
         }
-        $this->decoder = $out;
-        $this->event = $ffi->new('tokensieve_event');
-        $this->eventPtr = \FFI::addr($this->event);
+        $this->adopt($ffi, $out);
     }
 
     /** Whether the library decodes $provider ('openai-chat', 'anthropic', …). */
@@ -67,74 +63,6 @@ final class Decoder
     {
         $code = array_search($provider, self::PROVIDERS, true);
         return $code !== false && Library::load()->tokensieve_provider_supported($code) === 1;
-    }
-
-    public function __destruct()
-    {
-        if (!$this->freed) {
-            $this->freed = true;
-            $this->ffi->tokensieve_decoder_free($this->decoder);
-        }
-    }
-
-    /**
-     * Cloning is refused: the copy would share the C decoder, and both objects would free it.
-     * @throws StateException always
-     */
-    public function __clone()
-    {
-        $this->freed = true;
-        throw new StateException('a Decoder cannot be cloned: create a new one from the same config');
-    }
-
-    private function live(): \FFI\CData
-    {
-        if ($this->freed) {
-            throw new StateException('this Decoder was destroyed: create a new one');
-        }
-        return $this->decoder;
-    }
-
-    /**
-     * Decodes the next read of the body (any chunking) and returns its events.
-     * @return list<array<string,mixed>>
-     */
-    public function feed(string $read): array
-    {
-        // The library reads $read in place; it stays alive until drain() has consumed it.
-        $this->check($this->ffi->tokensieve_decoder_feed($this->live(), $read, \strlen($read)));
-        return $this->drain();
-    }
-
-    /**
-     * Ends the body: returns the remaining events (open blocks complete, finishes).
-     * @return list<array<string,mixed>>
-     */
-    public function finish(): array
-    {
-        $this->check($this->ffi->tokensieve_decoder_finish($this->live()));
-        return $this->drain();
-    }
-
-    /** Back to the initial state for a new body (same config). */
-    public function reset(): void
-    {
-        $this->check($this->ffi->tokensieve_decoder_reset($this->live()));
-    }
-
-    /**
-     * Yields the events of a whole body, then finishes. $body: an iterable of reads (strings),
-     * or a stream object with eof() and read($n) (a PSR-7 StreamInterface, as a PSR-18 client's
-     * $response->getBody()), read $readSize bytes at a time.
-     * @param iterable<string>|object $body
-     * @return \Generator<int, array<string,mixed>>
-     */
-    public function stream(iterable|object $body, int $readSize = 8192): \Generator
-    {
-        foreach (TokenSieve::reads($body, $readSize) as $read) {
-            yield from $this->feed($read);
-        }
-        yield from $this->finish();
     }
 
     /**
@@ -146,29 +74,5 @@ final class Decoder
     {
         $decoder = new self($config);
         return [...$decoder->feed($body), ...$decoder->finish()];
-    }
-
-    private function check(int $rc): void
-    {
-        if ($rc < 0) {
-            throw TokenSieve::error($this->ffi->tokensieve_decoder_last_error($this->decoder), $rc);
-        }
-    }
-
-    /** @return list<array<string,mixed>> */
-    private function drain(): array
-    {
-        $ffi = $this->ffi;
-        $decoder = $this->live();
-        $ev = $this->event;
-        $ptr = $this->eventPtr;
-        $out = [];
-        while (($rc = $ffi->tokensieve_decoder_next($decoder, $ptr)) === 0) {
-            $out[] = TokenSieve::event($ev);
-        }
-        if ($rc < 0) {
-            $this->check($rc);
-        }
-        return $out;
     }
 }

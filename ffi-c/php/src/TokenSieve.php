@@ -50,14 +50,12 @@ final class TokenSieve
     private const USAGE = [1 => 'input_tokens', 2 => 'output_tokens', 4 => 'cache_read_tokens',
                            8 => 'cache_write_tokens', 16 => 'reasoning_tokens'];
 
-    private \FFI $ffi;
-    /** @var \FFI\CData tokensieve_parser* */
-    private \FFI\CData $parser;
-    /** @var \FFI\CData tokensieve_event */
-    private \FFI\CData $event;
-    /** @var \FFI\CData tokensieve_event* */
-    private \FFI\CData $eventPtr;
-    private bool $freed = false;
+    use PullsEvents;
+
+    private const KIND = 'TokenSieve';
+    private const C = ['feed' => 'tokensieve_feed', 'finish' => 'tokensieve_finish',
+                       'reset' => 'tokensieve_reset', 'next' => 'tokensieve_next',
+                       'free' => 'tokensieve_free', 'last_error' => 'tokensieve_last_error'];
 
     /**
      * Loads the library (once per process) and returns it: see Library::load().
@@ -84,7 +82,7 @@ final class TokenSieve
         ?string $library = null,
         ?string $header = null,
     ) {
-        $this->ffi = $ffi = Library::load($library, $header);
+        $ffi = Library::load($library, $header);
         $json = self::configJson($config);
         if (str_contains($json, "\0")) {
             // The C side reads a NUL-terminated string: the rest would be ignored silently.
@@ -94,9 +92,7 @@ final class TokenSieve
         if ($parser === null || \FFI::isNull($parser)) {
             throw new ConfigException($ffi->tokensieve_last_error(null), -3);
         }
-        $this->parser = $parser;
-        $this->event = $ffi->new('tokensieve_event');
-        $this->eventPtr = \FFI::addr($this->event);
+        $this->adopt($ffi, $parser);
     }
 
     /**
@@ -119,81 +115,10 @@ final class TokenSieve
         }
     }
 
-    public function __destruct()
-    {
-        if (!$this->freed) {
-            $this->freed = true;
-            $this->ffi->tokensieve_free($this->parser);
-        }
-    }
-
-    /**
-     * Cloning is refused: the copy would share the C parser, and both objects would free it.
-     * Make a new TokenSieve from the same config instead.
-     * @throws StateException always
-     */
-    public function __clone()
-    {
-        // The copy holds the original's pointer: make it inert before it is released.
-        $this->freed = true;
-        throw new StateException('a TokenSieve cannot be cloned: create a new one from the same config');
-    }
-
-    /** The parser, unless this object was destroyed (an explicit __destruct() call). */
-    private function live(): \FFI\CData
-    {
-        if ($this->freed) {
-            throw new StateException('this TokenSieve was destroyed: create a new one');
-        }
-        return $this->parser;
-    }
-
     /** Advances the parser silently over assistant prefill text; before the first feed only. */
     public function prefill(string $text): void
     {
         $this->check($this->ffi->tokensieve_prefill($this->live(), $text, \strlen($text)));
-    }
-
-    /**
-     * Parses the next piece of the stream (any chunking) and returns its events.
-     * @return list<array<string,mixed>>
-     */
-    public function feed(string $chunk): array
-    {
-        // The library reads $chunk in place; it stays alive until drain() has consumed it.
-        $this->check($this->ffi->tokensieve_feed($this->live(), $chunk, \strlen($chunk)));
-        return $this->drain();
-    }
-
-    /**
-     * Ends the stream: returns the remaining events (held text, open blocks completing).
-     * @return list<array<string,mixed>>
-     */
-    public function finish(): array
-    {
-        $this->check($this->ffi->tokensieve_finish($this->live()));
-        return $this->drain();
-    }
-
-    /** Back to the initial state for a new stream (same config). */
-    public function reset(): void
-    {
-        $this->check($this->ffi->tokensieve_reset($this->live()));
-    }
-
-    /**
-     * Yields the events of a whole stream, then finishes. $chunks: an iterable of strings, or
-     * a stream object with eof() and read($n) (a PSR-7 StreamInterface), read $readSize bytes
-     * at a time.
-     * @param iterable<string>|object $chunks
-     * @return \Generator<int, array<string,mixed>>
-     */
-    public function stream(iterable|object $chunks, int $readSize = 8192): \Generator
-    {
-        foreach (self::reads($chunks, $readSize) as $chunk) {
-            yield from $this->feed($chunk);
-        }
-        yield from $this->finish();
     }
 
     /**
@@ -205,13 +130,6 @@ final class TokenSieve
     {
         $sieve = new self($config);
         return [...$sieve->feed($text), ...$sieve->finish()];
-    }
-
-    private function check(int $rc): void
-    {
-        if ($rc < 0) {
-            throw self::error($this->ffi->tokensieve_last_error($this->parser), $rc);
-        }
     }
 
     /**
@@ -255,23 +173,6 @@ final class TokenSieve
                 yield $read;
             }
         })();
-    }
-
-    /** @return list<array<string,mixed>> */
-    private function drain(): array
-    {
-        $ffi = $this->ffi;
-        $parser = $this->live();
-        $ev = $this->event;
-        $ptr = $this->eventPtr;
-        $out = [];
-        while (($rc = $ffi->tokensieve_next($parser, $ptr)) === 0) {
-            $out[] = self::event($ev);
-        }
-        if ($rc < 0) {
-            $this->check($rc);
-        }
-        return $out;
     }
 
     /**
