@@ -355,6 +355,11 @@ typedef enum tokensieve_dialect {
    * Salesforce xLAM: a bare JSON list of calls as the message, or in a json fence.
    */
   TOKENSIEVE_DIALECT_XLAM = 26,
+  /**
+   * OpenBMB MiniCPM5: `<function name="N"><param name="K">…</param></function>` in text,
+   * CDATA values.
+   */
+  TOKENSIEVE_DIALECT_MINICPM5 = 27,
 } tokensieve_dialect;
 
 /**

@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 25] = [
+pub const TOOL_DIALECTS: [Dialect; 26] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -65,6 +65,7 @@ pub const TOOL_DIALECTS: [Dialect; 25] = [
     Dialect::Xlam,
     Dialect::Gemma4,
     Dialect::FunctionGemma,
+    Dialect::MiniCpm5,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -421,6 +422,17 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             out.push_str("</invoke>\n</minimax:tool_call>");
         }
+        Dialect::MiniCpm5 => {
+            let _ = writeln!(out, "<function name=\"{}\">", call.name);
+            for (k, v) in &call.args {
+                let text = match v {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                let _ = writeln!(out, "<param name=\"{k}\"><![CDATA[{text}]]></param>");
+            }
+            out.push_str("</function>");
+        }
         Dialect::DeepSeekV32 | Dialect::DeepSeekV4 => {
             let region = if d == Dialect::DeepSeekV4 {
                 "tool_calls"
@@ -659,6 +671,7 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::Phi4Mini
         | Dialect::Apertus
         | Dialect::Xlam
+        | Dialect::MiniCpm5
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

@@ -212,6 +212,9 @@ fn dialect_description(name: &str) -> &'static str {
         "functiongemma" => {
             "FunctionGemma: <start_function_call>call:N{k:<escape>v<escape>}<end_function_call>"
         }
+        "minicpm5" => {
+            "OpenBMB MiniCPM5: <function name=\"N\"><param name=\"K\">…</param></function> in text, CDATA values"
+        }
         _ => "",
     }
 }

@@ -187,6 +187,9 @@ dialects! {
     /// A bare JSON list `[{"name": N, "arguments": {…}}]` as the whole message, or in a
     /// ```` ```json ```` fence (Salesforce xLAM).
     Xlam = 26, "xlam", THINK;
+    /// `<function name="N"><param name="K"><![CDATA[V]]></param></function>` standing in
+    /// text (OpenBMB MiniCPM5): the invoke shape without a region.
+    MiniCpm5 = 27, "minicpm5", THINK;
 }
 
 impl Dialect {
@@ -343,6 +346,9 @@ pub struct Description<'a> {
     /// thinking only) is the calls without a wrapper, its end ending them (xLAM); the
     /// wrapper still opens calls anywhere.
     pub bare_array: bool,
+    /// invoke: a parameter value may hold `<![CDATA[…]]>` sections, read as raw data (a
+    /// value that is only CDATA is its payload, verbatim; MiniCPM5).
+    pub cdata: bool,
 }
 
 /// Longest key name a json-call description may give, in bytes.
@@ -363,6 +369,7 @@ const HERMES: Description<'static> = Description {
     more_markup: StrList::Strs(&[]),
     name_as_key: false,
     bare_array: false,
+    cdata: false,
 };
 
 const QWEN3_CODER: Description<'static> = Description {
@@ -380,6 +387,7 @@ const QWEN3_CODER: Description<'static> = Description {
     more_markup: StrList::Strs(&[]),
     name_as_key: false,
     bare_array: false,
+    cdata: false,
 };
 
 const PYTHONIC: Description<'static> = Description {
@@ -420,21 +428,27 @@ const MINIMAX_M2: Description<'static> = Description {
     more_markup: StrList::Strs(&[]),
     name_as_key: false,
     bare_array: false,
+    cdata: false,
 };
 
-/// The element names, prefixes and typing attribute of a preset of the invoke shape (field
-/// reads of the constants, for the per-decision path).
+/// The description of a preset of the invoke shape (minimax-m2's for any other dialect),
+/// from the table: field reads of a constant, for the per-decision path.
 #[inline]
-pub(crate) const fn preset_elements(
-    dialect: Dialect,
-) -> (StrList<'static>, StrList<'static>, Option<&'static str>) {
-    let d = match dialect {
-        Dialect::DeepSeekV32 => &DEEPSEEK_V32,
-        Dialect::DeepSeekV4 => &DEEPSEEK_V4,
+pub(crate) const fn preset_invoke(dialect: Dialect) -> &'static Description<'static> {
+    match preset_ref(dialect) {
+        Some(d) if matches!(d.shape, Shape::Invoke) => d,
         _ => &MINIMAX_M2,
-    };
-    (d.elements, d.tag_prefixes, d.string_attribute)
+    }
 }
+
+/// MiniCPM5: invoke elements with no region around them (`<function name="N">` stands in
+/// text), `<param name="K">` values in CDATA.
+const MINICPM5: Description<'static> = Description {
+    wrapper: ("", ""),
+    elements: StrList::Strs(&["", "function", "param"]),
+    cdata: true,
+    ..MINIMAX_M2
+};
 
 /// DeepSeek's DSML prefix, full-width bars as the tokenizer writes it, then the ASCII
 /// spelling models also produce.
@@ -583,6 +597,7 @@ impl Description<'static> {
             Dialect::MinimaxM2 => Some(MINIMAX_M2),
             Dialect::DeepSeekV32 => Some(DEEPSEEK_V32),
             Dialect::DeepSeekV4 => Some(DEEPSEEK_V4),
+            Dialect::MiniCpm5 => Some(MINICPM5),
             Dialect::CohereCommand => Some(COHERE_COMMAND),
             Dialect::Granite => Some(GRANITE),
             Dialect::Phi4Mini => Some(PHI4_MINI),
@@ -613,10 +628,11 @@ mod tests {
                     assert_eq!(preset_result_wrapper(d), p.result_wrapper, "{d:?}");
                 }
                 if p.shape == Shape::Invoke {
-                    let (e, t, s) = preset_elements(d);
-                    assert!(e.iter().eq(p.elements.iter()), "{d:?}");
-                    assert!(t.iter().eq(p.tag_prefixes.iter()), "{d:?}");
-                    assert_eq!(s, p.string_attribute, "{d:?}");
+                    let i = preset_invoke(d);
+                    assert!(i.elements.iter().eq(p.elements.iter()), "{d:?}");
+                    assert!(i.tag_prefixes.iter().eq(p.tag_prefixes.iter()), "{d:?}");
+                    assert_eq!(i.string_attribute, p.string_attribute, "{d:?}");
+                    assert_eq!(i.cdata, p.cdata, "{d:?}");
                 }
             }
         }

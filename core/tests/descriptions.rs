@@ -229,17 +229,24 @@ proptest! {
     fn invoke_descriptions(
         names in prop::collection::btree_set("[a-z][a-z_:]{1,8}", 3),
         prefix in prop_oneof![Just(String::new()), "[|!~][A-Z]{1,4}[|!~]", "｜[A-Z]{1,4}｜"],
-        typed in any::<bool>(), thinking in pair(),
+        typed in any::<bool>(), thinking in pair(), regionless in any::<bool>(),
+        cdata in any::<bool>(),
         pieces in prop::collection::vec((prose(), prop::collection::vec(call(), 1..3)), 1..3),
         tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
     ) {
         let names: Vec<String> = names.into_iter().collect();
-        let (region, invoke, param) = (&names[0], &names[1], &names[2]);
+        // An empty region name: the calls stand in text (MiniCPM5).
+        let region = if regionless { "" } else { names[0].as_str() };
+        let (invoke, param) = (&names[1], &names[2]);
         let tag = |closing: bool, name: &str| {
             format!("<{}{prefix}{name}", if closing { "/" } else { "" })
         };
-        let region_tags = (format!("{}>", tag(false, region)), format!("{}>", tag(true, region)));
-        prop_assume!(distinct(&region_tags, &thinking));
+        let region_tags = if regionless {
+            (String::new(), String::new())
+        } else {
+            (format!("{}>", tag(false, region)), format!("{}>", tag(true, region)))
+        };
+        prop_assume!(regionless || distinct(&region_tags, &thinking));
         prop_assume!(names.iter().all(|n| !thinking.0.starts_with(&format!("<{n}"))));
         let prefixes: Vec<&str> = if prefix.is_empty() { vec![] } else { vec![prefix.as_str()] };
         let config = ConfigBuf::from_value(&json!({"dialect": {
@@ -248,6 +255,7 @@ proptest! {
             "tag_prefixes": prefixes,
             "string_attribute": if typed { Some("string") } else { None },
             "thinking_tags": [thinking.0, thinking.1],
+            "cdata": cdata,
         }})).unwrap();
         let mut data = format!("{}{think}{}", thinking.0, thinking.1);
         let mut text = String::new();
@@ -256,18 +264,23 @@ proptest! {
             data.push_str(before);
             text.push_str(before);
             data.push_str(&region_tags.0);
-            data.push('\n');
+            if !regionless {
+                data.push('\n');
+            }
             for (name, args) in calls {
                 data.push_str(&format!("{} name=\"{name}\">\n", tag(false, invoke)));
                 for (k, v) in args {
                     let attr = if typed { " string=\"true\"" } else { "" };
                     data.push_str(&format!(
-                        "{} name=\"{k}\"{attr}>{v}{}>\n",
+                        "{} name=\"{k}\"{attr}>{}{}>\n",
                         tag(false, param),
+                        if cdata { format!("<![CDATA[{v}]]>") } else { v.clone() },
                         tag(true, param)
                     ));
                 }
-                data.push_str(&format!("{}>\n", tag(true, invoke)));
+                // Without a region, what follows a call is text: nothing here.
+                let after = if regionless { "" } else { "\n" };
+                data.push_str(&format!("{}>{after}", tag(true, invoke)));
                 expected.push((name.clone(), input_of(args)));
             }
             data.push_str(&region_tags.1);
@@ -414,6 +427,15 @@ fn bad_descriptions_name_the_field() {
         (
             json!({"shape": "invoke", "elements": ["a", "b", "c d"]}),
             "dialect.elements",
+        ),
+        (
+            // Only the region may be unnamed (none: the calls stand in text).
+            json!({"shape": "invoke", "elements": ["a", "", "c"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "json-call", "cdata": true}),
+            "dialect.cdata",
         ),
         (
             json!({"shape": "invoke", "elements": ["think", "b", "c"]}),

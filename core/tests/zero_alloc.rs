@@ -95,7 +95,9 @@ functools.partial functools[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {\
 <|channel>thought\nwhy<channel|><|tool_call>call:f{s:<|\"|>a \"q\" é\n<|\"|>,n:42,l:[1,<|\"|>x<|\"|>],o:{k:null}}<tool_call|>\
 <|tool_call>call:g{oops<|\"|>x<|\"|>}<tool_call|>\n<|tool_response>response:f{value:<|\"|>ok<|\"|>}<tool_response|>\n\
 <start_function_call>call:f{s:<escape>a \"q\"<escape>,n:1.50,l:[true,<escape>x<escape>]}<end_function_call>\
-<start_function_call>call:{}<end_function_call>\n<start_function_response>response:f{value:<escape>ok<escape>}<end_function_response>\n";
+<start_function_call>call:{}<end_function_call>\n<start_function_response>response:f{value:<escape>ok<escape>}<end_function_response>\n\
+<function name=\"f\">\n<param name=\"s\"><![CDATA[a </param> b]]></param>\n<param name=\"n\"> 42 </param>\n</function>\n\
+<function>nameless</function> <function name=\"g\">stray</function> <function name=\"h\"><param name=\"s\"><![CDATA[cut\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 
@@ -208,6 +210,7 @@ fn feeding_never_allocates_with_a_description() {
         more_markup: StrList::Strs(&[]),
         name_as_key: false,
         bare_array: false,
+        cdata: false,
     };
     let dsml = Description {
         elements: StrList::Strs(&["calls", "call", "arg"]),

@@ -263,6 +263,9 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_PHI_4_MINI = 25,
     /// Salesforce xLAM: a bare JSON list of calls as the message, or in a json fence.
     TOKENSIEVE_DIALECT_XLAM = 26,
+    /// OpenBMB MiniCPM5: `<function name="N"><param name="K">…</param></function>` in text,
+    /// CDATA values.
+    TOKENSIEVE_DIALECT_MINICPM5 = 27,
 }
 
 /// `tokensieve_config.dialect` before one is chosen: what `tokensieve_config_default`

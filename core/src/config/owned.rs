@@ -87,6 +87,8 @@ pub struct DescriptionBuf {
     pub name_as_key: bool,
     /// See [`Description::bare_array`].
     pub bare_array: bool,
+    /// See [`Description::cdata`].
+    pub cdata: bool,
 }
 
 impl DescriptionBuf {
@@ -108,6 +110,7 @@ impl DescriptionBuf {
             more_markup: d.more_markup.iter().map(Into::into).collect(),
             name_as_key: d.name_as_key,
             bare_array: d.bare_array,
+            cdata: d.cdata,
         }
     }
 
@@ -128,6 +131,7 @@ impl DescriptionBuf {
             more_markup: StrList::Owned(&self.more_markup),
             name_as_key: self.name_as_key,
             bare_array: self.bare_array,
+            cdata: self.cdata,
         }
     }
 
@@ -165,7 +169,9 @@ impl DescriptionBuf {
                 {
                     return Err(err(&full, "is not a field of the invoke shape"));
                 }
-                "elements" | "tag_prefixes" | "string_attribute" if shape != Shape::Invoke => {
+                "elements" | "tag_prefixes" | "string_attribute" | "cdata"
+                    if shape != Shape::Invoke =>
+                {
                     return Err(err(&full, "is a field of the invoke shape only"));
                 }
                 "wrapper" => d.wrapper = marker_pair(&full, value)?,
@@ -206,6 +212,11 @@ impl DescriptionBuf {
                         .ok_or_else(|| err(&full, "must be true or false"))?;
                 }
                 "elements" => d.elements = keys(&full, value)?,
+                "cdata" => {
+                    d.cdata = value
+                        .as_bool()
+                        .ok_or_else(|| err(&full, "must be true or false"))?;
+                }
                 "tag_prefixes" => d.tag_prefixes = keys(&full, value)?,
                 "string_attribute" if value.is_null() => d.string_attribute = None,
                 "string_attribute" => {

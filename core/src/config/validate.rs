@@ -19,7 +19,9 @@ pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigErro
         }
         Ok(())
     };
-    if d.shape == Shape::JsonCall && d.wrapper.1.is_empty() {
+    if d.shape == Shape::Invoke {
+        // The invoke shape's markers are its elements (checked below); `wrapper` is unused.
+    } else if d.shape == Shape::JsonCall && d.wrapper.1.is_empty() {
         // No closer: the JSON value's end ends the call.
         if d.wrapper.0.is_empty() || d.wrapper.0.len() > MAX_MARKER_LEN {
             return Err(ConfigError::new(
@@ -187,10 +189,12 @@ fn validate_more_markup(d: &Description<'_>) -> Result<(), ConfigError> {
 /// read as part of a tag's syntax, an attribute name.
 fn validate_invoke(d: &Description<'_>) -> Result<(), ConfigError> {
     let element = is_element_name;
-    if d.elements.len() != 3 || !d.elements.iter().all(|n| n.len() <= 48 && element(n)) {
+    // An empty region name: the calls stand in text, without a region (MiniCPM5).
+    let named = |(i, n): (usize, &str)| (i == 0 && n.is_empty()) || (n.len() <= 48 && element(n));
+    if d.elements.len() != 3 || !d.elements.iter().enumerate().all(named) {
         return Err(ConfigError::new(
             "dialect.elements",
-            "must name three elements [region, call, parameter]: a letter or _, then letters, digits, _ - . : (at most 48 bytes)",
+            "must name three elements [region, call, parameter]: a letter or _, then letters, digits, _ - . : (at most 48 bytes); the region may be \"\" (none)",
         ));
     }
     let e: [&str; 3] = core::array::from_fn(|i| d.elements.get(i).unwrap_or_default());

@@ -55,11 +55,11 @@ const SYNTAX: Syntax = Syntax {
         prefixes: PREFIX,
         prefix_required: false,
         string_attr: None,
+        cdata: true,
     },
     region: FC,
     invoke: INVOKE,
     param: PARAM,
-    cdata: true,
 };
 
 const fn bit(e: u8) -> u32 {

@@ -48,6 +48,18 @@ pub(crate) struct Spelling<'s> {
     /// A parameter attribute that types its value: `true`, a string as written; `false`,
     /// JSON (DSML's `string="true|false"`).
     pub(crate) string_attr: Option<&'s str>,
+    /// `<![CDATA[…]]>` inside a value is raw data.
+    pub(crate) cdata: bool,
+}
+
+impl Spelling<'_> {
+    /// The region element has a name (an empty one: the calls stand in text, MiniCPM5).
+    #[inline]
+    pub(crate) fn has_region(&self, syn: &Syntax) -> bool {
+        self.names
+            .get(syn.region as usize)
+            .is_some_and(|n| !n.is_empty())
+    }
 }
 
 /// How a dialect's invoke region is made.
@@ -62,8 +74,6 @@ pub(crate) struct Syntax {
     pub(crate) invoke: u8,
     /// `parameter`.
     pub(crate) param: u8,
-    /// `<![CDATA[…]]>` inside a value is raw data.
-    pub(crate) cdata: bool,
 }
 
 /// Where in the region the stream is.
@@ -144,12 +154,18 @@ impl Region {
     /// spelling function away).
     #[inline(always)]
     pub(crate) fn vocab<'m>(&self, syn: &Syntax, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let (region, invoke, param) = (bit(syn.region), bit(syn.invoke), bit(syn.param));
         let sp = (syn.spelling)(out);
+        // Without a region element, nothing closes one.
+        let region = if sp.has_region(syn) {
+            bit(syn.region)
+        } else {
+            0
+        };
+        let (invoke, param) = (bit(syn.invoke), bit(syn.param));
         match self.at {
             At::Calls => elements(&sp, invoke, region),
             At::Invoke => elements(&sp, param, invoke | region),
-            At::Param if syn.cdata => elements(&sp, 0, param).with_literal(CDATA_OPEN),
+            At::Param if sp.cdata => elements(&sp, 0, param).with_literal(CDATA_OPEN),
             At::Param => elements(&sp, 0, param),
             At::Cdata => Vocab::EMPTY.with_literal(CDATA_CLOSE),
             At::Skip => elements(&sp, 0, invoke | region),
@@ -201,7 +217,9 @@ impl Region {
         cut: &[u8],
     ) -> Option<Cut> {
         match self.at {
-            At::Param if cut == b"<" || !(syn.cdata && CDATA_OPEN.starts_with(cut)) => {
+            At::Param
+                if cut == b"<" || !((syn.spelling)(out).cdata && CDATA_OPEN.starts_with(cut)) =>
+            {
                 self.close_param(out);
                 Some(Cut::Again)
             }

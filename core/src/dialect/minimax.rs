@@ -38,7 +38,7 @@ use crate::emit::{Act, Emitter};
 use crate::event::BlockType;
 use crate::scan::{Decision, Vocab};
 
-use super::invoke::{Open, Region, Spelling, Syntax};
+use super::invoke::{At, Open, Region, Spelling, Syntax};
 use super::{Cut, Machine};
 
 const REGION: u8 = 0;
@@ -49,17 +49,25 @@ const SYNTAX: Syntax = Syntax {
     region: REGION,
     invoke: 1,
     param: 2,
-    cdata: false,
 };
 
-/// The region's opening tag, as the only element recognised (text and thinking).
+const INVOKE: u8 = SYNTAX.invoke;
+
+/// The region's opening tag — or, without a region, the call's — as the only element
+/// recognised (text and thinking).
 fn region_opener<'m>(out: &'m Emitter<'_>) -> Vocab<'m> {
     let sp = spelling(out);
+    let opener = if sp.has_region(&SYNTAX) {
+        REGION
+    } else {
+        INVOKE
+    };
     Vocab {
         names: sp.names,
         prefixes: sp.prefixes,
         prefix_required: sp.prefix_required,
-        open: 1 << REGION,
+        attrs: opener == INVOKE,
+        open: 1 << opener,
         ..Vocab::EMPTY
     }
 }
@@ -67,15 +75,19 @@ fn region_opener<'m>(out: &'m Emitter<'_>) -> Vocab<'m> {
 /// The element names of the description in force.
 #[inline]
 fn spelling<'e>(out: &'e Emitter<'_>) -> Spelling<'e> {
-    let (names, prefixes, string_attr) = match out.host_description() {
-        Some(d) => (d.elements, d.tag_prefixes, d.string_attribute),
-        None => crate::spec::preset_elements(out.dialect()),
+    let d = match out.host_description() {
+        Some(d) => (d.elements, d.tag_prefixes, d.string_attribute, d.cdata),
+        None => {
+            let p = crate::spec::preset_invoke(out.dialect());
+            (p.elements, p.tag_prefixes, p.string_attribute, p.cdata)
+        }
     };
     Spelling {
-        names,
-        prefixes,
-        prefix_required: !prefixes.is_empty(),
-        string_attr,
+        names: d.0,
+        prefixes: d.1,
+        prefix_required: !d.1.is_empty(),
+        string_attr: d.2,
+        cdata: d.3,
     }
 }
 
@@ -143,9 +155,7 @@ impl Machine for State {
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
         self.fresh = false;
-        if out.call_too_large()
-            && !(self.ctx == Ctx::Calls && self.calls.at == super::invoke::At::Skip)
-        {
+        if out.call_too_large() && !(self.ctx == Ctx::Calls && self.calls.at == At::Skip) {
             // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
             self.ctx = Ctx::Calls;
             self.calls.too_large();
@@ -154,13 +164,26 @@ impl Machine for State {
         match (self.ctx, d) {
             (Ctx::Calls, _) => {
                 let (act, open) = self.calls.act(&SYNTAX, out, d, window);
-                if open == Open::No {
+                // Without a region, the stream is back in text once the call ends.
+                let regionless = || !spelling(out).has_region(&SYNTAX);
+                if open == Open::No || (self.calls.at == At::Calls && regionless()) {
                     self.ctx = Ctx::Text;
                 }
                 act
             }
+            (Ctx::Text, Decision::Element(tag)) if tag.element == INVOKE => {
+                // A call standing in text (no region): the region's machinery reads it from
+                // its opening tag, decided again in the region's vocabulary.
+                out.close_content();
+                // A failed call's raw text comes back where it stood: in text.
+                out.set_call_depth(0);
+                self.ctx = Ctx::Calls;
+                self.calls = Region::new();
+                Act::WAIT
+            }
             (Ctx::Text, Decision::Element(tag)) => {
                 out.close_content();
+                out.set_call_depth(1);
                 if !tag.self_closing {
                     self.ctx = Ctx::Calls;
                     self.calls = Region::new();

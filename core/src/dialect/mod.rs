@@ -223,6 +223,7 @@ registry! {
     => Phi4Mini: Hermes;
     => Apertus: Hermes;
     => Xlam: Hermes;
+    => MiniCpm5: MinimaxM2;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields
