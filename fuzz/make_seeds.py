@@ -48,6 +48,7 @@ TARGETS = {
     "gemma-4": "sieve_gemma_4",
     "functiongemma": "sieve_functiongemma",
     "minicpm5": "sieve_minicpm5",
+    "step-3": "sieve_step_3",
 }
 OUT = HERE / "seeds"
 

@@ -360,6 +360,11 @@ typedef enum tokensieve_dialect {
    * CDATA values.
    */
   TOKENSIEVE_DIALECT_MINICPM5 = 27,
+  /**
+   * StepFun Step-3, Step-3.5: `<steptml:invoke name="N">` calls in a
+   * `<｜tool_calls_begin｜>…<｜tool_calls_end｜>` region of special tokens.
+   */
+  TOKENSIEVE_DIALECT_STEP_3 = 28,
 } tokensieve_dialect;
 
 /**

@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 26] = [
+pub const TOOL_DIALECTS: [Dialect; 27] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -66,6 +66,7 @@ pub const TOOL_DIALECTS: [Dialect; 26] = [
     Dialect::Gemma4,
     Dialect::FunctionGemma,
     Dialect::MiniCpm5,
+    Dialect::Step3,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -422,6 +423,21 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             out.push_str("</invoke>\n</minimax:tool_call>");
         }
+        Dialect::Step3 => {
+            let _ = writeln!(
+                out,
+                "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{}\">",
+                call.name
+            );
+            for (k, v) in &call.args {
+                let _ = writeln!(
+                    out,
+                    "<steptml:parameter name=\"{k}\">{}</steptml:parameter>",
+                    xml_value(v)
+                );
+            }
+            out.push_str("</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>");
+        }
         Dialect::MiniCpm5 => {
             let _ = writeln!(out, "<function name=\"{}\">", call.name);
             for (k, v) in &call.args {
@@ -672,6 +688,7 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::Apertus
         | Dialect::Xlam
         | Dialect::MiniCpm5
+        | Dialect::Step3
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

@@ -215,6 +215,9 @@ fn dialect_description(name: &str) -> &'static str {
         "minicpm5" => {
             "OpenBMB MiniCPM5: <function name=\"N\"><param name=\"K\">…</param></function> in text, CDATA values"
         }
+        "step-3" => {
+            "StepFun Step-3/3.5: <｜tool_calls_begin｜>… <steptml:invoke name=N><steptml:parameter name=K>…"
+        }
         _ => "",
     }
 }

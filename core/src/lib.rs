@@ -6,7 +6,7 @@
 //! * One pull API, [`Sieve::next`], that the C ABI exposes one to one.
 //! * Dialects ([`Dialect::ALL`]): `passthrough`, `anthropic-xml`, `hermes`, `morph-xml`,
 //!   `qwen3-coder`, `minimax-m2`, `glm-4.5`, `harmony`, `kimi-k2`, `deepseek-v3.1`, `deepseek-v3`,
-//!   `mistral`, `llama3-json`, `pythonic`, `deepseek-v3, `minicpm5`.2`, `deepseek-v4`, `seed-oss`, `olmo-3`,
+//!   `mistral`, `llama3-json`, `pythonic`, `deepseek-v3, `minicpm5`, `step-3`.2`, `deepseek-v4`, `seed-oss`, `olmo-3`,
 //!   `lfm2`, `cohere-command`, `granite`, `phi-4-mini`, `apertus`, `xlam`, `gemma-4`,
 //!   `functiongemma`.
 //! * The rules every event stream keeps (interleaving, chunk invariance, nothing lost, …)

@@ -190,6 +190,10 @@ dialects! {
     /// `<function name="N"><param name="K"><![CDATA[V]]></param></function>` standing in
     /// text (OpenBMB MiniCPM5): the invoke shape without a region.
     MiniCpm5 = 27, "minicpm5", THINK;
+    /// `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke
+    /// name="N"><steptml:parameter name="K">V</steptml:parameter></steptml:invoke>…`
+    /// (StepFun Step-3, Step-3.5): the invoke shape in a region of special tokens.
+    Step3 = 28, "step-3", THINK;
 }
 
 impl Dialect {
@@ -415,7 +419,8 @@ const SEED_OSS: Description<'static> = Description {
 
 const MINIMAX_M2: Description<'static> = Description {
     shape: Shape::Invoke,
-    wrapper: ("<minimax:tool_call>", "</minimax:tool_call>"),
+    // The region is an element: no marker pair.
+    wrapper: ("", ""),
     result_wrapper: None,
     markup: None,
     name_keys: StrList::Strs(&[]),
@@ -447,6 +452,19 @@ const MINICPM5: Description<'static> = Description {
     wrapper: ("", ""),
     elements: StrList::Strs(&["", "function", "param"]),
     cdata: true,
+    ..MINIMAX_M2
+};
+
+/// Step-3 / Step-3.5: steptml invokes in a region of special tokens, each call behind a
+/// `function` header token pair.
+const STEP3: Description<'static> = Description {
+    wrapper: ("<｜tool_calls_begin｜>", "<｜tool_calls_end｜>"),
+    markup: Some((
+        "<｜tool_call_begin｜>function<｜tool_sep｜>",
+        "<｜tool_call_end｜>",
+    )),
+    elements: StrList::Strs(&["", "invoke", "parameter"]),
+    tag_prefixes: StrList::Strs(&["steptml:"]),
     ..MINIMAX_M2
 };
 
@@ -598,6 +616,7 @@ impl Description<'static> {
             Dialect::DeepSeekV32 => Some(DEEPSEEK_V32),
             Dialect::DeepSeekV4 => Some(DEEPSEEK_V4),
             Dialect::MiniCpm5 => Some(MINICPM5),
+            Dialect::Step3 => Some(STEP3),
             Dialect::CohereCommand => Some(COHERE_COMMAND),
             Dialect::Granite => Some(GRANITE),
             Dialect::Phi4Mini => Some(PHI4_MINI),

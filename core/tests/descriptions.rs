@@ -229,24 +229,31 @@ proptest! {
     fn invoke_descriptions(
         names in prop::collection::btree_set("[a-z][a-z_:]{1,8}", 3),
         prefix in prop_oneof![Just(String::new()), "[|!~][A-Z]{1,4}[|!~]", "｜[A-Z]{1,4}｜"],
-        typed in any::<bool>(), thinking in pair(), regionless in any::<bool>(),
-        cdata in any::<bool>(),
+        typed in any::<bool>(), thinking in pair(), region_kind in 0u8..3,
+        cdata in any::<bool>(), markers in pair(), inner in pair(),
         pieces in prop::collection::vec((prose(), prop::collection::vec(call(), 1..3)), 1..3),
         tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
     ) {
         let names: Vec<String> = names.into_iter().collect();
-        // An empty region name: the calls stand in text (MiniCPM5).
-        let region = if regionless { "" } else { names[0].as_str() };
+        // An empty region name: the calls stand in text (MiniCPM5), or (kind 2) between a
+        // marker pair, with a markup pair dropped around each call (Step-3).
+        let regionless = region_kind == 1;
+        let marked = region_kind == 2;
+        let region = if region_kind == 0 { names[0].as_str() } else { "" };
         let (invoke, param) = (&names[1], &names[2]);
         let tag = |closing: bool, name: &str| {
             format!("<{}{prefix}{name}", if closing { "/" } else { "" })
         };
-        let region_tags = if regionless {
-            (String::new(), String::new())
-        } else {
-            (format!("{}>", tag(false, region)), format!("{}>", tag(true, region)))
+        let region_tags = match region_kind {
+            0 => (format!("{}>", tag(false, region)), format!("{}>", tag(true, region))),
+            1 => (String::new(), String::new()),
+            _ => markers.clone(),
         };
         prop_assume!(regionless || distinct(&region_tags, &thinking));
+        prop_assume!(!marked || (distinct(&inner, &thinking) && distinct(&inner, &markers)));
+        // No marker may spell an element's tag.
+        let spells = |m: &str| names.iter().any(|n| m.contains(&format!("<{n}")) || m.contains(&format!("/{n}")));
+        prop_assume!(!marked || ![&markers.0, &markers.1, &inner.0, &inner.1].iter().any(|m| spells(m)));
         prop_assume!(names.iter().all(|n| !thinking.0.starts_with(&format!("<{n}"))));
         let prefixes: Vec<&str> = if prefix.is_empty() { vec![] } else { vec![prefix.as_str()] };
         let config = ConfigBuf::from_value(&json!({"dialect": {
@@ -256,6 +263,8 @@ proptest! {
             "string_attribute": if typed { Some("string") } else { None },
             "thinking_tags": [thinking.0, thinking.1],
             "cdata": cdata,
+            "wrapper": if marked { json!([markers.0, markers.1]) } else { json!(["", ""]) },
+            "markup": if marked { json!([inner.0, inner.1]) } else { Value::Null },
         }})).unwrap();
         let mut data = format!("{}{think}{}", thinking.0, thinking.1);
         let mut text = String::new();
@@ -268,6 +277,9 @@ proptest! {
                 data.push('\n');
             }
             for (name, args) in calls {
+                if marked {
+                    data.push_str(&inner.0);
+                }
                 data.push_str(&format!("{} name=\"{name}\">\n", tag(false, invoke)));
                 for (k, v) in args {
                     let attr = if typed { " string=\"true\"" } else { "" };
@@ -281,6 +293,9 @@ proptest! {
                 // Without a region, what follows a call is text: nothing here.
                 let after = if regionless { "" } else { "\n" };
                 data.push_str(&format!("{}>{after}", tag(true, invoke)));
+                if marked {
+                    data.push_str(&inner.1);
+                }
                 expected.push((name.clone(), input_of(args)));
             }
             data.push_str(&region_tags.1);
@@ -436,6 +451,16 @@ fn bad_descriptions_name_the_field() {
         (
             json!({"shape": "json-call", "cdata": true}),
             "dialect.cdata",
+        ),
+        (
+            // A region is an element or a marker pair, not both.
+            json!({"shape": "invoke", "wrapper": ["<a>", "</a>"]}),
+            "dialect.wrapper",
+        ),
+        (
+            // Markup between calls needs a marker region.
+            json!({"shape": "invoke", "elements": ["", "invoke", "parameter"], "markup": ["<a>", "</a>"]}),
+            "dialect.markup",
         ),
         (
             json!({"shape": "invoke", "elements": ["think", "b", "c"]}),

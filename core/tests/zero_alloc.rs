@@ -97,7 +97,9 @@ functools.partial functools[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {\
 <start_function_call>call:f{s:<escape>a \"q\"<escape>,n:1.50,l:[true,<escape>x<escape>]}<end_function_call>\
 <start_function_call>call:{}<end_function_call>\n<start_function_response>response:f{value:<escape>ok<escape>}<end_function_response>\n\
 <function name=\"f\">\n<param name=\"s\"><![CDATA[a </param> b]]></param>\n<param name=\"n\"> 42 </param>\n</function>\n\
-<function>nameless</function> <function name=\"g\">stray</function> <function name=\"h\"><param name=\"s\"><![CDATA[cut\n";
+<function>nameless</function> <function name=\"g\">stray</function> <function name=\"h\"><param name=\"s\"><![CDATA[cut\n\
+<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"f\">\n<steptml:parameter name=\"s\">x</steptml:parameter>\n\
+</steptml:invoke><｜tool_call_end｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke>x</steptml:invoke> stray <｜tool_calls_end｜>\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 

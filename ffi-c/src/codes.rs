@@ -129,6 +129,7 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_GEMMA_4 = [Dialect::Gemma4],
     TOKENSIEVE_DIALECT_FUNCTIONGEMMA = [Dialect::FunctionGemma],
     TOKENSIEVE_DIALECT_MINICPM5 = [Dialect::MiniCpm5],
+    TOKENSIEVE_DIALECT_STEP_3 = [Dialect::Step3],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

@@ -266,6 +266,9 @@ pub enum tokensieve_dialect {
     /// OpenBMB MiniCPM5: `<function name="N"><param name="K">…</param></function>` in text,
     /// CDATA values.
     TOKENSIEVE_DIALECT_MINICPM5 = 27,
+    /// StepFun Step-3, Step-3.5: `<steptml:invoke name="N">` calls in a
+    /// `<｜tool_calls_begin｜>…<｜tool_calls_end｜>` region of special tokens.
+    TOKENSIEVE_DIALECT_STEP_3 = 28,
 }
 
 /// `tokensieve_config.dialect` before one is chosen: what `tokensieve_config_default`

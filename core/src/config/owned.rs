@@ -163,8 +163,8 @@ impl DescriptionBuf {
             let full = alloc::format!("dialect.{key}");
             match key.as_str() {
                 "shape" => {}
-                "wrapper" | "result_wrapper" | "markup" | "name_keys" | "argument_keys"
-                | "more_markup" | "name_as_key" | "bare_array"
+                "result_wrapper" | "name_keys" | "argument_keys" | "more_markup"
+                | "name_as_key" | "bare_array"
                     if shape == Shape::Invoke =>
                 {
                     return Err(err(&full, "is not a field of the invoke shape"));
@@ -180,7 +180,7 @@ impl DescriptionBuf {
                 "markup" if value.is_null() => d.markup = None,
                 // One pair, or a list of pairs (the first is `markup`, the rest
                 // `more_markup`).
-                "markup" if value.get(0).is_some_and(Value::is_array) => {
+                "markup" if value.get(0).is_some_and(Value::is_array) && shape != Shape::Invoke => {
                     let pairs = value.as_array().map_or(&[][..], Vec::as_slice);
                     d.markup = Some(marker_pair(&full, &pairs[0])?);
                     for p in &pairs[1..] {

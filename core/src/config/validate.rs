@@ -20,7 +20,17 @@ pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigErro
         Ok(())
     };
     if d.shape == Shape::Invoke {
-        // The invoke shape's markers are its elements (checked below); `wrapper` is unused.
+        // The invoke shape's region is an element (checked below), or, when the region
+        // element is unnamed, the wrapper's marker pair, or nothing.
+        if !d.wrapper.0.is_empty() || !d.wrapper.1.is_empty() {
+            pair("dialect.wrapper", d.wrapper)?;
+            if d.elements.get(0) != Some("") {
+                return Err(ConfigError::new(
+                    "dialect.wrapper",
+                    "is the invoke region's markers only when the region element is \"\" (give one or the other)",
+                ));
+            }
+        }
     } else if d.shape == Shape::JsonCall && d.wrapper.1.is_empty() {
         // No closer: the JSON value's end ends the call.
         if d.wrapper.0.is_empty() || d.wrapper.0.len() > MAX_MARKER_LEN {
@@ -86,7 +96,26 @@ pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigErro
                 ));
             }
         }
-        Shape::Invoke => validate_invoke(d)?,
+        Shape::Invoke => {
+            validate_invoke(d)?;
+            if let Some(m) = d.markup {
+                // Markers dropped between the calls of a marker region (Step-3's call header).
+                pair("dialect.markup", m)?;
+                let taken = [d.wrapper.0, d.wrapper.1, thinking[0], thinking[1]];
+                if d.wrapper.0.is_empty() || taken.contains(&m.0) || taken.contains(&m.1) {
+                    return Err(ConfigError::new(
+                        "dialect.markup",
+                        "needs a marker region (wrapper) and must differ from its and the thinking markers",
+                    ));
+                }
+            }
+            if d.result_wrapper.is_some() {
+                return Err(ConfigError::new(
+                    "dialect.result_wrapper",
+                    "applies to the json-call shape only",
+                ));
+            }
+        }
         Shape::Pythonic => {
             if d.result_wrapper.is_some() || d.markup.is_some() {
                 return Err(ConfigError::new(

@@ -56,6 +56,8 @@ const SYNTAX: Syntax = Syntax {
         prefix_required: false,
         string_attr: None,
         cdata: true,
+        region_markers: None,
+        inner_markup: None,
     },
     region: FC,
     invoke: INVOKE,

@@ -50,18 +50,48 @@ pub(crate) struct Spelling<'s> {
     pub(crate) string_attr: Option<&'s str>,
     /// `<![CDATA[…]]>` inside a value is raw data.
     pub(crate) cdata: bool,
+    /// The region as a pair of markers instead of an element (Step-3's special tokens),
+    /// when the region element has no name.
+    pub(crate) region_markers: Option<(&'s str, &'s str)>,
+    /// Markers between the calls of a region, wire syntax dropped (Step-3's call header
+    /// `<｜tool_call_begin｜>function<｜tool_sep｜>` and `<｜tool_call_end｜>`).
+    pub(crate) inner_markup: Option<(&'s str, &'s str)>,
 }
 
-impl Spelling<'_> {
-    /// The region element has a name (an empty one: the calls stand in text, MiniCPM5).
+/// What a dialect's calls stand in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RegionKind {
+    /// A region element (`<function_calls>`, `<minimax:tool_call>`).
+    Element,
+    /// A region between two markers ([`Spelling::region_markers`]).
+    Markers,
+    /// No region: the calls stand in text (MiniCPM5).
+    None,
+}
+
+impl<'s> Spelling<'s> {
+    /// What the calls stand in.
     #[inline]
-    pub(crate) fn has_region(&self, syn: &Syntax) -> bool {
-        self.names
+    pub(crate) fn region(&self, syn: &Syntax) -> RegionKind {
+        if self
+            .names
             .get(syn.region as usize)
             .is_some_and(|n| !n.is_empty())
+        {
+            RegionKind::Element
+        } else if self.region_markers.is_some() {
+            RegionKind::Markers
+        } else {
+            RegionKind::None
+        }
+    }
+
+    /// The region's closer as a marker, if it is one.
+    #[inline]
+    fn region_closer(&self) -> Option<&'s [u8]> {
+        self.region_markers.map(|m| m.1.as_bytes())
     }
 }
-
 /// How a dialect's invoke region is made.
 #[derive(Debug)]
 pub(crate) struct Syntax {
@@ -155,21 +185,30 @@ impl Region {
     #[inline(always)]
     pub(crate) fn vocab<'m>(&self, syn: &Syntax, out: &'m Emitter<'_>) -> Vocab<'m> {
         let sp = (syn.spelling)(out);
-        // Without a region element, nothing closes one.
-        let region = if sp.has_region(syn) {
+        // Without a region element, no element closes one (a marker region's closer is a
+        // literal).
+        let region = if sp.region(syn) == RegionKind::Element {
             bit(syn.region)
         } else {
             0
         };
         let (invoke, param) = (bit(syn.invoke), bit(syn.param));
-        match self.at {
+        let mut v = match self.at {
             At::Calls => elements(&sp, invoke, region),
             At::Invoke => elements(&sp, param, invoke | region),
-            At::Param if sp.cdata => elements(&sp, 0, param).with_literal(CDATA_OPEN),
-            At::Param => elements(&sp, 0, param),
-            At::Cdata => Vocab::EMPTY.with_literal(CDATA_CLOSE),
+            At::Param if sp.cdata => return elements(&sp, 0, param).with_literal(CDATA_OPEN),
+            At::Param => return elements(&sp, 0, param),
+            At::Cdata => return Vocab::EMPTY.with_literal(CDATA_CLOSE),
             At::Skip => elements(&sp, 0, invoke | region),
+        };
+        if let Some(closer) = sp.region_closer() {
+            v.add_literal(closer);
         }
+        if let (At::Calls, Some((a, b))) = (self.at, sp.inner_markup) {
+            v.add_literal(a.as_bytes());
+            v.add_literal(b.as_bytes());
+        }
+        v
     }
 
     /// Fails the current call as too large: the rest is skipped to its closer.
@@ -188,7 +227,7 @@ impl Region {
     ) -> (Act, Open) {
         match d {
             Decision::Element(tag) => self.on_tag(syn, out, tag, &window[..tag.len]),
-            Decision::Literal { len, .. } => (self.on_literal(out, len), Open::Yes),
+            Decision::Literal { len, .. } => self.on_literal(syn, out, &window[..len]),
             Decision::Text(_) | Decision::Invalid(_) => (self.on_text(out, d, window), Open::Yes),
             Decision::NeedMore | Decision::Stop { .. } => (Act::WAIT, Open::Yes),
         }
@@ -251,7 +290,28 @@ impl Region {
         }
     }
 
-    fn on_literal(&mut self, out: &mut Emitter<'_>, len: usize) -> Act {
+    fn on_literal(&mut self, syn: &Syntax, out: &mut Emitter<'_>, lit: &[u8]) -> (Act, Open) {
+        let len = lit.len();
+        if matches!(self.at, At::Calls | At::Invoke | At::Skip)
+            && (syn.spelling)(out).region_closer() == Some(lit)
+        {
+            // A marker region's closer: it ends an open call as `</invoke>` would, and the
+            // region.
+            match self.at {
+                At::Invoke => self.finish_invoke(out, At::Calls),
+                At::Skip => {
+                    self.at = At::Calls;
+                    return (out.close_skipped(self.reason, len, false), Open::No);
+                }
+                _ => out.close_content(),
+            }
+            return (Act::skip(len), Open::No);
+        }
+        (self.on_value_literal(out, len), Open::Yes)
+    }
+
+    /// A literal inside a value (CDATA), or markup between calls (dropped).
+    fn on_value_literal(&mut self, out: &mut Emitter<'_>, len: usize) -> Act {
         match self.at {
             At::Param => {
                 let v = &mut self.value;

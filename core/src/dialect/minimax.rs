@@ -38,7 +38,7 @@ use crate::emit::{Act, Emitter};
 use crate::event::BlockType;
 use crate::scan::{Decision, Vocab};
 
-use super::invoke::{At, Open, Region, Spelling, Syntax};
+use super::invoke::{At, Open, Region, RegionKind, Spelling, Syntax};
 use super::{Cut, Machine};
 
 const REGION: u8 = 0;
@@ -53,41 +53,49 @@ const SYNTAX: Syntax = Syntax {
 
 const INVOKE: u8 = SYNTAX.invoke;
 
-/// The region's opening tag — or, without a region, the call's — as the only element
-/// recognised (text and thinking).
+/// What opens the calls in text and thinking: the region's opening tag, or the region's
+/// opening marker (a literal, added last), or — without a region — the call's opening tag.
 fn region_opener<'m>(out: &'m Emitter<'_>) -> Vocab<'m> {
     let sp = spelling(out);
-    let opener = if sp.has_region(&SYNTAX) {
-        REGION
-    } else {
-        INVOKE
+    let opener = match sp.region(&SYNTAX) {
+        RegionKind::Element => 1 << REGION,
+        RegionKind::None => 1 << INVOKE,
+        RegionKind::Markers => 0,
     };
     Vocab {
         names: sp.names,
         prefixes: sp.prefixes,
         prefix_required: sp.prefix_required,
-        attrs: opener == INVOKE,
-        open: 1 << opener,
+        attrs: opener == 1 << INVOKE,
+        open: opener,
         ..Vocab::EMPTY
     }
+}
+
+/// A marker region's opener, if the dialect has one.
+#[inline]
+fn region_marker<'m>(out: &'m Emitter<'_>) -> Option<&'m [u8]> {
+    spelling(out).region_markers.map(|m| m.0.as_bytes())
 }
 
 /// The element names of the description in force.
 #[inline]
 fn spelling<'e>(out: &'e Emitter<'_>) -> Spelling<'e> {
-    let d = match out.host_description() {
-        Some(d) => (d.elements, d.tag_prefixes, d.string_attribute, d.cdata),
-        None => {
-            let p = crate::spec::preset_invoke(out.dialect());
-            (p.elements, p.tag_prefixes, p.string_attribute, p.cdata)
-        }
+    let own = out.host_description();
+    let d = match &own {
+        Some(d) => d,
+        None => crate::spec::preset_invoke(out.dialect()),
     };
     Spelling {
-        names: d.0,
-        prefixes: d.1,
-        prefix_required: !d.1.is_empty(),
-        string_attr: d.2,
-        cdata: d.3,
+        names: d.elements,
+        prefixes: d.tag_prefixes,
+        prefix_required: !d.tag_prefixes.is_empty(),
+        string_attr: d.string_attribute,
+        cdata: d.cdata,
+        // The wrapper is the region only when the region element has no name.
+        region_markers: Some(d.wrapper)
+            .filter(|w| !w.0.is_empty() && d.elements.get(REGION as usize) == Some("")),
+        inner_markup: d.markup,
     }
 }
 
@@ -135,20 +143,28 @@ impl Machine for State {
         let (open, close) = out.thinking_tags();
         match self.ctx {
             Ctx::Text => {
-                let v = Vocab {
+                let mut v = Vocab {
                     stops: out.stops(),
                     ..region_opener(out)
-                }
-                .with_literal(open.as_bytes());
+                };
+                v.add_literal(open.as_bytes());
                 if self.fresh || self.yielded {
-                    v.with_literal(close.as_bytes())
-                } else {
-                    v
+                    v.add_literal(close.as_bytes());
                 }
+                if let Some(m) = region_marker(out) {
+                    v.add_literal(m);
+                }
+                v
             }
-            Ctx::Thinking => region_opener(out)
-                .with_literal(close.as_bytes())
-                .with_literal(open.as_bytes()),
+            Ctx::Thinking => {
+                let mut v = region_opener(out)
+                    .with_literal(close.as_bytes())
+                    .with_literal(open.as_bytes());
+                if let Some(m) = region_marker(out) {
+                    v.add_literal(m);
+                }
+                v
+            }
             Ctx::Calls => self.calls.vocab(&SYNTAX, out),
         }
     }
@@ -165,11 +181,30 @@ impl Machine for State {
             (Ctx::Calls, _) => {
                 let (act, open) = self.calls.act(&SYNTAX, out, d, window);
                 // Without a region, the stream is back in text once the call ends.
-                let regionless = || !spelling(out).has_region(&SYNTAX);
+                let regionless = || spelling(out).region(&SYNTAX) == RegionKind::None;
                 if open == Open::No || (self.calls.at == At::Calls && regionless()) {
                     self.ctx = Ctx::Text;
                 }
                 act
+            }
+            (Ctx::Text, Decision::Literal { len, .. })
+                if region_marker(out) == window.get(..len) =>
+            {
+                // A marker region opens (Step-3's `<｜tool_calls_begin｜>`).
+                out.close_content();
+                out.set_call_depth(1);
+                self.ctx = Ctx::Calls;
+                self.calls = Region::new();
+                Act::skip(len)
+            }
+            (Ctx::Thinking, Decision::Literal { len, .. })
+                if region_marker(out) == window.get(..len) =>
+            {
+                super::thinking_marker(out, true, len).unwrap_or_else(|| {
+                    self.ctx = Ctx::Text;
+                    self.yielded = true;
+                    Act::WAIT
+                })
             }
             (Ctx::Text, Decision::Element(tag)) if tag.element == INVOKE => {
                 // A call standing in text (no region): the region's machinery reads it from

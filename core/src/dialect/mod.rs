@@ -224,6 +224,7 @@ registry! {
     => Apertus: Hermes;
     => Xlam: Hermes;
     => MiniCpm5: MinimaxM2;
+    => Step3: MinimaxM2;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

@@ -24,7 +24,7 @@ pub struct ToolResult<'a> {
 /// | dialect | each result |
 /// | --- | --- |
 /// | anthropic-xml | one `<function_results>` region with a `<result>` per result (`tool_use_id` attribute, `<tool_name>`, then `<stdout>` or `<error>`) |
-/// | hermes, qwen3-coder, morph-xml, minicpm5, passthrough | `<tool_response>\n…\n</tool_response>`, a line between results (Qwen and hermes-style templates) |
+/// | hermes, qwen3-coder, morph-xml, minicpm5, step-3, passthrough | `<tool_response>\n…\n</tool_response>`, a line between results (Qwen and hermes-style templates) |
 /// | glm-4.5 | `<\|observation\|>` once, then `\n<tool_response>\n…\n</tool_response>` per result |
 /// | minimax-m2 | `]~b]tool` once, `\n<response>…</response>` per result, then `[e~[\n` |
 /// | harmony | `<\|start\|>functions.NAME to=assistant<\|channel\|>commentary<\|message\|>…<\|end\|>` (author `tool` when the name is unknown) |
@@ -343,7 +343,8 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
         | Dialect::Hermes
         | Dialect::MorphXml
         | Dialect::Qwen3Coder
-        | Dialect::MiniCpm5 => {
+        | Dialect::MiniCpm5
+        | Dialect::Step3 => {
             for (i, r) in results.iter().enumerate() {
                 if i > 0 {
                     out.push('\n');
