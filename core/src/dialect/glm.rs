@@ -110,7 +110,7 @@ fn proper_prefix(b: &[u8], full: &[u8]) -> bool {
 
 /// The look-ahead after `<tool_call>` (module docs): a name, then `<arg_key>` or
 /// `</tool_call>` after optional whitespace.
-fn name_follows(rest: &[u8], eof: bool) -> Option<bool> {
+fn name_follows(rest: &[u8], eof: bool, _: &crate::scan::Names<'_>) -> Option<bool> {
     let mut i = rest
         .iter()
         .take_while(|&&b| b == b' ' || b == b'\t')
@@ -437,23 +437,75 @@ mod tests {
 
     #[test]
     fn a_name_must_follow_the_marker() {
-        assert_eq!(name_follows(b"get_weather\n<arg_key>", false), Some(true));
-        assert_eq!(name_follows(b"get_weather<arg_key>", false), Some(true));
-        assert_eq!(name_follows(b"ping</tool_call>", false), Some(true));
-        assert_eq!(name_follows(b" ping \r\n  </tool_call>", false), Some(true));
-        assert_eq!(name_follows(b"get_weather\n<arg_k", false), None);
-        assert_eq!(name_follows(b"get_wea", false), None);
-        assert_eq!(name_follows(b"", false), None);
-        assert_eq!(name_follows(b" tag to call tools", false), Some(false));
-        assert_eq!(name_follows(b"foo is a tool", false), Some(false));
-        assert_eq!(name_follows(b"\n<arg_key>", false), Some(false));
-        assert_eq!(name_follows(b"{\"name\": 1}", false), Some(false));
-        assert_eq!(name_follows(b"<b>", false), Some(false));
+        assert_eq!(
+            name_follows(b"get_weather\n<arg_key>", false, &crate::scan::Names::None),
+            Some(true)
+        );
+        assert_eq!(
+            name_follows(b"get_weather<arg_key>", false, &crate::scan::Names::None),
+            Some(true)
+        );
+        assert_eq!(
+            name_follows(b"ping</tool_call>", false, &crate::scan::Names::None),
+            Some(true)
+        );
+        assert_eq!(
+            name_follows(
+                b" ping \r\n  </tool_call>",
+                false,
+                &crate::scan::Names::None
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            name_follows(b"get_weather\n<arg_k", false, &crate::scan::Names::None),
+            None
+        );
+        assert_eq!(
+            name_follows(b"get_wea", false, &crate::scan::Names::None),
+            None
+        );
+        assert_eq!(name_follows(b"", false, &crate::scan::Names::None), None);
+        assert_eq!(
+            name_follows(b" tag to call tools", false, &crate::scan::Names::None),
+            Some(false)
+        );
+        assert_eq!(
+            name_follows(b"foo is a tool", false, &crate::scan::Names::None),
+            Some(false)
+        );
+        assert_eq!(
+            name_follows(b"\n<arg_key>", false, &crate::scan::Names::None),
+            Some(false)
+        );
+        assert_eq!(
+            name_follows(b"{\"name\": 1}", false, &crate::scan::Names::None),
+            Some(false)
+        );
+        assert_eq!(
+            name_follows(b"<b>", false, &crate::scan::Names::None),
+            Some(false)
+        );
         // At the end of input: cut off inside the name or its first tag.
-        assert_eq!(name_follows(b"get_wea", true), Some(true));
-        assert_eq!(name_follows(b"ping</tool_", true), Some(true));
-        assert_eq!(name_follows(b"ping\n", true), Some(true));
-        assert_eq!(name_follows(b"", true), Some(false));
-        assert_eq!(name_follows(b" ", true), Some(false));
+        assert_eq!(
+            name_follows(b"get_wea", true, &crate::scan::Names::None),
+            Some(true)
+        );
+        assert_eq!(
+            name_follows(b"ping</tool_", true, &crate::scan::Names::None),
+            Some(true)
+        );
+        assert_eq!(
+            name_follows(b"ping\n", true, &crate::scan::Names::None),
+            Some(true)
+        );
+        assert_eq!(
+            name_follows(b"", true, &crate::scan::Names::None),
+            Some(false)
+        );
+        assert_eq!(
+            name_follows(b" ", true, &crate::scan::Names::None),
+            Some(false)
+        );
     }
 }

@@ -16,8 +16,10 @@
 //!   not expect `{"answer": 42}` to vanish into a failed call, so tokensieve follows llama.cpp:
 //!   at the start of the message — nothing but whitespace and thinking before it — `{` opens a
 //!   call only when its first key is `name` (quoted or not) followed by `:`, or `type` with the
-//!   value `"function"`, and `[` only before such an object. Anywhere else JSON is text: text
-//!   that merely contains JSON (`Here it is: {"name": …}`) is text.
+//!   value `"function"`, and `[` only before such an object. After prose, `{` opens a call
+//!   only when its first member is `name` and its quoted value is a configured tool's name
+//!   (docs/design.md, "Lenient recovery"); otherwise JSON in text is text
+//!   (`Here it is: {"name": …}` without that tool configured).
 //! - `<|python_tag|>` (a special token) opens calls wherever it appears in text, but only
 //!   before (optional whitespace and) such an object or array; otherwise — Llama 3.1's
 //!   built-in tools write Python after it (`<|python_tag|>brave_search.call(query="…")`) —
@@ -49,7 +51,7 @@
 use crate::config::Config;
 use crate::emit::{Act, Emitter};
 use crate::event::{BlockType, ErrorReason};
-use crate::scan::{Decision, Vocab};
+use crate::scan::{Decision, Names, Vocab};
 
 use super::Machine;
 use super::json_call::{self, JsonCall, Phase, fail};
@@ -207,9 +209,60 @@ fn next_call(r: &[u8]) -> Look {
     any(any(object(r), array(r)), tag)
 }
 
+/// After `{`: a `name` member whose value is the name of a configured tool (`names`), in
+/// quotes: `"name": "get_weather"` (the call key of a call that prose precedes).
+fn named_call(r: &[u8], names: &Names<'_>) -> Look {
+    let Names::Tools(tools) = names else {
+        return Look::No;
+    };
+    let r = &r[ws(r)..];
+    let (l, n) = key(r, b"name");
+    if l != Look::Yes {
+        return l;
+    }
+    let r = &r[n..];
+    let r = &r[ws(r)..];
+    let Some((&q, value)) = r.split_first() else {
+        return Look::Need;
+    };
+    if q != b'"' && q != b'\'' {
+        return Look::No;
+    }
+    match value.iter().position(|&b| b == q) {
+        Some(end) => {
+            if tools.find(&value[..end]).is_some() {
+                Look::Yes
+            } else {
+                Look::No
+            }
+        }
+        // Undecided while a configured name could still be spelled.
+        None if (0..tools.len()).any(|i| {
+            tools
+                .name(i)
+                .is_some_and(|t| t.as_bytes().starts_with(value))
+        }) =>
+        {
+            Look::Need
+        }
+        None => Look::No,
+    }
+}
+
+/// The look-ahead test of top-level text after the start: after `<|python_tag|>`, a call
+/// object (or array) to come; after `{`, a `name` member naming a configured tool.
+fn text_follows(rest: &[u8], eof: bool, names: &Names<'_>) -> Option<bool> {
+    match any(next_call(rest), named_call(rest, names)) {
+        Look::Yes => Some(true),
+        Look::No => Some(false),
+        Look::Need if eof => Some(false),
+        Look::Need => None,
+    }
+}
+
 /// The look-ahead test of every marked literal (module docs): after `{`, a call's first
 /// member; after `[`, `<|python_tag|>` or a separator, a call object (or array) to come.
-fn call_follows(rest: &[u8], eof: bool) -> Option<bool> {
+fn call_follows(rest: &[u8], eof: bool, _: &Names<'_>) -> Option<bool> {
     match any(call_key(rest), next_call(rest)) {
         Look::Yes => Some(true),
         Look::No => Some(false),
@@ -241,13 +294,22 @@ impl Machine for State {
         // Built in place: this runs for every decision.
         let mut v = Vocab::EMPTY;
         match self.call.host {
-            Ctx::Start | Ctx::Text => {
+            Ctx::Start => {
                 v.stops = out.stops();
                 v.add_literal(open.as_bytes());
                 v.add_literal_when(PYTHON_TAG, call_follows);
-                if self.call.host == Ctx::Start {
-                    v.add_literal_when(b"{", call_follows);
-                    v.add_literal_when(b"[", call_follows);
+                v.add_literal_when(b"{", call_follows);
+                v.add_literal_when(b"[", call_follows);
+            }
+            Ctx::Text => {
+                v.stops = out.stops();
+                v.add_literal(open.as_bytes());
+                v.add_literal_when(PYTHON_TAG, text_follows);
+                // After prose, a call object counts when it names a configured tool.
+                let tools = out.tools();
+                if !tools.is_empty() {
+                    v.dynamic = Names::Tools(tools);
+                    v.add_literal_when(b"{", text_follows);
                 }
             }
             Ctx::StartThinking | Ctx::Thinking => v.add_literal(close.as_bytes()),
@@ -374,8 +436,9 @@ impl State {
                 Act::skip(len)
             }
             (Ctx::Start | Ctx::Text, LIT_TAG) => self.begin(out, array_after(), len),
-            // `{` or `[` at the start of the message: the lexer reads it.
-            (Ctx::Start, _) => self.begin(out, window.first() == Some(&b'['), 0),
+            // `{` or `[` at the start of the message, or `{` naming a configured tool after
+            // prose: the lexer reads it.
+            (Ctx::Start | Ctx::Text, _) => self.begin(out, window.first() == Some(&b'['), 0),
             (Ctx::After, i) if i < AFTER_SEPARATORS => Act::skip(len),
             (Ctx::After, AFTER_TAG) => self.begin(out, array_after(), len),
             (Ctx::After, _) => self.begin(out, window.first() == Some(&b'['), 0),
@@ -402,7 +465,6 @@ impl State {
                 self.call.host = Ctx::After;
                 Act::WAIT
             }
-            _ => Act::skip(len),
         }
     }
 }
