@@ -39,10 +39,6 @@ impl<'m> Buf<'m> {
         }
     }
 
-    pub(crate) fn is_heap(&self) -> bool {
-        !matches!(self.store, Store::Slice(_))
-    }
-
     /// How many bytes it may hold.
     pub(crate) fn limit(&self) -> usize {
         self.limit as usize

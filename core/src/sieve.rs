@@ -278,8 +278,11 @@ impl<'a> Sieve<'a> {
     /// A parser that uses `memory` for its buffers and never touches the heap.
     ///
     /// `memory` must be at least [`MIN_MEMORY`] bytes; [`DEFAULT_MEMORY`] fits the calls of
-    /// the conformance vectors; at most 256 MiB of it is used. A quarter (at least 64 bytes) holds undecided parameter
-    /// values, the rest a failed call's raw text (cut, and reported as cut, beyond it).
+    /// the conformance vectors; at most 256 MiB of it is used. After the holdback window and
+    /// the tool strings, a quarter (at least 64 bytes) holds undecided parameter values and
+    /// the rest a call's raw text: a call longer than that less 128 bytes fails as
+    /// `too-large` at that byte (as one past `max_call_bytes` does with heap buffers), so a
+    /// failed call's text always comes back whole.
     ///
     /// ```
     /// use tokensieve::{Config, Dialect, Sieve, DEFAULT_MEMORY};

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use tokensieve::{ConfigBuf, Dialect, MIN_MEMORY, Sieve};
+use tokensieve::{BlockType, ConfigBuf, Dialect, MIN_MEMORY, Sieve};
 use tokensieve_fuzz::{Ev, coalesce, drive};
 
 fn replay(target: &str, check: impl Fn(&[u8]) + std::panic::RefUnwindSafe) {
@@ -275,5 +275,32 @@ fn frame_targets_pass_their_seeds() {
             check_frame(which, &bent);
             check_frame(which, &data[..data.len().max(2) / 2 + 1]);
         }
+    }
+}
+
+/// F19 (hermes, fixed memory `MIN_MEMORY`, `max_call_bytes` 64): a call that went on past
+/// a full `raw` and failed later lost the bytes between from its re-emitted text (fed byte
+/// by byte, the space before the last value). A call longer than the memory's `raw` budget
+/// now fails as too large at that byte, as one past `max_call_bytes` does on the heap: the
+/// text comes back whole at every split.
+#[test]
+fn f19_fixed_memory_call_past_raw_loses_nothing() {
+    let input = include_bytes!("data/f19-minimised-input");
+    let config = r#"{"dialect": "hermes", "max_call_bytes": 64}"#;
+    let whole = fixed(config, MIN_MEMORY, input, None);
+    let text: String = whole
+        .iter()
+        .filter_map(|e| match e {
+            Ev::Chunk {
+                text,
+                ty: BlockType::Text,
+                ..
+            } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(text.as_bytes(), &String::from_utf8_lossy(input).as_bytes()[..]);
+    for at in 1..input.len() {
+        assert_eq!(whole, fixed(config, MIN_MEMORY, input, Some(at)), "split at {at}");
     }
 }

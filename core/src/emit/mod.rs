@@ -291,46 +291,31 @@ impl<'a> Emitter<'a> {
     }
 
     /// How much of a text run (`text`, valid UTF-8) the act may take while a call is being
-    /// captured, so that its raw text fills up at the same byte whatever the chunking. Heap
-    /// buffers: up to one character past `max_call_bytes` (the call then outgrows it and
-    /// fails as too large; `raw` has room for that). Caller memory: what fits (whole
-    /// characters); when not even one character fits, `raw` is marked cut and the run is
-    /// taken whole (the call goes on; should it fail, its text spills, see `skip`).
+    /// captured, so that its raw text fills up at the same byte whatever the chunking: up to
+    /// one character past the call's budget (the call then outgrows it and fails as too
+    /// large; `raw` has [`RAW_SLACK`] bytes of room for the act that crosses it).
     pub(crate) fn capture_cut(&mut self, text: &[u8]) -> usize {
-        if self.raw.is_heap() {
-            let room = self.raw_budget().saturating_sub(self.raw.len());
-            return text_prefix(text, room + 1);
-        }
-        if self.raw_cut {
-            return text.len();
-        }
-        let fit = floor_char_boundary(text, self.raw.limit() - self.raw.len());
-        if fit == 0 {
-            self.raw_cut = true;
-            return text.len();
-        }
-        fit
+        let room = self.raw_budget().saturating_sub(self.raw.len());
+        text_prefix(text, room + 1)
     }
 
-    /// `max_call_bytes` for heap buffers (their `raw` has [`RAW_SLACK`] more); the whole
-    /// buffer for caller memory.
+    /// The bytes a call may take: `max_call_bytes` for heap buffers (their `raw` has
+    /// [`RAW_SLACK`] more); for caller memory, the `raw` buffer less the same slack — a call
+    /// longer than the memory the host gave fails as too large at that byte, so its text
+    /// comes back whole (raw, then the rest streamed) whatever the chunking (fuzz F19: a
+    /// call that went on past a full `raw` and failed later lost the bytes between).
     fn raw_budget(&self) -> usize {
-        if self.raw.is_heap() {
-            self.raw.limit().saturating_sub(RAW_SLACK)
-        } else {
-            self.raw.limit()
-        }
+        self.raw.limit().saturating_sub(RAW_SLACK)
     }
 
-    /// The call being captured outgrew `max_call_bytes` (heap buffers only: fixed memory
-    /// cuts `raw` and goes on).
+    /// The call being captured outgrew its budget ([`raw_budget`](Emitter::raw_budget)).
     pub(crate) fn call_too_large(&self) -> bool {
         self.capture && self.outgrown()
     }
 
-    /// `raw` went past `max_call_bytes` (heap buffers).
+    /// `raw` went past the call's budget.
     fn outgrown(&self) -> bool {
-        self.raw.is_heap() && self.raw.len() > self.raw_budget()
+        self.raw.len() > self.raw_budget()
     }
 
     #[inline]
