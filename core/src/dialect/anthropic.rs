@@ -56,6 +56,7 @@ const SYNTAX: Syntax = Syntax {
         prefix_required: false,
         string_attr: None,
         cdata: true,
+        kind: invoke::RegionKind::Element,
         region_markers: None,
         inner_markup: None,
     },

@@ -50,6 +50,8 @@ pub(crate) struct Spelling<'s> {
     pub(crate) string_attr: Option<&'s str>,
     /// `<![CDATA[…]]>` inside a value is raw data.
     pub(crate) cdata: bool,
+    /// What the calls stand in (resolved with the configuration, not per read).
+    pub(crate) kind: RegionKind,
     /// The region as a pair of markers instead of an element (Step-3's special tokens),
     /// when the region element has no name.
     pub(crate) region_markers: Option<(&'s str, &'s str)>,
@@ -72,18 +74,8 @@ pub(crate) enum RegionKind {
 impl<'s> Spelling<'s> {
     /// What the calls stand in.
     #[inline]
-    pub(crate) fn region(&self, syn: &Syntax) -> RegionKind {
-        if self
-            .names
-            .get(syn.region as usize)
-            .is_some_and(|n| !n.is_empty())
-        {
-            RegionKind::Element
-        } else if self.region_markers.is_some() {
-            RegionKind::Markers
-        } else {
-            RegionKind::None
-        }
+    pub(crate) fn region(&self) -> RegionKind {
+        self.kind
     }
 
     /// The region's closer as a marker, if it is one.
@@ -187,7 +179,7 @@ impl Region {
         let sp = (syn.spelling)(out);
         // Without a region element, no element closes one (a marker region's closer is a
         // literal).
-        let region = if sp.region(syn) == RegionKind::Element {
+        let region = if sp.region() == RegionKind::Element {
             bit(syn.region)
         } else {
             0

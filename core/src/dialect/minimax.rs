@@ -57,7 +57,7 @@ const INVOKE: u8 = SYNTAX.invoke;
 /// opening marker (a literal, added last), or — without a region — the call's opening tag.
 fn region_opener<'m>(out: &'m Emitter<'_>) -> Vocab<'m> {
     let sp = spelling(out);
-    let opener = match sp.region(&SYNTAX) {
+    let opener = match sp.region() {
         RegionKind::Element => 1 << REGION,
         RegionKind::None => 1 << INVOKE,
         RegionKind::Markers => 0,
@@ -75,28 +75,31 @@ fn region_opener<'m>(out: &'m Emitter<'_>) -> Vocab<'m> {
 /// A marker region's opener, if the dialect has one.
 #[inline]
 fn region_marker<'m>(out: &'m Emitter<'_>) -> Option<&'m [u8]> {
-    spelling(out).region_markers.map(|m| m.0.as_bytes())
+    if out.invoke_region().0 {
+        spelling(out).region_markers.map(|m| m.0.as_bytes())
+    } else {
+        None
+    }
 }
 
 /// The element names of the description in force.
-#[inline]
+#[inline(always)]
 fn spelling<'e>(out: &'e Emitter<'_>) -> Spelling<'e> {
-    let own = out.host_description();
-    let d = match &own {
-        Some(d) => d,
-        None => crate::spec::preset_invoke(out.dialect()),
+    let kind = match out.invoke_region() {
+        (true, _) => RegionKind::Markers,
+        (_, true) => RegionKind::None,
+        _ => RegionKind::Element,
     };
-    Spelling {
+    out.with_invoke_description(|d| Spelling {
         names: d.elements,
         prefixes: d.tag_prefixes,
         prefix_required: !d.tag_prefixes.is_empty(),
         string_attr: d.string_attribute,
         cdata: d.cdata,
-        // The wrapper is the region only when the region element has no name.
-        region_markers: Some(d.wrapper)
-            .filter(|w| !w.0.is_empty() && d.elements.get(REGION as usize) == Some("")),
+        kind,
+        region_markers: (kind == RegionKind::Markers).then_some(d.wrapper),
         inner_markup: d.markup,
-    }
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,7 +184,7 @@ impl Machine for State {
             (Ctx::Calls, _) => {
                 let (act, open) = self.calls.act(&SYNTAX, out, d, window);
                 // Without a region, the stream is back in text once the call ends.
-                let regionless = || spelling(out).region(&SYNTAX) == RegionKind::None;
+                let regionless = || out.invoke_region().1;
                 if open == Open::No || (self.calls.at == At::Calls && regionless()) {
                     self.ctx = Ctx::Text;
                 }

@@ -32,6 +32,8 @@ impl Facts {
     const NAME_AS_KEY: u8 = 2;
     const MARKUP: u8 = 4;
     const NO_CLOSER: u8 = 8;
+    const INVOKE_MARKERS: u8 = 16;
+    const INVOKE_NO_REGION: u8 = 32;
 
     #[inline]
     fn has(self, bit: u8) -> bool {
@@ -70,24 +72,24 @@ impl<'a> Emitter<'a> {
             .unwrap_or(Description::json_keys())
     }
 
-    /// The host's description, if the configuration has one (the presets' are constants:
-    /// `spec`).
-    #[inline]
-    pub(crate) fn host_description(&self) -> Option<Description<'_>> {
+    /// Calls `f` with the invoke shape's description in force — the host's, else the
+    /// preset's (minimax-m2's for any other dialect) — by reference: no copy of the
+    /// description on the per-decision path (borrowed configs and presets).
+    #[inline(always)]
+    pub(crate) fn with_invoke_description<'s, R>(
+        &'s self,
+        f: impl FnOnce(&Description<'s>) -> R,
+    ) -> R {
         match &self.cfg {
-            Cfg::Borrowed(c) => c.description,
+            Cfg::Borrowed(c) => match &c.description {
+                Some(d) => f(d),
+                None => f(spec::preset_invoke(c.dialect)),
+            },
             #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => c.description.as_ref().map(|d| d.description()),
-        }
-    }
-
-    /// The preset in force (the machine's, for a host's description).
-    #[inline]
-    pub(crate) fn dialect(&self) -> Dialect {
-        match &self.cfg {
-            Cfg::Borrowed(c) => c.dialect,
-            #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => c.dialect,
+            Cfg::Owned(c) => match &c.description {
+                Some(d) => f(&d.description()),
+                None => f(spec::preset_invoke(c.dialect)),
+            },
         }
     }
 
@@ -181,6 +183,16 @@ impl<'a> Emitter<'a> {
         self.facts.has(Facts::NO_CLOSER)
     }
 
+    /// The invoke shape's region: `(markers, none)` — a marker pair instead of an element,
+    /// or no region at all (both false: an element).
+    #[inline]
+    pub(crate) fn invoke_region(&self) -> (bool, bool) {
+        (
+            self.facts.has(Facts::INVOKE_MARKERS),
+            self.facts.has(Facts::INVOKE_NO_REGION),
+        )
+    }
+
     /// Reads the facts the per-decision path asks for (once, at construction).
     pub(super) fn resolve_facts(&self) -> Facts {
         let mut bits = 0;
@@ -196,6 +208,13 @@ impl<'a> Emitter<'a> {
         if self.call_markers().1.is_empty() {
             bits |= Facts::NO_CLOSER;
         }
+        // The invoke shape: an unnamed region element makes the wrapper pair the region, or
+        // (no wrapper either) leaves the calls standing in text.
+        bits |= self.with_invoke_description(|d| match d.elements.get(0) {
+            Some("") if !d.wrapper.0.is_empty() => Facts::INVOKE_MARKERS,
+            Some("") => Facts::INVOKE_NO_REGION,
+            _ => 0,
+        });
         Facts(bits)
     }
 
