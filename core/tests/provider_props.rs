@@ -5,7 +5,7 @@
 //! JSON), split at random, give the same coalesced events as the whole body; the event model
 //! holds (blocks never interleave and complete in order, indices count up, a finish ends the
 //! stream), with and without the hermes text dialect (openai-chat, openai-responses,
-//! anthropic, gemini as SSE and as a JSON array, bedrock). Every provider this build decodes and that has atoms here is covered.
+//! anthropic, gemini as SSE and as a JSON array, bedrock, ollama's NDJSON). Every provider this build decodes and that has atoms here is covered.
 
 use proptest::prelude::*;
 use tokensieve::accumulate::{Collector, OwnedEvent};
@@ -256,6 +256,50 @@ fn bedrock_atom(kind: usize, a: usize, b: usize) -> Vec<u8> {
     }
 }
 
+/// One line of Ollama's NDJSON stream (`/api/chat` or `/api/generate`).
+fn ollama_atom(kind: usize, a: usize, b: usize) -> String {
+    let line = match kind % 16 {
+        0..=3 => format!(
+            "{{\"model\":\"m\",\"message\":{{\"role\":\"assistant\",\"content\":\"{}\"}},\"done\":false}}",
+            text(b)
+        ),
+        4 | 5 => format!(
+            "{{\"model\":\"m\",\"message\":{{\"role\":\"assistant\",\"content\":\"\",\"thinking\":\"{}\"}},\"done\":false}}",
+            text(b)
+        ),
+        6 => format!(
+            "{{\"model\":\"m\",\"response\":\"{}\",\"done\":false}}",
+            text(b)
+        ),
+        7 => format!(
+            "{{\"response\":\"\",\"thinking\":\"{}\",\"done\":false}}",
+            text(b)
+        ),
+        8 => format!(
+            "{{\"message\":{{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{}]}},\"done\":false}}",
+            [
+                "{\"function\":{\"name\":\"f\",\"arguments\":{\"a\":[1,{\"b\":\"\\u00e9\"}]}}}",
+                "{\"id\":\"call_x\",\"function\":{\"index\":0,\"name\":\"g\",\"arguments\":{}}},{\"function\":{\"index\":1,\"name\":\"h\"}}",
+                "{\"function\":{\"arguments\":{\"early\":true},\"name\":\"late\"}}",
+            ][a % 3]
+        ),
+        9 => format!(
+            "{{\"model\":\"m\",\"message\":{{\"role\":\"assistant\",\"content\":\"\"}},\"done_reason\":\"{}\",\"done\":true,\"prompt_eval_count\":{a},\"eval_count\":{b}}}",
+            ["stop", "length", "load"][b % 3]
+        ),
+        10 => "{\"error\":\"model runner has unexpectedly stopped\"}".into(),
+        11 => format!("{{\"message\":{{\"content\":\"{}", text(b)),
+        12 => " \t".into(),
+        13 => "{\"response\":\"\",\"done\":true,\"context\":[1,2,3]}".into(),
+        14 => "Internal Server Error".into(),
+        _ => format!(
+            "{{\n  \"message\": {{\n    \"content\": \"{}\"\n  }}\n}}",
+            text(b)
+        ),
+    };
+    format!("{line}\n")
+}
+
 /// Makes one event (an atom) of a body from three choices.
 type Atom = fn(usize, usize, usize) -> Vec<u8>;
 
@@ -267,6 +311,7 @@ fn atoms(provider: Provider) -> Atom {
         // SSE events; the array framing is built from the same elements below.
         Provider::Gemini => |k, a, b| format!("data: {}\n\n", gemini_element(k, a, b)).into_bytes(),
         Provider::Bedrock => bedrock_atom,
+        Provider::Ollama => |k, a, b| ollama_atom(k, a, b).into_bytes(),
     }
 }
 

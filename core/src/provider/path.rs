@@ -113,6 +113,11 @@ keys! {
     ThoughtSignature = b"thoughtSignature",
     ThoughtsTokenCount = b"thoughtsTokenCount",
     UsageMetadata = b"usageMetadata",
+    // ollama (also Message, Content, Thinking, ToolCalls, Response, Model, Error above)
+    Done = b"done",
+    DoneReason = b"done_reason",
+    EvalCount = b"eval_count",
+    PromptEvalCount = b"prompt_eval_count",
 }
 
 #[derive(Clone, Copy, Debug)]
