@@ -98,7 +98,7 @@ def test_bad_values_are_value_errors(kwargs: dict[str, Any], match: str) -> None
 
 
 def test_every_provider_is_decoded() -> None:
-    every = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock")
+    every = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "ollama")
     assert tuple(tokensieve.PROVIDERS) == every
     for provider in every:
         assert Decoder(provider).provider == provider
