@@ -911,6 +911,8 @@ impl<'a> Decoder<'a> {
                 room => room - ACC_MARGIN,
             },
             Sink::Args => ARGS_STEP,
+            // Escaping may grow text six-fold; one step's stays within one `args_text`.
+            Sink::ArgsString => ARGS_STEP / 6,
             Sink::Inner => NESTED_STEP,
             // A mapper's held text (Gemini) goes to the text dialect a `small` at a time,
             // else it is gathered.
