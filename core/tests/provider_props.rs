@@ -115,7 +115,7 @@ fn responses_atom(kind: usize, a: usize, b: usize) -> String {
     let ev =
         |ty: &str, json: String| format!("event: {ty}\ndata: {{\"type\":\"{ty}\",{json}}}\n\n");
     let o = a % 3;
-    match kind % 13 {
+    match kind % 18 {
         0 => ev("response.created", "\"response\":{\"id\":\"resp_1\",\"model\":\"gpt\",\"status\":\"in_progress\",\"output\":[]}".into()),
         1 => ev("response.output_item.added", format!("\"output_index\":{o},\"item\":{{\"id\":\"msg_{o}\",\"type\":\"message\",\"content\":[]}}")),
         2..=4 => ev("response.output_text.delta", format!("\"item_id\":\"msg_{o}\",\"output_index\":{o},\"content_index\":{},\"delta\":\"{}\"", b % 2, text(b))),
@@ -126,6 +126,16 @@ fn responses_atom(kind: usize, a: usize, b: usize) -> String {
         9 => ev("response.output_item.done", format!("\"output_index\":{o},\"item\":{{\"id\":\"rs_{o}\",\"type\":\"reasoning\",\"summary\":[],\"encrypted_content\":\"enc{b}\"}}")),
         10 => ev("response.output_item.done", format!("\"output_index\":{o},\"item\":{{\"id\":\"msg_{o}\",\"type\":\"message\",\"content\":[{{\"type\":\"output_text\",\"text\":\"snapshot\"}}]}}")),
         11 => ev("error", "\"code\":\"server_error\",\"message\":\"boom\"".into()),
+        // Custom (free-form) tool calls, MCP calls, host tool items (issue 25 item 2).
+        13 => ev("response.output_item.added", format!("\"output_index\":{o},\"item\":{{\"id\":\"ctc_{o}\",\"type\":\"custom_tool_call\",\"call_id\":\"call_c{b}\",\"input\":\"\",\"name\":\"apply_patch\"}}")),
+        14 => ev("response.custom_tool_call_input.delta", format!("\"item_id\":\"ctc_{o}\",\"output_index\":{o},\"delta\":\"{}\"", text(b))),
+        15 => ev("response.output_item.added", format!("\"output_index\":{o},\"item\":{{\"id\":\"mcp_{o}\",\"type\":\"mcp_call\",\"arguments\":\"\",\"name\":\"roll\",\"output\":null,\"server_label\":\"d\"}}")),
+        16 => ev("response.mcp_call_arguments.delta", format!("\"item_id\":\"mcp_{o}\",\"output_index\":{o},\"delta\":\"{}\"", ["{\\\"a\\\":", " 1", "}", ""][b % 4])),
+        17 => ev("response.output_item.done", [
+            format!("\"output_index\":{o},\"item\":{{\"id\":\"ctc_{o}\",\"type\":\"custom_tool_call\",\"call_id\":\"call_c{b}\",\"input\":\"snapshot\",\"name\":\"apply_patch\"}}"),
+            format!("\"output_index\":{o},\"item\":{{\"id\":\"mcp_{o}\",\"type\":\"mcp_call\",\"arguments\":\"{{}}\",\"error\":null,\"name\":\"roll\",\"output\":\"{}\"}}", text(b)),
+            format!("\"output_index\":{o},\"item\":{{\"type\":\"computer_call\",\"id\":\"cu_{o}\",\"call_id\":\"call_u{b}\",\"action\":{{\"type\":\"type\",\"text\":\"{}\"}},\"pending_safety_checks\":[],\"status\":\"completed\"}}", text(b)),
+        ][b % 3].clone()),
         _ => ev(
             ["response.completed", "response.incomplete", "response.failed"][b % 3],
             "\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"usage\":{\"input_tokens\":2,\"output_tokens\":3}}".into(),
