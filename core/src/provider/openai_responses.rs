@@ -805,6 +805,27 @@ impl Map for OpenAiResponses {
                 }
             }
             What::ItemType => self.item.kind = kind_of(word.bytes()),
+            What::ItemName
+                if self.ev == Ev::Unknown
+                    && self.item.kind == Kind::Mcp
+                    && self.item.holding
+                    && !self.item.opened
+                    && !self.item.item_id.is_empty() =>
+            {
+                // A whole body's MCP call written in key order (`arguments` before `name`):
+                // it opens now, its held arguments replayed before the document reads on,
+                // so its `output` (after `name`) can follow it as a result.
+                self.item.opened = true;
+                if self.item.overflow {
+                    out.held.clear();
+                    out.fault("max-call-bytes", ARGS_DROPPED);
+                } else {
+                    let (name, id, server, custom) = self.item_call();
+                    let pos = self.remember(NONE, name, id, server, custom);
+                    self.open_call(pos, out);
+                    out.replay_held();
+                }
+            }
             What::ResponseId if !word.is_empty() => out.response_id = word,
             What::Model if !word.is_empty() => out.model = word,
             What::Status if self.ev == Ev::Unknown => self.whole = true,
@@ -895,8 +916,8 @@ impl Map for OpenAiResponses {
                     .and_then(|i| self.calls.get(i))
                     .is_some_and(|c| c.id.bytes() == id.bytes());
                 if level == 3 && !ours {
-                    // A whole body's call opens at its item's end (its arguments were held):
-                    // its result cannot come before it.
+                    // A whole body's call whose name came after its output opens at its
+                    // item's end: its result cannot come before it.
                     return None;
                 }
                 out.open_result(0, true, name.bytes(), id.bytes());
