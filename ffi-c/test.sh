@@ -89,7 +89,7 @@ done
 
 # Every provider with vectors, when the library decodes it (tokensieve_provider_supported).
 provider_dirs=()
-for p in openai-chat openai-responses anthropic gemini bedrock; do
+for p in openai-chat openai-responses anthropic gemini bedrock ollama; do
   [ -d "$root/conformance/providers/$p" ] || continue
   if "$out/decode" --supported "$p"; then
     provider_dirs+=(--cases "$root/conformance/providers/$p")

@@ -214,7 +214,8 @@ def main():
                 put(target, bytes([flags, 7]) + f.read_bytes())
             # The framings alone, [flags, seed, body]: payloads taken whole, 3 bytes at a
             # time, 1 at a time with (event stream) a small frame length cap.
-            frame = {".sse": "frame_sse", ".jsonarray": "frame_json_array", ".bin": "frame_event_stream"}
+            frame = {".sse": "frame_sse", ".jsonarray": "frame_json_array", ".bin": "frame_event_stream",
+                     ".ndjson": "frame_ndjson"}
             if f.suffix in frame:
                 for flags in (0, 3, 8 | 1):
                     put(frame[f.suffix], bytes([flags, 7]) + f.read_bytes())

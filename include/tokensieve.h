@@ -505,7 +505,8 @@ typedef enum tokensieve_error_source {
 
 /**
  * A provider stream format (`tokensieve_provider_supported`; in JSON configs, the
- * `provider` names `openai-chat`, `openai-responses`, `anthropic`, `gemini`, `bedrock`).
+ * `provider` names `openai-chat`, `openai-responses`, `anthropic`, `gemini`, `bedrock`,
+ * `ollama`).
  */
 typedef enum tokensieve_provider {
   /**
@@ -528,6 +529,10 @@ typedef enum tokensieve_provider {
    * AWS Bedrock ConverseStream.
    */
   TOKENSIEVE_PROVIDER_BEDROCK = 4,
+  /**
+   * Ollama's native API (`/api/chat`, `/api/generate`), newline-delimited JSON.
+   */
+  TOKENSIEVE_PROVIDER_OLLAMA = 5,
 } tokensieve_provider;
 
 /**

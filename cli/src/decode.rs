@@ -67,6 +67,8 @@ pub enum Provider {
     Gemini,
     /// Amazon Bedrock ConverseStream (AWS event stream)
     Bedrock,
+    /// Ollama native /api/chat and /api/generate (newline-delimited JSON)
+    Ollama,
 }
 
 impl Provider {
@@ -78,6 +80,7 @@ impl Provider {
             Provider::Anthropic => P::Anthropic,
             Provider::Gemini => P::Gemini,
             Provider::Bedrock => P::Bedrock,
+            Provider::Ollama => P::Ollama,
         }
     }
 }

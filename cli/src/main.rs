@@ -230,6 +230,7 @@ fn provider_description(name: &str) -> &'static str {
         "anthropic" => "Anthropic Messages API, SSE",
         "gemini" => "Google Gemini streamGenerateContent, SSE or a streamed JSON array",
         "bedrock" => "Amazon Bedrock ConverseStream / InvokeModel, AWS event stream",
+        "ollama" => "Ollama native /api/chat and /api/generate, newline-delimited JSON",
         _ => "",
     }
 }

@@ -176,6 +176,7 @@ fn long_help_of_every_subcommand() {
         "anthropic",
         "gemini",
         "bedrock",
+        "ollama",
     ] {
         assert!(decode.contains(&format!("- {provider}:")), "{decode}");
     }
@@ -397,6 +398,7 @@ fn decode_reads_a_body_and_refuses_what_is_not_built() {
         "anthropic",
         "gemini",
         "bedrock",
+        "ollama",
     ] {
         if built.lines().any(|l| l == p) {
             continue;

@@ -5,6 +5,7 @@
 
 use crate::provider::frame::event_stream::EventStreamFramer;
 use crate::provider::frame::json_array::JsonArrayFramer;
+use crate::provider::frame::ndjson::NdjsonFramer;
 use crate::provider::frame::sse::SseFramer;
 use crate::provider::frame::testing;
 
@@ -15,6 +16,8 @@ pub enum Framing {
     Sse,
     /// A streamed JSON array (`provider/frame/json_array.rs`).
     JsonArray,
+    /// Newline-delimited JSON (`provider/frame/ndjson.rs`).
+    Ndjson,
     /// The AWS event stream, with this frame length cap (`provider/frame/event_stream.rs`).
     EventStream {
         /// `max_frame_bytes`.
@@ -34,6 +37,7 @@ pub fn frame_same_at_any_cut(framing: Framing, body: &[u8], cuts: &[usize], step
     match framing {
         Framing::Sse => testing::same_at_any_cut(SseFramer::new, body, cuts, step),
         Framing::JsonArray => testing::same_at_any_cut(JsonArrayFramer::new, body, cuts, step),
+        Framing::Ndjson => testing::same_at_any_cut(NdjsonFramer::new, body, cuts, step),
         Framing::EventStream { max_frame_bytes } => {
             testing::same_at_any_cut(|| EventStreamFramer::new(max_frame_bytes), body, cuts, step)
         }

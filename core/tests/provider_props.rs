@@ -5,7 +5,7 @@
 //! JSON), split at random, give the same coalesced events as the whole body; the event model
 //! holds (blocks never interleave and complete in order, indices count up, a finish ends the
 //! stream), with and without the hermes text dialect (openai-chat, openai-responses,
-//! anthropic, gemini as SSE and as a JSON array, bedrock). Every provider this build decodes and that has atoms here is covered.
+//! anthropic, gemini as SSE and as a JSON array, bedrock, ollama's NDJSON). Every provider this build decodes and that has atoms here is covered.
 
 use proptest::prelude::*;
 use tokensieve::accumulate::{Collector, OwnedEvent};
@@ -115,7 +115,7 @@ fn responses_atom(kind: usize, a: usize, b: usize) -> String {
     let ev =
         |ty: &str, json: String| format!("event: {ty}\ndata: {{\"type\":\"{ty}\",{json}}}\n\n");
     let o = a % 3;
-    match kind % 13 {
+    match kind % 18 {
         0 => ev("response.created", "\"response\":{\"id\":\"resp_1\",\"model\":\"gpt\",\"status\":\"in_progress\",\"output\":[]}".into()),
         1 => ev("response.output_item.added", format!("\"output_index\":{o},\"item\":{{\"id\":\"msg_{o}\",\"type\":\"message\",\"content\":[]}}")),
         2..=4 => ev("response.output_text.delta", format!("\"item_id\":\"msg_{o}\",\"output_index\":{o},\"content_index\":{},\"delta\":\"{}\"", b % 2, text(b))),
@@ -126,6 +126,16 @@ fn responses_atom(kind: usize, a: usize, b: usize) -> String {
         9 => ev("response.output_item.done", format!("\"output_index\":{o},\"item\":{{\"id\":\"rs_{o}\",\"type\":\"reasoning\",\"summary\":[],\"encrypted_content\":\"enc{b}\"}}")),
         10 => ev("response.output_item.done", format!("\"output_index\":{o},\"item\":{{\"id\":\"msg_{o}\",\"type\":\"message\",\"content\":[{{\"type\":\"output_text\",\"text\":\"snapshot\"}}]}}")),
         11 => ev("error", "\"code\":\"server_error\",\"message\":\"boom\"".into()),
+        // Custom (free-form) tool calls, MCP calls, host tool items (issue 25 item 2).
+        13 => ev("response.output_item.added", format!("\"output_index\":{o},\"item\":{{\"id\":\"ctc_{o}\",\"type\":\"custom_tool_call\",\"call_id\":\"call_c{b}\",\"input\":\"\",\"name\":\"apply_patch\"}}")),
+        14 => ev("response.custom_tool_call_input.delta", format!("\"item_id\":\"ctc_{o}\",\"output_index\":{o},\"delta\":\"{}\"", text(b))),
+        15 => ev("response.output_item.added", format!("\"output_index\":{o},\"item\":{{\"id\":\"mcp_{o}\",\"type\":\"mcp_call\",\"arguments\":\"\",\"name\":\"roll\",\"output\":null,\"server_label\":\"d\"}}")),
+        16 => ev("response.mcp_call_arguments.delta", format!("\"item_id\":\"mcp_{o}\",\"output_index\":{o},\"delta\":\"{}\"", ["{\\\"a\\\":", " 1", "}", ""][b % 4])),
+        17 => ev("response.output_item.done", [
+            format!("\"output_index\":{o},\"item\":{{\"id\":\"ctc_{o}\",\"type\":\"custom_tool_call\",\"call_id\":\"call_c{b}\",\"input\":\"snapshot\",\"name\":\"apply_patch\"}}"),
+            format!("\"output_index\":{o},\"item\":{{\"id\":\"mcp_{o}\",\"type\":\"mcp_call\",\"arguments\":\"{{}}\",\"error\":null,\"name\":\"roll\",\"output\":\"{}\"}}", text(b)),
+            format!("\"output_index\":{o},\"item\":{{\"type\":\"computer_call\",\"id\":\"cu_{o}\",\"call_id\":\"call_u{b}\",\"action\":{{\"type\":\"type\",\"text\":\"{}\"}},\"pending_safety_checks\":[],\"status\":\"completed\"}}", text(b)),
+        ][b % 3].clone()),
         _ => ev(
             ["response.completed", "response.incomplete", "response.failed"][b % 3],
             "\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"usage\":{\"input_tokens\":2,\"output_tokens\":3}}".into(),
@@ -256,6 +266,50 @@ fn bedrock_atom(kind: usize, a: usize, b: usize) -> Vec<u8> {
     }
 }
 
+/// One line of Ollama's NDJSON stream (`/api/chat` or `/api/generate`).
+fn ollama_atom(kind: usize, a: usize, b: usize) -> String {
+    let line = match kind % 16 {
+        0..=3 => format!(
+            "{{\"model\":\"m\",\"message\":{{\"role\":\"assistant\",\"content\":\"{}\"}},\"done\":false}}",
+            text(b)
+        ),
+        4 | 5 => format!(
+            "{{\"model\":\"m\",\"message\":{{\"role\":\"assistant\",\"content\":\"\",\"thinking\":\"{}\"}},\"done\":false}}",
+            text(b)
+        ),
+        6 => format!(
+            "{{\"model\":\"m\",\"response\":\"{}\",\"done\":false}}",
+            text(b)
+        ),
+        7 => format!(
+            "{{\"response\":\"\",\"thinking\":\"{}\",\"done\":false}}",
+            text(b)
+        ),
+        8 => format!(
+            "{{\"message\":{{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{}]}},\"done\":false}}",
+            [
+                "{\"function\":{\"name\":\"f\",\"arguments\":{\"a\":[1,{\"b\":\"\\u00e9\"}]}}}",
+                "{\"id\":\"call_x\",\"function\":{\"index\":0,\"name\":\"g\",\"arguments\":{}}},{\"function\":{\"index\":1,\"name\":\"h\"}}",
+                "{\"function\":{\"arguments\":{\"early\":true},\"name\":\"late\"}}",
+            ][a % 3]
+        ),
+        9 => format!(
+            "{{\"model\":\"m\",\"message\":{{\"role\":\"assistant\",\"content\":\"\"}},\"done_reason\":\"{}\",\"done\":true,\"prompt_eval_count\":{a},\"eval_count\":{b}}}",
+            ["stop", "length", "load"][b % 3]
+        ),
+        10 => "{\"error\":\"model runner has unexpectedly stopped\"}".into(),
+        11 => format!("{{\"message\":{{\"content\":\"{}", text(b)),
+        12 => " \t".into(),
+        13 => "{\"response\":\"\",\"done\":true,\"context\":[1,2,3]}".into(),
+        14 => "Internal Server Error".into(),
+        _ => format!(
+            "{{\n  \"message\": {{\n    \"content\": \"{}\"\n  }}\n}}",
+            text(b)
+        ),
+    };
+    format!("{line}\n")
+}
+
 /// Makes one event (an atom) of a body from three choices.
 type Atom = fn(usize, usize, usize) -> Vec<u8>;
 
@@ -267,6 +321,7 @@ fn atoms(provider: Provider) -> Atom {
         // SSE events; the array framing is built from the same elements below.
         Provider::Gemini => |k, a, b| format!("data: {}\n\n", gemini_element(k, a, b)).into_bytes(),
         Provider::Bedrock => bedrock_atom,
+        Provider::Ollama => |k, a, b| ollama_atom(k, a, b).into_bytes(),
     }
 }
 

@@ -192,4 +192,5 @@ mirror!(tokensieve_provider <=> Provider, value(p) = p as u32, all = Provider::A
     TOKENSIEVE_PROVIDER_ANTHROPIC = [Provider::Anthropic],
     TOKENSIEVE_PROVIDER_GEMINI = [Provider::Gemini],
     TOKENSIEVE_PROVIDER_BEDROCK = [Provider::Bedrock],
+    TOKENSIEVE_PROVIDER_OLLAMA = [Provider::Ollama],
 });

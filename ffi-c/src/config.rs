@@ -318,7 +318,7 @@ pub(crate) fn json_decoder(text: &[u8]) -> Result<DecoderJson> {
                 provider = Some(Provider::from_name(name).ok_or_else(|| {
                     key_err(
                         key,
-                        "must be one of openai-chat, openai-responses, anthropic, gemini, bedrock",
+                        "must be one of openai-chat, openai-responses, anthropic, gemini, bedrock, ollama",
                     )
                 })?);
             }

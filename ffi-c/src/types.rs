@@ -187,7 +187,8 @@ pub enum tokensieve_error_source {
 }
 
 /// A provider stream format (`tokensieve_provider_supported`; in JSON configs, the
-/// `provider` names `openai-chat`, `openai-responses`, `anthropic`, `gemini`, `bedrock`).
+/// `provider` names `openai-chat`, `openai-responses`, `anthropic`, `gemini`, `bedrock`,
+/// `ollama`).
 #[repr(C)]
 pub enum tokensieve_provider {
     /// OpenAI Chat Completions and compatible servers.
@@ -200,6 +201,8 @@ pub enum tokensieve_provider {
     TOKENSIEVE_PROVIDER_GEMINI = 3,
     /// AWS Bedrock ConverseStream.
     TOKENSIEVE_PROVIDER_BEDROCK = 4,
+    /// Ollama's native API (`/api/chat`, `/api/generate`), newline-delimited JSON.
+    TOKENSIEVE_PROVIDER_OLLAMA = 5,
 }
 
 /// `tokensieve_config.dialect`.

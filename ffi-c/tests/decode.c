@@ -20,7 +20,7 @@
 #include "jsonconfig.h"
 
 static const char *const providers[] = {"openai-chat", "openai-responses", "anthropic", "gemini",
-                                        "bedrock"};
+                                        "bedrock", "ollama"};
 
 static int provider_code(const char *name, uint32_t *out) {
     uint32_t k;

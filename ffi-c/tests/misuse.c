@@ -379,9 +379,9 @@ static void decoder_creation(void) {
         CHECK(has(tokensieve_decoder_last_error(NULL), bad[k].needle));
     }
     /* A provider this build does not decode (if there is one). */
-    for (k = 0; k < 5; k++) {
+    for (k = 0; k < 6; k++) {
         static const char *names[] = {"openai-chat", "openai-responses", "anthropic", "gemini",
-                                      "bedrock"};
+                                      "bedrock", "ollama"};
         char json[128];
         if (tokensieve_provider_supported((uint32_t)k)) continue;
         snprintf(json, sizeof json, "{\"provider\": \"%s\"}", names[k]);

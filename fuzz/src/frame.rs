@@ -23,6 +23,8 @@ pub enum Which {
     Sse,
     /// Gemini's streamed JSON array.
     JsonArray,
+    /// Newline-delimited JSON (Ollama).
+    Ndjson,
     /// The AWS event stream.
     EventStream,
 }
@@ -35,6 +37,7 @@ pub fn check_frame(which: Which, data: &[u8]) {
     let framing = match which {
         Which::Sse => Framing::Sse,
         Which::JsonArray => Framing::JsonArray,
+        Which::Ndjson => Framing::Ndjson,
         Which::EventStream => Framing::EventStream {
             max_frame_bytes: if flags & 8 != 0 {
                 16 + 8 * u32::from(*seed)

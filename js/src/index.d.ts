@@ -7,7 +7,7 @@ export type Dialect =
   | 'pythonic' | 'passthrough' | 'deepseek-v3.2' | 'deepseek-v4' | 'seed-oss' | 'olmo-3' | 'lfm2'
   | 'cohere-command' | 'granite' | 'phi-4-mini' | 'apertus' | 'xlam' | 'gemma-4' | 'functiongemma' | 'minicpm5' | 'step-3';
 
-export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock';
+export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock' | 'ollama';
 
 export interface Tool {
   name: string;

@@ -67,7 +67,7 @@ def coalesced(events: list[tokensieve.Event]) -> list[dict[str, Any]]:
 
 
 #: Every provider of docs/providers.md; the tests of those this build does not decode skip.
-ALL_PROVIDERS = ["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock"]
+ALL_PROVIDERS = ["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "ollama"]
 
 
 def provider_dir(provider: str) -> str:

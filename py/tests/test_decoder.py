@@ -79,7 +79,7 @@ def test_wrong_types_and_keys_are_type_errors(kwargs: dict[str, Any], match: str
     "kwargs, match",
     [
         ({"provider": "openai"}, r"config key `provider`: must be one of openai-chat, openai-responses, "
-                                 r"anthropic, gemini, bedrock \(got 'openai'\)"),
+                                 r"anthropic, gemini, bedrock, ollama \(got 'openai'\)"),
         ({"text_dialect": "nope"}, r"config key `text_dialect`: must be one of .*hermes.* \(got 'nope'\)"),
         ({"max_frame_bytes": 15}, r"config key `max_frame_bytes`: must be 0 \(the default, 16 MiB\) or at least 16, and below 4 GiB \(got 15\)"),
         ({"max_frame_bytes": -1}, r"config key `max_frame_bytes`"),
@@ -98,7 +98,7 @@ def test_bad_values_are_value_errors(kwargs: dict[str, Any], match: str) -> None
 
 
 def test_every_provider_is_decoded() -> None:
-    every = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock")
+    every = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "ollama")
     assert tuple(tokensieve.PROVIDERS) == every
     for provider in every:
         assert Decoder(provider).provider == provider

@@ -70,7 +70,7 @@ decoder = Decoder("openai-chat", text_dialect="hermes", tools=[{"name": "f", "sc
                   max_frame_bytes=1 << 24)
 Decoder()  # provider defaults to openai-chat
 Decoder(provider="openai-chat")
-assert_type(decoder.provider, Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock"])
+assert_type(decoder.provider, Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "ollama"])
 assert_type(decoder.text_dialect, tokensieve.Dialect | None)
 decoded = decoder.feed(b"data: [DONE]\n\n") + decoder.feed(memoryview(b"")) + decoder.finish()
 assert_type(decoded, list[Event])
@@ -99,7 +99,7 @@ assert_type(turn.refusal, str)
 assert_type(tokensieve.parse(b"{}", provider="openai-chat", text_dialect="hermes"), list[Event])
 assert_type(tokensieve.astream(chunks(), provider="openai-chat"), AsyncIterator[Event])
 tokensieve.stream([b""], decoder)
-assert_type(tokensieve.PROVIDERS, tuple[Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock"], ...])
+assert_type(tokensieve.PROVIDERS, tuple[Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "ollama"], ...])
 
 # Misuse the stubs reject.
 Decoder("openai")  # type: ignore[arg-type]

@@ -19,6 +19,9 @@ pub(crate) enum Sink {
     },
     /// Arguments text of the open tool call (JSON text, transcoded to compact JSON).
     Args,
+    /// Free-form text inside a JSON string of the open tool call's input: escaped, then
+    /// transcoded as `Args` (the mapper wrote the string's opening quote and writes its end).
+    ArgsString,
     /// Handed to the mapper piece by piece (`Map::piece`), then `Map::string_end`.
     Collect,
     /// As `Collect`, in pieces of at most `SMALL` bytes (so the mapper can send each one on

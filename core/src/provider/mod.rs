@@ -1,8 +1,8 @@
 //! Provider streams ("chat mode"): the HTTP body of a streaming LLM API → the same events as
 //! a dialect gives (docs/design.md "Provider streams"; the decisions in docs/providers.md).
 //!
-//! Data flows one way: body bytes → `frame` (SSE, JSON array, AWS event stream; the first
-//! byte decides, see [`Decoder`]) → JSON documents → the relaxed JSON [`Lexer`] with the
+//! Data flows one way: body bytes → `frame` (SSE, JSON array, AWS event stream, NDJSON; the
+//! first byte decides, and for `{` what follows the first document: see docs/providers.md) → JSON documents → the relaxed JSON [`Lexer`] with the
 //! token's `path` → one mapper per provider format → `out` (blocks, queued events) →
 //! [`Event`]s. Nothing is buffered per event: text fields stream out as they are unescaped,
 //! straight from the input when the JSON string needs no unescaping.
@@ -50,6 +50,7 @@ pub(crate) mod frame;
 mod gemini;
 mod map;
 mod nested;
+mod ollama;
 mod openai_chat;
 mod openai_responses;
 mod out;
@@ -60,7 +61,10 @@ mod setup;
 mod slot;
 
 use base64::Base64Stream;
-use frame::{Framed, event_stream::EventStreamFramer, json_array::JsonArrayFramer, sse::SseFramer};
+use frame::{
+    Framed, event_stream::EventStreamFramer, json_array::JsonArrayFramer, ndjson::NdjsonFramer,
+    sse::SseFramer,
+};
 pub(crate) use map::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use nested::{NESTED_STEP, Nested};
 use out::{ARGS_STEP, Out, SMALL};
@@ -84,6 +88,7 @@ enum Mapper {
     Bedrock(bedrock::Bedrock, Option<Nested>),
     OpenAiResponses(openai_responses::OpenAiResponses),
     Gemini(gemini::Gemini),
+    Ollama(ollama::Ollama),
 }
 
 impl Mapper {
@@ -101,6 +106,7 @@ impl Mapper {
                 openai_responses::OpenAiResponses::new(),
             )),
             Provider::Gemini => Some(Mapper::Gemini(gemini::Gemini::new())),
+            Provider::Ollama => Some(Mapper::Ollama(ollama::Ollama::new())),
         }
     }
 
@@ -111,6 +117,7 @@ impl Mapper {
             Mapper::Anthropic(m) => m,
             Mapper::Bedrock(m, _) => m,
             Mapper::OpenAiResponses(m) => m,
+            Mapper::Ollama(m) => m,
         }
     }
 
@@ -145,6 +152,9 @@ enum Framing {
     JsonArray(JsonArrayFramer),
     /// The AWS event stream (Bedrock).
     EventStream(EventStreamFramer),
+    /// Newline-delimited JSON (Ollama): a `{`-first body whose first document is followed
+    /// by a line end and more.
+    Ndjson(NdjsonFramer),
 }
 
 /// Decodes a provider's HTTP response body into [`Event`]s (see the module docs).
@@ -165,6 +175,8 @@ pub struct Decoder<'a> {
     finished: bool,
     /// The provider's end marker (`[DONE]`) came: later documents are not decoded.
     ended: bool,
+    /// Whole documents: one has ended (a line end after it, then more, means NDJSON).
+    whole_seen: bool,
 }
 
 /// What the quick path read (`Decoder::quick`).
@@ -307,6 +319,7 @@ impl<'a> Decoder<'a> {
             finishing: false,
             finished: false,
             ended: false,
+            whole_seen: false,
         }
     }
 
@@ -323,6 +336,7 @@ impl<'a> Decoder<'a> {
         self.finishing = false;
         self.finished = false;
         self.ended = false;
+        self.whole_seen = false;
     }
 
     /// Says the body ended; then call [`next`](Self::next) with empty input until `None`.
@@ -548,6 +562,11 @@ impl<'a> Decoder<'a> {
                         .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
                         .unwrap_or(input.len());
                     if ws > 0 {
+                        if self.whole_seen && input[..ws].contains(&b'\n') {
+                            // A line end after a whole document, and more: newline-delimited
+                            // JSON (docs/providers.md), so a bad line costs only that line.
+                            self.framing = Framing::Ndjson(NdjsonFramer::new());
+                        }
                         *input = &input[ws..];
                         return Step::Again;
                     }
@@ -577,6 +596,13 @@ impl<'a> Decoder<'a> {
                     f.next(input)
                 }
             }
+            Framing::Ndjson(f) => {
+                if self.finishing && input.is_empty() {
+                    f.finish()
+                } else {
+                    f.next(input)
+                }
+            }
         };
         match framed {
             Framed::NeedMore => Step::NeedMore,
@@ -592,13 +618,15 @@ impl<'a> Decoder<'a> {
             }
             Framed::Payload(n) => self.payload(input, n),
             Framed::Held => {
-                if let Framing::Sse(f) = &mut self.framing {
-                    let mut held = [0u8; 8];
-                    let h = f.held();
-                    let n = h.len().min(8);
-                    held[..n].copy_from_slice(&h[..n]);
-                    self.bytes_from_self(&held[..n]);
-                }
+                let mut held = [0u8; 8];
+                let h = match &mut self.framing {
+                    Framing::Sse(f) => f.held(),
+                    Framing::Ndjson(f) => f.held(),
+                    _ => &[],
+                };
+                let n = h.len().min(8);
+                held[..n].copy_from_slice(&h[..n]);
+                self.bytes_from_self(&held[..n]);
                 Step::Again
             }
             Framed::Newline => {
@@ -883,6 +911,8 @@ impl<'a> Decoder<'a> {
                 room => room - ACC_MARGIN,
             },
             Sink::Args => ARGS_STEP,
+            // Escaping may grow text six-fold; one step's stays within one `args_text`.
+            Sink::ArgsString => ARGS_STEP / 6,
             Sink::Inner => NESTED_STEP,
             // A mapper's held text (Gemini) goes to the text dialect a `small` at a time,
             // else it is gathered.
@@ -942,6 +972,7 @@ impl<'a> Decoder<'a> {
                     // Whole documents one after another: the next byte may start the next.
                     *input = &input[used..];
                     self.end_doc();
+                    self.whole_seen = true;
                     return (Step::Again, false);
                 }
                 self.reader.doc = DocState::Skip;
@@ -959,6 +990,12 @@ impl<'a> Decoder<'a> {
                     self.out.fail_args_nesting();
                 }
                 self.reader.json_error(&mut self.out);
+                if matches!(self.framing, Framing::Whole) {
+                    // A `{`-first body whose document failed: the rest of this line goes
+                    // with it, and the next line is read as a document of its own (NDJSON),
+                    // not skipped with the rest of the body.
+                    self.framing = Framing::Ndjson(NdjsonFramer::in_line());
+                }
                 Step::Again
             }
         };
@@ -991,6 +1028,7 @@ impl<'a> Decoder<'a> {
             Framing::Sse(f) => f.consumed(payload),
             Framing::JsonArray(f) => f.consumed(payload),
             Framing::EventStream(f) => f.consumed(payload),
+            Framing::Ndjson(f) => f.consumed(payload),
             _ => {}
         }
     }

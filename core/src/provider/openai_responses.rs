@@ -9,9 +9,14 @@
 //!   which part a delta belongs to; `delta` (1) is content for `response.output_text.delta`
 //!   (text), `response.refusal.delta` (a refusal text block),
 //!   `response.reasoning_summary_text.delta` and `response.reasoning_text.delta` (thinking),
-//!   `response.function_call_arguments.delta` (the call's arguments).
+//!   `response.function_call_arguments.delta` and `response.mcp_call_arguments.delta` (the
+//!   call's arguments), `response.custom_tool_call_input.delta` (a custom call's free-form
+//!   input, escaped into the string of its input object `{"input": …}`).
 //! - `item` (2, `response.output_item.added` / `.done`): `type`, `name`, `call_id` (the
-//!   call's tool id); `encrypted_content` of a done reasoning item.
+//!   call's tool id), `id`; `encrypted_content` of a done reasoning item; a done `mcp_call`'s
+//!   `output` / `error` (a server tool_result block); every member of a done host tool item
+//!   (`computer_call`, `local_shell_call`, `shell_call`, `apply_patch_call`: `WHOLE_ITEMS`), its
+//!   block's input.
 //! - The response object, `response` (2, lifecycle events) or the document itself (1, a whole
 //!   body): `id`, `model`, `status`, `incomplete_details.reason`, `usage`, `error`.
 //! - A whole body's `output[i]` (3): the item's fields as above, its `arguments`, its parts
@@ -28,7 +33,7 @@
 use heapless::Vec;
 
 use super::error_fields::ErrorFields;
-use super::out::{Out, Slot};
+use super::out::{Out, Slot, escape_byte};
 use super::path::{Key, Path};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use crate::event::{BlockType, FinishReason};
@@ -55,7 +60,10 @@ enum Ev {
     RefusalDelta,
     /// `reasoning_summary_text.delta`, `reasoning_text.delta`.
     ThinkingDelta,
+    /// `function_call_arguments.delta`, `mcp_call_arguments.delta`.
     ArgsDelta,
+    /// `custom_tool_call_input.delta`: free-form input text.
+    CustomDelta,
     Error,
     /// An event this mapping does not use.
     Other,
@@ -74,7 +82,10 @@ fn ev_of(ty: &[u8]) -> Ev {
         b"response.reasoning_summary_text.delta" | b"response.reasoning_text.delta" => {
             Ev::ThinkingDelta
         }
-        b"response.function_call_arguments.delta" => Ev::ArgsDelta,
+        b"response.function_call_arguments.delta" | b"response.mcp_call_arguments.delta" => {
+            Ev::ArgsDelta
+        }
+        b"response.custom_tool_call_input.delta" => Ev::CustomDelta,
         b"error" => Ev::Error,
         _ => Ev::Other,
     }
@@ -87,16 +98,45 @@ enum Kind {
     Message,
     Reasoning,
     FunctionCall,
-    /// `web_search_call`, …: skipped.
+    /// `custom_tool_call`: free-form input (docs/providers.md: input `{"input": "…"}`).
+    Custom,
+    /// `mcp_call`: run by the server; its `arguments` stream, its `output` is a result.
+    Mcp,
+    /// An item made whole from its done snapshot (`WHOLE_ITEMS[i]`).
+    Whole(u8),
+    /// An item type this mapping does not know: skipped.
     Other,
 }
+
+/// Calls of the host's built-in tools, which stream nothing the mapping reads: each is one
+/// tool_call block made from its `output_item.done` item (or a whole body's item) — (item
+/// type, tool name, run by the server). Their input is the item's members but `type`,
+/// `status` and the ids that name it. (The server-run items — `web_search_call`,
+/// `file_search_call`, `code_interpreter_call`, `image_generation_call` — are still skipped,
+/// as vector openai-responses/014 pins.)
+const WHOLE_ITEMS: [(&[u8], &str, bool); 4] = [
+    (b"shell_call", "shell", false),
+    (b"local_shell_call", "local_shell", false),
+    (b"apply_patch_call", "apply_patch", false),
+    (b"computer_call", "computer", false),
+];
+
+/// A custom tool call's input: its free-form text as the JSON string `input` of an object
+/// (rule 9: the input is an object; its chunks concatenate to it).
+const CUSTOM_OPEN: &[u8] = b"{\"input\":\"";
+const CUSTOM_CLOSE: &[u8] = b"\"}";
 
 fn kind_of(ty: &[u8]) -> Kind {
     match ty {
         b"message" => Kind::Message,
         b"reasoning" => Kind::Reasoning,
         b"function_call" => Kind::FunctionCall,
-        _ => Kind::Other,
+        b"custom_tool_call" => Kind::Custom,
+        b"mcp_call" => Kind::Mcp,
+        _ => match WHOLE_ITEMS.iter().position(|w| w.0 == ty) {
+            Some(i) => Kind::Whole(i as u8),
+            None => Kind::Other,
+        },
     }
 }
 
@@ -108,6 +148,9 @@ enum What {
     ItemType,
     ItemName,
     CallId,
+    ItemId,
+    /// A whole body's custom call input before its name: escaped into `out.held`.
+    HeldCustom,
     Signature,
     HeldArgs,
     Status,
@@ -127,6 +170,10 @@ struct Call {
     name: Slot,
     /// The decoder-wide call number (`OpenBlock::call`).
     n: u32,
+    /// Run by the server (`mcp_call`).
+    server: bool,
+    /// A custom tool call (free-form input, see `CUSTOM_OPEN`).
+    custom: bool,
 }
 
 /// The output item being read (`item` of an item event, a whole body's `output[i]`).
@@ -134,7 +181,12 @@ struct Call {
 struct Item {
     kind: Kind,
     name: Slot,
+    /// Its `call_id`.
     id: Slot,
+    /// Its `id`.
+    item_id: Slot,
+    /// Members written into a whole item's input so far.
+    members: u32,
     /// Its arguments (a whole body's, before its name) are held in `out.held`.
     holding: bool,
     overflow: bool,
@@ -146,6 +198,8 @@ const ITEM: Item = Item {
     kind: Kind::Unknown,
     name: Slot::EMPTY,
     id: Slot::EMPTY,
+    item_id: Slot::EMPTY,
+    members: 0,
     holding: false,
     overflow: false,
     opened: false,
@@ -162,6 +216,8 @@ pub(crate) struct OpenAiResponses {
     item: Item,
     calls: Vec<Call, CALLS>,
     next_call: u32,
+    /// Calls the host must answer (all but server-run ones): `completed` → tool_calls.
+    host_calls: u32,
     /// The document's `output_index` and `content_index` / `summary_index`.
     at: u32,
     part: u32,
@@ -178,6 +234,8 @@ pub(crate) struct OpenAiResponses {
     whole: bool,
     err: ErrorFields,
     event_error: bool,
+    /// A whole body's custom call item streams its `input` (its name came first).
+    item_custom_streaming: bool,
 }
 
 impl OpenAiResponses {
@@ -189,6 +247,7 @@ impl OpenAiResponses {
             item: ITEM,
             calls: Vec::new(),
             next_call: 0,
+            host_calls: 0,
             at: NONE,
             part: NONE,
             open_part: (NONE, NONE),
@@ -199,6 +258,7 @@ impl OpenAiResponses {
             whole: false,
             err: ErrorFields::NEW,
             event_error: false,
+            item_custom_streaming: false,
         }
     }
 
@@ -235,7 +295,7 @@ impl OpenAiResponses {
         self.calls.iter().rposition(|c| c.at == at)
     }
 
-    fn remember(&mut self, at: u32, name: Slot, id: Slot) -> usize {
+    fn remember(&mut self, at: u32, name: Slot, id: Slot, server: bool, custom: bool) -> usize {
         if self.calls.is_full() {
             self.calls.remove(0);
         }
@@ -244,19 +304,75 @@ impl OpenAiResponses {
             id,
             name,
             n: self.next_call,
+            server,
+            custom,
         });
         self.next_call += 1;
+        if !server {
+            self.host_calls += 1;
+        }
         self.calls.len() - 1
     }
 
-    /// Makes the remembered call's block the open one.
-    fn open_call(&self, pos: usize, out: &mut Out) {
+    /// Makes the remembered call's block the open one; a custom call's block opens with the
+    /// start of its input (`CUSTOM_OPEN`) unless `raw` (its held input has it).
+    fn open_call_with(&self, pos: usize, raw: bool, out: &mut Out) {
         let Some(c) = self.calls.get(pos) else {
             return;
         };
         let open = matches!(out.open, Some(o) if o.ty == BlockType::ToolCall && o.call == c.n);
         if !open {
-            out.open_call(0, c.n, false, c.name.bytes(), c.id.bytes());
+            out.open_call(0, c.n, c.server, c.name.bytes(), c.id.bytes());
+            if c.custom && !raw {
+                out.args_text(CUSTOM_OPEN);
+            }
+        }
+    }
+
+    fn open_call(&self, pos: usize, out: &mut Out) {
+        self.open_call_with(pos, false, out);
+    }
+
+    /// Is the open block the call of `pos`?
+    fn is_open_call(&self, pos: Option<usize>, out: &Out) -> bool {
+        let n = pos.and_then(|i| self.calls.get(i)).map(|c| c.n);
+        matches!(out.open, Some(o) if o.ty == BlockType::ToolCall && Some(o.call) == n)
+    }
+
+    /// The name, tool id and flags of the call item being read (function, custom, MCP).
+    fn item_call(&self) -> (Slot, Slot, bool, bool) {
+        let item = &self.item;
+        match item.kind {
+            Kind::Mcp => (item.name, item.item_id, true, false),
+            Kind::Custom => (item.name, item.id, false, true),
+            _ => (item.name, item.id, false, false),
+        }
+    }
+
+    /// A whole item's block (`WHOLE_ITEMS[k]`), opened once, its input object begun (with
+    /// the item's `id` when the tool id is its `call_id`).
+    fn whole_open(&mut self, k: usize, out: &mut Out) {
+        if self.item.opened {
+            return;
+        }
+        self.item.opened = true;
+        let (_, name, server) = WHOLE_ITEMS[k];
+        let mut slot = Slot::EMPTY;
+        slot.set(name.as_bytes());
+        let item = self.item;
+        let by_call_id = !item.id.is_empty();
+        let id = if by_call_id { item.id } else { item.item_id };
+        let pos = self.remember(self.at, slot, id, server, false);
+        self.open_call(pos, out);
+        if by_call_id && !item.item_id.is_empty() {
+            out.args_parts(&[
+                (b"{\"id\":\"", false),
+                (item.item_id.bytes(), true),
+                (b"\"", false),
+            ]);
+            self.item.members = 1;
+        } else {
+            out.args_text(b"{");
         }
     }
 
@@ -290,15 +406,36 @@ impl OpenAiResponses {
         let pos = match self.call_at(self.at) {
             Some(pos) => pos,
             // No output_item.added named it: an unnamed call (it fails as missing-name).
-            None => self.remember(self.at, Slot::EMPTY, Slot::EMPTY),
+            None => self.remember(self.at, Slot::EMPTY, Slot::EMPTY, false, false),
+        };
+        if self.calls[pos].custom {
+            // Not the kind of delta its item streams: the call fails as malformed.
+            self.open_call_with(pos, true, out);
+        } else {
+            self.open_call(pos, out);
+        }
+        Sink::Args
+    }
+
+    /// A custom tool call's input delta: free-form text inside its input's JSON string.
+    fn custom_delta(&mut self, out: &mut Out) -> Sink {
+        let pos = match self.call_at(self.at) {
+            Some(pos) => pos,
+            None => self.remember(self.at, Slot::EMPTY, Slot::EMPTY, false, true),
         };
         self.open_call(pos, out);
-        Sink::Args
+        if self.calls[pos].custom {
+            Sink::ArgsString
+        } else {
+            // A function call's item: its arguments are JSON text (they fail if not).
+            Sink::Args
+        }
     }
 
     /// An output item opens.
     fn item_open(&mut self, out: &mut Out) {
         self.item = ITEM;
+        self.item_custom_streaming = false;
         self.sig_dropped = false;
         if self.ev != Ev::ItemAdded {
             // The encrypted_content read is this item's (none until it names one).
@@ -316,37 +453,69 @@ impl OpenAiResponses {
     fn item_close(&mut self, out: &mut Out) {
         let item = self.item;
         match (self.ev, item.kind) {
-            (Ev::ItemAdded, Kind::FunctionCall) => {
-                let pos = self.remember(self.at, item.name, item.id);
+            (Ev::ItemAdded, Kind::FunctionCall | Kind::Custom | Kind::Mcp) => {
+                let (name, id, server, custom) = self.item_call();
+                let pos = self.remember(self.at, name, id, server, custom);
                 self.open_call(pos, out);
             }
             (Ev::ItemAdded, _) => {}
+            (Ev::ItemDone | Ev::Unknown, Kind::Whole(k)) => {
+                self.whole_open(usize::from(k), out);
+                out.args_text(b"}");
+                out.close();
+            }
+            (Ev::Unknown, Kind::Custom | Kind::Mcp) if item.opened => {
+                // Its block stays open until the next item or the end (as a function call's).
+                if item.kind == Kind::Custom && self.item_custom_streaming {
+                    out.args_text(CUSTOM_CLOSE);
+                }
+            }
             (Ev::ItemDone | Ev::Unknown, Kind::Reasoning) => {
                 Self::attach_signature(out);
                 out.close();
             }
-            (Ev::Unknown, Kind::FunctionCall) => {
+            (Ev::Unknown, Kind::FunctionCall | Kind::Custom | Kind::Mcp) => {
                 if item.overflow {
                     out.held.clear();
                     out.fault("max-call-bytes", ARGS_DROPPED);
                     return;
                 }
                 if !item.opened {
-                    let pos = self.remember(NONE, item.name, item.id);
-                    self.open_call(pos, out);
+                    let (name, id, server, custom) = self.item_call();
+                    let pos = self.remember(NONE, name, id, server, custom);
+                    if custom && item.holding {
+                        // The held input is whole: `{"input":"…"}`.
+                        if !out.held.push(CUSTOM_CLOSE) {
+                            out.held.clear();
+                            out.fault("max-call-bytes", ARGS_DROPPED);
+                            return;
+                        }
+                        self.open_call_with(pos, true, out);
+                    } else {
+                        self.open_call(pos, out);
+                        if custom {
+                            out.args_text(CUSTOM_CLOSE);
+                        }
+                    }
                     if item.holding {
                         // Completes when the next item opens or at the end.
                         out.replay_held();
                     }
                 }
             }
-            (Ev::ItemDone, Kind::FunctionCall) => {
-                // Its own call's block (a block of another kind is not this item's).
-                let n = self
-                    .call_at(self.at)
-                    .and_then(|i| self.calls.get(i))
-                    .map(|c| c.n);
-                if matches!(out.open, Some(o) if o.ty == BlockType::ToolCall && Some(o.call) == n) {
+            (Ev::ItemDone, Kind::FunctionCall | Kind::Custom | Kind::Mcp) => {
+                // Its own call's block (a block of another kind is not this item's); an MCP
+                // call's result block (its `output`) completes too.
+                let pos = self.call_at(self.at);
+                if self.is_open_call(pos, out) {
+                    if pos
+                        .and_then(|i| self.calls.get(i))
+                        .is_some_and(|c| c.custom)
+                    {
+                        out.args_text(CUSTOM_CLOSE);
+                    }
+                    out.close();
+                } else if matches!(out.open, Some(o) if o.ty == BlockType::ToolResult) {
                     out.close();
                 }
             }
@@ -376,7 +545,7 @@ impl OpenAiResponses {
             self.status.bytes()
         };
         let reason = match status {
-            b"completed" if self.next_call > 0 => FinishReason::ToolCalls,
+            b"completed" if self.host_calls > 0 => FinishReason::ToolCalls,
             b"completed" => FinishReason::Stop,
             b"failed" => FinishReason::Error,
             b"incomplete" => match self.reason.bytes() {
@@ -476,6 +645,7 @@ impl Map for OpenAiResponses {
                 Ev::RefusalDelta => return self.text_part(BlockType::Text, true, out),
                 Ev::ThinkingDelta => return self.text_part(BlockType::Thinking, false, out),
                 Ev::ArgsDelta => return self.args_delta(out),
+                Ev::CustomDelta => return self.custom_delta(out),
                 _ => {}
             }
         } else if let Some(level) = self.item_level(p).filter(|&l| l == d) {
@@ -484,10 +654,12 @@ impl Map for OpenAiResponses {
                 Key::Type => What::ItemType,
                 Key::Name => What::ItemName,
                 Key::CallId => What::CallId,
+                Key::Id => What::ItemId,
                 Key::EncryptedContent if self.ev != Ev::ItemAdded => What::Signature,
-                Key::Arguments if level == 3 && kind == Kind::FunctionCall => {
-                    if !self.item.opened && !self.item.name.is_empty() && !self.item.id.is_empty() {
-                        let pos = self.remember(NONE, self.item.name, self.item.id);
+                Key::Arguments if level == 3 && matches!(kind, Kind::FunctionCall | Kind::Mcp) => {
+                    let (name, id, server, custom) = self.item_call();
+                    if !self.item.opened && !name.is_empty() && !id.is_empty() {
+                        let pos = self.remember(NONE, name, id, server, custom);
                         self.item.opened = true;
                         self.open_call(pos, out);
                         return Sink::Args;
@@ -495,6 +667,22 @@ impl Map for OpenAiResponses {
                     self.item.holding = true;
                     out.held.clear();
                     What::HeldArgs
+                }
+                Key::Input if level == 3 && kind == Kind::Custom && !self.item.opened => {
+                    let (name, id, server, custom) = self.item_call();
+                    if !name.is_empty() && !id.is_empty() {
+                        let pos = self.remember(NONE, name, id, server, custom);
+                        self.item.opened = true;
+                        self.item_custom_streaming = true;
+                        self.open_call(pos, out);
+                        return Sink::ArgsString;
+                    }
+                    self.item.holding = true;
+                    out.held.clear();
+                    if !out.held.push(CUSTOM_OPEN) {
+                        self.item.overflow = true;
+                    }
+                    What::HeldCustom
                 }
                 _ => What::None,
             };
@@ -554,6 +742,7 @@ impl Map for OpenAiResponses {
             What::ItemType => self.word.clear(),
             What::ItemName => self.item.name.clear(),
             What::CallId => self.item.id.clear(),
+            What::ItemId => self.item.item_id.clear(),
             What::Signature => {
                 out.sig_block = None;
                 out.signature.clear();
@@ -571,6 +760,15 @@ impl Map for OpenAiResponses {
             What::None => {}
             What::ItemName => self.item.name.push(bytes),
             What::CallId => self.item.id.push(bytes),
+            What::ItemId => self.item.item_id.push(bytes),
+            What::HeldCustom => {
+                for &b in bytes {
+                    let mut esc = [0u8; 6];
+                    if !out.held.push(escape_byte(b, &mut esc)) {
+                        self.item.overflow = true;
+                    }
+                }
+            }
             What::Signature if !self.sig_dropped => {
                 if !out.signature.push(bytes) {
                     // A cut signature is worse than none (the API refuses it): dropped and
@@ -607,6 +805,27 @@ impl Map for OpenAiResponses {
                 }
             }
             What::ItemType => self.item.kind = kind_of(word.bytes()),
+            What::ItemName
+                if self.ev == Ev::Unknown
+                    && self.item.kind == Kind::Mcp
+                    && self.item.holding
+                    && !self.item.opened
+                    && !self.item.item_id.is_empty() =>
+            {
+                // A whole body's MCP call written in key order (`arguments` before `name`):
+                // it opens now, its held arguments replayed before the document reads on,
+                // so its `output` (after `name`) can follow it as a result.
+                self.item.opened = true;
+                if self.item.overflow {
+                    out.held.clear();
+                    out.fault("max-call-bytes", ARGS_DROPPED);
+                } else {
+                    let (name, id, server, custom) = self.item_call();
+                    let pos = self.remember(NONE, name, id, server, custom);
+                    self.open_call(pos, out);
+                    out.replay_held();
+                }
+            }
             What::ResponseId if !word.is_empty() => out.response_id = word,
             What::Model if !word.is_empty() => out.model = word,
             What::Status if self.ev == Ev::Unknown => self.whole = true,
@@ -664,16 +883,61 @@ impl Map for OpenAiResponses {
     }
 
     fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
+        let level = self.item_level(p).filter(|&l| l == p.depth())?;
+        let whole_doc = matches!(self.ev, Ev::ItemDone | Ev::Unknown);
+        match self.item.kind {
+            Kind::Whole(k) if whole_doc => {
+                let key = p.last_key();
+                let naming = !self.item.opened && matches!(key, Key::Id | Key::CallId);
+                if matches!(key, Key::Type | Key::Status) || naming {
+                    return None;
+                }
+                // A member whose key is over 40 bytes is not kept (docs/providers.md).
+                let name = p.last_key_bytes()?;
+                let mut key_buf = [0u8; 40];
+                let n = name.len().min(40);
+                key_buf[..n].copy_from_slice(&name[..n]);
+                self.whole_open(usize::from(k), out);
+                let comma: &[u8] = if self.item.members > 0 { b",\"" } else { b"\"" };
+                self.item.members += 1;
+                out.args_parts(&[(comma, false), (&key_buf[..n], true), (b"\":", false)]);
+                return Some(Capture::Args);
+            }
+            // An MCP call's result (`output`, or `error` when it failed): a server tool_result
+            // block, after its call's block.
+            Kind::Mcp
+                if whole_doc
+                    && v != ValueStart::Scalar
+                    && matches!(p.last_key(), Key::Output | Key::Error) =>
+            {
+                let (name, id, ..) = self.item_call();
+                let pos = self.call_at(if level == 3 { NONE } else { self.at });
+                let ours = pos
+                    .and_then(|i| self.calls.get(i))
+                    .is_some_and(|c| c.id.bytes() == id.bytes());
+                if level == 3 && !ours {
+                    // A whole body's call whose name came after its output opens at its
+                    // item's end: its result cannot come before it.
+                    return None;
+                }
+                out.open_result(0, true, name.bytes(), id.bytes());
+                return Some(Capture::Text);
+            }
+            _ => {}
+        }
         // A whole body's `arguments` written as an object (compatible servers).
-        let level = self.item_level(p).filter(|&l| l == p.depth() && l == 3)?;
+        if level != 3 {
+            return None;
+        }
         let named = !self.item.name.is_empty() && !self.item.opened;
         if level == 3
             && v == ValueStart::Object
             && p.last_key() == Key::Arguments
-            && self.item.kind == Kind::FunctionCall
+            && matches!(self.item.kind, Kind::FunctionCall | Kind::Mcp)
             && named
         {
-            let pos = self.remember(NONE, self.item.name, self.item.id);
+            let (name, id, server, custom) = self.item_call();
+            let pos = self.remember(NONE, name, id, server, custom);
             self.item.opened = true;
             self.open_call(pos, out);
             return Some(Capture::Args);

@@ -12,6 +12,7 @@ use heapless::Deque;
 pub(crate) use super::slot::Slot;
 
 mod args;
+pub(crate) use args::escape_byte;
 mod dialect_run;
 mod hand_out;
 

@@ -113,6 +113,11 @@ keys! {
     ThoughtSignature = b"thoughtSignature",
     ThoughtsTokenCount = b"thoughtsTokenCount",
     UsageMetadata = b"usageMetadata",
+    // ollama (also Message, Content, Thinking, ToolCalls, Response, Model, Error above)
+    Done = b"done",
+    DoneReason = b"done_reason",
+    EvalCount = b"eval_count",
+    PromptEvalCount = b"prompt_eval_count",
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -196,6 +201,12 @@ impl Path {
         self.key(self.depth)
     }
 
+    /// The decoded text of the last key read (the innermost member's, while its value is
+    /// read and nothing deeper had a key); `None` when it was longer than 40 bytes.
+    pub(crate) fn last_key_bytes(&self) -> Option<&[u8]> {
+        (!self.key_long).then(|| &self.key[..self.key_len as usize])
+    }
+
     /// A value starts at the current position (arrays: the next element).
     pub(crate) fn value_start(&mut self) {
         if let Some(l) = self.levels.get_mut(self.depth.wrapping_sub(1) as usize) {
@@ -244,15 +255,23 @@ impl Path {
     /// A whole key at once: `key_start`, `key_piece` and `key_end`.
     #[inline]
     pub(crate) fn whole_key(&mut self, bytes: &[u8]) {
-        let key = if bytes.len() > KEY_CAP {
-            Key::Other
-        } else {
-            intern(bytes)
+        let key = match self.key.get_mut(..bytes.len()) {
+            Some(dst) => {
+                // Kept for `last_key_bytes`.
+                dst.copy_from_slice(bytes);
+                self.key_len = bytes.len() as u8;
+                self.key_long = false;
+                intern(bytes)
+            }
+            None => {
+                self.key_len = 0;
+                self.key_long = true;
+                Key::Other
+            }
         };
         if let Some(l) = self.levels.get_mut(self.depth.wrapping_sub(1) as usize) {
             l.key = key;
         }
-        self.key_len = 0;
         self.started = false;
         self.in_key = false;
     }

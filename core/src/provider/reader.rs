@@ -278,6 +278,11 @@ impl Reader {
                 out.args_text(d);
                 None
             }
+            Sink::ArgsString => {
+                let d = text.decoded(&mut scratch);
+                out.args_escaped(d);
+                None
+            }
             Sink::Collect | Sink::Hold => {
                 let d = text.decoded(&mut scratch);
                 map.piece(d, out);

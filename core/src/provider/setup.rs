@@ -16,23 +16,28 @@ pub enum Provider {
     Gemini = 3,
     /// AWS Bedrock (the AWS event stream).
     Bedrock = 4,
+    /// Ollama's native API (`/api/chat`, `/api/generate`: newline-delimited JSON).
+    Ollama = 5,
 }
 
 impl Provider {
     /// Every provider, in the order of their numbers.
-    pub const ALL: [Provider; 5] = [
+    pub const ALL: [Provider; 6] = [
         Provider::OpenAiChat,
         Provider::OpenAiResponses,
         Provider::Anthropic,
         Provider::Gemini,
         Provider::Bedrock,
+        Provider::Ollama,
     ];
 
-    /// The config name (`openai-chat`, `openai-responses`, `anthropic`, `gemini`, `bedrock`).
+    /// The config name (`openai-chat`, `openai-responses`, `anthropic`, `gemini`, `bedrock`,
+    /// `ollama`).
     ///
     /// ```
     /// use tokensieve::provider::Provider;
     /// assert_eq!(Provider::from_name("anthropic"), Some(Provider::Anthropic));
+    /// assert_eq!(Provider::from_name("ollama"), Some(Provider::Ollama));
     /// assert_eq!(Provider::OpenAiChat.name(), "openai-chat");
     /// ```
     pub const fn name(self) -> &'static str {
@@ -42,6 +47,7 @@ impl Provider {
             Provider::Anthropic => "anthropic",
             Provider::Gemini => "gemini",
             Provider::Bedrock => "bedrock",
+            Provider::Ollama => "ollama",
         }
     }
 

@@ -23,7 +23,7 @@ namespace TokenSieve;
  */
 final class Decoder
 {
-    private const PROVIDERS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock'];
+    private const PROVIDERS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock', 'ollama'];
 
     use PullsEvents;
 

@@ -148,7 +148,7 @@ throws(fn () => new Decoder(['provider' => 'openai-chat', 'text_dialect' => 'nop
 throws(fn () => new Decoder(['provider' => 'openai-chat', 'colour' => 1]), 'colour', 'unknown decoder key');
 throws(fn () => new Decoder('{"provider":'), 'JSON', 'broken decoder JSON');
 check(Decoder::supported('openai-chat') && !Decoder::supported('klingon'), 'Decoder::supported');
-foreach (['openai-responses', 'anthropic', 'gemini', 'bedrock'] as $p) {
+foreach (['openai-responses', 'anthropic', 'gemini', 'bedrock', 'ollama'] as $p) {
     if (!Decoder::supported($p)) {
         throws(fn () => new Decoder(['provider' => $p]), 'provider', "unsupported provider $p");
     }

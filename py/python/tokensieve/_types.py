@@ -20,7 +20,7 @@ Part = Literal["name", "id", "input"]
 EventKind = Literal["block_start", "chunk", "block_complete", "stop", "finish", "error"]
 #: The streaming APIs a :class:`~tokensieve.Decoder` reads (``tokensieve.PROVIDERS`` at run
 #: time: those this build decodes).
-Provider = Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock"]
+Provider = Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "ollama"]
 #: Why a provider response ended, normalised across providers (``finish`` events).
 FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "refusal", "error", "other"]
 #: Where an ``error`` event came from: the provider, or the body's framing / JSON.

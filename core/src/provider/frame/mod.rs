@@ -14,9 +14,11 @@
 //! * `sse.rs` — Server-Sent Events (WHATWG): OpenAI, Anthropic, Gemini `alt=sse`.
 //! * `json_array.rs` — a streamed JSON array, one document per element (Gemini's default).
 //! * `event_stream.rs` — the AWS event stream (Bedrock): prelude, headers, payload, CRCs.
+//! * `ndjson.rs` — newline-delimited JSON, one document per line (Ollama).
 
 pub(crate) mod event_stream;
 pub(crate) mod json_array;
+pub(crate) mod ndjson;
 pub(crate) mod sse;
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) mod testing;
@@ -35,8 +37,9 @@ pub(crate) enum Framed {
     Newline,
     /// Payload bytes the framer consumed and held while it could not yet tell what they were
     /// (SSE: a read ended inside the first bytes of a data value that might be `[DONE]`, or
-    /// at the start of a bare JSON document's line that might be `data:` or `event:`). At
-    /// most 8 bytes; read them with the framer's `held()`, which consumes them.
+    /// at the start of a bare JSON document's line that might be `data:` or `event:`; NDJSON:
+    /// a read ended in a `\r` that was not a line end after all). At most 8 bytes; read them
+    /// with the framer's `held()`, which consumes them.
     Held,
     /// The current document is complete.
     End,

@@ -5,6 +5,7 @@
 use super::Framed;
 use super::event_stream::EventStreamFramer;
 use super::json_array::JsonArrayFramer;
+use super::ndjson::NdjsonFramer;
 use super::sse::SseFramer;
 
 /// The pull API every framer has.
@@ -49,6 +50,21 @@ impl Framer for JsonArrayFramer {
     }
     fn finish(&mut self) -> Framed {
         JsonArrayFramer::finish(self)
+    }
+}
+
+impl Framer for NdjsonFramer {
+    fn next(&mut self, input: &mut &[u8]) -> Framed {
+        NdjsonFramer::next(self, input)
+    }
+    fn consumed(&mut self, payload: &[u8]) {
+        NdjsonFramer::consumed(self, payload)
+    }
+    fn finish(&mut self) -> Framed {
+        NdjsonFramer::finish(self)
+    }
+    fn held(&mut self) -> &'static [u8] {
+        NdjsonFramer::held(self)
     }
 }
 

@@ -169,6 +169,51 @@ impl Out<'_> {
         text.len()
     }
 
+    /// Free-form text as the inside of a JSON string of the open call's input: escaped
+    /// (strict JSON), then fed as [`args_text`](Self::args_text) (one input chunk for text of
+    /// up to `ARGS_STEP / 6` bytes).
+    pub(crate) fn args_escaped(&mut self, text: &[u8]) {
+        let mut buf = [0u8; ARGS_STEP];
+        let mut n = 0;
+        for &b in text {
+            let mut esc = [0u8; 6];
+            let e = escape_byte(b, &mut esc);
+            if n + e.len() > ARGS_STEP {
+                self.args_text(&buf[..n]);
+                n = 0;
+            }
+            buf[n..n + e.len()].copy_from_slice(e);
+            n += e.len();
+        }
+        self.args_text(&buf[..n]);
+    }
+
+    /// Feeds pieces of input text (each escaped as a JSON string's text when its flag is
+    /// set) as few [`args_text`](Self::args_text) calls as `ARGS_STEP` allows (one for short
+    /// pieces: each call queues a chunk).
+    pub(crate) fn args_parts(&mut self, parts: &[(&[u8], bool)]) {
+        let mut buf = [0u8; ARGS_STEP];
+        let mut n = 0;
+        for &(piece, escape) in parts {
+            for &b in piece {
+                let mut esc = [0u8; 6];
+                let e: &[u8] = if escape {
+                    escape_byte(b, &mut esc)
+                } else {
+                    esc[0] = b;
+                    &esc[..1]
+                };
+                if n + e.len() > ARGS_STEP {
+                    self.args_text(&buf[..n]);
+                    n = 0;
+                }
+                buf[n..n + e.len()].copy_from_slice(e);
+                n += e.len();
+            }
+        }
+        self.args_text(&buf[..n]);
+    }
+
     /// The open call's arguments were cut before it opened (held past `max_call_bytes`):
     /// it fails as `too-large` when it completes, and later argument text of it is dropped.
     /// `held`: the held bytes are the first `max_call_bytes` of its arguments, its `raw`
@@ -229,4 +274,43 @@ impl Out<'_> {
             self.replay = Some(end as u32);
         }
     }
+}
+
+/// One byte of a JSON string's text, escaped as strict JSON writes it (UTF-8 passes through).
+pub(crate) fn escape_byte(b: u8, esc: &mut [u8; 6]) -> &[u8] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let n = match b {
+        b'"' | b'\\' => {
+            esc[..2].copy_from_slice(&[b'\\', b]);
+            2
+        }
+        b'\n' => {
+            esc[..2].copy_from_slice(b"\\n");
+            2
+        }
+        b'\r' => {
+            esc[..2].copy_from_slice(b"\\r");
+            2
+        }
+        b'\t' => {
+            esc[..2].copy_from_slice(b"\\t");
+            2
+        }
+        0..=0x1f => {
+            esc.copy_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 15)],
+            ]);
+            6
+        }
+        _ => {
+            esc[0] = b;
+            1
+        }
+    };
+    &esc[..n]
 }
