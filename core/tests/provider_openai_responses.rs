@@ -271,9 +271,9 @@ fn unknown_items_and_events_are_skipped() {
         true,
         &[
             CREATED,
-            r#"{"type":"response.output_item.added","output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"in_progress","name":"ignored"}}"#,
-            r#"{"type":"response.web_search_call.searching","output_index":0,"item_id":"ws_1","delta":"not text"}"#,
-            r#"{"type":"response.output_item.done","output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"completed","action":{"type":"search","query":"q"}}}"#,
+            r#"{"type":"response.output_item.added","output_index":0,"item":{"id":"fx_1","type":"future_item","status":"in_progress","name":"ignored"}}"#,
+            r#"{"type":"response.future_item.progress","output_index":0,"item_id":"fx_1","delta":"not text"}"#,
+            r#"{"type":"response.output_item.done","output_index":0,"item":{"id":"fx_1","type":"future_item","status":"completed","action":{"type":"search","query":"q"}}}"#,
             &text_delta(1, 0, "Found."),
             &completed("completed", "null"),
         ],
@@ -283,6 +283,29 @@ fn unknown_items_and_events_are_skipped() {
     find(&events, r#""content":"Found.""#);
     // No function call was made: stop.
     assert!(events[3].contains(r#""reason":"stop""#));
+}
+
+#[test]
+fn server_run_items_are_server_tool_calls_and_do_not_ask_for_an_answer() {
+    let body = sse(
+        true,
+        &[
+            CREATED,
+            r#"{"type":"response.output_item.added","output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"in_progress"}}"#,
+            r#"{"type":"response.web_search_call.searching","output_index":0,"item_id":"ws_1"}"#,
+            r#"{"type":"response.output_item.done","output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"completed","action":{"type":"search","query":"q"}}}"#,
+            &text_delta(1, 0, "Found."),
+            &completed("completed", "null"),
+        ],
+    );
+    let events = invariant(&body, 12);
+    find(
+        &events,
+        r#""tool_name":"web_search","tool_id":"ws_1","input":{"action":{"type":"search","query":"q"}},"server":true"#,
+    );
+    find(&events, r#""content":"Found.""#);
+    // A server-run call is not the host's to answer: stop, not tool_calls.
+    assert!(events.last().unwrap().contains(r#""reason":"stop""#));
 }
 
 #[test]

@@ -111,14 +111,19 @@ enum Kind {
 /// Calls of the host's built-in tools, which stream nothing the mapping reads: each is one
 /// tool_call block made from its `output_item.done` item (or a whole body's item) — (item
 /// type, tool name, run by the server). Their input is the item's members but `type`,
-/// `status` and the ids that name it. (The server-run items — `web_search_call`,
-/// `file_search_call`, `code_interpreter_call`, `image_generation_call` — are still skipped,
-/// as vector openai-responses/014 pins.)
-const WHOLE_ITEMS: [(&[u8], &str, bool); 4] = [
+/// `status` and the ids that name it. The server-run ones (`web_search_call`,
+/// `file_search_call`, `code_interpreter_call`, `image_generation_call`) are marked `server`:
+/// the host reads them, it does not answer them (issue 25: nothing that carries data is
+/// skipped).
+const WHOLE_ITEMS: [(&[u8], &str, bool); 8] = [
     (b"shell_call", "shell", false),
     (b"local_shell_call", "local_shell", false),
     (b"apply_patch_call", "apply_patch", false),
     (b"computer_call", "computer", false),
+    (b"web_search_call", "web_search", true),
+    (b"file_search_call", "file_search", true),
+    (b"code_interpreter_call", "code_interpreter", true),
+    (b"image_generation_call", "image_generation", true),
 ];
 
 /// A custom tool call's input: its free-form text as the JSON string `input` of an object
