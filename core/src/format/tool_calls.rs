@@ -436,7 +436,8 @@ struct XmlValue<'m> {
     framing: bool,
     /// Sequences that would end the value early.
     closers: &'m [&'m str],
-    /// Entity-escape `&`, `<`, `>` (morph-xml decodes the five named entities).
+    /// Entity-escape `&`, `<`, `>` (morph-xml decodes the five named entities; its string
+    /// values keep every line feed).
     entities: bool,
 }
 
@@ -469,7 +470,7 @@ fn push_xml_value(out: &mut String, v: &J<'_>, ty: ValueType, x: XmlValue<'_>) {
             v,
             JsonStyle {
                 spaced: true,
-                markers: &["</"],
+                markers: &["<"],
             },
         );
         if x.entities {
@@ -479,6 +480,7 @@ fn push_xml_value(out: &mut String, v: &J<'_>, ty: ValueType, x: XmlValue<'_>) {
         }
     };
     let (open_nl, close_nl) = match v {
+        J::Str(_) if x.entities => ("", ""),
         J::Str(s) if x.framing || s.starts_with('\n') || s.ends_with('\n') => ("\n", "\n"),
         _ if x.framing => ("\n", "\n"),
         _ => ("", ""),
@@ -622,7 +624,7 @@ const LLAMA3_MARKERS: &[&str] = &["<|"];
 ///
 /// Guards: content cannot end a call early. In JSON (and Python) strings the first character
 /// of any of the format's markers is written as an escape (`\u003c|call|>`): the same value.
-/// A JSON value inside an XML parameter escapes the `<` of every `</`. A raw string value
+/// A JSON value inside an XML parameter writes every `<` in its strings as `\u003c`. A raw string value
 /// that holds its element's closer (`</parameter>`, `</arg_value>`) cannot be written
 /// exactly where the schema types it `string` (no escaping is decoded there): a U+2060 WORD
 /// JOINER is written after its `<` — untyped, it is written as a JSON string instead
@@ -1003,7 +1005,7 @@ impl Writer<'_, '_> {
             Dialect::AnthropicXml => {
                 let x = XmlValue {
                     framing: false,
-                    closers: &["</parameter", "</parameter"],
+                    closers: &["</parameter", "</antml:parameter", "<![CDATA["],
                     entities: false,
                 };
                 let out = &mut self.out;
