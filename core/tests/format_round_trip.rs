@@ -117,12 +117,16 @@ fn schema_type(v: &Value) -> &'static str {
 
 /// The config: the dialect with each call's tool declared (its parameters typed by the
 /// values given: how the XML-parameter formats type values, and morph-xml's tool list).
-fn config(dialect: &Value, calls: &[(String, Map<String, Value>)]) -> ConfigBuf {
+/// Without `typed`, only morph-xml (which reads configured tools only) gets tools, and
+/// those without parameters: every value is the untyped guess.
+fn config(dialect: &Value, calls: &[(String, Map<String, Value>)], typed: bool) -> ConfigBuf {
     let tools: Vec<Value> = calls
         .iter()
+        .filter(|_| typed || dialect == "morph-xml")
         .map(|(name, args)| {
             let props: Map<String, Value> = args
                 .iter()
+                .filter(|_| typed)
                 .map(|(k, v)| (k.clone(), json!({ "type": schema_type(v) })))
                 .collect();
             json!({ "name": name, "schema": { "type": "object", "properties": props } })
@@ -132,13 +136,22 @@ fn config(dialect: &Value, calls: &[(String, Map<String, Value>)]) -> ConfigBuf 
 }
 
 fn check(dialect: Value, calls: Vec<(String, Map<String, Value>)>, sizes: Vec<usize>) {
+    check_typed(dialect, calls, sizes, true);
+}
+
+fn check_typed(
+    dialect: Value,
+    calls: Vec<(String, Map<String, Value>)>,
+    sizes: Vec<usize>,
+    typed: bool,
+) {
     // Names unique per case (one schema per tool).
     let calls: Vec<(String, Map<String, Value>)> = calls
         .into_iter()
         .enumerate()
         .map(|(i, (n, a))| (format!("{n}_{i}"), a))
         .collect();
-    let buf = config(&dialect, &calls);
+    let buf = config(&dialect, &calls, typed);
     let preset = buf.dialect;
     let texts: Vec<String> = calls
         .iter()
@@ -196,6 +209,12 @@ fn check(dialect: Value, calls: Vec<(String, Map<String, Value>)>, sizes: Vec<us
     }
 }
 
+/// A top-level value the untyped guess reads as a string: a run of 16 or more digits.
+fn has_long_integer(v: &Value) -> bool {
+    matches!(v, Value::Number(n) if n.to_string().len() >= 16
+        && n.to_string().bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn sizes() -> impl Strategy<Value = Vec<usize>> {
     prop::collection::vec(1usize..12, 1..8)
 }
@@ -219,6 +238,18 @@ proptest! {
     #[test]
     fn every_preset_reads_back_what_it_writes(d in dialects(), calls in calls(), sizes in sizes()) {
         check(json!(d.name()), calls, sizes);
+    }
+
+    /// Without schemas the XML-parameter formats' values are guessed back; a string that
+    /// would be guessed as something else is written as a JSON string. (An integer of 16+
+    /// digits is the one value the guess reads as a string: documented, left out here.)
+    #[test]
+    fn every_preset_reads_back_untyped_values(d in dialects(), calls in calls(), sizes in sizes()) {
+        let calls: Vec<_> = calls
+            .into_iter()
+            .map(|(n, a)| (n, a.into_iter().filter(|(_, v)| !has_long_integer(v)).collect()))
+            .collect();
+        check_typed(json!(d.name()), calls, sizes, false);
     }
 
     #[test]
