@@ -74,6 +74,65 @@ fn string() -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(ATOMS), 0..6).prop_map(|v| v.concat())
 }
 
+/// The dialects' own markers, for strings that try to end a call early.
+const MARKERS: &[&str] = &[
+    "</parameter>",
+    concat!("</", "antml", ":parameter>"),
+    "</invoke>",
+    "</function_calls>",
+    "<![CDATA[",
+    "</arg_value>",
+    "</tool_call>",
+    "<tool_call>",
+    "</minimax:tool_call>",
+    "</function>",
+    "<|call|>",
+    "<|end|>",
+    "<|tool_call_end|>",
+    "<|tool_calls_section_end|>",
+    "<｜tool▁call▁end｜>",
+    "</｜DSML｜parameter>",
+    "</|DSML|parameter>",
+    "[TOOL_CALLS]",
+    "[ARGS]",
+    "<|python_tag|>",
+    "<|python_end|>",
+    "<|tool_call_end|>",
+    "</calls>",
+    "<|END_ACTION|>",
+    "<|tools_suffix|>",
+    "```",
+    "]",
+    ")",
+    "\"",
+];
+
+fn marker_string() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![prop::sample::select(ATOMS), prop::sample::select(MARKERS)],
+        0..6,
+    )
+    .prop_map(|v| v.concat())
+}
+
+fn marker_call() -> impl Strategy<Value = (String, Map<String, Value>)> {
+    (
+        "[a-zA-Z_][a-zA-Z0-9_]{0,10}",
+        prop::collection::vec(
+            (
+                "[a-z_][a-z0-9_]{0,8}",
+                prop_oneof![
+                    marker_string().prop_map(Value::String),
+                    prop::collection::vec(marker_string().prop_map(Value::String), 0..3)
+                        .prop_map(Value::Array),
+                ],
+            ),
+            0..4,
+        ),
+    )
+        .prop_map(|(n, kv)| (n, kv.into_iter().collect()))
+}
+
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
         3 => string().prop_map(Value::String),
@@ -249,6 +308,19 @@ proptest! {
             .into_iter()
             .map(|(n, a)| (n, a.into_iter().filter(|(_, v)| !has_long_integer(v)).collect()))
             .collect();
+        check_typed(json!(d.name()), calls, sizes, false);
+    }
+
+    /// Strings that spell the formats' own markers cannot end a call early, and (untyped:
+    /// no schema types a raw string) come back exactly — except Gemma's strings, which have
+    /// no escapes (documented; pinned by a unit test).
+    #[test]
+    fn markers_in_strings_come_back_exactly(
+        d in dialects().prop_filter("Gemma strings have no escapes",
+            |d| !matches!(d, Dialect::Gemma4 | Dialect::FunctionGemma)),
+        calls in prop::collection::vec(marker_call(), 1..3),
+        sizes in sizes(),
+    ) {
         check_typed(json!(d.name()), calls, sizes, false);
     }
 

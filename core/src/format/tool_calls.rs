@@ -436,6 +436,9 @@ struct XmlValue<'m> {
     framing: bool,
     /// Sequences that would end the value early.
     closers: &'m [&'m str],
+    /// A string that cannot be written raw goes in CDATA sections (anthropic-xml: a value
+    /// that is only CDATA is its payload, verbatim; `]]>` splits two sections).
+    cdata: bool,
     /// Entity-escape `&`, `<`, `>` (morph-xml decodes the five named entities; its string
     /// values keep every line feed).
     entities: bool,
@@ -479,6 +482,19 @@ fn push_xml_value(out: &mut String, v: &J<'_>, ty: ValueType, x: XmlValue<'_>) {
             out.push_str(&s);
         }
     };
+    if let (true, J::Str(s)) = (x.cdata, v) {
+        let raw = match ty {
+            ValueType::String => true,
+            ValueType::Any => guessed_as_string(s),
+            _ => false,
+        };
+        if !raw || x.closers.iter().any(|c| s.contains(c)) {
+            out.push_str("<![CDATA[");
+            out.push_str(&s.replace("]]>", "]]]]><![CDATA[>"));
+            out.push_str("]]>");
+            return;
+        }
+    }
     let (open_nl, close_nl) = match v {
         J::Str(_) if x.entities => ("", ""),
         J::Str(s) if x.framing || s.starts_with('\n') || s.ends_with('\n') => ("\n", "\n"),
@@ -624,11 +640,14 @@ const LLAMA3_MARKERS: &[&str] = &["<|"];
 ///
 /// Guards: content cannot end a call early. In JSON (and Python) strings the first character
 /// of any of the format's markers is written as an escape (`\u003c|call|>`): the same value.
-/// A JSON value inside an XML parameter writes every `<` in its strings as `\u003c`. A raw string value
-/// that holds its element's closer (`</parameter>`, `</arg_value>`) cannot be written
-/// exactly where the schema types it `string` (no escaping is decoded there): a U+2060 WORD
-/// JOINER is written after its `<` — untyped, it is written as a JSON string instead
-/// (exact), and DSML writes it `string="false"` (exact); morph-xml escapes entities (exact).
+/// A JSON value inside an XML parameter writes every `<` in its strings as `\u003c`.
+/// anthropic-xml writes a string that cannot stand raw in CDATA (`]]>` split across two
+/// sections): exact. A raw string value that holds its element's closer (`</parameter>`,
+/// `</arg_value>`, for xml-params also `</function>` and the wrapper's closer) cannot be
+/// written exactly in the other XML formats where the schema types it `string` (no escaping
+/// is decoded there): a U+2060 WORD JOINER is written after its `<` — untyped, it is written
+/// as a JSON string instead (exact), and DSML writes it `string="false"` (exact); morph-xml
+/// escapes entities (exact).
 /// Gemma's strings have no escapes either: a string delimiter or call closer inside one
 /// gets the U+2060 after its first character.
 ///
@@ -820,9 +839,13 @@ impl Writer<'_, '_> {
         args: &[Args<'_>],
     ) -> Result<(), FormatError> {
         let seed = preset == Some(Dialect::SeedOss);
+        // `</parameter` ends a value; `</function` and the wrapper's closer are kept out of
+        // raw values too (a value cut off before `</parameter>` ends there).
+        let closers = ["</parameter", "</function", d.wrapper.1];
         let x = XmlValue {
             framing: !seed,
-            closers: &["</parameter"],
+            closers: &closers,
+            cdata: false,
             entities: false,
         };
         for (i, c) in calls.iter().enumerate() {
@@ -871,6 +894,7 @@ impl Writer<'_, '_> {
         let x = XmlValue {
             framing: false,
             closers: &closers,
+            cdata: false,
             entities: false,
         };
         let out = &mut self.out;
@@ -1005,7 +1029,8 @@ impl Writer<'_, '_> {
             Dialect::AnthropicXml => {
                 let x = XmlValue {
                     framing: false,
-                    closers: &["</parameter", "</antml:parameter", "<![CDATA["],
+                    closers: &["</parameter", "</antml:parameter", "<![CDATA[", "]]>"],
+                    cdata: true,
                     entities: false,
                 };
                 let out = &mut self.out;
@@ -1037,6 +1062,7 @@ impl Writer<'_, '_> {
                 let x = XmlValue {
                     framing: false,
                     closers: &["</arg_value"],
+                    cdata: false,
                     entities: false,
                 };
                 for (i, c) in calls.iter().enumerate() {
@@ -1065,6 +1091,7 @@ impl Writer<'_, '_> {
                 let x = XmlValue {
                     framing: false,
                     closers: &[],
+                    cdata: false,
                     entities: true,
                 };
                 for (i, c) in calls.iter().enumerate() {
@@ -1413,6 +1440,34 @@ mod tests {
             back[0].input,
             "{\"s\":\"x\\u003c/｜DSML｜parameter>y\",\"t\":\"ok\"}"
         );
+    }
+
+    /// anthropic-xml: a string that cannot stand raw goes in CDATA, typed or not: exact.
+    #[test]
+    fn anthropic_strings_in_cdata() {
+        use crate::config::{ConfigBuf, Dialect};
+        let mut typed = ConfigBuf::new(Dialect::AnthropicXml);
+        typed
+            .add_tool(
+                "f",
+                r#"{"type":"object","properties":{"s":{"type":"string"}}}"#,
+            )
+            .unwrap();
+        let args = r#"{"s": "a</parameter>]]>b"}"#;
+        for c in [typed.config(), Config::new(Dialect::AnthropicXml)] {
+            let text = format_tool_calls(&c, &one("f", args)).unwrap();
+            assert!(
+                text.contains("<![CDATA[a</parameter>]]]]><![CDATA[>b]]></parameter>"),
+                "{text}"
+            );
+            let back = parse_tool_calls(&c, text.as_bytes()).unwrap();
+            assert_eq!(back[0].input, r#"{"s":"a</parameter>]]>b"}"#);
+        }
+        // Untyped, `"42"` would be read as a number: CDATA keeps it a string.
+        let c = Config::new(Dialect::AnthropicXml);
+        let text = format_tool_calls(&c, &one("f", r#"{"s": "42", "n": 42}"#)).unwrap();
+        let back = parse_tool_calls(&c, text.as_bytes()).unwrap();
+        assert_eq!(back[0].input, r#"{"s":"42","n":42}"#, "{text}");
     }
 
     #[test]
