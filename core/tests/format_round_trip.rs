@@ -11,7 +11,7 @@ mod support;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use support::run;
-use tokensieve::format::{ToolCallIn, format_tool_calls};
+use tokensieve::format::{ToolCallIn, ToolResult, format_tool_calls, format_tool_results};
 use tokensieve::{ConfigBuf, Dialect};
 
 /// Pieces of string values: unicode, quotes, escapes, markup-looking text, JSON-looking
@@ -358,6 +358,59 @@ fn each_preset_once() {
                 vec![("get".into(), args.clone()), ("put".into(), Map::new())],
                 vec![3],
             );
+        }
+    }
+}
+
+/// The dialects whose parser reads a result the model (or a transcript) writes back, in the
+/// form `format_tool_results` writes it.
+const RESULT_DIALECTS: [Dialect; 3] = [Dialect::AnthropicXml, Dialect::Hermes, Dialect::Harmony];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// `format_tool_results` → the parser → one tool_result block per result with the same
+    /// content (and, in anthropic-xml, the error flag), nothing visible.
+    #[test]
+    fn results_read_back_as_results(
+        d in prop::sample::select(&RESULT_DIALECTS[..]),
+        results in prop::collection::vec(("[a-z_]{1,8}", string(), any::<bool>()), 1..4),
+        sizes in sizes(),
+    ) {
+        let input: Vec<ToolResult<'_>> = results
+            .iter()
+            .map(|(name, content, is_error)| ToolResult {
+                tool_use_id: None,
+                tool_name: Some(name),
+                content,
+                is_error: *is_error && d == Dialect::AnthropicXml,
+            })
+            .collect();
+        let text = format_tool_results(d, &input);
+        let buf = ConfigBuf::new(d);
+        for sizes in [vec![text.len().max(1)], sizes.clone()] {
+            let events = run(&buf, None, text.as_bytes(), &sizes);
+            let done: Vec<&Value> = events
+                .iter()
+                .filter(|e| e["event"] == "block_complete" && e["type"] == "tool_result")
+                .collect();
+            let visible = events.iter().any(|e| {
+                e["visible"] == true && !e["text"].as_str().unwrap_or("").trim().is_empty()
+            });
+            prop_assert!(!visible, "{:?}:\n{}", d, text);
+            prop_assert_eq!(done.len(), results.len(), "{:?}:\n{}\n{:#?}", d, text, events);
+            for (ev, r) in done.iter().zip(&input) {
+                prop_assert_eq!(&ev["type"], "tool_result", "{}", text);
+                // hermes: the template's line feeds around the content are the element's.
+                let content = ev["content"].as_str().unwrap_or_default();
+                let content = if d == Dialect::Hermes {
+                    content.strip_prefix('\n').and_then(|c| c.strip_suffix('\n')).unwrap_or(content)
+                } else {
+                    content
+                };
+                prop_assert_eq!(content, r.content, "{:?}:\n{}", d, text);
+                prop_assert_eq!(ev.get("is_error").is_some(), r.is_error, "{}", text);
+            }
         }
     }
 }

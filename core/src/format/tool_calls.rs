@@ -757,6 +757,12 @@ impl Writer<'_, '_> {
             markers.push(a);
             markers.push(b);
         }
+        if let Some((a, b)) = d.markup {
+            markers.push(a);
+            markers.push(b);
+        }
+        markers.extend(d.more_markup.iter());
+        markers.retain(|m| !m.is_empty());
         let st = JsonStyle {
             spaced: true,
             markers: &markers,
