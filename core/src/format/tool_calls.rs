@@ -683,12 +683,21 @@ pub fn format_tool_calls(
     if calls.is_empty() {
         return Ok(String::new());
     }
-    match config.description {
-        Some(d) => w.shape(&d, None, calls, &parsed)?,
-        None => match Description::preset(config.dialect) {
-            Some(d) => w.shape(&d, Some(config.dialect), calls, &parsed)?,
-            None => w.machine(config.dialect, calls, &parsed)?,
-        },
+    let (description, preset) = match config.description {
+        Some(d) => (Some(d), None),
+        None => (Description::preset(config.dialect), Some(config.dialect)),
+    };
+    match description {
+        Some(mut d) => {
+            // The `tool_call_markers` override replaces the wrapper, as the parser reads it.
+            if let Some(m) = config.tool_call_markers
+                && matches!(d.shape, Shape::JsonCall | Shape::XmlParams)
+            {
+                d.wrapper = m;
+            }
+            w.shape(&d, preset, calls, &parsed)?
+        }
+        None => w.machine(config.dialect, calls, &parsed)?,
     }
     Ok(w.out)
 }
@@ -1474,6 +1483,21 @@ mod tests {
         let text = format_tool_calls(&c, &one("f", r#"{"s": "42", "n": 42}"#)).unwrap();
         let back = parse_tool_calls(&c, text.as_bytes()).unwrap();
         assert_eq!(back[0].input, r#"{"s":"42","n":42}"#, "{text}");
+    }
+
+    #[test]
+    fn tool_call_markers_replace_the_wrapper() {
+        let c = Config {
+            tool_call_markers: Some(("<fn>", "</fn>")),
+            ..Config::new(Dialect::Hermes)
+        };
+        let text = format_tool_calls(&c, &one("f", r#"{"a": "</fn>"}"#)).unwrap();
+        assert_eq!(
+            text,
+            "<fn>\n{\"name\": \"f\", \"arguments\": {\"a\": \"\\u003c/fn>\"}}\n</fn>"
+        );
+        let back = parse_tool_calls(&c, text.as_bytes()).unwrap();
+        assert_eq!(back[0].input, r#"{"a":"</fn>"}"#);
     }
 
     #[test]
