@@ -8,6 +8,8 @@
 //! tokensieve providers [--names | --json]
 //! tokensieve decode (--config FILE | --provider P [--text-dialect D]) [--chunk N]
 //!                   [--json | --visible-only] [FILE|-]
+//! tokensieve format calls|results (--config FILE | --dialect D [--tools FILE]) [FILE|-]
+//! tokensieve format stops --dialect D
 //! ```
 //!
 //! `parse` and `decode` read their input as it arrives and print each read's events at once.
@@ -17,6 +19,7 @@
 
 mod decode;
 mod demo;
+mod format;
 mod output;
 mod stream;
 
@@ -53,6 +56,11 @@ enum Command {
     Providers(ListArgs),
     /// Decode a provider's streaming response body into events
     Decode(DecodeArgs),
+    /// Write tool calls or tool results in a dialect's wire format, or name its stop sequences
+    Format {
+        #[command(subcommand)]
+        what: format::FormatCommand,
+    },
 }
 
 /// `tokensieve parse --help`'s description.
@@ -158,6 +166,9 @@ fn main() -> ExitCode {
             list(&args, rows).map(|()| false)
         }
         Command::Decode(args) => decode::run(&args),
+        Command::Format { what } => format::run(&what)
+            .map(|()| false)
+            .map_err(stream::Fail::from),
     };
     stream::exit(result)
 }

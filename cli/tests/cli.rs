@@ -601,3 +601,91 @@ fn examples_parse() {
         }
     }
 }
+
+/// `format calls|results|stops`: the text a model writes or reads, read back by `parse`;
+/// `--help` on each; bad input is a failed run (exit 1).
+#[test]
+fn format_calls_results_and_stops() {
+    for sub in [
+        &["format"][..],
+        &["format", "calls"],
+        &["format", "results"],
+        &["format", "stops"],
+    ] {
+        let mut args = sub.to_vec();
+        args.push("--help");
+        let o = run(&args);
+        assert!(o.status.success(), "{args:?}: {o:?}");
+        assert!(
+            stdout(&o).contains(&format!("Usage: tokensieve {}", sub.join(" "))),
+            "{o:?}"
+        );
+    }
+
+    let calls = r#"[{"name": "get_weather", "id": "call_9", "input": {"city": "Paris", "n": 1.0e5, "big": 12345678901234567890}}]"#;
+    let o = run_with(
+        &["format", "calls", "--dialect", "hermes"],
+        calls.as_bytes(),
+    );
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(
+        stdout(&o),
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"n\": 1.0e5, \"big\": 12345678901234567890}}\n</tool_call>"
+    );
+    // What it writes, `parse` reads back as the same call.
+    let written = file("format-calls.txt", &stdout(&o));
+    let o = run(&[
+        "parse",
+        "--dialect",
+        "hermes",
+        "--json",
+        written.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout(&o).contains(r#""input":{"city":"Paris","n":1.0e5,"big":12345678901234567890}"#),
+        "{o:?}"
+    );
+
+    // A config file and an input file: mistral carries the id.
+    let config = file("format-config.json", r#"{"dialect": "mistral"}"#);
+    let input = file("format-calls.json", calls);
+    let o = run(&[
+        "format",
+        "calls",
+        "--config",
+        config.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(
+        stdout(&o),
+        "[TOOL_CALLS]get_weather[CALL_ID]call_9[ARGS]{\"city\": \"Paris\", \"n\": 1.0e5, \"big\": 12345678901234567890}"
+    );
+
+    let results = r#"[{"tool_use_id": "call_9", "name": "get_weather", "content": "sunny"}, {"content": "ENOENT", "is_error": true}]"#;
+    let o = run_with(
+        &["format", "results", "--dialect", "kimi-k2", "-"],
+        results.as_bytes(),
+    );
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(
+        stdout(&o),
+        "<|im_system|>get_weather<|im_middle|>## Return of call_9\nsunny<|im_end|><|im_system|>tool<|im_middle|>ENOENT<|im_end|>"
+    );
+
+    let o = run(&["format", "stops", "--dialect", "harmony"]);
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(stdout(&o), "[\"<|return|>\",\"<|call|>\"]\n");
+
+    // Failed runs: arguments that are not an object, a name the format cannot carry, not an
+    // array.
+    for (dialect, input) in [
+        ("hermes", r#"[{"name": "f", "input": [1]}]"#),
+        ("pythonic", r#"[{"name": "a b", "input": {}}]"#),
+        ("hermes", r#"{"name": "f"}"#),
+    ] {
+        let o = run_with(&["format", "calls", "--dialect", dialect], input.as_bytes());
+        assert_eq!(o.status.code(), Some(1), "{input}: {o:?}");
+        assert!(stderr(&o).starts_with("tokensieve: "), "{o:?}");
+    }
+}

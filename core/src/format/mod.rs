@@ -5,11 +5,17 @@
 //! a complete response (a non-streaming API call, a stored transcript).
 //!
 //! `whole_text.rs` parses a whole text ([`parse`], [`parse_tool_calls`], [`has_tool_use`],
-//! [`parse_tool_choice`]); `tool_results.rs` writes results back ([`format_tool_results`]).
+//! [`parse_tool_choice`]); `tool_results.rs` writes results back ([`format_tool_results`]); `tool_calls.rs` writes the
+//! assistant's calls ([`format_tool_calls`]) and names a dialect's stops ([`stop_sequences_for`]).
 
+mod tool_calls;
 mod tool_results;
 mod whole_text;
 
+pub use tool_calls::{
+    FormatError, FormatErrorKind, ToolCallIn, format_tool_calls, participant_stops,
+    stop_sequences_for,
+};
 pub use tool_results::{ToolResult, format_tool_results};
 pub use whole_text::{
     ToolCall, ToolChoiceError, has_tool_use, parse, parse_tool_calls, parse_tool_choice,

@@ -1,0 +1,180 @@
+//! `tokensieve format`: write what the model writes or reads, in a dialect's wire format —
+//! the assistant's past tool calls (`calls`), tool results (`results`) — and name the stop
+//! sequences a host sets for a dialect (`stops`).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{ArgGroup, Args, Subcommand};
+use serde_json::Value;
+use serde_json::value::RawValue;
+use tokensieve::format::{
+    ToolCallIn, ToolResult, format_tool_calls, format_tool_results, stop_sequences_for,
+};
+use tokensieve::{ConfigBuf, Dialect};
+
+use crate::{dialect_parser, read_file};
+
+/// What `tokensieve format` writes.
+#[derive(Subcommand, Debug)]
+pub(crate) enum FormatCommand {
+    /// Write the assistant's tool calls as the model writes them, from a JSON array of
+    /// {"name", "id"?, "input": {…}}
+    Calls(FormatArgs),
+    /// Write tool results as the family's template gives them back, from a JSON array of
+    /// {"tool_use_id"?, "name"?, "content", "is_error"?}
+    Results(FormatArgs),
+    /// Print the stop sequences a host sets for the dialect, as a JSON array
+    Stops(StopsArgs),
+}
+
+/// The arguments of `tokensieve format calls` and `format results`.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("source").required(true).args(["config", "dialect"])))]
+pub(crate) struct FormatArgs {
+    /// A JSON config object ({"dialect": …, "tools": […], …}): host descriptions, and the
+    /// tools whose parameter types decide how XML-parameter formats write values
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// The dialect to write
+    #[arg(long, value_name = "D", value_parser = dialect_parser())]
+    dialect: Option<Dialect>,
+
+    /// A JSON list of {name, schema}: the tools (with --dialect)
+    #[arg(long, value_name = "FILE", conflicts_with = "config")]
+    tools: Option<PathBuf>,
+
+    /// The JSON array to write; standard input when absent or `-`
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+}
+
+/// The arguments of `tokensieve format stops`.
+#[derive(Args, Debug)]
+pub(crate) struct StopsArgs {
+    /// The dialect
+    #[arg(long, value_name = "D", value_parser = dialect_parser(), required = true)]
+    dialect: Option<Dialect>,
+}
+
+fn text(path: &std::path::Path) -> Result<String, String> {
+    String::from_utf8(read_file(path)?).map_err(|_| format!("{}: not UTF-8", path.display()))
+}
+
+fn config(args: &FormatArgs) -> Result<ConfigBuf, String> {
+    if let Some(path) = &args.config {
+        return ConfigBuf::from_json(&text(path)?).map_err(|e| format!("{}: {e}", path.display()));
+    }
+    let d = args.dialect.ok_or("give --config or --dialect")?;
+    let mut c = ConfigBuf::new(d);
+    if let Some(path) = &args.tools {
+        let wrapped = format!("{{\"dialect\":\"{}\",\"tools\":{}}}", d.name(), text(path)?);
+        c.tools = ConfigBuf::from_json(&wrapped)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .tools;
+    }
+    Ok(c)
+}
+
+/// The input array, the raw text of each item's `input` (numbers as written: serde_json's
+/// values respell `1.0e5`), and what names the input in messages.
+type Items = (Vec<Value>, Vec<Option<String>>, String);
+
+fn items(args: &FormatArgs) -> Result<Items, String> {
+    let path = args.file.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let what = if path.as_os_str() == "-" {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let text = text(&path)?;
+    let raw: Vec<Option<String>> =
+        match serde_json::from_str::<Vec<std::collections::BTreeMap<String, &RawValue>>>(&text) {
+            Ok(objects) => objects
+                .iter()
+                .map(|o| o.get("input").map(|r| r.get().to_string()))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Array(items)) => Ok((items, raw, what)),
+        Ok(_) => Err(format!("{what}: not a JSON array")),
+        Err(e) => Err(format!("{what}: {e}")),
+    }
+}
+
+fn opt_str<'v>(item: &'v Value, key: &str, at: &str) -> Result<Option<&'v str>, String> {
+    match item.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(format!("{at}: \"{key}\" is not a string")),
+    }
+}
+
+/// Runs a `format` subcommand, writing its text to standard output.
+pub(crate) fn run(command: &FormatCommand) -> Result<(), String> {
+    let out = match command {
+        FormatCommand::Stops(args) => {
+            let d = args.dialect.ok_or("give --dialect")?;
+            let mut s = serde_json::to_string(stop_sequences_for(d)).map_err(|e| e.to_string())?;
+            s.push('\n');
+            s
+        }
+        FormatCommand::Calls(args) => {
+            let config = config(args)?;
+            let (items, raw, what) = items(args)?;
+            let mut owned = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let at = format!("{what}: [{i}]");
+                let name = opt_str(item, "name", &at)?.ok_or(format!("{at}: no \"name\""))?;
+                let id = opt_str(item, "id", &at)?;
+                let input = match (item.get("input"), raw.get(i).and_then(Option::as_deref)) {
+                    (None | Some(Value::Null), _) => "{}".to_string(),
+                    (Some(Value::Object(_)), Some(text)) => text.to_string(),
+                    _ => return Err(format!("{at}: \"input\" is not an object")),
+                };
+                owned.push((name, id, input));
+            }
+            let calls: Vec<ToolCallIn<'_>> = owned
+                .iter()
+                .map(|(name, id, input)| ToolCallIn {
+                    name,
+                    id: *id,
+                    arguments: input,
+                })
+                .collect();
+            format_tool_calls(&config.config(), &calls).map_err(|e| format!("{what}: {e}"))?
+        }
+        FormatCommand::Results(args) => {
+            let config = config(args)?;
+            let (items, _, what) = items(args)?;
+            let mut results = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let at = format!("{what}: [{i}]");
+                let content =
+                    opt_str(item, "content", &at)?.ok_or(format!("{at}: no \"content\" string"))?;
+                let is_error = match item.get("is_error") {
+                    None | Some(Value::Null) => false,
+                    Some(Value::Bool(b)) => *b,
+                    Some(_) => return Err(format!("{at}: \"is_error\" is not a boolean")),
+                };
+                results.push(ToolResult {
+                    tool_use_id: opt_str(item, "tool_use_id", &at)?,
+                    tool_name: opt_str(item, "name", &at)?,
+                    content,
+                    is_error,
+                });
+            }
+            format_tool_results(config.dialect, &results)
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing: {e}")),
+        _ => Ok(()),
+    }
+}
