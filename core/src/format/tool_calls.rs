@@ -610,6 +610,8 @@ const LLAMA3_MARKERS: &[&str] = &["<|"];
 /// | phi-4-mini | `functools[{"name": "N", "arguments": {…}}]` |
 /// | apertus | `<\|tools_prefix\|>[{"N": {…}}]<\|tools_suffix\|>` |
 /// | xlam | `[{"name": "N", "arguments": {…}}]` |
+/// | minicpm5 | `<function name="N">` holding `<param name="K">V</param>`, calls a line apart, no region (strings holding a closer in CDATA) |
+/// | step-3 | `<｜tool_calls_begin｜>` then per call `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="N">…</steptml:invoke><｜tool_call_end｜>`, then `<｜tool_calls_end｜>` |
 /// | harmony | `<\|start\|>assistant to=functions.N<\|channel\|>commentary json<\|message\|>{…}<\|call\|>` per call |
 /// | kimi-k2 | `<\|tool_calls_section_begin\|><\|tool_call_begin\|>functions.N:I<\|tool_call_argument_begin\|>{…}<\|tool_call_end\|>…<\|tool_calls_section_end\|>` |
 /// | deepseek-v3.1 | `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>N<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…<｜tool▁calls▁end｜>` |
@@ -905,20 +907,37 @@ impl Writer<'_, '_> {
         for p in d.tag_prefixes.iter().chain(core::iter::once("")) {
             closers.push(alloc::format!("</{p}{param_el}"));
         }
+        if d.cdata {
+            // A string that spells a CDATA opener goes in CDATA itself (there it is data).
+            closers.push("<![CDATA[".into());
+        }
         let closers: Vec<&str> = closers.iter().map(String::as_str).collect();
         let x = XmlValue {
             framing: false,
             closers: &closers,
-            cdata: false,
+            cdata: d.cdata,
             entities: false,
         };
+        // The region: an element, or (unnamed) the wrapper's markers with the markup pair
+        // around each call (Step-3), or nothing (MiniCPM5: the calls stand in text).
+        let markers = region.is_empty() && !d.wrapper.0.is_empty();
         let out = &mut self.out;
-        out.push('<');
-        out.push_str(prefix);
-        out.push_str(region);
-        out.push_str(">\n");
+        if !region.is_empty() {
+            out.push('<');
+            out.push_str(prefix);
+            out.push_str(region);
+            out.push_str(">\n");
+        } else if markers {
+            out.push_str(d.wrapper.0);
+        }
         for (i, c) in calls.iter().enumerate() {
             check(c.name, xml_attr_bad).map_err(|e| name_err(i, e))?;
+            if region.is_empty() && !markers && i > 0 {
+                out.push('\n');
+            }
+            if let (true, Some((open, _))) = (markers, d.markup) {
+                out.push_str(open);
+            }
             out.push('<');
             out.push_str(prefix);
             out.push_str(call_el);
@@ -966,12 +985,22 @@ impl Writer<'_, '_> {
             out.push_str("</");
             out.push_str(prefix);
             out.push_str(call_el);
-            out.push_str(">\n");
+            out.push('>');
+            if let (true, Some((_, close))) = (markers, d.markup) {
+                out.push_str(close);
+            }
+            if !region.is_empty() {
+                out.push('\n');
+            }
         }
-        out.push_str("</");
-        out.push_str(prefix);
-        out.push_str(region);
-        out.push('>');
+        if !region.is_empty() {
+            out.push_str("</");
+            out.push_str(prefix);
+            out.push_str(region);
+            out.push('>');
+        } else if markers {
+            out.push_str(d.wrapper.1);
+        }
         Ok(())
     }
 
@@ -1317,6 +1346,8 @@ fn kimi_name(id: &str) -> &str {
 /// | phi-4-mini | `<\|end\|>`, `<\|endoftext\|>` |
 /// | apertus | `<\|assistant_end\|>` |
 /// | xlam | `<\|eot_id\|>`, `<\|im_end\|>` (Llama- and Qwen-based xLAM-2) |
+/// | minicpm5 | `<\|im_end\|>`, `<\|endoftext\|>` |
+/// | step-3 | none known (its template was not found here) |
 /// | passthrough | none |
 ///
 /// ```
@@ -1350,6 +1381,9 @@ pub fn stop_sequences_for(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Phi4Mini => &["<|end|>", "<|endoftext|>"],
         Dialect::Apertus => &["<|assistant_end|>"],
         Dialect::Xlam => &["<|eot_id|>", "<|im_end|>"],
+        Dialect::MiniCpm5 => CHATML,
+        // Not known here (its template was not found): the host's own.
+        Dialect::Step3 => &[],
     }
 }
 
