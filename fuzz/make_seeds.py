@@ -47,6 +47,7 @@ TARGETS = {
     "xlam": "sieve_xlam",
     "gemma-4": "sieve_gemma_4",
     "functiongemma": "sieve_functiongemma",
+    "hunyuan": "sieve_hunyuan",
 }
 OUT = HERE / "seeds"
 

@@ -349,6 +349,10 @@ typedef enum tokensieve_dialect {
    * Salesforce xLAM: a bare JSON list of calls as the message, or in a json fence.
    */
   TOKENSIEVE_DIALECT_XLAM = 26,
+  /**
+   * Tencent Hunyuan HY3: `<tool_calls><tool_call>N<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>`.
+   */
+  TOKENSIEVE_DIALECT_HUNYUAN = 27,
 } tokensieve_dialect;
 
 /**

@@ -187,6 +187,10 @@ dialects! {
     /// A bare JSON list `[{"name": N, "arguments": {…}}]` as the whole message, or in a
     /// ```` ```json ```` fence (Salesforce xLAM).
     Xlam = 26, "xlam", THINK;
+    /// `<tool_calls><tool_call>N<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value>…
+    /// </tool_call></tool_calls>`, `<think>`, an `<answer>` wrapper as markup (Tencent
+    /// Hunyuan HY3): the key-value shape's preset with a separator.
+    Hunyuan = 27, "hunyuan", THINK;
 }
 
 impl Dialect {
@@ -237,24 +241,30 @@ pub enum Shape {
     /// inside a wrapper pair — or, with `bare_calls`, the calls one per line inside the
     /// wrapper without brackets (pythonic; LFM2, Olmo 3).
     Pythonic,
+    /// A call element holding the tool name, an optional separator element, then
+    /// `<key>K</key><value>V</value>` pairs (glm-4.5; Hunyuan HY3's `<tool_sep>`).
+    KeyValue,
 }
 
 impl Shape {
     /// Every shape a description can name.
-    pub const ALL: [Shape; 4] = [
+    pub const ALL: [Shape; 5] = [
         Shape::JsonCall,
         Shape::XmlParams,
         Shape::Invoke,
         Shape::Pythonic,
+        Shape::KeyValue,
     ];
 
-    /// The shape's name in configs (`json-call`, `xml-params`, `invoke`, `pythonic`).
+    /// The shape's name in configs (`json-call`, `xml-params`, `invoke`, `pythonic`,
+    /// `key-value`).
     pub const fn name(self) -> &'static str {
         match self {
             Shape::JsonCall => "json-call",
             Shape::XmlParams => "xml-params",
             Shape::Invoke => "invoke",
             Shape::Pythonic => "pythonic",
+            Shape::KeyValue => "key-value",
         }
     }
 
@@ -276,6 +286,7 @@ impl Shape {
             Shape::XmlParams => Dialect::Qwen3Coder,
             Shape::Invoke => Dialect::MinimaxM2,
             Shape::Pythonic => Dialect::Pythonic,
+            Shape::KeyValue => Dialect::Glm45,
         }
     }
 }
@@ -303,13 +314,17 @@ pub struct Description<'a> {
     /// closer may be empty: no closer, the JSON value's end ends the call or the array of
     /// calls (granite, phi-4-mini). An xml-params closer is a closing tag, `</name>`. Not
     /// read by the invoke shape, whose region is an element of
-    /// [`elements`](Description::elements).
+    /// [`elements`](Description::elements). key-value: the call element's tags,
+    /// `<name>`/`</name>` (`<tool_call>`/`</tool_call>`).
     pub wrapper: (&'a str, &'a str),
     /// json-call: `[open, close]` around a tool result the model writes (a `tool_result`
     /// block); `None`: none is recognised.
     pub result_wrapper: Option<(&'a str, &'a str)>,
-    /// json-call: `[open, close]` tags that wrap the answer as markup, not content
-    /// (Hunyuan's `<answer>…</answer>`): dropped wherever they stand in text; `None`: none.
+    /// json-call and key-value: `[open, close]` tags that wrap the answer or the calls as
+    /// markup, not content (Hunyuan's `<answer>…</answer>`, HY3's `<tool_calls>…</tool_calls>`
+    /// around its calls): dropped wherever they stand in text; `None`: none. key-value: an
+    /// opener of this pair at the start of a line inside thinking yields to the calls like
+    /// the call opener (docs/design.md, "Thinking that yields to tool calls").
     pub markup: Option<(&'a str, &'a str)>,
     /// json-call: the keys that hold the tool name (the first present counts).
     pub name_keys: StrList<'a>,
@@ -319,7 +334,10 @@ pub struct Description<'a> {
     pub thinking_tags: (&'a str, &'a str),
     /// invoke: the element names `[region, call, parameter]`, without their prefix
     /// (`["minimax:tool_call", "invoke", "parameter"]`); the call and parameter elements
-    /// take their name in a `name="…"` attribute.
+    /// take their name in a `name="…"` attribute. key-value: `[key, value]` or
+    /// `[key, value, separator]` (`["arg_key", "arg_value", "tool_sep"]`): the key and value
+    /// elements, and the element the model may write between the tool name and the first key
+    /// (`<tool_sep>`).
     pub elements: StrList<'a>,
     /// invoke: the prefix every element name carries, in each spelling the model writes
     /// (`["｜DSML｜", "|DSML|"]`: `<｜DSML｜invoke name="N">`); empty: none.
@@ -330,7 +348,7 @@ pub struct Description<'a> {
     /// pythonic: the calls stand inside the wrapper one after another (a line each),
     /// without `[…]` (Olmo 3's `<function_calls>f(a=1)\ng()</function_calls>`).
     pub bare_calls: bool,
-    /// json-call: more markup markers than [`markup`](Description::markup)'s pair, dropped
+    /// json-call and key-value: more markup markers than [`markup`](Description::markup)'s pair, dropped
     /// likewise wherever they stand in text (Cohere writes `<|START_RESPONSE|>…<|END_RESPONSE|>`
     /// or `<|START_TEXT|>…<|END_TEXT|>`); at most two (one more pair), and none with a
     /// `result_wrapper` (the text context's vocabulary holds eight markers). Empty: none.
@@ -381,6 +399,30 @@ const QWEN3_CODER: Description<'static> = Description {
     name_as_key: false,
     bare_array: false,
 };
+
+const GLM45: Description<'static> = Description {
+    shape: Shape::KeyValue,
+    wrapper: ("<tool_call>", "</tool_call>"),
+    elements: StrList::Strs(&["arg_key", "arg_value"]),
+    ..QWEN3_CODER
+};
+
+const HUNYUAN: Description<'static> = Description {
+    elements: StrList::Strs(&["arg_key", "arg_value", "tool_sep"]),
+    markup: Some(("<tool_calls>", "</tool_calls>")),
+    more_markup: StrList::Strs(&["<answer>", "</answer>"]),
+    ..GLM45
+};
+
+/// A key-value preset's call tags, element names and markup (field reads of the constants,
+/// for the per-decision path).
+#[inline]
+pub(crate) const fn preset_key_value(dialect: Dialect) -> &'static Description<'static> {
+    match dialect {
+        Dialect::Hunyuan => &HUNYUAN,
+        _ => &GLM45,
+    }
+}
 
 const PYTHONIC: Description<'static> = Description {
     shape: Shape::Pythonic,
@@ -588,6 +630,8 @@ impl Description<'static> {
             Dialect::Phi4Mini => Some(PHI4_MINI),
             Dialect::Apertus => Some(APERTUS),
             Dialect::Xlam => Some(XLAM),
+            Dialect::Glm45 => Some(GLM45),
+            Dialect::Hunyuan => Some(HUNYUAN),
             _ => None,
         }
     }

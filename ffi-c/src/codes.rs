@@ -126,6 +126,7 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_PHI_4_MINI = [Dialect::Phi4Mini],
     TOKENSIEVE_DIALECT_APERTUS = [Dialect::Apertus],
     TOKENSIEVE_DIALECT_XLAM = [Dialect::Xlam],
+    TOKENSIEVE_DIALECT_HUNYUAN = [Dialect::Hunyuan],
     TOKENSIEVE_DIALECT_GEMMA_4 = [Dialect::Gemma4],
     TOKENSIEVE_DIALECT_FUNCTIONGEMMA = [Dialect::FunctionGemma],
 });

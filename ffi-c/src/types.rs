@@ -263,6 +263,8 @@ pub enum tokensieve_dialect {
     TOKENSIEVE_DIALECT_PHI_4_MINI = 25,
     /// Salesforce xLAM: a bare JSON list of calls as the message, or in a json fence.
     TOKENSIEVE_DIALECT_XLAM = 26,
+    /// Tencent Hunyuan HY3: `<tool_calls><tool_call>N<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>`.
+    TOKENSIEVE_DIALECT_HUNYUAN = 27,
 }
 
 /// `tokensieve_config.dialect` before one is chosen: what `tokensieve_config_default`

@@ -142,7 +142,7 @@ impl DescriptionBuf {
             Some(Value::String(s)) => Shape::from_name(s).ok_or_else(|| {
                 err(
                     "dialect.shape",
-                    "must be one of json-call, xml-params, invoke",
+                    "must be one of json-call, xml-params, invoke, pythonic, key-value",
                 )
             })?,
             Some(_) => return Err(err("dialect.shape", "must be a string")),
@@ -165,8 +165,19 @@ impl DescriptionBuf {
                 {
                     return Err(err(&full, "is not a field of the invoke shape"));
                 }
-                "elements" | "tag_prefixes" | "string_attribute" if shape != Shape::Invoke => {
+                "elements" if !matches!(shape, Shape::Invoke | Shape::KeyValue) => {
+                    return Err(err(
+                        &full,
+                        "is a field of the invoke and key-value shapes only",
+                    ));
+                }
+                "tag_prefixes" | "string_attribute" if shape != Shape::Invoke => {
                     return Err(err(&full, "is a field of the invoke shape only"));
+                }
+                "result_wrapper" | "name_keys" | "argument_keys" | "name_as_key" | "bare_array"
+                    if shape == Shape::KeyValue =>
+                {
+                    return Err(err(&full, "is not a field of the key-value shape"));
                 }
                 "wrapper" => d.wrapper = marker_pair(&full, value)?,
                 "result_wrapper" if value.is_null() => d.result_wrapper = None,

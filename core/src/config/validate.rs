@@ -38,19 +38,26 @@ pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigErro
             "must differ from the thinking markers",
         ));
     }
-    match d.shape {
-        Shape::JsonCall => {
-            if let Some(m) = d.markup {
-                pair("dialect.markup", m)?;
-                let taken = [d.wrapper.0, d.wrapper.1, thinking[0], thinking[1]];
-                if taken.contains(&m.0) || taken.contains(&m.1) {
-                    return Err(ConfigError::new(
-                        "dialect.markup",
-                        "must differ from the wrapper and the thinking markers",
-                    ));
-                }
+    let markup = |d: &Description<'_>| {
+        if let Some(m) = d.markup {
+            pair("dialect.markup", m)?;
+            let taken = [d.wrapper.0, d.wrapper.1, thinking[0], thinking[1]];
+            if taken.contains(&m.0) || taken.contains(&m.1) {
+                return Err(ConfigError::new(
+                    "dialect.markup",
+                    "must differ from the wrapper and the thinking markers",
+                ));
             }
-            validate_more_markup(d)?;
+        }
+        validate_more_markup(d)
+    };
+    match d.shape {
+        Shape::KeyValue => {
+            markup(d)?;
+            validate_key_value(d)?;
+        }
+        Shape::JsonCall => {
+            markup(d)?;
             if let Some(r) = d.result_wrapper {
                 pair("dialect.result_wrapper", r)?;
                 if r.0 == d.wrapper.0 || thinking.contains(&r.0) {
@@ -130,11 +137,52 @@ pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigErro
             "applies to the json-call shape only",
         ));
     }
-    if d.shape != Shape::JsonCall && !d.more_markup.is_empty() {
+    if !matches!(d.shape, Shape::JsonCall | Shape::KeyValue) && !d.more_markup.is_empty() {
         return Err(ConfigError::new(
             "dialect.more_markup",
+            "applies to the json-call and key-value shapes only",
+        ));
+    }
+    Ok(())
+}
+
+/// The key-value shape's fields: the call element's tags, two or three distinct element
+/// names (key, value, separator) unlike the call's and the thinking element's.
+fn validate_key_value(d: &Description<'_>) -> Result<(), ConfigError> {
+    let call = closing_tag_name(d.wrapper.1);
+    if call.is_none_or(|c| {
+        d.wrapper
+            .0
+            .strip_prefix('<')
+            .and_then(|o| o.strip_suffix('>'))
+            != Some(c)
+    }) {
+        return Err(ConfigError::new(
+            "dialect.wrapper",
+            "a key-value wrapper is an element's tags <name> and </name>",
+        ));
+    }
+    if d.result_wrapper.is_some() {
+        return Err(ConfigError::new(
+            "dialect.result_wrapper",
             "applies to the json-call shape only",
         ));
+    }
+    let e = d.elements;
+    if !(2..=3).contains(&e.len()) || !e.iter().all(|n| n.len() <= 48 && is_element_name(n)) {
+        return Err(ConfigError::new(
+            "dialect.elements",
+            "must name [key, value] or [key, value, separator] elements: a letter or _, then letters, digits, _ - . : (at most 48 bytes)",
+        ));
+    }
+    let think = crate::dialect::element_name(d.thinking_tags.0, d.thinking_tags.1);
+    for (i, n) in e.iter().enumerate() {
+        if Some(n) == call || think == Some(n.as_bytes()) || e.iter().skip(i + 1).any(|m| m == n) {
+            return Err(ConfigError::new(
+                "dialect.elements",
+                "must be different names, unlike the call element and the thinking element",
+            ));
+        }
     }
     Ok(())
 }

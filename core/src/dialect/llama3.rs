@@ -209,7 +209,7 @@ fn next_call(r: &[u8]) -> Look {
 
 /// The look-ahead test of every marked literal (module docs): after `{`, a call's first
 /// member; after `[`, `<|python_tag|>` or a separator, a call object (or array) to come.
-fn call_follows(rest: &[u8], eof: bool) -> Option<bool> {
+fn call_follows(rest: &[u8], _: &Vocab<'_>, eof: bool) -> Option<bool> {
     match any(call_key(rest), next_call(rest)) {
         Look::Yes => Some(true),
         Look::No => Some(false),

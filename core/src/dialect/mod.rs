@@ -223,6 +223,7 @@ registry! {
     => Phi4Mini: Hermes;
     => Apertus: Hermes;
     => Xlam: Hermes;
+    => Hunyuan: Glm45;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

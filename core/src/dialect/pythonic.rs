@@ -114,7 +114,7 @@ fn ident_byte(b: u8) -> bool {
 }
 
 /// The look-ahead after `[` (module docs): `NAME(` then `)` or `KEYWORD=`.
-fn list_follows(rest: &[u8], eof: bool) -> Option<bool> {
+fn list_follows(rest: &[u8], _: &Vocab<'_>, eof: bool) -> Option<bool> {
     // Undecided at the end of what is known: text at the end of input.
     let undecided = if eof { Some(false) } else { None };
     let skip_ws = |i: usize| i + rest[i..].iter().take_while(|&&b| is_ws(b)).count();
@@ -406,26 +406,46 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::list_follows;
+    use crate::scan::Vocab;
 
     #[test]
     fn a_call_must_follow_the_bracket() {
-        assert_eq!(list_follows(b"get_weather(city=", false), Some(true));
-        assert_eq!(list_follows(b" get_time()]", false), Some(true));
         assert_eq!(
-            list_follows(b"\n  functions.get_weather (\n city =", false),
+            list_follows(b"get_weather(city=", &Vocab::EMPTY, false),
             Some(true)
         );
-        assert_eq!(list_follows(b"f( x = 1", false), Some(true));
-        assert_eq!(list_follows(b"f(x", false), None);
-        assert_eq!(list_follows(b"get_wea", false), None);
-        assert_eq!(list_follows(b"", false), None);
-        assert_eq!(list_follows(b"1, 2]", false), Some(false));
-        assert_eq!(list_follows(b"see above]", false), Some(false));
-        assert_eq!(list_follows(b"f(x)]", false), Some(false));
-        assert_eq!(list_follows(b"f(\"Paris\")]", false), Some(false));
-        assert_eq!(list_follows(b"link](http://x)", false), Some(false));
-        assert_eq!(list_follows(b"get_wea", true), Some(false));
-        assert_eq!(list_follows(b"f(x", true), Some(false));
+        assert_eq!(
+            list_follows(b" get_time()]", &Vocab::EMPTY, false),
+            Some(true)
+        );
+        assert_eq!(
+            list_follows(
+                b"\n  functions.get_weather (\n city =",
+                &Vocab::EMPTY,
+                false
+            ),
+            Some(true)
+        );
+        assert_eq!(list_follows(b"f( x = 1", &Vocab::EMPTY, false), Some(true));
+        assert_eq!(list_follows(b"f(x", &Vocab::EMPTY, false), None);
+        assert_eq!(list_follows(b"get_wea", &Vocab::EMPTY, false), None);
+        assert_eq!(list_follows(b"", &Vocab::EMPTY, false), None);
+        assert_eq!(list_follows(b"1, 2]", &Vocab::EMPTY, false), Some(false));
+        assert_eq!(
+            list_follows(b"see above]", &Vocab::EMPTY, false),
+            Some(false)
+        );
+        assert_eq!(list_follows(b"f(x)]", &Vocab::EMPTY, false), Some(false));
+        assert_eq!(
+            list_follows(b"f(\"Paris\")]", &Vocab::EMPTY, false),
+            Some(false)
+        );
+        assert_eq!(
+            list_follows(b"link](http://x)", &Vocab::EMPTY, false),
+            Some(false)
+        );
+        assert_eq!(list_follows(b"get_wea", &Vocab::EMPTY, true), Some(false));
+        assert_eq!(list_follows(b"f(x", &Vocab::EMPTY, true), Some(false));
     }
 
     /// The lexer's Python mode with a writer, fed `input` one byte at a time: the JSON, or
