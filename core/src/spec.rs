@@ -243,6 +243,17 @@ pub enum Shape {
     Pythonic,
     /// A call element holding the tool name, an optional separator element, then
     /// `<key>K</key><value>V</value>` pairs (glm-4.5; Hunyuan HY3's `<tool_sep>`).
+    ///
+    /// ```
+    /// use tokensieve::{Config, Description, Dialect, Shape, StrList};
+    /// let hy3 = Description::preset(Dialect::Hunyuan).unwrap();
+    /// assert_eq!(hy3.shape, Shape::KeyValue);
+    /// assert_eq!(hy3.elements.get(2), Some("tool_sep"));
+    /// // A family with other element names, described by a host:
+    /// let mine = Description { elements: StrList::Strs(&["k", "v"]), ..hy3 };
+    /// let config = Config { description: Some(mine), ..Config::new(Dialect::Glm45) };
+    /// assert!(config.validate().is_ok());
+    /// ```
     KeyValue,
 }
 

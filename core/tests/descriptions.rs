@@ -326,6 +326,71 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
+
+    /// key-value: random call, key, value and separator element names (the separator
+    /// optional), random thinking markers, an optional markup region around the calls, calls
+    /// with or without newlines between their elements.
+    #[test]
+    fn key_value_descriptions(
+        names in prop::collection::btree_set("[a-z][a-z_:]{1,8}", 4),
+        with_sep in any::<bool>(), thinking in pair(), region in prop::option::of(pair()),
+        newlines in any::<bool>(),
+        pieces in prop::collection::vec((prose(), prop::collection::vec(call(), 1..3)), 1..3),
+        tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
+    ) {
+        let names: Vec<String> = names.into_iter().collect();
+        let (call_el, key, value, sep) = (&names[0], &names[1], &names[2], &names[3]);
+        let wrapper = (format!("<{call_el}>"), format!("</{call_el}>"));
+        prop_assume!(distinct(&wrapper, &thinking));
+        prop_assume!(names.iter().all(|n| !thinking.0.starts_with(&format!("<{n}"))));
+        if let Some(r) = &region {
+            prop_assume!(distinct(r, &wrapper) && distinct(r, &thinking));
+        }
+        let mut elements = vec![key.as_str(), value.as_str()];
+        if with_sep {
+            elements.push(sep.as_str());
+        }
+        let config = ConfigBuf::from_value(&json!({"dialect": {
+            "shape": "key-value",
+            "wrapper": [wrapper.0, wrapper.1],
+            "elements": elements,
+            "markup": region.as_ref().map(|r| [&r.0, &r.1]),
+            "thinking_tags": [thinking.0, thinking.1],
+        }})).unwrap();
+        let nl = if newlines { "\n" } else { "" };
+        let mut data = format!("{}{think}{}", thinking.0, thinking.1);
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        for (before, calls) in &pieces {
+            data.push_str(before);
+            text.push_str(before);
+            if let Some(r) = &region {
+                data.push_str(&r.0);
+            }
+            for (name, args) in calls {
+                data.push_str(&format!("{}{name}", wrapper.0));
+                if with_sep {
+                    data.push_str(&format!("<{sep}>"));
+                }
+                data.push_str(nl);
+                for (k, v) in args {
+                    data.push_str(&format!("<{key}>{k}</{key}>{nl}<{value}>{v}</{value}>{nl}"));
+                }
+                data.push_str(&wrapper.1);
+                expected.push((name.clone(), input_of(args)));
+            }
+            if let Some(r) = &region {
+                data.push_str(&r.1);
+            }
+        }
+        data.push_str(&tail);
+        text.push_str(&tail);
+        same_calls_and_text(&config, &data, &sizes, &expected, &text)?;
+    }
+}
+
 /// A description is checked when the parser is made; the error names the field.
 #[test]
 fn bad_descriptions_name_the_field() {
@@ -446,6 +511,50 @@ fn bad_descriptions_name_the_field() {
         (
             json!({"shape": "pythonic", "markup": ["<a>", "</a>"]}),
             "dialect.markup",
+        ),
+        (
+            json!({"shape": "key-value", "wrapper": ["<c>", "</d>"]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "key-value", "wrapper": ["[c]", "[/c]"]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "key-value", "elements": ["k"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "key-value", "elements": ["k", "k"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "key-value", "elements": ["k", "tool_call"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "key-value", "elements": ["k", "v", "think"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "key-value", "elements": ["k", "v", ""]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "key-value", "markup": ["<tool_call>", "</x>"]}),
+            "dialect.markup",
+        ),
+        (
+            json!({"shape": "key-value", "markup": ["<a>", "<a>"]}),
+            "dialect.markup",
+        ),
+        (
+            json!({"shape": "key-value", "name_keys": ["n"]}),
+            "dialect.name_keys",
+        ),
+        (
+            json!({"shape": "key-value", "tag_prefixes": ["x"]}),
+            "dialect.tag_prefixes",
         ),
         (json!({"shape": "yaml"}), "dialect.shape"),
         (json!({"wrapper": ["<a>", "</a>"]}), "dialect.shape"),

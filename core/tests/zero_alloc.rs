@@ -215,6 +215,17 @@ fn feeding_never_allocates_with_a_description() {
         string_attribute: Some("str"),
         ..Description::preset(Dialect::DeepSeekV32).unwrap()
     };
+    let kv = Description {
+        wrapper: ("<hy:call>", "</hy:call>"),
+        elements: StrList::Strs(&["k", "v", "sep"]),
+        markup: Some(("<calls>", "</calls>")),
+        more_markup: StrList::Strs(&["<answer>", "</answer>"]),
+        ..Description::preset(Dialect::Glm45).unwrap()
+    };
+    let kv_text: &[u8] = "<think>Plan \u{6771}\u{4eac}.\n<calls>\n<hy:call>f<sep>\n<k>s</k>\n<v>line \"one\"</v>\n\
+<k>n</k><v>7</v>\n</hy:call>\n<hy:call>zz<sep></hy:call></calls>\n<answer>Done <hy:call> x</answer>\n\
+<hy:call>f<sep><k>s</k>oops</hy:call>\n"
+        .as_bytes();
     let seed_text: &[u8] = "<seed:think>Plan \u{6771}\u{4eac}.</seed:think>Sure.\n\
 <seed:tool_call>\n<function=f>\n<parameter=s>\nline \"one\"\n</parameter>\n<parameter=n>7</parameter>\n</function>\n\
 <function=zz>\n<parameter=a>1</parameter>\n</function>\n</seed:tool_call>\n"
@@ -225,7 +236,12 @@ fn feeding_never_allocates_with_a_description() {
 <!x!arg name=\"s\" str=\"true\">line \"one\"</!x!arg>\n<!x!arg name=\"n\" str=\"false\">7</!x!arg>\n</!x!call>\n\
 <!x!call name=\"zz\"><!x!arg name=\"a\">[1, {\"b\": null}]</!x!arg></!x!call>\n</!x!calls></think>\nDone <!x!call> x\n"
         .as_bytes();
-    for (description, text) in [(seed, seed_text), (json, json_text), (dsml, dsml_text)] {
+    for (description, text) in [
+        (seed, seed_text),
+        (json, json_text),
+        (dsml, dsml_text),
+        (kv, kv_text),
+    ] {
         let input = text.repeat(300);
         for unknown_tools in [UnknownTools::Call, UnknownTools::Fail] {
             let config = Config {
