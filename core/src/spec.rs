@@ -255,20 +255,25 @@ pub enum Shape {
     /// assert!(config.validate().is_ok());
     /// ```
     KeyValue,
+    /// A section between special tokens holding calls, each a header (the name, or an id
+    /// naming it, as Kimi's `functions.NAME:IDX`) and a JSON body between two more
+    /// (kimi-k2, deepseek-v3.1, deepseek-v3).
+    Sectioned,
 }
 
 impl Shape {
     /// Every shape a description can name.
-    pub const ALL: [Shape; 5] = [
+    pub const ALL: [Shape; 6] = [
         Shape::JsonCall,
         Shape::XmlParams,
         Shape::Invoke,
         Shape::Pythonic,
         Shape::KeyValue,
+        Shape::Sectioned,
     ];
 
     /// The shape's name in configs (`json-call`, `xml-params`, `invoke`, `pythonic`,
-    /// `key-value`).
+    /// `key-value`, `sectioned`).
     pub const fn name(self) -> &'static str {
         match self {
             Shape::JsonCall => "json-call",
@@ -276,6 +281,7 @@ impl Shape {
             Shape::Invoke => "invoke",
             Shape::Pythonic => "pythonic",
             Shape::KeyValue => "key-value",
+            Shape::Sectioned => "sectioned",
         }
     }
 
@@ -298,6 +304,7 @@ impl Shape {
             Shape::Invoke => Dialect::MinimaxM2,
             Shape::Pythonic => Dialect::Pythonic,
             Shape::KeyValue => Dialect::Glm45,
+            Shape::Sectioned => Dialect::KimiK2,
         }
     }
 }
@@ -326,7 +333,8 @@ pub struct Description<'a> {
     /// calls (granite, phi-4-mini). An xml-params closer is a closing tag, `</name>`. Not
     /// read by the invoke shape, whose region is an element of
     /// [`elements`](Description::elements). key-value: the call element's tags,
-    /// `<name>`/`</name>` (`<tool_call>`/`</tool_call>`).
+    /// `<name>`/`</name>` (`<tool_call>`/`</tool_call>`). sectioned: the section's markers
+    /// (`<|tool_calls_section_begin|>`, `<|tool_calls_section_end|>`).
     pub wrapper: (&'a str, &'a str),
     /// json-call: `[open, close]` around a tool result the model writes (a `tool_result`
     /// block); `None`: none is recognised.
@@ -372,6 +380,23 @@ pub struct Description<'a> {
     /// thinking only) is the calls without a wrapper, its end ending them (xLAM); the
     /// wrapper still opens calls anywhere.
     pub bare_array: bool,
+    /// sectioned: `[open, close]` around one call (`<|tool_call_begin|>`,
+    /// `<|tool_call_end|>`); unread by the other shapes.
+    pub call_markers: (&'a str, &'a str),
+    /// sectioned: what ends each part of a call's header, in order (one or two markers); the
+    /// last part names the call (`["<|tool_call_argument_begin|>"]`; deepseek-v3's
+    /// `["<｜tool▁sep｜>", "\n"]`: a type, then the name).
+    pub header_ends: StrList<'a>,
+    /// sectioned: a code fence `[open, close]` that may stand around the body (deepseek-v3's
+    /// ```` ```json ````, ```` ``` ````); `None`: none.
+    pub fence: Option<(&'a str, &'a str)>,
+    /// sectioned: the header's last part is the call's id on the wire (Kimi's
+    /// `functions.NAME:IDX`), the name being the id without a leading `functions.` and a
+    /// trailing `:IDX`; otherwise it is the name, and ids are `{id_prefix}{n}`.
+    pub wire_id: bool,
+    /// sectioned: other spellings that open the section in text (at most four; DeepSeek's
+    /// distilled models write `<｜tool_calls_begin｜>`); empty: none.
+    pub alt_openers: StrList<'a>,
 }
 
 /// Longest key name a json-call description may give, in bytes.
@@ -392,6 +417,11 @@ const HERMES: Description<'static> = Description {
     more_markup: StrList::Strs(&[]),
     name_as_key: false,
     bare_array: false,
+    call_markers: ("", ""),
+    header_ends: StrList::Strs(&[]),
+    fence: None,
+    wire_id: false,
+    alt_openers: StrList::Strs(&[]),
 };
 
 const QWEN3_CODER: Description<'static> = Description {
@@ -409,6 +439,11 @@ const QWEN3_CODER: Description<'static> = Description {
     more_markup: StrList::Strs(&[]),
     name_as_key: false,
     bare_array: false,
+    call_markers: ("", ""),
+    header_ends: StrList::Strs(&[]),
+    fence: None,
+    wire_id: false,
+    alt_openers: StrList::Strs(&[]),
 };
 
 const GLM45: Description<'static> = Description {
@@ -432,6 +467,50 @@ pub(crate) const fn preset_key_value(dialect: Dialect) -> &'static Description<'
     match dialect {
         Dialect::Hunyuan => &HUNYUAN,
         _ => &GLM45,
+    }
+}
+
+const KIMI_K2: Description<'static> = Description {
+    shape: Shape::Sectioned,
+    wrapper: ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
+    call_markers: ("<|tool_call_begin|>", "<|tool_call_end|>"),
+    header_ends: StrList::Strs(&["<|tool_call_argument_begin|>"]),
+    wire_id: true,
+    ..QWEN3_CODER
+};
+
+/// The section openers DeepSeek's distilled models write as text instead of the special
+/// token (llama.cpp accepts the same four); the calls inside keep the special tokens.
+const DEEPSEEK_OPEN_ALT: StrList<'static> = StrList::Strs(&[
+    "<｜tool_calls_begin｜>",
+    "<｜tool calls begin｜>",
+    "<｜tool\\_calls\\_begin｜>",
+    "<｜tool▁calls｜>",
+]);
+
+const DEEPSEEK_V31: Description<'static> = Description {
+    wrapper: ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
+    call_markers: ("<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"),
+    header_ends: StrList::Strs(&["<｜tool▁sep｜>"]),
+    wire_id: false,
+    alt_openers: DEEPSEEK_OPEN_ALT,
+    ..KIMI_K2
+};
+
+const DEEPSEEK_V3: Description<'static> = Description {
+    header_ends: StrList::Strs(&["<｜tool▁sep｜>", "\n"]),
+    fence: Some(("```json", "```")),
+    ..DEEPSEEK_V31
+};
+
+/// A sectioned preset's description (field reads of the constants, for the per-decision
+/// path).
+#[inline]
+pub(crate) const fn preset_sectioned(dialect: Dialect) -> &'static Description<'static> {
+    match dialect {
+        Dialect::DeepSeekV31 => &DEEPSEEK_V31,
+        Dialect::DeepSeekV3 => &DEEPSEEK_V3,
+        _ => &KIMI_K2,
     }
 }
 
@@ -473,6 +552,11 @@ const MINIMAX_M2: Description<'static> = Description {
     more_markup: StrList::Strs(&[]),
     name_as_key: false,
     bare_array: false,
+    call_markers: ("", ""),
+    header_ends: StrList::Strs(&[]),
+    fence: None,
+    wire_id: false,
+    alt_openers: StrList::Strs(&[]),
 };
 
 /// The element names, prefixes and typing attribute of a preset of the invoke shape (field
@@ -643,6 +727,9 @@ impl Description<'static> {
             Dialect::Xlam => Some(XLAM),
             Dialect::Glm45 => Some(GLM45),
             Dialect::Hunyuan => Some(HUNYUAN),
+            Dialect::KimiK2 => Some(KIMI_K2),
+            Dialect::DeepSeekV31 => Some(DEEPSEEK_V31),
+            Dialect::DeepSeekV3 => Some(DEEPSEEK_V3),
             _ => None,
         }
     }

@@ -208,6 +208,11 @@ fn feeding_never_allocates_with_a_description() {
         more_markup: StrList::Strs(&[]),
         name_as_key: false,
         bare_array: false,
+        call_markers: ("", ""),
+        header_ends: StrList::Strs(&[]),
+        fence: None,
+        wire_id: false,
+        alt_openers: StrList::Strs(&[]),
     };
     let dsml = Description {
         elements: StrList::Strs(&["calls", "call", "arg"]),

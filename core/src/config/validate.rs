@@ -56,6 +56,7 @@ pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigErro
             markup(d)?;
             validate_key_value(d)?;
         }
+        Shape::Sectioned => validate_sectioned(d)?,
         Shape::JsonCall => {
             markup(d)?;
             if let Some(r) = d.result_wrapper {
@@ -142,6 +143,76 @@ pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigErro
             "dialect.more_markup",
             "applies to the json-call and key-value shapes only",
         ));
+    }
+    Ok(())
+}
+
+/// The sectioned shape's fields: the call's markers, one or two header ends, an optional
+/// fence, at most four other section openers; every marker present once (the scanner takes
+/// the longest marker that matches, so one may begin another), none a thinking marker.
+fn validate_sectioned(d: &Description<'_>) -> Result<(), ConfigError> {
+    let bad = |m: &str| m.is_empty() || m.len() > MAX_MARKER_LEN;
+    if bad(d.call_markers.0) || bad(d.call_markers.1) {
+        return Err(ConfigError::new(
+            "dialect.call_markers",
+            "markers must be 1 to 64 bytes long",
+        ));
+    }
+    if !(1..=2).contains(&d.header_ends.len()) || d.header_ends.iter().any(bad) {
+        return Err(ConfigError::new(
+            "dialect.header_ends",
+            "must list one or two markers of 1 to 64 bytes",
+        ));
+    }
+    if d.fence.is_some_and(|(a, b)| bad(a) || bad(b)) {
+        return Err(ConfigError::new(
+            "dialect.fence",
+            "markers must be 1 to 64 bytes long",
+        ));
+    }
+    if d.alt_openers.len() > 4 || d.alt_openers.iter().any(bad) {
+        return Err(ConfigError::new(
+            "dialect.alt_openers",
+            "must list at most 4 markers of 1 to 64 bytes",
+        ));
+    }
+    for (key, found) in [
+        ("dialect.markup", d.markup.is_some()),
+        ("dialect.result_wrapper", d.result_wrapper.is_some()),
+    ] {
+        if found {
+            return Err(ConfigError::new(
+                key,
+                "is not a field of the sectioned shape",
+            ));
+        }
+    }
+    // Every structural marker once: `(field, marker)` in the order the errors name them.
+    let fence = d.fence.unwrap_or(("", ""));
+    let markers = [
+        ("dialect.thinking_tags", d.thinking_tags.0),
+        ("dialect.thinking_tags", d.thinking_tags.1),
+        ("dialect.wrapper", d.wrapper.0),
+        ("dialect.wrapper", d.wrapper.1),
+        ("dialect.call_markers", d.call_markers.0),
+        ("dialect.call_markers", d.call_markers.1),
+        ("dialect.header_ends", d.header_ends.get(0).unwrap_or("")),
+        ("dialect.header_ends", d.header_ends.get(1).unwrap_or("")),
+        ("dialect.fence", fence.0),
+        ("dialect.fence", fence.1),
+    ];
+    let alts = d.alt_openers.iter().map(|a| ("dialect.alt_openers", a));
+    for (i, (key, m)) in markers.iter().copied().chain(alts).enumerate() {
+        let earlier = markers
+            .iter()
+            .copied()
+            .chain(d.alt_openers.iter().map(|a| ("", a)));
+        if !m.is_empty() && earlier.take(i).any(|(_, e)| e == m) {
+            return Err(ConfigError::new(
+                key,
+                "markers must differ from one another",
+            ));
+        }
     }
     Ok(())
 }
