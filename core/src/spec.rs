@@ -258,6 +258,23 @@ pub enum Shape {
     /// A section between special tokens holding calls, each a header (the name, or an id
     /// naming it, as Kimi's `functions.NAME:IDX`) and a JSON body between two more
     /// (kimi-k2, deepseek-v3.1, deepseek-v3).
+    ///
+    /// ```
+    /// use tokensieve::{Config, Description, Dialect, Shape, StrList};
+    /// let kimi = Description::preset(Dialect::KimiK2).unwrap();
+    /// assert_eq!(kimi.shape, Shape::Sectioned);
+    /// assert!(kimi.wire_id);
+    /// // A family with its own special tokens, described by a host:
+    /// let mine = Description {
+    ///     wrapper: ("<|calls|>", "<|/calls|>"),
+    ///     call_markers: ("<|call|>", "<|/call|>"),
+    ///     header_ends: StrList::Strs(&["<|args|>"]),
+    ///     wire_id: false,
+    ///     ..kimi
+    /// };
+    /// let config = Config { description: Some(mine), ..Config::new(Dialect::KimiK2) };
+    /// assert!(config.validate().is_ok());
+    /// ```
     Sectioned,
 }
 

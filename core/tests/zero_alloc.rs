@@ -231,6 +231,18 @@ fn feeding_never_allocates_with_a_description() {
 <k>n</k><v>7</v>\n</hy:call>\n<hy:call>zz<sep></hy:call></calls>\n<answer>Done <hy:call> x</answer>\n\
 <hy:call>f<sep><k>s</k>oops</hy:call>\n"
         .as_bytes();
+    let sect = Description {
+        wrapper: ("<|calls|>", "<|/calls|>"),
+        call_markers: ("<|call|>", "<|/call|>"),
+        header_ends: StrList::Strs(&["<|sep|>", "\n"]),
+        fence: Some(("```json", "```")),
+        wire_id: true,
+        ..Description::preset(Dialect::KimiK2).unwrap()
+    };
+    let sect_text: &[u8] = "<think>Plan \u{6771}\u{4eac}.</think>Sure.<|calls|>\n\
+<|call|>function<|sep|>functions.f:0\n```json\n{\"s\": \"line \\\"one\\\"\", \"n\": 7}\n```<|/call|>\n\
+<|call|>function<|sep|>zz:1\n{}<|/call|><|call|>function<|sep|>f:2\n{oops<|/call|><|/calls|>\n"
+        .as_bytes();
     let seed_text: &[u8] = "<seed:think>Plan \u{6771}\u{4eac}.</seed:think>Sure.\n\
 <seed:tool_call>\n<function=f>\n<parameter=s>\nline \"one\"\n</parameter>\n<parameter=n>7</parameter>\n</function>\n\
 <function=zz>\n<parameter=a>1</parameter>\n</function>\n</seed:tool_call>\n"
@@ -246,6 +258,7 @@ fn feeding_never_allocates_with_a_description() {
         (json, json_text),
         (dsml, dsml_text),
         (kv, kv_text),
+        (sect, sect_text),
     ] {
         let input = text.repeat(300);
         for unknown_tools in [UnknownTools::Call, UnknownTools::Fail] {
