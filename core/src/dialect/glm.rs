@@ -519,7 +519,7 @@ fn truncated_closer(out: &Emitter<'_>, name: bool, d: Decision, window: &[u8], a
 
 #[cfg(test)]
 mod tests {
-    use super::{CALL, KEY, Vocab, bit};
+    use super::Vocab;
     use crate::spec::StrList;
 
     /// glm-4.5's names, as the text context's vocabulary carries them.
@@ -529,7 +529,6 @@ mod tests {
             extra: b"tool_call",
             ..Vocab::EMPTY
         };
-        let _ = (bit(KEY), CALL);
         super::name_follows(rest, &v, eof)
     }
 

@@ -77,10 +77,15 @@ struct Markers<'m> {
 impl<'m> Markers<'m> {
     #[inline]
     fn of(out: &'m Emitter<'_>) -> Markers<'m> {
-        let d = match out.host_description() {
-            Some(d) => d,
-            None => *spec::preset_sectioned(out.dialect()),
-        };
+        match out.host_description() {
+            Some(d) => Markers::from(&d),
+            // A preset's fields are read in place (no description copied per decision).
+            None => Markers::from(spec::preset_sectioned(out.dialect())),
+        }
+    }
+
+    #[inline]
+    fn from(d: &crate::Description<'m>) -> Markers<'m> {
         let (fence_open, fence_close) = d.fence.unwrap_or(("", ""));
         Markers {
             section_open: d.wrapper.0.as_bytes(),
