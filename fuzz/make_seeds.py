@@ -49,6 +49,7 @@ TARGETS = {
     "functiongemma": "sieve_functiongemma",
     "minicpm5": "sieve_minicpm5",
     "step-3": "sieve_step_3",
+    "hunyuan": "sieve_hunyuan",
 }
 OUT = HERE / "seeds"
 

@@ -359,6 +359,10 @@ typedef enum tokensieve_dialect {
    * `<｜tool_calls_begin｜>…<｜tool_calls_end｜>` region of special tokens.
    */
   TOKENSIEVE_DIALECT_STEP_3 = 28,
+  /**
+   * Tencent Hunyuan HY3: `<tool_calls><tool_call>N<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>`.
+   */
+  TOKENSIEVE_DIALECT_HUNYUAN = 29,
 } tokensieve_dialect;
 
 /**

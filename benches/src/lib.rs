@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 27] = [
+pub const TOOL_DIALECTS: [Dialect; 28] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -67,6 +67,7 @@ pub const TOOL_DIALECTS: [Dialect; 27] = [
     Dialect::FunctionGemma,
     Dialect::MiniCpm5,
     Dialect::Step3,
+    Dialect::Hunyuan,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -498,6 +499,17 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             out.push_str("</tool_call>");
         }
+        Dialect::Hunyuan => {
+            let _ = write!(out, "<tool_calls>\n<tool_call>{}<tool_sep>\n", call.name);
+            for (k, v) in &call.args {
+                let _ = write!(
+                    out,
+                    "<arg_key>{k}</arg_key>\n<arg_value>{}</arg_value>\n",
+                    xml_value(v)
+                );
+            }
+            out.push_str("</tool_call>\n</tool_calls>");
+        }
         Dialect::Harmony => {
             let args: serde_json::Map<String, Value> = call
                 .args
@@ -671,6 +683,7 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         Dialect::MorphXml
         | Dialect::MinimaxM2
         | Dialect::Glm45
+        | Dialect::Hunyuan
         | Dialect::KimiK2
         | Dialect::DeepSeekV31
         | Dialect::DeepSeekV3

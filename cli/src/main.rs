@@ -220,6 +220,9 @@ fn dialect_description(name: &str) -> &'static str {
             "a bare JSON list [{\"name\", \"arguments\"}] as the message, or in a ```json fence (Salesforce xLAM)"
         }
         "gemma-4" => "Gemma 4: <|tool_call>call:N{k:<|\"|>v<|\"|>}<tool_call|>, <|channel>thought",
+        "hunyuan" => {
+            "<tool_calls><tool_call>name<tool_sep><arg_key>k</arg_key><arg_value>v</arg_value> (Tencent Hunyuan HY3)"
+        }
         "functiongemma" => {
             "FunctionGemma: <start_function_call>call:N{k:<escape>v<escape>}<end_function_call>"
         }

@@ -194,6 +194,10 @@ dialects! {
     /// name="N"><steptml:parameter name="K">V</steptml:parameter></steptml:invoke>…`
     /// (StepFun Step-3, Step-3.5): the invoke shape in a region of special tokens.
     Step3 = 28, "step-3", THINK;
+    /// `<tool_calls><tool_call>N<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value>…
+    /// </tool_call></tool_calls>`, `<think>`, an `<answer>` wrapper as markup (Tencent
+    /// Hunyuan HY3): the key-value shape's preset with a separator.
+    Hunyuan = 29, "hunyuan", THINK;
 }
 
 impl Dialect {
@@ -244,24 +248,64 @@ pub enum Shape {
     /// inside a wrapper pair — or, with `bare_calls`, the calls one per line inside the
     /// wrapper without brackets (pythonic; LFM2, Olmo 3).
     Pythonic,
+    /// A call element holding the tool name, an optional separator element, then
+    /// `<key>K</key><value>V</value>` pairs (glm-4.5; Hunyuan HY3's `<tool_sep>`).
+    ///
+    /// ```
+    /// use tokensieve::{Config, Description, Dialect, Shape, StrList};
+    /// let hy3 = Description::preset(Dialect::Hunyuan).unwrap();
+    /// assert_eq!(hy3.shape, Shape::KeyValue);
+    /// assert_eq!(hy3.elements.get(2), Some("tool_sep"));
+    /// // A family with other element names, described by a host:
+    /// let mine = Description { elements: StrList::Strs(&["k", "v"]), ..hy3 };
+    /// let config = Config { description: Some(mine), ..Config::new(Dialect::Glm45) };
+    /// assert!(config.validate().is_ok());
+    /// ```
+    KeyValue,
+    /// A section between special tokens holding calls, each a header (the name, or an id
+    /// naming it, as Kimi's `functions.NAME:IDX`) and a JSON body between two more
+    /// (kimi-k2, deepseek-v3.1, deepseek-v3).
+    ///
+    /// ```
+    /// use tokensieve::{Config, Description, Dialect, Shape, StrList};
+    /// let kimi = Description::preset(Dialect::KimiK2).unwrap();
+    /// assert_eq!(kimi.shape, Shape::Sectioned);
+    /// assert!(kimi.wire_id);
+    /// // A family with its own special tokens, described by a host:
+    /// let mine = Description {
+    ///     wrapper: ("<|calls|>", "<|/calls|>"),
+    ///     call_markers: ("<|call|>", "<|/call|>"),
+    ///     header_ends: StrList::Strs(&["<|args|>"]),
+    ///     wire_id: false,
+    ///     ..kimi
+    /// };
+    /// let config = Config { description: Some(mine), ..Config::new(Dialect::KimiK2) };
+    /// assert!(config.validate().is_ok());
+    /// ```
+    Sectioned,
 }
 
 impl Shape {
     /// Every shape a description can name.
-    pub const ALL: [Shape; 4] = [
+    pub const ALL: [Shape; 6] = [
         Shape::JsonCall,
         Shape::XmlParams,
         Shape::Invoke,
         Shape::Pythonic,
+        Shape::KeyValue,
+        Shape::Sectioned,
     ];
 
-    /// The shape's name in configs (`json-call`, `xml-params`, `invoke`, `pythonic`).
+    /// The shape's name in configs (`json-call`, `xml-params`, `invoke`, `pythonic`,
+    /// `key-value`, `sectioned`).
     pub const fn name(self) -> &'static str {
         match self {
             Shape::JsonCall => "json-call",
             Shape::XmlParams => "xml-params",
             Shape::Invoke => "invoke",
             Shape::Pythonic => "pythonic",
+            Shape::KeyValue => "key-value",
+            Shape::Sectioned => "sectioned",
         }
     }
 
@@ -283,6 +327,8 @@ impl Shape {
             Shape::XmlParams => Dialect::Qwen3Coder,
             Shape::Invoke => Dialect::MinimaxM2,
             Shape::Pythonic => Dialect::Pythonic,
+            Shape::KeyValue => Dialect::Glm45,
+            Shape::Sectioned => Dialect::KimiK2,
         }
     }
 }
@@ -310,13 +356,18 @@ pub struct Description<'a> {
     /// closer may be empty: no closer, the JSON value's end ends the call or the array of
     /// calls (granite, phi-4-mini). An xml-params closer is a closing tag, `</name>`. Not
     /// read by the invoke shape, whose region is an element of
-    /// [`elements`](Description::elements).
+    /// [`elements`](Description::elements). key-value: the call element's tags,
+    /// `<name>`/`</name>` (`<tool_call>`/`</tool_call>`). sectioned: the section's markers
+    /// (`<|tool_calls_section_begin|>`, `<|tool_calls_section_end|>`).
     pub wrapper: (&'a str, &'a str),
     /// json-call: `[open, close]` around a tool result the model writes (a `tool_result`
     /// block); `None`: none is recognised.
     pub result_wrapper: Option<(&'a str, &'a str)>,
-    /// json-call: `[open, close]` tags that wrap the answer as markup, not content
-    /// (Hunyuan's `<answer>…</answer>`): dropped wherever they stand in text; `None`: none.
+    /// json-call and key-value: `[open, close]` tags that wrap the answer or the calls as
+    /// markup, not content (Hunyuan's `<answer>…</answer>`, HY3's `<tool_calls>…</tool_calls>`
+    /// around its calls): dropped wherever they stand in text; `None`: none. key-value: an
+    /// opener of this pair at the start of a line inside thinking yields to the calls like
+    /// the call opener (docs/design.md, "Thinking that yields to tool calls").
     pub markup: Option<(&'a str, &'a str)>,
     /// json-call: the keys that hold the tool name (the first present counts).
     pub name_keys: StrList<'a>,
@@ -326,7 +377,10 @@ pub struct Description<'a> {
     pub thinking_tags: (&'a str, &'a str),
     /// invoke: the element names `[region, call, parameter]`, without their prefix
     /// (`["minimax:tool_call", "invoke", "parameter"]`); the call and parameter elements
-    /// take their name in a `name="…"` attribute.
+    /// take their name in a `name="…"` attribute. key-value: `[key, value]` or
+    /// `[key, value, separator]` (`["arg_key", "arg_value", "tool_sep"]`): the key and value
+    /// elements, and the element the model may write between the tool name and the first key
+    /// (`<tool_sep>`).
     pub elements: StrList<'a>,
     /// invoke: the prefix every element name carries, in each spelling the model writes
     /// (`["｜DSML｜", "|DSML|"]`: `<｜DSML｜invoke name="N">`); empty: none.
@@ -337,7 +391,7 @@ pub struct Description<'a> {
     /// pythonic: the calls stand inside the wrapper one after another (a line each),
     /// without `[…]` (Olmo 3's `<function_calls>f(a=1)\ng()</function_calls>`).
     pub bare_calls: bool,
-    /// json-call: more markup markers than [`markup`](Description::markup)'s pair, dropped
+    /// json-call and key-value: more markup markers than [`markup`](Description::markup)'s pair, dropped
     /// likewise wherever they stand in text (Cohere writes `<|START_RESPONSE|>…<|END_RESPONSE|>`
     /// or `<|START_TEXT|>…<|END_TEXT|>`); at most two (one more pair), and none with a
     /// `result_wrapper` (the text context's vocabulary holds eight markers). Empty: none.
@@ -353,6 +407,23 @@ pub struct Description<'a> {
     /// invoke: a parameter value may hold `<![CDATA[…]]>` sections, read as raw data (a
     /// value that is only CDATA is its payload, verbatim; MiniCPM5).
     pub cdata: bool,
+    /// sectioned: `[open, close]` around one call (`<|tool_call_begin|>`,
+    /// `<|tool_call_end|>`); unread by the other shapes.
+    pub call_markers: (&'a str, &'a str),
+    /// sectioned: what ends each part of a call's header, in order (one or two markers); the
+    /// last part names the call (`["<|tool_call_argument_begin|>"]`; deepseek-v3's
+    /// `["<｜tool▁sep｜>", "\n"]`: a type, then the name).
+    pub header_ends: StrList<'a>,
+    /// sectioned: a code fence `[open, close]` that may stand around the body (deepseek-v3's
+    /// ```` ```json ````, ```` ``` ````); `None`: none.
+    pub fence: Option<(&'a str, &'a str)>,
+    /// sectioned: the header's last part is the call's id on the wire (Kimi's
+    /// `functions.NAME:IDX`), the name being the id without a leading `functions.` and a
+    /// trailing `:IDX`; otherwise it is the name, and ids are `{id_prefix}{n}`.
+    pub wire_id: bool,
+    /// sectioned: other spellings that open the section in text (at most four; DeepSeek's
+    /// distilled models write `<｜tool_calls_begin｜>`); empty: none.
+    pub alt_openers: StrList<'a>,
 }
 
 /// Longest key name a json-call description may give, in bytes.
@@ -374,6 +445,11 @@ const HERMES: Description<'static> = Description {
     name_as_key: false,
     bare_array: false,
     cdata: false,
+    call_markers: ("", ""),
+    header_ends: StrList::Strs(&[]),
+    fence: None,
+    wire_id: false,
+    alt_openers: StrList::Strs(&[]),
 };
 
 const QWEN3_CODER: Description<'static> = Description {
@@ -392,7 +468,80 @@ const QWEN3_CODER: Description<'static> = Description {
     name_as_key: false,
     bare_array: false,
     cdata: false,
+    call_markers: ("", ""),
+    header_ends: StrList::Strs(&[]),
+    fence: None,
+    wire_id: false,
+    alt_openers: StrList::Strs(&[]),
 };
+
+const GLM45: Description<'static> = Description {
+    shape: Shape::KeyValue,
+    wrapper: ("<tool_call>", "</tool_call>"),
+    elements: StrList::Strs(&["arg_key", "arg_value"]),
+    ..QWEN3_CODER
+};
+
+const HUNYUAN: Description<'static> = Description {
+    elements: StrList::Strs(&["arg_key", "arg_value", "tool_sep"]),
+    markup: Some(("<tool_calls>", "</tool_calls>")),
+    more_markup: StrList::Strs(&["<answer>", "</answer>"]),
+    ..GLM45
+};
+
+/// A key-value preset's call tags, element names and markup (field reads of the constants,
+/// for the per-decision path).
+#[inline]
+pub(crate) const fn preset_key_value(dialect: Dialect) -> &'static Description<'static> {
+    match dialect {
+        Dialect::Hunyuan => &HUNYUAN,
+        _ => &GLM45,
+    }
+}
+
+const KIMI_K2: Description<'static> = Description {
+    shape: Shape::Sectioned,
+    wrapper: ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
+    call_markers: ("<|tool_call_begin|>", "<|tool_call_end|>"),
+    header_ends: StrList::Strs(&["<|tool_call_argument_begin|>"]),
+    wire_id: true,
+    ..QWEN3_CODER
+};
+
+/// The section openers DeepSeek's distilled models write as text instead of the special
+/// token (llama.cpp accepts the same four); the calls inside keep the special tokens.
+const DEEPSEEK_OPEN_ALT: StrList<'static> = StrList::Strs(&[
+    "<｜tool_calls_begin｜>",
+    "<｜tool calls begin｜>",
+    "<｜tool\\_calls\\_begin｜>",
+    "<｜tool▁calls｜>",
+]);
+
+const DEEPSEEK_V31: Description<'static> = Description {
+    wrapper: ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
+    call_markers: ("<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"),
+    header_ends: StrList::Strs(&["<｜tool▁sep｜>"]),
+    wire_id: false,
+    alt_openers: DEEPSEEK_OPEN_ALT,
+    ..KIMI_K2
+};
+
+const DEEPSEEK_V3: Description<'static> = Description {
+    header_ends: StrList::Strs(&["<｜tool▁sep｜>", "\n"]),
+    fence: Some(("```json", "```")),
+    ..DEEPSEEK_V31
+};
+
+/// A sectioned preset's description (field reads of the constants, for the per-decision
+/// path).
+#[inline]
+pub(crate) const fn preset_sectioned(dialect: Dialect) -> &'static Description<'static> {
+    match dialect {
+        Dialect::DeepSeekV31 => &DEEPSEEK_V31,
+        Dialect::DeepSeekV3 => &DEEPSEEK_V3,
+        _ => &KIMI_K2,
+    }
+}
 
 const PYTHONIC: Description<'static> = Description {
     shape: Shape::Pythonic,
@@ -434,6 +583,11 @@ const MINIMAX_M2: Description<'static> = Description {
     name_as_key: false,
     bare_array: false,
     cdata: false,
+    call_markers: ("", ""),
+    header_ends: StrList::Strs(&[]),
+    fence: None,
+    wire_id: false,
+    alt_openers: StrList::Strs(&[]),
 };
 
 /// The description of a preset of the invoke shape (minimax-m2's for any other dialect),
@@ -622,6 +776,11 @@ impl Description<'static> {
             Dialect::Phi4Mini => Some(PHI4_MINI),
             Dialect::Apertus => Some(APERTUS),
             Dialect::Xlam => Some(XLAM),
+            Dialect::Glm45 => Some(GLM45),
+            Dialect::Hunyuan => Some(HUNYUAN),
+            Dialect::KimiK2 => Some(KIMI_K2),
+            Dialect::DeepSeekV31 => Some(DEEPSEEK_V31),
+            Dialect::DeepSeekV3 => Some(DEEPSEEK_V3),
             _ => None,
         }
     }

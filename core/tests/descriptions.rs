@@ -354,6 +354,141 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
+
+    /// key-value: random call, key, value and separator element names (the separator
+    /// optional), random thinking markers, an optional markup region around the calls, calls
+    /// with or without newlines between their elements.
+    #[test]
+    fn key_value_descriptions(
+        names in prop::collection::btree_set("[a-z][a-z_:]{1,8}", 4),
+        with_sep in any::<bool>(), thinking in pair(), region in prop::option::of(pair()),
+        newlines in any::<bool>(),
+        pieces in prop::collection::vec((prose(), prop::collection::vec(call(), 1..3)), 1..3),
+        tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
+    ) {
+        let names: Vec<String> = names.into_iter().collect();
+        let (call_el, key, value, sep) = (&names[0], &names[1], &names[2], &names[3]);
+        let wrapper = (format!("<{call_el}>"), format!("</{call_el}>"));
+        prop_assume!(distinct(&wrapper, &thinking));
+        prop_assume!(names.iter().all(|n| !thinking.0.starts_with(&format!("<{n}"))));
+        if let Some(r) = &region {
+            prop_assume!(distinct(r, &wrapper) && distinct(r, &thinking));
+        }
+        let mut elements = vec![key.as_str(), value.as_str()];
+        if with_sep {
+            elements.push(sep.as_str());
+        }
+        let config = ConfigBuf::from_value(&json!({"dialect": {
+            "shape": "key-value",
+            "wrapper": [wrapper.0, wrapper.1],
+            "elements": elements,
+            "markup": region.as_ref().map(|r| [&r.0, &r.1]),
+            "thinking_tags": [thinking.0, thinking.1],
+        }})).unwrap();
+        let nl = if newlines { "\n" } else { "" };
+        let mut data = format!("{}{think}{}", thinking.0, thinking.1);
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        for (before, calls) in &pieces {
+            data.push_str(before);
+            text.push_str(before);
+            if let Some(r) = &region {
+                data.push_str(&r.0);
+            }
+            for (name, args) in calls {
+                data.push_str(&format!("{}{name}", wrapper.0));
+                if with_sep {
+                    data.push_str(&format!("<{sep}>"));
+                }
+                data.push_str(nl);
+                for (k, v) in args {
+                    data.push_str(&format!("<{key}>{k}</{key}>{nl}<{value}>{v}</{value}>{nl}"));
+                }
+                data.push_str(&wrapper.1);
+                expected.push((name.clone(), input_of(args)));
+            }
+            if let Some(r) = &region {
+                data.push_str(&r.1);
+            }
+        }
+        data.push_str(&tail);
+        text.push_str(&tail);
+        same_calls_and_text(&config, &data, &sizes, &expected, &text)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
+
+    /// sectioned: random special-token markers for the section, the call and the header's
+    /// end; a header of one part (the name, or with `wire_id` an id `functions.NAME:IDX`) or
+    /// two (a type, then the name ended by a line break, as deepseek-v3); an optional fence
+    /// around the body; random thinking markers.
+    #[test]
+    fn sectioned_descriptions(
+        names in prop::collection::btree_set("[a-z][a-z_]{1,8}", 7),
+        wire_id in any::<bool>(), two_parts in any::<bool>(), fenced in any::<bool>(),
+        thinking in pair(),
+        pieces in prop::collection::vec((prose(), prop::collection::vec(call(), 1..3)), 1..3),
+        tail in prose(), think in prose(), sizes in prop::collection::vec(1usize..10, 1..8),
+    ) {
+        let n: Vec<String> = names.into_iter().map(|n| format!("<|{n}|>")).collect();
+        let (section, call_m) = ((&n[0], &n[1]), (&n[2], &n[3]));
+        let (sep, fence) = (&n[4], (&n[5], &n[6]));
+        prop_assume!(n.iter().all(|m| *m != thinking.0 && *m != thinking.1));
+        prop_assume!(!thinking.0.starts_with("<|") || distinct(&thinking, &(n[0].clone(), n[2].clone())));
+        let header_ends: Vec<&str> = if two_parts { vec![sep, "\n"] } else { vec![sep] };
+        let config = ConfigBuf::from_value(&json!({"dialect": {
+            "shape": "sectioned",
+            "wrapper": [section.0, section.1],
+            "call_markers": [call_m.0, call_m.1],
+            "header_ends": header_ends,
+            "fence": if fenced { Some([fence.0, fence.1]) } else { None },
+            "wire_id": wire_id,
+            "thinking_tags": [thinking.0, thinking.1],
+        }})).unwrap();
+        let mut data = format!("{}{think}{}", thinking.0, thinking.1);
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        let mut index = 0;
+        for (before, calls) in &pieces {
+            data.push_str(before);
+            text.push_str(before);
+            data.push_str(section.0);
+            data.push('\n');
+            for (name, args) in calls {
+                let header = if wire_id {
+                    index += 1;
+                    format!("functions.{name}:{index}")
+                } else {
+                    name.clone()
+                };
+                data.push_str(call_m.0);
+                if two_parts {
+                    data.push_str(&format!("function{sep}{header}\n"));
+                } else {
+                    data.push_str(&format!("{header}{sep}"));
+                }
+                let body = input_of(args).to_string();
+                if fenced {
+                    data.push_str(&format!("{}\n{body}\n{}", fence.0, fence.1));
+                } else {
+                    data.push_str(&body);
+                }
+                data.push_str(call_m.1);
+                data.push('\n');
+                expected.push((name.clone(), input_of(args)));
+            }
+            data.push_str(section.1);
+        }
+        data.push_str(&tail);
+        text.push_str(&tail);
+        same_calls_and_text(&config, &data, &sizes, &expected, &text)?;
+    }
+}
+
 /// A description is checked when the parser is made; the error names the field.
 #[test]
 fn bad_descriptions_name_the_field() {
@@ -493,6 +628,98 @@ fn bad_descriptions_name_the_field() {
         (
             json!({"shape": "pythonic", "markup": ["<a>", "</a>"]}),
             "dialect.markup",
+        ),
+        (
+            json!({"shape": "key-value", "wrapper": ["<c>", "</d>"]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "key-value", "wrapper": ["[c]", "[/c]"]}),
+            "dialect.wrapper",
+        ),
+        (
+            json!({"shape": "key-value", "elements": ["k"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "key-value", "elements": ["k", "k"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "key-value", "elements": ["k", "tool_call"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "key-value", "elements": ["k", "v", "think"]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "key-value", "elements": ["k", "v", ""]}),
+            "dialect.elements",
+        ),
+        (
+            json!({"shape": "key-value", "markup": ["<tool_call>", "</x>"]}),
+            "dialect.markup",
+        ),
+        (
+            json!({"shape": "key-value", "markup": ["<a>", "<a>"]}),
+            "dialect.markup",
+        ),
+        (
+            json!({"shape": "key-value", "name_keys": ["n"]}),
+            "dialect.name_keys",
+        ),
+        (
+            json!({"shape": "key-value", "tag_prefixes": ["x"]}),
+            "dialect.tag_prefixes",
+        ),
+        (
+            json!({"shape": "sectioned", "call_markers": ["", "<|e|>"]}),
+            "dialect.call_markers",
+        ),
+        (
+            json!({"shape": "sectioned", "call_markers": ["<|c|>", "<|c|>"]}),
+            "dialect.call_markers",
+        ),
+        (
+            json!({"shape": "sectioned", "call_markers": ["<|tool_calls_section_begin|>", "<|e|>"]}),
+            "dialect.call_markers",
+        ),
+        (
+            json!({"shape": "sectioned", "header_ends": []}),
+            "dialect.header_ends",
+        ),
+        (
+            json!({"shape": "sectioned", "header_ends": ["<|a|>", "<|b|>", "<|c|>"]}),
+            "dialect.header_ends",
+        ),
+        (
+            json!({"shape": "sectioned", "header_ends": ["<|tool_call_end|>"]}),
+            "dialect.header_ends",
+        ),
+        (
+            json!({"shape": "sectioned", "fence": ["", "```"]}),
+            "dialect.fence",
+        ),
+        (
+            json!({"shape": "sectioned", "alt_openers": ["a", "b", "c", "d", "e"]}),
+            "dialect.alt_openers",
+        ),
+        (
+            json!({"shape": "sectioned", "alt_openers": ["<|tool_call_begin|>"]}),
+            "dialect.alt_openers",
+        ),
+        (
+            json!({"shape": "sectioned", "markup": ["<a>", "</a>"]}),
+            "dialect.markup",
+        ),
+        (
+            json!({"shape": "sectioned", "wire_id": "yes"}),
+            "dialect.wire_id",
+        ),
+        (
+            json!({"shape": "json-call", "call_markers": ["<a>", "</a>"]}),
+            "dialect.call_markers",
         ),
         (json!({"shape": "yaml"}), "dialect.shape"),
         (json!({"wrapper": ["<a>", "</a>"]}), "dialect.shape"),

@@ -213,6 +213,11 @@ fn feeding_never_allocates_with_a_description() {
         name_as_key: false,
         bare_array: false,
         cdata: false,
+        call_markers: ("", ""),
+        header_ends: StrList::Strs(&[]),
+        fence: None,
+        wire_id: false,
+        alt_openers: StrList::Strs(&[]),
     };
     let dsml = Description {
         elements: StrList::Strs(&["calls", "call", "arg"]),
@@ -220,6 +225,29 @@ fn feeding_never_allocates_with_a_description() {
         string_attribute: Some("str"),
         ..Description::preset(Dialect::DeepSeekV32).unwrap()
     };
+    let kv = Description {
+        wrapper: ("<hy:call>", "</hy:call>"),
+        elements: StrList::Strs(&["k", "v", "sep"]),
+        markup: Some(("<calls>", "</calls>")),
+        more_markup: StrList::Strs(&["<answer>", "</answer>"]),
+        ..Description::preset(Dialect::Glm45).unwrap()
+    };
+    let kv_text: &[u8] = "<think>Plan \u{6771}\u{4eac}.\n<calls>\n<hy:call>f<sep>\n<k>s</k>\n<v>line \"one\"</v>\n\
+<k>n</k><v>7</v>\n</hy:call>\n<hy:call>zz<sep></hy:call></calls>\n<answer>Done <hy:call> x</answer>\n\
+<hy:call>f<sep><k>s</k>oops</hy:call>\n"
+        .as_bytes();
+    let sect = Description {
+        wrapper: ("<|calls|>", "<|/calls|>"),
+        call_markers: ("<|call|>", "<|/call|>"),
+        header_ends: StrList::Strs(&["<|sep|>", "\n"]),
+        fence: Some(("```json", "```")),
+        wire_id: true,
+        ..Description::preset(Dialect::KimiK2).unwrap()
+    };
+    let sect_text: &[u8] = "<think>Plan \u{6771}\u{4eac}.</think>Sure.<|calls|>\n\
+<|call|>function<|sep|>functions.f:0\n```json\n{\"s\": \"line \\\"one\\\"\", \"n\": 7}\n```<|/call|>\n\
+<|call|>function<|sep|>zz:1\n{}<|/call|><|call|>function<|sep|>f:2\n{oops<|/call|><|/calls|>\n"
+        .as_bytes();
     let seed_text: &[u8] = "<seed:think>Plan \u{6771}\u{4eac}.</seed:think>Sure.\n\
 <seed:tool_call>\n<function=f>\n<parameter=s>\nline \"one\"\n</parameter>\n<parameter=n>7</parameter>\n</function>\n\
 <function=zz>\n<parameter=a>1</parameter>\n</function>\n</seed:tool_call>\n"
@@ -230,7 +258,13 @@ fn feeding_never_allocates_with_a_description() {
 <!x!arg name=\"s\" str=\"true\">line \"one\"</!x!arg>\n<!x!arg name=\"n\" str=\"false\">7</!x!arg>\n</!x!call>\n\
 <!x!call name=\"zz\"><!x!arg name=\"a\">[1, {\"b\": null}]</!x!arg></!x!call>\n</!x!calls></think>\nDone <!x!call> x\n"
         .as_bytes();
-    for (description, text) in [(seed, seed_text), (json, json_text), (dsml, dsml_text)] {
+    for (description, text) in [
+        (seed, seed_text),
+        (json, json_text),
+        (dsml, dsml_text),
+        (kv, kv_text),
+        (sect, sect_text),
+    ] {
         let input = text.repeat(300);
         for unknown_tools in [UnknownTools::Call, UnknownTools::Fail] {
             let config = Config {

@@ -5,7 +5,8 @@ export type Dialect =
   | 'anthropic-xml' | 'hermes' | 'morph-xml' | 'qwen3-coder' | 'minimax-m2' | 'glm-4.5'
   | 'harmony' | 'kimi-k2' | 'deepseek-v3.1' | 'deepseek-v3' | 'mistral' | 'llama3-json'
   | 'pythonic' | 'passthrough' | 'deepseek-v3.2' | 'deepseek-v4' | 'seed-oss' | 'olmo-3' | 'lfm2'
-  | 'cohere-command' | 'granite' | 'phi-4-mini' | 'apertus' | 'xlam' | 'gemma-4' | 'functiongemma' | 'minicpm5' | 'step-3';
+  | 'cohere-command' | 'granite' | 'phi-4-mini' | 'apertus' | 'xlam' | 'gemma-4' | 'functiongemma' | 'minicpm5' | 'step-3'
+  | 'hunyuan';
 
 export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock' | 'ollama';
 

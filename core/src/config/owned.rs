@@ -89,6 +89,16 @@ pub struct DescriptionBuf {
     pub bare_array: bool,
     /// See [`Description::cdata`].
     pub cdata: bool,
+    /// See [`Description::call_markers`].
+    pub call_markers: (Box<str>, Box<str>),
+    /// See [`Description::header_ends`].
+    pub header_ends: Vec<Box<str>>,
+    /// See [`Description::fence`].
+    pub fence: Option<(Box<str>, Box<str>)>,
+    /// See [`Description::wire_id`].
+    pub wire_id: bool,
+    /// See [`Description::alt_openers`].
+    pub alt_openers: Vec<Box<str>>,
 }
 
 impl DescriptionBuf {
@@ -111,6 +121,11 @@ impl DescriptionBuf {
             name_as_key: d.name_as_key,
             bare_array: d.bare_array,
             cdata: d.cdata,
+            call_markers: pair(d.call_markers),
+            header_ends: d.header_ends.iter().map(Into::into).collect(),
+            fence: d.fence.map(pair),
+            wire_id: d.wire_id,
+            alt_openers: d.alt_openers.iter().map(Into::into).collect(),
         }
     }
 
@@ -132,6 +147,11 @@ impl DescriptionBuf {
             name_as_key: self.name_as_key,
             bare_array: self.bare_array,
             cdata: self.cdata,
+            call_markers: (&self.call_markers.0, &self.call_markers.1),
+            header_ends: StrList::Owned(&self.header_ends),
+            fence: self.fence.as_ref().map(|(a, b)| (&**a, &**b)),
+            wire_id: self.wire_id,
+            alt_openers: StrList::Owned(&self.alt_openers),
         }
     }
 
@@ -146,7 +166,7 @@ impl DescriptionBuf {
             Some(Value::String(s)) => Shape::from_name(s).ok_or_else(|| {
                 err(
                     "dialect.shape",
-                    "must be one of json-call, xml-params, invoke",
+                    "must be one of json-call, xml-params, invoke, pythonic, key-value, sectioned",
                 )
             })?,
             Some(_) => return Err(err("dialect.shape", "must be a string")),
@@ -169,10 +189,40 @@ impl DescriptionBuf {
                 {
                     return Err(err(&full, "is not a field of the invoke shape"));
                 }
-                "elements" | "tag_prefixes" | "string_attribute" | "cdata"
-                    if shape != Shape::Invoke =>
-                {
+                "elements" if !matches!(shape, Shape::Invoke | Shape::KeyValue) => {
+                    return Err(err(
+                        &full,
+                        "is a field of the invoke and key-value shapes only",
+                    ));
+                }
+                "tag_prefixes" | "string_attribute" | "cdata" if shape != Shape::Invoke => {
                     return Err(err(&full, "is a field of the invoke shape only"));
+                }
+                "result_wrapper" | "name_keys" | "argument_keys" | "name_as_key" | "bare_array"
+                    if shape == Shape::KeyValue =>
+                {
+                    return Err(err(&full, "is not a field of the key-value shape"));
+                }
+                "call_markers" | "header_ends" | "fence" | "wire_id" | "alt_openers"
+                    if shape != Shape::Sectioned =>
+                {
+                    return Err(err(&full, "is a field of the sectioned shape only"));
+                }
+                "result_wrapper" | "markup" | "more_markup" | "name_keys" | "argument_keys"
+                | "name_as_key" | "bare_array" | "elements"
+                    if shape == Shape::Sectioned =>
+                {
+                    return Err(err(&full, "is not a field of the sectioned shape"));
+                }
+                "call_markers" => d.call_markers = marker_pair(&full, value)?,
+                "header_ends" => d.header_ends = keys(&full, value)?,
+                "fence" if value.is_null() => d.fence = None,
+                "fence" => d.fence = Some(marker_pair(&full, value)?),
+                "alt_openers" => d.alt_openers = keys(&full, value)?,
+                "wire_id" => {
+                    d.wire_id = value
+                        .as_bool()
+                        .ok_or_else(|| err(&full, "must be true or false"))?;
                 }
                 "wrapper" => d.wrapper = marker_pair(&full, value)?,
                 "result_wrapper" if value.is_null() => d.result_wrapper = None,

@@ -50,19 +50,27 @@ pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigErro
             "must differ from the thinking markers",
         ));
     }
-    match d.shape {
-        Shape::JsonCall => {
-            if let Some(m) = d.markup {
-                pair("dialect.markup", m)?;
-                let taken = [d.wrapper.0, d.wrapper.1, thinking[0], thinking[1]];
-                if taken.contains(&m.0) || taken.contains(&m.1) {
-                    return Err(ConfigError::new(
-                        "dialect.markup",
-                        "must differ from the wrapper and the thinking markers",
-                    ));
-                }
+    let markup = |d: &Description<'_>| {
+        if let Some(m) = d.markup {
+            pair("dialect.markup", m)?;
+            let taken = [d.wrapper.0, d.wrapper.1, thinking[0], thinking[1]];
+            if taken.contains(&m.0) || taken.contains(&m.1) {
+                return Err(ConfigError::new(
+                    "dialect.markup",
+                    "must differ from the wrapper and the thinking markers",
+                ));
             }
-            validate_more_markup(d)?;
+        }
+        validate_more_markup(d)
+    };
+    match d.shape {
+        Shape::KeyValue => {
+            markup(d)?;
+            validate_key_value(d)?;
+        }
+        Shape::Sectioned => validate_sectioned(d)?,
+        Shape::JsonCall => {
+            markup(d)?;
             if let Some(r) = d.result_wrapper {
                 pair("dialect.result_wrapper", r)?;
                 if r.0 == d.wrapper.0 || thinking.contains(&r.0) {
@@ -161,11 +169,122 @@ pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigErro
             "applies to the json-call shape only",
         ));
     }
-    if d.shape != Shape::JsonCall && !d.more_markup.is_empty() {
+    if !matches!(d.shape, Shape::JsonCall | Shape::KeyValue) && !d.more_markup.is_empty() {
         return Err(ConfigError::new(
             "dialect.more_markup",
+            "applies to the json-call and key-value shapes only",
+        ));
+    }
+    Ok(())
+}
+
+/// The sectioned shape's fields: the call's markers, one or two header ends, an optional
+/// fence, at most four other section openers; every marker present once (the scanner takes
+/// the longest marker that matches, so one may begin another), none a thinking marker.
+fn validate_sectioned(d: &Description<'_>) -> Result<(), ConfigError> {
+    let bad = |m: &str| m.is_empty() || m.len() > MAX_MARKER_LEN;
+    if bad(d.call_markers.0) || bad(d.call_markers.1) {
+        return Err(ConfigError::new(
+            "dialect.call_markers",
+            "markers must be 1 to 64 bytes long",
+        ));
+    }
+    if !(1..=2).contains(&d.header_ends.len()) || d.header_ends.iter().any(bad) {
+        return Err(ConfigError::new(
+            "dialect.header_ends",
+            "must list one or two markers of 1 to 64 bytes",
+        ));
+    }
+    if d.fence.is_some_and(|(a, b)| bad(a) || bad(b)) {
+        return Err(ConfigError::new(
+            "dialect.fence",
+            "markers must be 1 to 64 bytes long",
+        ));
+    }
+    if d.alt_openers.len() > 4 || d.alt_openers.iter().any(bad) {
+        return Err(ConfigError::new(
+            "dialect.alt_openers",
+            "must list at most 4 markers of 1 to 64 bytes",
+        ));
+    }
+    for (key, found) in [
+        ("dialect.markup", d.markup.is_some()),
+        ("dialect.result_wrapper", d.result_wrapper.is_some()),
+    ] {
+        if found {
+            return Err(ConfigError::new(
+                key,
+                "is not a field of the sectioned shape",
+            ));
+        }
+    }
+    // Every structural marker once: `(field, marker)` in the order the errors name them.
+    let fence = d.fence.unwrap_or(("", ""));
+    let markers = [
+        ("dialect.thinking_tags", d.thinking_tags.0),
+        ("dialect.thinking_tags", d.thinking_tags.1),
+        ("dialect.wrapper", d.wrapper.0),
+        ("dialect.wrapper", d.wrapper.1),
+        ("dialect.call_markers", d.call_markers.0),
+        ("dialect.call_markers", d.call_markers.1),
+        ("dialect.header_ends", d.header_ends.get(0).unwrap_or("")),
+        ("dialect.header_ends", d.header_ends.get(1).unwrap_or("")),
+        ("dialect.fence", fence.0),
+        ("dialect.fence", fence.1),
+    ];
+    let alts = d.alt_openers.iter().map(|a| ("dialect.alt_openers", a));
+    for (i, (key, m)) in markers.iter().copied().chain(alts).enumerate() {
+        let earlier = markers
+            .iter()
+            .copied()
+            .chain(d.alt_openers.iter().map(|a| ("", a)));
+        if !m.is_empty() && earlier.take(i).any(|(_, e)| e == m) {
+            return Err(ConfigError::new(
+                key,
+                "markers must differ from one another",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The key-value shape's fields: the call element's tags, two or three distinct element
+/// names (key, value, separator) unlike the call's and the thinking element's.
+fn validate_key_value(d: &Description<'_>) -> Result<(), ConfigError> {
+    let call = closing_tag_name(d.wrapper.1);
+    if call.is_none_or(|c| {
+        d.wrapper
+            .0
+            .strip_prefix('<')
+            .and_then(|o| o.strip_suffix('>'))
+            != Some(c)
+    }) {
+        return Err(ConfigError::new(
+            "dialect.wrapper",
+            "a key-value wrapper is an element's tags <name> and </name>",
+        ));
+    }
+    if d.result_wrapper.is_some() {
+        return Err(ConfigError::new(
+            "dialect.result_wrapper",
             "applies to the json-call shape only",
         ));
+    }
+    let e = d.elements;
+    if !(2..=3).contains(&e.len()) || !e.iter().all(|n| n.len() <= 48 && is_element_name(n)) {
+        return Err(ConfigError::new(
+            "dialect.elements",
+            "must name [key, value] or [key, value, separator] elements: a letter or _, then letters, digits, _ - . : (at most 48 bytes)",
+        ));
+    }
+    let think = crate::dialect::element_name(d.thinking_tags.0, d.thinking_tags.1);
+    for (i, n) in e.iter().enumerate() {
+        if Some(n) == call || think == Some(n.as_bytes()) || e.iter().skip(i + 1).any(|m| m == n) {
+            return Err(ConfigError::new(
+                "dialect.elements",
+                "must be different names, unlike the call element and the thinking element",
+            ));
+        }
     }
     Ok(())
 }

@@ -21,24 +21,8 @@
 //! - The body sits in a Markdown fence: `` ```json `` before it and `` ``` `` after it are
 //!   wire syntax, and so is the whitespace around them; either fence may be missing.
 //! - Calls are separated by line breaks (formatting, dropped inside the section).
+//!
+//! Its markers are the `deepseek-v3` preset's description (`crate::spec`, the sectioned shape).
 
-use super::sectioned::{self, Format};
-
-/// DeepSeek V3's markers.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct DeepSeekV3;
-
-impl Format for DeepSeekV3 {
-    const SECTION_OPEN: &'static [u8] = "<｜tool▁calls▁begin｜>".as_bytes();
-    const SECTION_OPEN_ALT: &'static [&'static [u8]] = super::sectioned::DEEPSEEK_OPEN_ALT;
-    const SECTION_CLOSE: &'static [u8] = "<｜tool▁calls▁end｜>".as_bytes();
-    const CALL_OPEN: &'static [u8] = "<｜tool▁call▁begin｜>".as_bytes();
-    const CALL_CLOSE: &'static [u8] = "<｜tool▁call▁end｜>".as_bytes();
-    const HEADER_ENDS: &'static [&'static [u8]] = &["<｜tool▁sep｜>".as_bytes(), b"\n"];
-    const FENCE_OPEN: &'static [u8] = b"```json";
-    const FENCE_CLOSE: &'static [u8] = b"```";
-    const WIRE_ID: bool = false;
-}
-
-/// The `deepseek-v3` dialect's state.
-pub(crate) type State = sectioned::State<DeepSeekV3>;
+/// The `deepseek-v3` dialect's state: the sectioned machine.
+pub(crate) type State = super::sectioned::State;

@@ -32,37 +32,91 @@
 //!   the token limit: the call completes and the partial closer is kept as top-level text. A
 //!   name still being read at the end fails the call as `unfinished`.
 //! - Text between calls is top-level text; stop sequences apply there only.
+//!
+//! This is the key-value shape's machine ([`crate::Shape::KeyValue`]): the call tags, the
+//! key and value element names, the optional separator element and the markup pairs come
+//! from the description in force (glm-4.5's, hunyuan's, or a host's), read per vocabulary.
+//! With a separator (HY3's `<tool_sep>`), the separator may follow the name, once, before
+//! the first key (`NAME<tool_sep>` also counts as a name that follows the opener). Markup
+//! pairs (HY3's `<tool_calls>` region and `<answer>` wrapper) are dropped in text; the
+//! first pair's opener inside thinking yields to the calls like the call opener.
 
 use crate::config::{Config, ValueType};
 use crate::emit::{Act, Emitter, STR_CAP};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::tag::{self, TagLex};
 use crate::scan::{Decision, Tag, Vocab};
-use crate::spec::StrList;
+use crate::spec::{self, StrList};
 
 use super::Machine;
 use super::value::{self, Value, leading_ws, trim, ws_prefix};
 
-const NAMES: StrList<'static> = StrList::Strs(&["tool_call", "arg_key", "arg_value"]);
-const CALL: u8 = 0;
-const KEY: u8 = 1;
-const VALUE: u8 = 2;
+/// Element indices in the description's `elements` (`[key, value, separator?]`); the call
+/// element is the vocabulary's configured extra name.
+const KEY: u8 = 0;
+const VALUE: u8 = 1;
+const SEP: u8 = 2;
+const CALL: u8 = crate::scan::EXTRA;
 
 const fn bit(e: u8) -> u32 {
     1 << e
 }
 
-const CALL_OPEN: &[u8] = b"<tool_call>";
-const CALL_CLOSE: &[u8] = b"</tool_call>";
-const KEY_OPEN: &[u8] = b"<arg_key>";
-/// Literal indices in the text context.
+/// Literal indices in the text context (the markup markers follow the call opener, then
+/// the stray thinking closer).
 const LIT_THINK: usize = 0;
 const LIT_CALL: usize = 1;
-/// A thinking closer at the very start of the stream (no opener): wire syntax.
-const LIT_STRAY_CLOSE: usize = 2;
+const LIT_MARKUP: usize = 2;
 /// Literal indices in the thinking context's vocabulary (the closer is 0).
 const THINK_CALL: usize = 1;
 const THINK_REOPEN: usize = 2;
+/// The first markup pair's opener (HY3's `<tool_calls>`): yields like the call opener.
+const THINK_REGION: usize = 3;
+
+/// The markers in force: the call opener (`<tool_call>`), the call element's name, and the
+/// `[key, value, separator?]` element names.
+#[derive(Clone, Copy)]
+struct Markers<'m> {
+    open: &'m [u8],
+    call: &'m [u8],
+    names: StrList<'m>,
+}
+
+impl<'m> Markers<'m> {
+    /// The markers in force, read by reference (no description copied per decision).
+    #[inline(always)]
+    fn of(out: &'m Emitter<'_>) -> Markers<'m> {
+        let (wrapper, names) =
+            out.with_description(spec::preset_key_value, |d| (d.wrapper, d.elements));
+        // A validated closer is `</name>`.
+        let close = wrapper.1.as_bytes();
+        Markers {
+            open: wrapper.0.as_bytes(),
+            call: close.get(2..close.len().saturating_sub(1)).unwrap_or(b""),
+            names,
+        }
+    }
+
+    /// The separator's bit, when the description has one.
+    fn sep(&self) -> u32 {
+        if self.names.len() > SEP as usize {
+            bit(SEP)
+        } else {
+            0
+        }
+    }
+
+    /// The vocabulary of the call's elements: `open` may open, `close` may close.
+    fn elements(&self, open: u32, close: u32) -> Vocab<'m> {
+        Vocab {
+            names: self.names,
+            extra: self.call,
+            open,
+            close,
+            ..Vocab::EMPTY
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ctx {
@@ -103,14 +157,10 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-/// Whether `b` is a proper, non-empty prefix of `full`.
-fn proper_prefix(b: &[u8], full: &[u8]) -> bool {
-    !b.is_empty() && b.len() < full.len() && full.starts_with(b)
-}
-
-/// The look-ahead after `<tool_call>` (module docs): a name, then `<arg_key>` or
-/// `</tool_call>` after optional whitespace.
-fn name_follows(rest: &[u8], eof: bool, _: &crate::scan::Names<'_>) -> Option<bool> {
+/// The look-ahead after `<tool_call>` (module docs): a name, then `<arg_key>`, the separator
+/// or `</tool_call>` after optional whitespace. `v` carries the element names (the text and
+/// thinking vocabularies hold them with no element open).
+fn name_follows(rest: &[u8], v: &Vocab<'_>, eof: bool) -> Option<bool> {
     let mut i = rest
         .iter()
         .take_while(|&&b| b == b' ' || b == b'\t')
@@ -128,14 +178,28 @@ fn name_follows(rest: &[u8], eof: bool, _: &crate::scan::Names<'_>) -> Option<bo
     }
     i += ws_prefix(&rest[i..]);
     let after = &rest[i..];
-    if after.starts_with(KEY_OPEN) || after.starts_with(CALL_CLOSE) {
-        return Some(true);
+    let sep = if v.names.len() > SEP as usize {
+        bit(SEP)
+    } else {
+        0
+    };
+    let next = Vocab {
+        names: v.names,
+        extra: v.extra,
+        open: bit(KEY) | sep,
+        close: bit(CALL),
+        ..Vocab::EMPTY
+    };
+    match after.is_empty() {
+        true => None,
+        false => match tag::lex(&next, after, false) {
+            TagLex::Match(_) => Some(true),
+            TagLex::Partial => None,
+            TagLex::Fail => Some(false),
+        },
     }
-    if after.is_empty() || proper_prefix(after, KEY_OPEN) || proper_prefix(after, CALL_CLOSE) {
-        // Undecided; at the end of input the call was cut off here.
-        return if eof { Some(true) } else { None };
-    }
-    Some(false)
+    // Undecided; at the end of input the call was cut off here.
+    .or(eof.then_some(true))
 }
 
 impl Machine for State {
@@ -158,36 +222,43 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let elements = |open: u32, close: u32| Vocab {
-            names: NAMES,
-            open,
-            close,
-            ..Vocab::EMPTY
-        };
+        let m = Markers::of(out);
         let (open, close) = out.thinking_tags();
         match self.ctx {
             Ctx::Text => {
-                let v = Vocab {
+                // The element names ride along (nothing open) for the look-ahead.
+                let mut v = Vocab {
                     stops: out.stops(),
-                    ..Vocab::EMPTY
+                    ..m.elements(0, 0)
                 }
                 .with_literal(open.as_bytes())
-                .with_literal_when(CALL_OPEN, name_follows);
+                .with_literal_when(m.open, name_follows);
+                for (a, b) in out.markup().into_iter().flatten() {
+                    v = v.with_literal(a.as_bytes()).with_literal(b.as_bytes());
+                }
                 if self.fresh || self.yielded {
                     v.with_literal(close.as_bytes())
                 } else {
                     v
                 }
             }
-            Ctx::Thinking => Vocab::EMPTY
-                .with_literal(close.as_bytes())
-                .with_literal_when(CALL_OPEN, name_follows)
-                .with_literal(open.as_bytes()),
-            Ctx::Name | Ctx::Call => elements(bit(KEY), bit(CALL)),
-            Ctx::Key => elements(0, bit(KEY) | bit(CALL)),
-            Ctx::AfterKey => elements(bit(VALUE), bit(CALL)),
-            Ctx::Value => elements(0, bit(VALUE)),
-            Ctx::Skip => elements(0, bit(CALL)),
+            Ctx::Thinking => {
+                let v = m
+                    .elements(0, 0)
+                    .with_literal(close.as_bytes())
+                    .with_literal_when(m.open, name_follows)
+                    .with_literal(open.as_bytes());
+                match out.markup()[0] {
+                    Some((region, _)) => v.with_literal(region.as_bytes()),
+                    None => v,
+                }
+            }
+            Ctx::Name => m.elements(bit(KEY) | m.sep(), bit(CALL)),
+            Ctx::Call => m.elements(bit(KEY), bit(CALL)),
+            Ctx::Key => m.elements(0, bit(KEY) | bit(CALL)),
+            Ctx::AfterKey => m.elements(bit(VALUE), bit(CALL)),
+            Ctx::Value => m.elements(0, bit(VALUE)),
+            Ctx::Skip => m.elements(0, bit(CALL)),
         }
     }
 
@@ -201,8 +272,10 @@ impl Machine for State {
         match d {
             Decision::Element(tag) => self.on_tag(out, tag),
             Decision::Literal { index, len } => {
-                if self.ctx == Ctx::Thinking && matches!(index, THINK_CALL | THINK_REOPEN) {
-                    return super::thinking_marker(out, index == THINK_CALL, len).unwrap_or_else(
+                if self.ctx == Ctx::Thinking
+                    && matches!(index, THINK_CALL | THINK_REOPEN | THINK_REGION)
+                {
+                    return super::thinking_marker(out, index != THINK_REOPEN, len).unwrap_or_else(
                         || {
                             self.ctx = Ctx::Text;
                             self.yielded = true;
@@ -211,8 +284,11 @@ impl Machine for State {
                     );
                 }
                 out.close_content();
+                // The markup markers sit between the call opener and the stray closer.
+                let markup = 2 * out.markup().into_iter().flatten().count();
                 match (self.ctx, index) {
-                    (Ctx::Text, LIT_STRAY_CLOSE) => self.yielded = false,
+                    (Ctx::Text, i) if i >= LIT_MARKUP + markup => self.yielded = false,
+                    (Ctx::Text, i) if i >= LIT_MARKUP => {}
                     (Ctx::Text, LIT_THINK) => self.ctx = Ctx::Thinking,
                     (Ctx::Text, LIT_CALL) => {
                         out.open_call(1);
@@ -306,7 +382,7 @@ impl State {
             Ctx::Name => {
                 // A partial closer at the end of input ends the name (see `truncated_closer`).
                 if let Some(p) = bytes.iter().position(|&b| b == b'<')
-                    && truncated_closer(d, window, p)
+                    && truncated_closer(out, true, d, window, p)
                 {
                     out.value.push(&bytes[..p]);
                     if self.announce(out) {
@@ -326,7 +402,7 @@ impl State {
                 let ws = leading_ws(d, window);
                 if ws > 0 {
                     Act::skip(ws)
-                } else if self.ctx == Ctx::Call && truncated_closer(d, window, 0) {
+                } else if self.ctx == Ctx::Call && truncated_closer(out, false, d, window, 0) {
                     // The closer was cut off: the call is complete; the partial closer is
                     // decided again as top-level text.
                     out.finish_call(self.params > 0);
@@ -349,6 +425,15 @@ impl State {
     fn on_tag(&mut self, out: &mut Emitter<'_>, tag: Tag) -> Act {
         let opening = !tag.closing;
         match (self.ctx, tag.element, opening) {
+            (Ctx::Name, SEP, true) => {
+                // The separator after the name is wire syntax.
+                if self.announce(out) {
+                    self.ctx = Ctx::Call;
+                }
+                if self.ctx == Ctx::Skip {
+                    return Act::WAIT;
+                }
+            }
             (Ctx::Name, _, _) => {
                 if self.announce(out) {
                     self.ctx = Ctx::Call;
@@ -414,18 +499,15 @@ impl State {
 }
 
 /// Whether the text decision `d` about `window` holds, from byte `at` to its end, a partial
-/// `</tool_call>` at the end of input: the decision is the whole window (a partial tag short
-/// of the end of input is still undecided, so this is the end) and those bytes could still
-/// grow into the closer.
-fn truncated_closer(d: Decision, window: &[u8], at: usize) -> bool {
+/// `</tool_call>` (after the name, `name`: or of the separator) at the end of input: the
+/// decision is the whole window (a partial tag short of the end of input is still undecided,
+/// so this is the end) and those bytes could still grow into the closer.
+fn truncated_closer(out: &Emitter<'_>, name: bool, d: Decision, window: &[u8], at: usize) -> bool {
     let Decision::Text(n) = d else {
         return false;
     };
-    let closer = Vocab {
-        names: NAMES,
-        close: bit(CALL),
-        ..Vocab::EMPTY
-    };
+    let m = Markers::of(out);
+    let closer = m.elements(if name { m.sep() } else { 0 }, bit(CALL));
     n == window.len()
         && window.get(at) == Some(&b'<')
         && tag::lex(&closer, &window[at..], false) == TagLex::Partial
@@ -433,79 +515,50 @@ fn truncated_closer(d: Decision, window: &[u8], at: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::name_follows;
+    use super::Vocab;
+    use crate::spec::StrList;
+
+    /// glm-4.5's names, as the text context's vocabulary carries them.
+    fn name_follows(rest: &[u8], eof: bool) -> Option<bool> {
+        let v = Vocab {
+            names: StrList::Strs(&["arg_key", "arg_value"]),
+            extra: b"tool_call",
+            ..Vocab::EMPTY
+        };
+        super::name_follows(rest, &v, eof)
+    }
+
+    #[test]
+    fn a_separator_may_follow_the_name() {
+        let v = Vocab {
+            names: StrList::Strs(&["arg_key", "arg_value", "tool_sep"]),
+            extra: b"tool_call",
+            ..Vocab::EMPTY
+        };
+        assert_eq!(super::name_follows(b"f<tool_sep>", &v, false), Some(true));
+        assert_eq!(super::name_follows(b"f<tool_s", &v, false), None);
+        assert_eq!(name_follows(b"f<tool_sep>", false), Some(false));
+    }
 
     #[test]
     fn a_name_must_follow_the_marker() {
-        assert_eq!(
-            name_follows(b"get_weather\n<arg_key>", false, &crate::scan::Names::None),
-            Some(true)
-        );
-        assert_eq!(
-            name_follows(b"get_weather<arg_key>", false, &crate::scan::Names::None),
-            Some(true)
-        );
-        assert_eq!(
-            name_follows(b"ping</tool_call>", false, &crate::scan::Names::None),
-            Some(true)
-        );
-        assert_eq!(
-            name_follows(
-                b" ping \r\n  </tool_call>",
-                false,
-                &crate::scan::Names::None
-            ),
-            Some(true)
-        );
-        assert_eq!(
-            name_follows(b"get_weather\n<arg_k", false, &crate::scan::Names::None),
-            None
-        );
-        assert_eq!(
-            name_follows(b"get_wea", false, &crate::scan::Names::None),
-            None
-        );
-        assert_eq!(name_follows(b"", false, &crate::scan::Names::None), None);
-        assert_eq!(
-            name_follows(b" tag to call tools", false, &crate::scan::Names::None),
-            Some(false)
-        );
-        assert_eq!(
-            name_follows(b"foo is a tool", false, &crate::scan::Names::None),
-            Some(false)
-        );
-        assert_eq!(
-            name_follows(b"\n<arg_key>", false, &crate::scan::Names::None),
-            Some(false)
-        );
-        assert_eq!(
-            name_follows(b"{\"name\": 1}", false, &crate::scan::Names::None),
-            Some(false)
-        );
-        assert_eq!(
-            name_follows(b"<b>", false, &crate::scan::Names::None),
-            Some(false)
-        );
+        assert_eq!(name_follows(b"get_weather\n<arg_key>", false), Some(true));
+        assert_eq!(name_follows(b"get_weather<arg_key>", false), Some(true));
+        assert_eq!(name_follows(b"ping</tool_call>", false), Some(true));
+        assert_eq!(name_follows(b" ping \r\n  </tool_call>", false), Some(true));
+        assert_eq!(name_follows(b"get_weather\n<arg_k", false), None);
+        assert_eq!(name_follows(b"get_wea", false), None);
+        assert_eq!(name_follows(b"", false), None);
+        assert_eq!(name_follows(b" tag to call tools", false), Some(false));
+        assert_eq!(name_follows(b"foo is a tool", false), Some(false));
+        assert_eq!(name_follows(b"\n<arg_key>", false), Some(false));
+        assert_eq!(name_follows(b"{\"name\": 1}", false), Some(false));
+        assert_eq!(name_follows(b"<b>", false), Some(false));
         // At the end of input: cut off inside the name or its first tag.
-        assert_eq!(
-            name_follows(b"get_wea", true, &crate::scan::Names::None),
-            Some(true)
-        );
-        assert_eq!(
-            name_follows(b"ping</tool_", true, &crate::scan::Names::None),
-            Some(true)
-        );
-        assert_eq!(
-            name_follows(b"ping\n", true, &crate::scan::Names::None),
-            Some(true)
-        );
-        assert_eq!(
-            name_follows(b"", true, &crate::scan::Names::None),
-            Some(false)
-        );
-        assert_eq!(
-            name_follows(b" ", true, &crate::scan::Names::None),
-            Some(false)
-        );
+        assert_eq!(name_follows(b"get_wea", true), Some(true));
+        assert_eq!(name_follows(b"ping</tool_", true), Some(true));
+        assert_eq!(name_follows(b"ping\n", true), Some(true));
+        assert_eq!(name_follows(b"", true), Some(false));
+        assert_eq!(name_follows(b" ", true), Some(false));
     }
 }

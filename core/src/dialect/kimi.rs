@@ -21,35 +21,8 @@
 //!   dropping the call; an empty name fails the call as `missing-name`.
 //! - Whitespace around the id and around the JSON body is formatting (Kimi writes `\n` and
 //!   spaces there).
+//!
+//! Its markers are the `kimi-k2` preset's description (`crate::spec`, the sectioned shape).
 
-use super::sectioned::{self, Format};
-
-/// Kimi K2's markers.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Kimi;
-
-impl Format for Kimi {
-    const SECTION_OPEN: &'static [u8] = b"<|tool_calls_section_begin|>";
-    const SECTION_CLOSE: &'static [u8] = b"<|tool_calls_section_end|>";
-    const CALL_OPEN: &'static [u8] = b"<|tool_call_begin|>";
-    const CALL_CLOSE: &'static [u8] = b"<|tool_call_end|>";
-    const HEADER_ENDS: &'static [&'static [u8]] = &[b"<|tool_call_argument_begin|>"];
-    const FENCE_OPEN: &'static [u8] = b"";
-    const FENCE_CLOSE: &'static [u8] = b"";
-    const WIRE_ID: bool = true;
-
-    fn name(id: &[u8]) -> &[u8] {
-        let name = id.strip_prefix(b"functions.").unwrap_or(id);
-        match name.iter().rposition(|&b| b == b':') {
-            Some(colon)
-                if colon + 1 < name.len() && name[colon + 1..].iter().all(u8::is_ascii_digit) =>
-            {
-                &name[..colon]
-            }
-            _ => name,
-        }
-    }
-}
-
-/// The `kimi-k2` dialect's state.
-pub(crate) type State = sectioned::State<Kimi>;
+/// The `kimi-k2` dialect's state: the sectioned machine.
+pub(crate) type State = super::sectioned::State;

@@ -251,8 +251,8 @@ fn named_call(r: &[u8], names: &Names<'_>) -> Look {
 
 /// The look-ahead test of top-level text after the start: after `<|python_tag|>`, a call
 /// object (or array) to come; after `{`, a `name` member naming a configured tool.
-fn text_follows(rest: &[u8], eof: bool, names: &Names<'_>) -> Option<bool> {
-    match any(next_call(rest), named_call(rest, names)) {
+fn text_follows(rest: &[u8], v: &Vocab<'_>, eof: bool) -> Option<bool> {
+    match any(next_call(rest), named_call(rest, &v.dynamic)) {
         Look::Yes => Some(true),
         Look::No => Some(false),
         Look::Need if eof => Some(false),
@@ -262,7 +262,7 @@ fn text_follows(rest: &[u8], eof: bool, names: &Names<'_>) -> Option<bool> {
 
 /// The look-ahead test of every marked literal (module docs): after `{`, a call's first
 /// member; after `[`, `<|python_tag|>` or a separator, a call object (or array) to come.
-fn call_follows(rest: &[u8], eof: bool, _: &Names<'_>) -> Option<bool> {
+fn call_follows(rest: &[u8], _: &Vocab<'_>, eof: bool) -> Option<bool> {
     match any(call_key(rest), next_call(rest)) {
         Look::Yes => Some(true),
         Look::No => Some(false),

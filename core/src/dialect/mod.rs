@@ -225,6 +225,7 @@ registry! {
     => Xlam: Hermes;
     => MiniCpm5: MinimaxM2;
     => Step3: MinimaxM2;
+    => Hunyuan: Glm45;
 }
 
 /// A marker met inside thinking other than its closer (docs/design.md, "Thinking that yields

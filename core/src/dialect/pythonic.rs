@@ -50,7 +50,7 @@ use crate::config::Config;
 use crate::emit::{Act, Emitter, STR_CAP, Spool};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{ErrorKind, Lex, Lexer, Token, Writer};
-use crate::scan::{Decision, Names, Vocab};
+use crate::scan::{Decision, Vocab};
 
 use super::json_body::piece_act;
 use super::value::leading_ws;
@@ -114,7 +114,7 @@ fn ident_byte(b: u8) -> bool {
 }
 
 /// The look-ahead after `[` (module docs): `NAME(` then `)` or `KEYWORD=`.
-fn list_follows(rest: &[u8], eof: bool, _: &Names<'_>) -> Option<bool> {
+fn list_follows(rest: &[u8], _: &Vocab<'_>, eof: bool) -> Option<bool> {
     // Undecided at the end of what is known: text at the end of input.
     let undecided = if eof { Some(false) } else { None };
     let skip_ws = |i: usize| i + rest[i..].iter().take_while(|&&b| is_ws(b)).count();
@@ -406,63 +406,46 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::list_follows;
+    use crate::scan::Vocab;
 
     #[test]
     fn a_call_must_follow_the_bracket() {
         assert_eq!(
-            list_follows(b"get_weather(city=", false, &crate::scan::Names::None),
+            list_follows(b"get_weather(city=", &Vocab::EMPTY, false),
             Some(true)
         );
         assert_eq!(
-            list_follows(b" get_time()]", false, &crate::scan::Names::None),
+            list_follows(b" get_time()]", &Vocab::EMPTY, false),
             Some(true)
         );
         assert_eq!(
             list_follows(
                 b"\n  functions.get_weather (\n city =",
-                false,
-                &crate::scan::Names::None
+                &Vocab::EMPTY,
+                false
             ),
             Some(true)
         );
+        assert_eq!(list_follows(b"f( x = 1", &Vocab::EMPTY, false), Some(true));
+        assert_eq!(list_follows(b"f(x", &Vocab::EMPTY, false), None);
+        assert_eq!(list_follows(b"get_wea", &Vocab::EMPTY, false), None);
+        assert_eq!(list_follows(b"", &Vocab::EMPTY, false), None);
+        assert_eq!(list_follows(b"1, 2]", &Vocab::EMPTY, false), Some(false));
         assert_eq!(
-            list_follows(b"f( x = 1", false, &crate::scan::Names::None),
-            Some(true)
+            list_follows(b"see above]", &Vocab::EMPTY, false),
+            Some(false)
         );
-        assert_eq!(list_follows(b"f(x", false, &crate::scan::Names::None), None);
+        assert_eq!(list_follows(b"f(x)]", &Vocab::EMPTY, false), Some(false));
         assert_eq!(
-            list_follows(b"get_wea", false, &crate::scan::Names::None),
-            None
-        );
-        assert_eq!(list_follows(b"", false, &crate::scan::Names::None), None);
-        assert_eq!(
-            list_follows(b"1, 2]", false, &crate::scan::Names::None),
+            list_follows(b"f(\"Paris\")]", &Vocab::EMPTY, false),
             Some(false)
         );
         assert_eq!(
-            list_follows(b"see above]", false, &crate::scan::Names::None),
+            list_follows(b"link](http://x)", &Vocab::EMPTY, false),
             Some(false)
         );
-        assert_eq!(
-            list_follows(b"f(x)]", false, &crate::scan::Names::None),
-            Some(false)
-        );
-        assert_eq!(
-            list_follows(b"f(\"Paris\")]", false, &crate::scan::Names::None),
-            Some(false)
-        );
-        assert_eq!(
-            list_follows(b"link](http://x)", false, &crate::scan::Names::None),
-            Some(false)
-        );
-        assert_eq!(
-            list_follows(b"get_wea", true, &crate::scan::Names::None),
-            Some(false)
-        );
-        assert_eq!(
-            list_follows(b"f(x", true, &crate::scan::Names::None),
-            Some(false)
-        );
+        assert_eq!(list_follows(b"get_wea", &Vocab::EMPTY, true), Some(false));
+        assert_eq!(list_follows(b"f(x", &Vocab::EMPTY, true), Some(false));
     }
 
     /// The lexer's Python mode with a writer, fed `input` one byte at a time: the JSON, or

@@ -6,7 +6,9 @@
 //! SECTION_OPEN  CALL_OPEN header HEADER_END [fence] {json} [fence] CALL_CLOSE  …  SECTION_CLOSE
 //! ```
 //!
-//! Each dialect's file describes its markers as a [`Format`]; the decisions they share
+//! This is the sectioned shape's machine ([`crate::Shape::Sectioned`]): the markers come from
+//! the description in force (kimi-k2's, deepseek-v3.1's, deepseek-v3's or a host's), read per
+//! vocabulary; each preset's file documents its format. The decisions they share
 //! (docs/design.md records them, and the vectors of each dialect pin them):
 //!
 //! - **Markers are special tokens, so they are always structural.** A model emits
@@ -43,53 +45,81 @@
 //!   sat (max_tokens truncation).
 //! - Thinking is `<think>…</think>` and opaque (a call written inside thinking is thinking).
 
-use core::marker::PhantomData;
-
 use crate::config::Config;
 use crate::emit::{Act, Emitter, STR_CAP, Spool};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{Lexer, Writer};
 use crate::scan::{Decision, Vocab};
+use crate::spec::{self, StrList};
 
 use super::Machine;
 use super::json_body::{self, BodyEnd};
 use super::value::{leading_ws, trim};
 
-/// The section openers DeepSeek's distilled models write as text instead of the special
-/// token (llama.cpp accepts the same four); the calls inside keep the special tokens.
-pub(crate) const DEEPSEEK_OPEN_ALT: &[&[u8]] = &[
-    "<｜tool_calls_begin｜>".as_bytes(),
-    "<｜tool calls begin｜>".as_bytes(),
-    "<｜tool\\_calls\\_begin｜>".as_bytes(),
-    "<｜tool▁calls｜>".as_bytes(),
-];
-
-/// A special-token dialect's markers (see the module docs).
-pub(crate) trait Format: Copy + core::fmt::Debug {
-    /// Opens the tool-calls section.
-    const SECTION_OPEN: &'static [u8];
-    /// Other spellings that open the section in text (at most four): what llama.cpp accepts
-    /// for DeepSeek, whose distilled models write the opener as plain text.
-    const SECTION_OPEN_ALT: &'static [&'static [u8]] = &[];
-    /// Closes the tool-calls section.
-    const SECTION_CLOSE: &'static [u8];
-    /// Opens a call.
-    const CALL_OPEN: &'static [u8];
-    /// Closes a call.
-    const CALL_CLOSE: &'static [u8];
+/// A sectioned dialect's markers, from the description in force (see the module docs and
+/// [`crate::Description`]'s sectioned fields).
+#[derive(Clone, Copy)]
+struct Markers<'m> {
+    section_open: &'m [u8],
+    section_close: &'m [u8],
+    call_open: &'m [u8],
+    call_close: &'m [u8],
     /// What ends each part of a call's header, in order; the last part names the call.
-    const HEADER_ENDS: &'static [&'static [u8]];
-    /// A code fence that may come before the body (empty: none).
-    const FENCE_OPEN: &'static [u8];
-    /// A code fence that may come after the body (empty: none).
-    const FENCE_CLOSE: &'static [u8];
-    /// The header's last part is the call's id on the wire, which [`Format::name`] derives
-    /// the name from; otherwise it is the name and the id is `{id_prefix}{n}`.
-    const WIRE_ID: bool;
+    header_ends: StrList<'m>,
+    fence_open: &'m [u8],
+    fence_close: &'m [u8],
+    /// The header's last part is the call's id on the wire ([`id_name`] names the call).
+    wire_id: bool,
+    /// Other spellings of the section opener.
+    alt_openers: StrList<'m>,
+}
 
-    /// The call's name, from its (trimmed, non-empty) header's last part.
-    fn name(header: &[u8]) -> &[u8] {
-        header
+impl<'m> Markers<'m> {
+    /// The markers in force, read by reference (no description copied per decision).
+    #[inline(always)]
+    fn of(out: &'m Emitter<'_>) -> Markers<'m> {
+        out.with_description(spec::preset_sectioned, Markers::from)
+    }
+
+    #[inline(always)]
+    fn from(d: &crate::Description<'m>) -> Markers<'m> {
+        let (fence_open, fence_close) = d.fence.unwrap_or(("", ""));
+        Markers {
+            section_open: d.wrapper.0.as_bytes(),
+            section_close: d.wrapper.1.as_bytes(),
+            call_open: d.call_markers.0.as_bytes(),
+            call_close: d.call_markers.1.as_bytes(),
+            header_ends: d.header_ends,
+            fence_open: fence_open.as_bytes(),
+            fence_close: fence_close.as_bytes(),
+            wire_id: d.wire_id,
+            alt_openers: d.alt_openers,
+        }
+    }
+
+    /// The end of header part `i` (a validated description has one or two).
+    fn header_end(&self, i: usize) -> &'m [u8] {
+        self.header_ends.get(i).map_or(b"", str::as_bytes)
+    }
+
+    /// How many header parts there are (at least one).
+    fn parts(&self) -> usize {
+        self.header_ends.len().max(1)
+    }
+}
+
+/// The call's name from a wire id (kimi-k2's `functions.NAME:IDX`): the id without a
+/// leading `functions.` and a trailing `:IDX` (a colon and digits); a dotted name keeps its
+/// dots, an id with no `:IDX` is the name whole.
+fn id_name(id: &[u8]) -> &[u8] {
+    let name = id.strip_prefix(b"functions.").unwrap_or(id);
+    match name.iter().rposition(|&b| b == b':') {
+        Some(colon)
+            if colon + 1 < name.len() && name[colon + 1..].iter().all(u8::is_ascii_digit) =>
+        {
+            &name[..colon]
+        }
+        _ => name,
     }
 }
 
@@ -115,7 +145,7 @@ enum Ctx {
 const LIT_THINK: usize = 0;
 const LIT_SECTION_OPEN: usize = 1;
 const LIT_CALL_OPEN: usize = 2;
-/// The alternative section openers follow ([`Format::SECTION_OPEN_ALT`]).
+/// The alternative section openers follow (the description's `alt_openers`).
 const LIT_SECTION_OPEN_ALT: usize = 3;
 /// Literal indices in thinking.
 const THINK_CLOSE: usize = 0;
@@ -127,9 +157,9 @@ const SEC_CLOSE: usize = 1;
 const CALL_CLOSE: usize = 0;
 const CALL_EXTRA: usize = 4;
 
-/// The state of a special-token dialect with markers `F`.
+/// The state of a sectioned dialect.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct State<F: Format> {
+pub(crate) struct State {
     ctx: Ctx,
     /// The open call sits in a section (else it is a bare call at top level).
     in_section: bool,
@@ -146,13 +176,12 @@ pub(crate) struct State<F: Format> {
     /// A tool call ended the thinking it was opened in: the thinking closer the model may
     /// still write is wire syntax too (dropped once).
     yielded: bool,
-    format: PhantomData<F>,
 }
 
-impl<F: Format> Machine for State<F> {
+impl Machine for State {
     const CALL_DEPTH: u8 = 1;
 
-    fn new(cfg: &Config<'_>) -> State<F> {
+    fn new(cfg: &Config<'_>) -> State {
         State {
             ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
             in_section: false,
@@ -163,7 +192,6 @@ impl<F: Format> Machine for State<F> {
             reason: ErrorReason::MalformedBody,
             fresh: true,
             yielded: false,
-            format: PhantomData,
         }
     }
 
@@ -173,13 +201,14 @@ impl<F: Format> Machine for State<F> {
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
         let (think_open, think_close) = out.thinking_tags();
+        let m = Markers::of(out);
         // Inside a call: its closer, and the markers that cut it off; then `extra`.
-        let call = |extra: &'static [u8]| {
+        let call = |extra: &'m [u8]| {
             let v = Vocab::EMPTY
-                .with_literal(F::CALL_CLOSE)
-                .with_literal(F::CALL_OPEN)
-                .with_literal(F::SECTION_CLOSE)
-                .with_literal(F::SECTION_OPEN);
+                .with_literal(m.call_close)
+                .with_literal(m.call_open)
+                .with_literal(m.section_close)
+                .with_literal(m.section_open);
             if extra.is_empty() {
                 v
             } else {
@@ -193,10 +222,10 @@ impl<F: Format> Machine for State<F> {
                     ..Vocab::EMPTY
                 }
                 .with_literal(think_open.as_bytes())
-                .with_literal(F::SECTION_OPEN)
-                .with_literal(F::CALL_OPEN);
-                for alt in F::SECTION_OPEN_ALT {
-                    v = v.with_literal(alt);
+                .with_literal(m.section_open)
+                .with_literal(m.call_open);
+                for alt in m.alt_openers.iter() {
+                    v = v.with_literal(alt.as_bytes());
                 }
                 if self.fresh || self.yielded {
                     v = v.with_literal(think_close.as_bytes());
@@ -207,27 +236,28 @@ impl<F: Format> Machine for State<F> {
             // they open calls wherever they stand.
             Ctx::Thinking => Vocab::EMPTY
                 .with_literal(think_close.as_bytes())
-                .with_literal(F::SECTION_OPEN)
-                .with_literal(F::CALL_OPEN)
+                .with_literal(m.section_open)
+                .with_literal(m.call_open)
                 .with_literal(think_open.as_bytes()),
             Ctx::Section => Vocab::EMPTY
-                .with_literal(F::CALL_OPEN)
-                .with_literal(F::SECTION_CLOSE)
-                .with_literal(F::SECTION_OPEN),
+                .with_literal(m.call_open)
+                .with_literal(m.section_close)
+                .with_literal(m.section_open),
             Ctx::Head => {
                 // After the part's end (index 4): the end of the part before (a repeated
                 // separator, dropped), then the body's opening fence, which ends the name too.
-                let mut v = call(F::HEADER_ENDS[self.part_index()]);
+                let parts = m.parts();
+                let mut v = call(m.header_end(self.part_index(parts)));
                 if self.part > 0 {
-                    v = v.with_literal(F::HEADER_ENDS[self.part_index() - 1]);
+                    v = v.with_literal(m.header_end(self.part_index(parts) - 1));
                 }
-                if self.in_name() && !F::FENCE_OPEN.is_empty() {
-                    v = v.with_literal(F::FENCE_OPEN);
+                if self.in_name(parts) && !m.fence_open.is_empty() {
+                    v = v.with_literal(m.fence_open);
                 }
                 v
             }
-            Ctx::BeforeBody => call(F::FENCE_OPEN),
-            Ctx::After => call(F::FENCE_CLOSE),
+            Ctx::BeforeBody => call(m.fence_open),
+            Ctx::After => call(m.fence_close),
             Ctx::Body | Ctx::Skip => call(&[]),
         }
     }
@@ -244,7 +274,10 @@ impl<F: Format> Machine for State<F> {
             return Act::WAIT;
         }
         match d {
-            Decision::Literal { index, len } => literal(out, self, index, len),
+            Decision::Literal { index, len } => {
+                let alts = Markers::of(out).alt_openers.len();
+                literal(out, self, alts, index, len)
+            }
             Decision::Text(n) | Decision::Invalid(n) => text(out, self, d, window, n),
             Decision::NeedMore | Decision::Stop { .. } | Decision::Element(_) => Act::WAIT,
         }
@@ -272,15 +305,15 @@ impl<F: Format> Machine for State<F> {
     }
 }
 
-impl<F: Format> State<F> {
-    /// The header part being read, as an index into [`Format::HEADER_ENDS`].
-    fn part_index(&self) -> usize {
-        (self.part as usize).min(F::HEADER_ENDS.len() - 1)
+impl State {
+    /// The header part being read, as an index into the header ends (of `parts`).
+    fn part_index(&self, parts: usize) -> usize {
+        (self.part as usize).min(parts - 1)
     }
 
-    /// The header part being read is the last one: the name (or id).
-    fn in_name(&self) -> bool {
-        self.part as usize + 1 >= F::HEADER_ENDS.len()
+    /// The header part being read is the last one (of `parts`): the name (or id).
+    fn in_name(&self, parts: usize) -> bool {
+        self.part as usize + 1 >= parts
     }
 
     /// Where the stream goes on once the current call has ended.
@@ -293,7 +326,8 @@ impl<F: Format> State<F> {
     }
 }
 
-fn literal<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, index: usize, len: usize) -> Act {
+/// A literal marker (`alts`: how many alternative section openers the text context holds).
+fn literal(out: &mut Emitter<'_>, s: &mut State, alts: usize, index: usize, len: usize) -> Act {
     match (s.ctx, index) {
         (Ctx::Text, LIT_THINK) => {
             out.close_content();
@@ -308,9 +342,7 @@ fn literal<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, index: usize, len
             open_call(out, s, false);
         }
         // A thinking closer at the very start of the stream, with no opener: wire syntax.
-        (Ctx::Text, i) if i == LIT_SECTION_OPEN_ALT + F::SECTION_OPEN_ALT.len() => {
-            s.yielded = false
-        }
+        (Ctx::Text, i) if i == LIT_SECTION_OPEN_ALT + alts => s.yielded = false,
         (Ctx::Text, i) => {
             debug_assert!(i >= LIT_SECTION_OPEN_ALT);
             out.close_content();
@@ -358,7 +390,7 @@ fn literal<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, index: usize, len
 }
 
 /// The call's closer (`len` bytes, part of the call).
-fn call_closer<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, len: usize) -> Act {
+fn call_closer(out: &mut Emitter<'_>, s: &mut State, len: usize) -> Act {
     let home = s.home();
     let act = match s.ctx {
         Ctx::BeforeBody => {
@@ -387,7 +419,7 @@ fn call_closer<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, len: usize) -
 }
 
 /// The call was cut off by the next structural marker (not consumed).
-fn cut_off<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>) {
+fn cut_off(out: &mut Emitter<'_>, s: &mut State) {
     let home = s.home();
     match s.ctx {
         Ctx::After => complete(out),
@@ -402,13 +434,7 @@ fn cut_off<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>) {
     s.ctx = home;
 }
 
-fn text<F: Format>(
-    out: &mut Emitter<'_>,
-    s: &mut State<F>,
-    d: Decision,
-    window: &[u8],
-    n: usize,
-) -> Act {
+fn text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8], n: usize) -> Act {
     let ws = leading_ws(d, window);
     match s.ctx {
         Ctx::Text => out.content(BlockType::Text, 0, d),
@@ -438,7 +464,7 @@ fn text<F: Format>(
             if ws > 0 {
                 return Act::skip(ws);
             }
-            if partial_marker::<F>(window) {
+            if partial_marker(&Markers::of(out), window) {
                 // The end of input cut a closer short (max_tokens): the call is complete,
                 // and the partial closer is text where the call sat.
                 complete(out);
@@ -455,25 +481,14 @@ fn text<F: Format>(
 /// `window` (what is left of the input) is a proper prefix of a marker that may follow a
 /// body — possibly cut inside a character. A window that is one can reach an act only at the
 /// end of input: before it, the scanner holds such a prefix back instead of deciding it.
-fn partial_marker<F: Format>(window: &[u8]) -> bool {
-    [
-        F::CALL_CLOSE,
-        F::CALL_OPEN,
-        F::SECTION_CLOSE,
-        F::FENCE_CLOSE,
-    ]
-    .iter()
-    .any(|m| window.len() < m.len() && m.starts_with(window))
+fn partial_marker(m: &Markers<'_>, window: &[u8]) -> bool {
+    [m.call_close, m.call_open, m.section_close, m.fence_close]
+        .iter()
+        .any(|m| window.len() < m.len() && m.starts_with(window))
 }
 
 /// Header text: kept in the name slot (leading whitespace dropped) until the part's end.
-fn header_text<F: Format>(
-    out: &mut Emitter<'_>,
-    s: &mut State<F>,
-    d: Decision,
-    window: &[u8],
-    ws: usize,
-) -> Act {
+fn header_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8], ws: usize) -> Act {
     if out.name_len == 0 && ws > 0 {
         return Act::skip(ws);
     }
@@ -496,16 +511,22 @@ fn header_text<F: Format>(
 }
 
 /// A header part's end marker (`fence`: the body's opening fence, which ends the name too).
-fn header_end<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, fence: bool) {
+fn header_end(out: &mut Emitter<'_>, s: &mut State, fence: bool) {
     let mut buf = [0u8; STR_CAP];
     let slot = out.strs.bytes().get(..out.name_len as usize).unwrap_or(&[]);
     let held = slot.len().min(STR_CAP);
     buf[..held].copy_from_slice(&slot[..held]);
     let (a, b) = trim(&buf[..held]);
     let header = &buf[a..b];
-    let last = s.in_name();
-    let end = F::HEADER_ENDS[s.part_index()];
-    if header.is_empty() && !fence && end.iter().all(u8::is_ascii_whitespace) {
+    let m = Markers::of(out);
+    let parts = m.parts();
+    let wire_id = m.wire_id;
+    let last = s.in_name(parts);
+    let end_is_ws = m
+        .header_end(s.part_index(parts))
+        .iter()
+        .all(u8::is_ascii_whitespace);
+    if header.is_empty() && !fence && end_is_ws {
         // A line break before the name: formatting.
         return;
     }
@@ -515,12 +536,12 @@ fn header_end<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, fence: bool) {
         out.name_len = 0;
         return;
     }
-    let name = F::name(header);
+    let name = if wire_id { id_name(header) } else { header };
     if name.is_empty() {
         fail(out, s, ErrorReason::MissingName);
         return;
     }
-    if F::WIRE_ID {
+    if wire_id {
         out.set_name(name);
         out.queue_chunk(Some(Part::Name), out.name_spool());
         out.set_wire_id(header);
@@ -531,7 +552,7 @@ fn header_end<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, fence: bool) {
     s.ctx = Ctx::BeforeBody;
 }
 
-fn body<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, window: &[u8], n: usize) -> Act {
+fn body(out: &mut Emitter<'_>, s: &mut State, window: &[u8], n: usize) -> Act {
     let (act, end) =
         json_body::object_step(out, &mut s.lexer, &mut s.writer, &mut s.started, window, n);
     match end {
@@ -543,7 +564,7 @@ fn body<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, window: &[u8], n: us
 }
 
 /// Opens a call at its opener (`in_section`: inside a section, else bare at top level).
-fn open_call<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, in_section: bool) {
+fn open_call(out: &mut Emitter<'_>, s: &mut State, in_section: bool) {
     s.in_section = in_section;
     out.set_call_depth(u8::from(in_section));
     out.open_call(1);
@@ -558,7 +579,7 @@ fn complete(out: &mut Emitter<'_>) {
 }
 
 /// Fails the open call: it is skipped to its closer (or the marker that cuts it off).
-fn fail<F: Format>(out: &mut Emitter<'_>, s: &mut State<F>, reason: ErrorReason) {
+fn fail(out: &mut Emitter<'_>, s: &mut State, reason: ErrorReason) {
     if s.ctx == Ctx::Head {
         // The header held in the name slot never named the call.
         out.name_len = 0;

@@ -72,25 +72,35 @@ impl<'a> Emitter<'a> {
             .unwrap_or(Description::json_keys())
     }
 
-    /// Calls `f` with the invoke shape's description in force — the host's, else the
-    /// preset's (minimax-m2's for any other dialect) — by reference: no copy of the
-    /// description on the per-decision path (borrowed configs and presets).
+    /// Calls `f` with the description in force — the host's, else the preset's (`preset`
+    /// gives the constant, for a dialect of the shape or any other) — by reference: no copy
+    /// of the description on the per-decision path (borrowed configs and presets).
     #[inline(always)]
-    pub(crate) fn with_invoke_description<'s, R>(
+    pub(crate) fn with_description<'s, R>(
         &'s self,
+        preset: fn(Dialect) -> &'static Description<'static>,
         f: impl FnOnce(&Description<'s>) -> R,
     ) -> R {
         match &self.cfg {
             Cfg::Borrowed(c) => match &c.description {
                 Some(d) => f(d),
-                None => f(spec::preset_invoke(c.dialect)),
+                None => f(preset(c.dialect)),
             },
             #[cfg(feature = "alloc")]
             Cfg::Owned(c) => match &c.description {
                 Some(d) => f(&d.description()),
-                None => f(spec::preset_invoke(c.dialect)),
+                None => f(preset(c.dialect)),
             },
         }
+    }
+
+    /// [`with_description`](Emitter::with_description) for the invoke shape.
+    #[inline(always)]
+    pub(crate) fn with_invoke_description<'s, R>(
+        &'s self,
+        f: impl FnOnce(&Description<'s>) -> R,
+    ) -> R {
+        self.with_description(spec::preset_invoke, f)
     }
 
     /// The `[open, close]` markers around a call (json-call) or the calls (xml-params): the

@@ -611,6 +611,7 @@ const LLAMA3_MARKERS: &[&str] = &["<|"];
 /// | apertus | `<\|tools_prefix\|>[{"N": {…}}]<\|tools_suffix\|>` |
 /// | xlam | `[{"name": "N", "arguments": {…}}]` |
 /// | minicpm5 | `<function name="N">` holding `<param name="K">V</param>`, calls a line apart, no region (strings holding a closer in CDATA) |
+/// | hunyuan | `<tool_calls>` then per call `<tool_call>N<tool_sep>` and `<arg_key>K</arg_key>\n<arg_value>V</arg_value>` lines, `</tool_call>`, then `</tool_calls>` |
 /// | step-3 | `<｜tool_calls_begin｜>` then per call `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="N">…</steptml:invoke><｜tool_call_end｜>`, then `<｜tool_calls_end｜>` |
 /// | harmony | `<\|start\|>assistant to=functions.N<\|channel\|>commentary json<\|message\|>{…}<\|call\|>` per call |
 /// | kimi-k2 | `<\|tool_calls_section_begin\|><\|tool_call_begin\|>functions.N:I<\|tool_call_argument_begin\|>{…}<\|tool_call_end\|>…<\|tool_calls_section_end\|>` |
@@ -747,7 +748,142 @@ impl Writer<'_, '_> {
             Shape::XmlParams => self.xml_params(d, preset, calls, args),
             Shape::Invoke => self.invoke(d, calls, args),
             Shape::Pythonic => self.pythonic(d, preset, calls, args),
+            // The presets with a writer of their own keep their template's layout.
+            Shape::KeyValue | Shape::Sectioned
+                if matches!(
+                    preset,
+                    Some(
+                        Dialect::Glm45
+                            | Dialect::KimiK2
+                            | Dialect::DeepSeekV3
+                            | Dialect::DeepSeekV31
+                    )
+                ) =>
+            {
+                self.machine(preset.unwrap_or(Dialect::Glm45), calls, args)
+            }
+            Shape::KeyValue => self.key_value(d, calls, args),
+            Shape::Sectioned => self.sectioned(d, calls, args),
         }
+    }
+
+    /// The key-value shape from its description: the call element holding the name (then
+    /// the separator element, if any) and `<key>K</key><value>V</value>` pairs, a line
+    /// apart; the calls inside the markup pair when there is one (Hunyuan's
+    /// `<tool_calls>`).
+    fn key_value(
+        &mut self,
+        d: &Description<'_>,
+        calls: &[ToolCallIn<'_>],
+        args: &[Args<'_>],
+    ) -> Result<(), FormatError> {
+        let key = d.elements.get(0).unwrap_or("arg_key");
+        let value = d.elements.get(1).unwrap_or("arg_value");
+        let sep = d.elements.get(2);
+        let closer = alloc::format!("</{value}");
+        let closers = [closer.as_str()];
+        let x = XmlValue {
+            framing: false,
+            closers: &closers,
+            cdata: false,
+            entities: false,
+        };
+        let out = &mut self.out;
+        if let Some((open, _)) = d.markup {
+            out.push_str(open);
+        }
+        for (i, c) in calls.iter().enumerate() {
+            check(c.name, |ch| ws_or(ch, "<>")).map_err(|e| name_err(i, e))?;
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(d.wrapper.0);
+            out.push_str(c.name);
+            if let Some(sep) = sep {
+                out.push('<');
+                out.push_str(sep);
+                out.push('>');
+            }
+            out.push('\n');
+            for (k, v) in &args[i] {
+                check(k, |ch| ch == '<')
+                    .and_then(|()| trimmed(k))
+                    .map_err(|e| key_err(i, k, e))?;
+                let ty = self
+                    .config
+                    .tools
+                    .find(c.name.as_bytes())
+                    .and_then(|t| self.config.tools.param_type(t, k.as_bytes()))
+                    .map_or(ValueType::Any, |(t, _)| t);
+                let _ = fmt::Write::write_fmt(out, format_args!("<{key}>{k}</{key}>\n<{value}>"));
+                push_xml_value(out, v, ty, x);
+                let _ = fmt::Write::write_fmt(out, format_args!("</{value}>\n"));
+            }
+            out.push_str(d.wrapper.1);
+        }
+        if let Some((_, close)) = d.markup {
+            out.push_str(close);
+        }
+        Ok(())
+    }
+
+    /// The sectioned shape from its description: the section's markers around the calls,
+    /// each `call_markers` around its header (a `function` type first when the header has
+    /// two parts; Kimi's `functions.NAME:I` id with `wire_id`) and its JSON body (in the
+    /// fence, if any).
+    fn sectioned(
+        &mut self,
+        d: &Description<'_>,
+        calls: &[ToolCallIn<'_>],
+        args: &[Args<'_>],
+    ) -> Result<(), FormatError> {
+        let markers: Vec<&str> = [d.wrapper.0, d.call_markers.0, d.call_markers.1]
+            .into_iter()
+            .filter(|m| !m.is_empty())
+            .collect();
+        let out = &mut self.out;
+        out.push_str(d.wrapper.0);
+        for (i, c) in calls.iter().enumerate() {
+            check(c.name, |ch| ch == '\n' || ch == '\r')
+                .and_then(|()| trimmed(c.name))
+                .map_err(|e| name_err(i, e))?;
+            if markers.iter().any(|m| c.name.contains(m)) {
+                return Err(name_err(i, "holds a marker"));
+            }
+            out.push_str(d.call_markers.0);
+            let ends: Vec<&str> = d.header_ends.iter().collect();
+            if let [first, _] = ends[..] {
+                out.push_str("function");
+                out.push_str(first);
+            }
+            if d.wire_id {
+                let _ = fmt::Write::write_fmt(out, format_args!("functions.{}:{i}", c.name));
+            } else {
+                out.push_str(c.name);
+            }
+            if let Some(last) = ends.last() {
+                out.push_str(last);
+            }
+            if let Some((open, _)) = d.fence {
+                out.push_str(open);
+                out.push('\n');
+            }
+            push_json_obj(
+                out,
+                &args[i],
+                JsonStyle {
+                    spaced: true,
+                    markers: &markers,
+                },
+            );
+            if let Some((_, close)) = d.fence {
+                out.push('\n');
+                out.push_str(close);
+            }
+            out.push_str(d.call_markers.1);
+        }
+        out.push_str(d.wrapper.1);
+        Ok(())
     }
 
     fn json_call(
@@ -1348,6 +1484,7 @@ fn kimi_name(id: &str) -> &str {
 /// | xlam | `<\|eot_id\|>`, `<\|im_end\|>` (Llama- and Qwen-based xLAM-2) |
 /// | minicpm5 | `<\|im_end\|>`, `<\|endoftext\|>` |
 /// | step-3 | none known (its template was not found here) |
+/// | hunyuan | none known (its template was not found here) |
 /// | passthrough | none |
 ///
 /// ```
@@ -1382,6 +1519,7 @@ pub fn stop_sequences_for(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Apertus => &["<|assistant_end|>"],
         Dialect::Xlam => &["<|eot_id|>", "<|im_end|>"],
         Dialect::MiniCpm5 => CHATML,
+        Dialect::Hunyuan => &[],
         // Not known here (its template was not found): the host's own.
         Dialect::Step3 => &[],
     }

@@ -25,6 +25,7 @@ pub struct ToolResult<'a> {
 /// | --- | --- |
 /// | anthropic-xml | one `<function_results>` region with a `<result>` per result (`tool_use_id` attribute, `<tool_name>`, then `<stdout>` or `<error>`) |
 /// | hermes, qwen3-coder, morph-xml, minicpm5, step-3, passthrough | `<tool_response>\n…\n</tool_response>`, a line between results (Qwen and hermes-style templates) |
+/// | hunyuan | `<tool_responses>`, `<tool_response>…</tool_response>` per result (a line between them), `</tool_responses>` |
 /// | glm-4.5 | `<\|observation\|>` once, then `\n<tool_response>\n…\n</tool_response>` per result |
 /// | minimax-m2 | `]~b]tool` once, `\n<response>…</response>` per result, then `[e~[\n` |
 /// | harmony | `<\|start\|>functions.NAME to=assistant<\|channel\|>commentary<\|message\|>…<\|end\|>` (author `tool` when the name is unknown) |
@@ -215,6 +216,24 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("<|im_end|>\n");
             }
         }
+        Dialect::Hunyuan => {
+            // Hunyuan HY3's template: the results of one turn in one `<tool_responses>`
+            // group, a line between them.
+            if !results.is_empty() {
+                out.push_str("<tool_responses>");
+                for (i, r) in results.iter().enumerate() {
+                    if i > 0 {
+                        out.push('\n');
+                    }
+                    out.push_str("<tool_response>");
+                    let mut guarded = String::new();
+                    push_guarded(&mut guarded, r.content);
+                    push_unmarked(&mut out, &guarded, HUNYUAN_MARKERS);
+                    out.push_str("</tool_response>");
+                }
+                out.push_str("</tool_responses>");
+            }
+        }
         Dialect::SeedOss => {
             // Seed-OSS's template: one tool turn per result.
             for r in results {
@@ -374,6 +393,8 @@ const FUNCTIONGEMMA_MARKERS: &[&str] = &[
 
 /// Seed-OSS's turn markers (a `<seed:` prefix covers them all).
 const SEED_MARKERS: &[&str] = &["<seed:"];
+/// Hunyuan's turn markers (`<｜hy_User｜>`, `<｜hy_Assistant｜>`).
+const HUNYUAN_MARKERS: &[&str] = &["<｜hy_"];
 /// Apertus's special tokens.
 const APERTUS_MARKERS: &[&str] = &[
     "<|tools_",

@@ -59,10 +59,9 @@ pub struct Vocab<'v> {
 /// What the bytes after a literal marker make of it (see [`Vocab::with_literal_when`]):
 /// `Some(true)` it counts, `Some(false)` it is text, `None` more bytes could tell. `rest` is
 /// what follows the literal, at most up to [`TAG_CAP`] bytes from the literal's start; `eof`:
-/// no more bytes will come.
-/// `names`: the vocabulary's run-time names ([`Vocab::dynamic`]), for a test that looks
-/// for a configured tool's name (llama3-json's call after prose).
-pub type FollowTest = fn(rest: &[u8], eof: bool, names: &Names<'_>) -> Option<bool>;
+/// no more bytes will come; `vocab` is the vocabulary the literal belongs to (its element
+/// names let a test read the markers of a described dialect).
+pub type FollowTest = fn(rest: &[u8], vocab: &Vocab<'_>, eof: bool) -> Option<bool>;
 
 /// How many literal markers a [`Vocab`] holds.
 pub const MAX_LITERALS: usize = 8;
@@ -225,16 +224,10 @@ fn followed(rest: &[u8], lit_len: usize, follows: &[&[u8]], eof: bool) -> Option
 
 /// [`followed`] for a [`FollowTest`]: the test sees at most the room [`TAG_CAP`] leaves after
 /// the literal, and an answer still open at the end of input or of that room is no.
-fn tested(
-    test: FollowTest,
-    rest: &[u8],
-    lit_len: usize,
-    eof: bool,
-    names: &Names<'_>,
-) -> Option<bool> {
+fn tested(test: FollowTest, v: &Vocab<'_>, rest: &[u8], lit_len: usize, eof: bool) -> Option<bool> {
     let room = TAG_CAP.saturating_sub(lit_len);
     let full = rest.len() >= room;
-    match test(&rest[..rest.len().min(room)], eof, names) {
+    match test(&rest[..rest.len().min(room)], v, eof) {
         None if eof || full => Some(false),
         r => r,
     }
@@ -334,7 +327,7 @@ fn candidate_at(v: &Vocab<'_>, d: &[u8], eof: bool) -> Candidate {
         if d.starts_with(lit) {
             let rest = &d[lit.len()..];
             let counts = match (v.follow_mask & (1 << i) != 0, v.follow_test) {
-                (true, Some(test)) => tested(test, rest, lit.len(), eof, &v.dynamic),
+                (true, Some(test)) => tested(test, v, rest, lit.len(), eof),
                 (true, None) => followed(rest, lit.len(), v.follows, eof),
                 (false, _) => Some(true),
             };
