@@ -509,3 +509,33 @@ fn text_deltas_run_through_the_text_dialect_and_parts_end_its_run() {
     );
     assert!(completes[5].contains(r#""index":5,"type":"text","content":"Bye""#));
 }
+
+/// Fuzz F20: a built-in tool item done while a call of an earlier item at the same output
+/// index is still open wrote its input into that call (invalid JSON input). Now the open
+/// call fails whole and the item is skipped with an error event; decoding goes on.
+#[test]
+fn a_whole_item_while_a_call_is_open_fails_that_call_and_is_skipped() {
+    let body = sse(
+        true,
+        &[
+            CREATED,
+            r#"{"type":"response.output_item.added","output_index":0,"item":{"id":"ctc_1","type":"custom_tool_call","status":"in_progress","call_id":"call_X","input":"","name":"apply_patch"}}"#,
+            r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"computer_call","id":"cu_1","call_id":"call_cmp1","action":{"type":"click","x":1},"pending_safety_checks":[],"status":"completed"}}"#,
+            &text_delta(1, 0, "After."),
+            &completed("completed", "null"),
+        ],
+    );
+    let events = invariant(&body, 12);
+    find(&events, r#""code":"item-while-call-open""#);
+    find(
+        &events,
+        r#""tool_name":"apply_patch","tool_id":"call_X","error":{"reason":"unfinished""#,
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|e| e.contains(r#""tool_name":"computer""#)),
+        "{events:#?}"
+    );
+    find(&events, r#""content":"After.""#);
+}

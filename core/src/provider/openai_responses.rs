@@ -197,6 +197,8 @@ struct Item {
     overflow: bool,
     /// Its call block was opened (a whole body's).
     opened: bool,
+    /// A whole item that could not be made (see `whole_open`): the rest of it is skipped.
+    skipped: bool,
 }
 
 const ITEM: Item = Item {
@@ -208,7 +210,10 @@ const ITEM: Item = Item {
     holding: false,
     overflow: false,
     opened: false,
+    skipped: false,
 };
+
+const WHOLE_SKIPPED: &str = "a built-in tool item came while a call of an earlier item was still open (its output_item.done never came); that call fails and this item is skipped";
 
 const SIG_DROPPED: &str =
     "a reasoning item's encrypted_content exceeded max_call_bytes; it is dropped";
@@ -356,11 +361,21 @@ impl OpenAiResponses {
 
     /// A whole item's block (`WHOLE_ITEMS[k]`), opened once, its input object begun (with
     /// the item's `id` when the tool id is its `call_id`).
-    fn whole_open(&mut self, k: usize, out: &mut Out) {
+    fn whole_open(&mut self, k: usize, out: &mut Out) -> bool {
         if self.item.opened {
-            return;
+            return !self.item.skipped;
         }
         self.item.opened = true;
+        if matches!(out.open, Some(o) if o.ty == BlockType::ToolCall) {
+            // A stream that reused an output index before the earlier item was done: the
+            // open call can no longer complete, and its block's buffers are needed for it to
+            // fail whole — so it fails here, and this item is skipped with an error event
+            // (fuzz: decode_openai_responses smoke, 2026-11-28: the item's input had been
+            // written into the open call).
+            self.item.skipped = true;
+            out.fault("item-while-call-open", WHOLE_SKIPPED);
+            return false;
+        }
         let (_, name, server) = WHOLE_ITEMS[k];
         let mut slot = Slot::EMPTY;
         slot.set(name.as_bytes());
@@ -379,6 +394,7 @@ impl OpenAiResponses {
         } else {
             out.args_text(b"{");
         }
+        true
     }
 
     /// A delta of a text or thinking part: a block of another part completes first.
@@ -465,9 +481,10 @@ impl OpenAiResponses {
             }
             (Ev::ItemAdded, _) => {}
             (Ev::ItemDone | Ev::Unknown, Kind::Whole(k)) => {
-                self.whole_open(usize::from(k), out);
-                out.args_text(b"}");
-                out.close();
+                if self.whole_open(usize::from(k), out) {
+                    out.args_text(b"}");
+                    out.close();
+                }
             }
             (Ev::Unknown, Kind::Custom | Kind::Mcp) if item.opened => {
                 // Its block stays open until the next item or the end (as a function call's).
@@ -902,7 +919,9 @@ impl Map for OpenAiResponses {
                 let mut key_buf = [0u8; 40];
                 let n = name.len().min(40);
                 key_buf[..n].copy_from_slice(&name[..n]);
-                self.whole_open(usize::from(k), out);
+                if !self.whole_open(usize::from(k), out) {
+                    return None;
+                }
                 let comma: &[u8] = if self.item.members > 0 { b",\"" } else { b"\"" };
                 self.item.members += 1;
                 out.args_parts(&[(comma, false), (&key_buf[..n], true), (b"\":", false)]);
