@@ -55,6 +55,9 @@ fn replay_stream_targets() {
         ("sieve_mistral", Dialect::Mistral),
         ("sieve_llama3_json", Dialect::Llama3Json),
         ("sieve_pythonic", Dialect::Pythonic),
+        ("sieve_minicpm5", Dialect::MiniCpm5),
+        ("sieve_step_3", Dialect::Step3),
+        ("sieve_hunyuan", Dialect::Hunyuan),
     ] {
         replay(t, move |data| tokensieve_fuzz::check_stream(d, data));
     }

@@ -228,12 +228,18 @@ impl Machine for State {
                 }
                 Act::skip(tag.len)
             }
-            (Ctx::Thinking, Decision::Element(tag)) => super::thinking_marker(out, true, tag.len)
-                .unwrap_or_else(|| {
+            (Ctx::Thinking, Decision::Element(tag)) => {
+                // Quoted in prose, a call opener is thinking text: its valid UTF-8 prefix now
+                // (a region-less opener's attributes may hold invalid bytes, which are then
+                // decided again as text; fuzz: sieve_minicpm5 smoke).
+                let bytes = &window[..tag.len];
+                let valid = core::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len);
+                super::thinking_marker(out, true, valid.max(1)).unwrap_or_else(|| {
                     self.ctx = Ctx::Text;
                     self.yielded = true;
                     Act::WAIT
-                }),
+                })
+            }
             (
                 Ctx::Thinking,
                 Decision::Literal {

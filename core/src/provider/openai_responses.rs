@@ -384,7 +384,17 @@ impl OpenAiResponses {
         let id = if by_call_id { item.id } else { item.item_id };
         let pos = self.remember(self.at, slot, id, server, false);
         self.open_call(pos, out);
-        if by_call_id && !item.item_id.is_empty() {
+        // The item's id goes in plain (ids are short ASCII tokens): an id that would need
+        // escaping or is long is left out, so the input's first piece stays one step's
+        // chunk (fuzz F21: a long escaped id overflowed it and the next member's key was
+        // lost).
+        let plain_id = item.item_id.bytes().len() <= 48
+            && item
+                .item_id
+                .bytes()
+                .iter()
+                .all(|&b| b.is_ascii_graphic() && b != b'"' && b != b'\\');
+        if by_call_id && !item.item_id.is_empty() && plain_id {
             out.args_parts(&[
                 (b"{\"id\":\"", false),
                 (item.item_id.bytes(), true),

@@ -149,10 +149,16 @@ impl Out<'_> {
                         }
                     }
                     let end = n + b.len();
-                    if let Some(dst) = self.args_out.get_mut(n..end) {
-                        dst.copy_from_slice(b);
-                        n = end;
-                    }
+                    let Some(dst) = self.args_out.get_mut(n..end) else {
+                        // More input than one step's chunk holds (a mapper that fed several
+                        // pieces before the chunk went out): the call fails as too large
+                        // rather than lose bytes of its input (fuzz F21).
+                        self.args.failed = true;
+                        self.args.reason = Some(ErrorReason::TooLarge);
+                        break;
+                    };
+                    dst.copy_from_slice(b);
+                    n = end;
                 }
                 Step::NeedMore => break,
                 Step::Done => self.args.done = true,
