@@ -290,7 +290,7 @@ impl State {
                 return Act::WAIT;
             }
             (Ctx::Thinking, _) => {
-                return super::thinking_marker(out, false, len).unwrap_or(Act::WAIT);
+                return super::thinking_marker(out, false, &window[..len]).unwrap_or(Act::WAIT);
             }
             (Ctx::Result, _) => {
                 out.complete_tool(None, false);

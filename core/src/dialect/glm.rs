@@ -275,13 +275,12 @@ impl Machine for State {
                 if self.ctx == Ctx::Thinking
                     && matches!(index, THINK_CALL | THINK_REOPEN | THINK_REGION)
                 {
-                    return super::thinking_marker(out, index != THINK_REOPEN, len).unwrap_or_else(
-                        || {
+                    return super::thinking_marker(out, index != THINK_REOPEN, &window[..len])
+                        .unwrap_or_else(|| {
                             self.ctx = Ctx::Text;
                             self.yielded = true;
                             Act::WAIT
-                        },
-                    );
+                        });
                 }
                 out.close_content();
                 // The markup markers sit between the call opener and the stray closer.

@@ -276,12 +276,15 @@ impl Machine for State {
                     self.yielded = true;
                     Act::WAIT
                 }
-                THINK_CALL | THINK_REOPEN => super::thinking_marker(out, index == THINK_CALL, len)
-                    .unwrap_or_else(|| {
-                        call.host = Ctx::Text;
-                        self.yielded = true;
-                        Act::WAIT
-                    }),
+                THINK_CALL | THINK_REOPEN => {
+                    super::thinking_marker(out, index == THINK_CALL, &window[..len]).unwrap_or_else(
+                        || {
+                            call.host = Ctx::Text;
+                            self.yielded = true;
+                            Act::WAIT
+                        },
+                    )
+                }
                 _ => {
                     out.close_content();
                     call.host = Ctx::Text;

@@ -203,7 +203,7 @@ impl Machine for State {
             (Ctx::Thinking, Decision::Literal { len, .. })
                 if region_marker(out) == window.get(..len) =>
             {
-                super::thinking_marker(out, true, len).unwrap_or_else(|| {
+                super::thinking_marker(out, true, &window[..len]).unwrap_or_else(|| {
                     self.ctx = Ctx::Text;
                     self.yielded = true;
                     Act::WAIT
@@ -229,12 +229,7 @@ impl Machine for State {
                 Act::skip(tag.len)
             }
             (Ctx::Thinking, Decision::Element(tag)) => {
-                // Quoted in prose, a call opener is thinking text: its valid UTF-8 prefix now
-                // (a region-less opener's attributes may hold invalid bytes, which are then
-                // decided again as text; fuzz: sieve_minicpm5 smoke).
-                let bytes = &window[..tag.len];
-                let valid = core::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len);
-                super::thinking_marker(out, true, valid.max(1)).unwrap_or_else(|| {
+                super::thinking_marker(out, true, &window[..tag.len]).unwrap_or_else(|| {
                     self.ctx = Ctx::Text;
                     self.yielded = true;
                     Act::WAIT
@@ -246,7 +241,7 @@ impl Machine for State {
                     index: THINK_REOPEN,
                     len,
                 },
-            ) => super::thinking_marker(out, false, len).unwrap_or(Act::WAIT),
+            ) => super::thinking_marker(out, false, &window[..len]).unwrap_or(Act::WAIT),
             (
                 Ctx::Text,
                 Decision::Literal {

@@ -235,15 +235,22 @@ registry! {
 /// thinking opener again before any thinking text (a model repeating the opener a template
 /// or prefill already wrote) is dropped; anywhere else either is thinking text (a marker
 /// quoted in prose).
-pub(crate) fn thinking_marker(out: &mut Emitter<'_>, call: bool, len: usize) -> Option<Act> {
+pub(crate) fn thinking_marker(out: &mut Emitter<'_>, call: bool, marker: &[u8]) -> Option<Act> {
     let started = matches!(out.open, Some(o) if o.ty == BlockType::Thinking);
     if call && out.thinking_yields() {
         out.close_content();
         None
     } else if !call && !started {
-        Some(Act::skip(len))
+        Some(Act::skip(marker.len()))
     } else {
-        Some(out.content(BlockType::Thinking, 0, Decision::Text(len)))
+        // Thinking text: its valid UTF-8 prefix now (an opener's attribute may hold invalid
+        // bytes, decided again as text; fuzz F22).
+        let valid = core::str::from_utf8(marker).map_or_else(|e| e.valid_up_to(), str::len);
+        let d = match valid {
+            0 => Decision::Invalid(1),
+            n => Decision::Text(n),
+        };
+        Some(out.content(BlockType::Thinking, 0, d))
     }
 }
 

@@ -190,7 +190,7 @@ impl Machine for State {
             Decision::Literal { index, len } => {
                 match (self.ctx, index) {
                     (Ctx::Thinking, THINK_CALL | THINK_REOPEN) => {
-                        return super::thinking_marker(out, index == THINK_CALL, len)
+                        return super::thinking_marker(out, index == THINK_CALL, &window[..len])
                             .unwrap_or_else(|| {
                                 self.ctx = Ctx::Text;
                                 self.yielded = true;

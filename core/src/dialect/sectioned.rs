@@ -276,7 +276,7 @@ impl Machine for State {
         match d {
             Decision::Literal { index, len } => {
                 let alts = Markers::of(out).alt_openers.len();
-                literal(out, self, alts, index, len)
+                literal(out, self, alts, index, &window[..len])
             }
             Decision::Text(n) | Decision::Invalid(n) => text(out, self, d, window, n),
             Decision::NeedMore | Decision::Stop { .. } | Decision::Element(_) => Act::WAIT,
@@ -327,7 +327,8 @@ impl State {
 }
 
 /// A literal marker (`alts`: how many alternative section openers the text context holds).
-fn literal(out: &mut Emitter<'_>, s: &mut State, alts: usize, index: usize, len: usize) -> Act {
+fn literal(out: &mut Emitter<'_>, s: &mut State, alts: usize, index: usize, lit: &[u8]) -> Act {
+    let len = lit.len();
     match (s.ctx, index) {
         (Ctx::Text, LIT_THINK) => {
             out.close_content();
@@ -353,7 +354,7 @@ fn literal(out: &mut Emitter<'_>, s: &mut State, alts: usize, index: usize, len:
             s.ctx = Ctx::Text;
         }
         (Ctx::Thinking, THINK_REOPEN) => {
-            return super::thinking_marker(out, false, len).unwrap_or(Act::WAIT);
+            return super::thinking_marker(out, false, lit).unwrap_or(Act::WAIT);
         }
         // A section or call opener: the thinking ends, the text context opens the call.
         (Ctx::Thinking, _) => {
