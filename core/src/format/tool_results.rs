@@ -511,7 +511,7 @@ fn push_guarded(out: &mut String, text: &str) {
 
 /// Writes `text` with a U+2060 WORD JOINER after the first character of every occurrence of
 /// one of `markers`.
-fn push_unmarked(out: &mut String, text: &str, markers: &[&str]) {
+pub(super) fn push_unmarked(out: &mut String, text: &str, markers: &[&str]) {
     let mut rest = text;
     while let Some(at) = markers.iter().filter_map(|m| rest.find(m)).min() {
         let first = rest[at..].chars().next().map_or(1, char::len_utf8);

@@ -1,0 +1,168 @@
+//! Reading a call's arguments: JSON text checked by the strict validator, read into a small
+//! tree that keeps numbers exactly as written.
+
+use super::*;
+
+// --- a JSON tree that keeps numbers as written ---------------------------------------------
+
+#[derive(Clone, Debug)]
+pub(super) enum J<'a> {
+    Null,
+    Bool(bool),
+    Num(&'a str),
+    Str(String),
+    Arr(Vec<J<'a>>),
+    Obj(Vec<(String, J<'a>)>),
+}
+
+/// Reads JSON text already checked by [`strict::validate`].
+pub(super) struct Reader<'a> {
+    s: &'a str,
+    i: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn ws(&mut self) {
+        let b = self.s.as_bytes();
+        while self.i < b.len() && matches!(b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    fn value(&mut self) -> J<'a> {
+        self.ws();
+        let b = self.s.as_bytes();
+        match b[self.i] {
+            b'n' => {
+                self.i += 4;
+                J::Null
+            }
+            b't' => {
+                self.i += 4;
+                J::Bool(true)
+            }
+            b'f' => {
+                self.i += 5;
+                J::Bool(false)
+            }
+            b'"' => J::Str(self.string()),
+            b'[' => {
+                self.i += 1;
+                let mut items = Vec::new();
+                self.ws();
+                if b[self.i] == b']' {
+                    self.i += 1;
+                    return J::Arr(items);
+                }
+                loop {
+                    items.push(self.value());
+                    self.ws();
+                    self.i += 1;
+                    if b[self.i - 1] == b']' {
+                        return J::Arr(items);
+                    }
+                }
+            }
+            b'{' => {
+                self.i += 1;
+                let mut members = Vec::new();
+                self.ws();
+                if b[self.i] == b'}' {
+                    self.i += 1;
+                    return J::Obj(members);
+                }
+                loop {
+                    self.ws();
+                    let k = self.string();
+                    self.ws();
+                    self.i += 1; // ':'
+                    let v = self.value();
+                    members.push((k, v));
+                    self.ws();
+                    self.i += 1;
+                    if b[self.i - 1] == b'}' {
+                        return J::Obj(members);
+                    }
+                }
+            }
+            _ => {
+                let start = self.i;
+                while self.i < b.len()
+                    && matches!(b[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    self.i += 1;
+                }
+                J::Num(&self.s[start..self.i])
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> u32 {
+        let v = u32::from_str_radix(&self.s[self.i..self.i + 4], 16).unwrap_or(0xFFFD);
+        self.i += 4;
+        v
+    }
+
+    fn string(&mut self) -> String {
+        let b = self.s.as_bytes();
+        self.i += 1;
+        let mut out = String::new();
+        loop {
+            let start = self.i;
+            while b[self.i] != b'"' && b[self.i] != b'\\' {
+                self.i += 1;
+            }
+            out.push_str(&self.s[start..self.i]);
+            if b[self.i] == b'"' {
+                self.i += 1;
+                return out;
+            }
+            self.i += 2;
+            match b[self.i - 1] {
+                b'n' => out.push('\n'),
+                b't' => out.push('\t'),
+                b'r' => out.push('\r'),
+                b'b' => out.push('\u{8}'),
+                b'f' => out.push('\u{c}'),
+                b'u' => {
+                    let mut c = self.hex4();
+                    if (0xD800..0xDC00).contains(&c) {
+                        self.i += 2; // `\u`
+                        let lo = self.hex4();
+                        c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
+                    }
+                    out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                }
+                other => out.push(other as char),
+            }
+        }
+    }
+}
+
+pub(super) fn read_arguments(call: usize, args: &str) -> Result<Vec<(String, J<'_>)>, FormatError> {
+    match strict::validate(args.as_bytes()) {
+        Ok(Kind::Object) => {}
+        Ok(_) => {
+            return Err(FormatError {
+                call,
+                kind: FormatErrorKind::NotAnObject,
+            });
+        }
+        Err(e) => {
+            return Err(FormatError {
+                call,
+                kind: FormatErrorKind::InvalidJson {
+                    offset: e.offset,
+                    reason: e.reason,
+                },
+            });
+        }
+    }
+    match (Reader { s: args, i: 0 }).value() {
+        J::Obj(m) => Ok(m),
+        _ => Err(FormatError {
+            call,
+            kind: FormatErrorKind::NotAnObject,
+        }),
+    }
+}
