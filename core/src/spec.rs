@@ -493,6 +493,7 @@ const HUNYUAN: Description<'static> = Description {
 /// for the per-decision path).
 #[inline]
 pub(crate) const fn preset_key_value(dialect: Dialect) -> &'static Description<'static> {
+    // A direct match (not the table): read per decision; the test below keeps it in step.
     match dialect {
         Dialect::Hunyuan => &HUNYUAN,
         _ => &GLM45,
@@ -536,6 +537,7 @@ const DEEPSEEK_V3: Description<'static> = Description {
 /// path).
 #[inline]
 pub(crate) const fn preset_sectioned(dialect: Dialect) -> &'static Description<'static> {
+    // A direct match (not the table): read per decision; the test below keeps it in step.
     match dialect {
         Dialect::DeepSeekV31 => &DEEPSEEK_V31,
         Dialect::DeepSeekV3 => &DEEPSEEK_V3,
@@ -594,10 +596,7 @@ const MINIMAX_M2: Description<'static> = Description {
 /// from the table: field reads of a constant, for the per-decision path.
 #[inline]
 pub(crate) const fn preset_invoke(dialect: Dialect) -> &'static Description<'static> {
-    match preset_ref(dialect) {
-        Some(d) if matches!(d.shape, Shape::Invoke) => d,
-        _ => &MINIMAX_M2,
-    }
+    preset_of(dialect, Shape::Invoke)
 }
 
 /// MiniCPM5: invoke elements with no region around them (`<function name="N">` stands in
@@ -696,56 +695,27 @@ const fn preset_ref(dialect: Dialect) -> Option<&'static Description<'static>> {
     PRESETS[dialect as usize].as_ref()
 }
 
-/// A preset's wrapper markers (hermes's for presets that have no description: the machines
-/// of their own that read JSON call bodies).
+/// A preset's description, hermes's for a dialect that has none (the machines of their own
+/// that read JSON call bodies): what the emitter's readers fall back on without a host
+/// description (field reads of a constant, for the per-decision path).
 #[inline]
-pub(crate) const fn preset_wrapper(dialect: Dialect) -> (&'static str, &'static str) {
+pub(crate) const fn preset_or_hermes(dialect: Dialect) -> &'static Description<'static> {
     match preset_ref(dialect) {
-        Some(d) => d.wrapper,
-        None => HERMES.wrapper,
+        Some(d) => d,
+        None => &HERMES,
     }
 }
 
-/// A preset's result wrapper markers (see [`preset_wrapper`]).
+/// The description a machine of `shape` runs with when the host gave none: the dialect's
+/// preset when it is of that shape, else the shape's own preset.
 #[inline]
-pub(crate) const fn preset_result_wrapper(
-    dialect: Dialect,
-) -> Option<(&'static str, &'static str)> {
+const fn preset_of(dialect: Dialect, shape: Shape) -> &'static Description<'static> {
     match preset_ref(dialect) {
-        Some(d) => d.result_wrapper,
-        None => HERMES.result_wrapper,
-    }
-}
-
-/// Whether a preset's call objects are `{"NAME": {arguments}}`.
-#[inline]
-pub(crate) const fn preset_name_as_key(dialect: Dialect) -> bool {
-    match preset_ref(dialect) {
-        Some(d) => d.name_as_key,
-        None => false,
-    }
-}
-
-/// Whether a preset reads a bare list of calls at the start of the message.
-#[inline]
-pub(crate) const fn preset_bare_array(dialect: Dialect) -> bool {
-    match preset_ref(dialect) {
-        Some(d) => d.bare_array,
-        None => false,
-    }
-}
-
-/// A preset's markup tags: its `markup` pair, then its `more_markup` pair.
-#[inline]
-pub(crate) fn preset_markup(dialect: Dialect) -> [Option<(&'static str, &'static str)>; 2] {
-    match preset_ref(dialect) {
-        Some(d) => [
-            d.markup,
-            d.more_markup
-                .get(0)
-                .and_then(|a| Some((a, d.more_markup.get(1)?))),
-        ],
-        None => [None, None],
+        Some(d) if d.shape as u8 == shape as u8 => d,
+        _ => match preset_ref(shape.preset()) {
+            Some(d) => d,
+            None => &HERMES,
+        },
     }
 }
 
@@ -801,12 +771,19 @@ mod tests {
     fn preset_field_reads_match_the_descriptions() {
         for d in Dialect::ALL {
             if let Some(p) = Description::preset(d) {
-                if p.shape != Shape::JsonCall || d == Dialect::Hermes {
-                    assert_eq!(preset_wrapper(d), p.wrapper, "{d:?}");
-                    assert_eq!(preset_result_wrapper(d), p.result_wrapper, "{d:?}");
-                }
-                if p.shape == Shape::Invoke {
-                    let i = preset_invoke(d);
+                assert_eq!(preset_or_hermes(d).wrapper, p.wrapper, "{d:?}");
+                assert_eq!(
+                    preset_or_hermes(d).result_wrapper,
+                    p.result_wrapper,
+                    "{d:?}"
+                );
+                let of_shape = match p.shape {
+                    Shape::Invoke => Some(preset_invoke(d)),
+                    Shape::KeyValue => Some(preset_key_value(d)),
+                    Shape::Sectioned => Some(preset_sectioned(d)),
+                    _ => None,
+                };
+                if let Some(i) = of_shape {
                     assert!(i.elements.iter().eq(p.elements.iter()), "{d:?}");
                     assert!(i.tag_prefixes.iter().eq(p.tag_prefixes.iter()), "{d:?}");
                     assert_eq!(i.string_attribute, p.string_attribute, "{d:?}");

@@ -112,13 +112,13 @@ impl<'a> Emitter<'a> {
             Cfg::Borrowed(c) => match (c.tool_call_markers, &c.description) {
                 (Some(m), _) => m,
                 (None, Some(d)) => d.wrapper,
-                (None, None) => spec::preset_wrapper(c.dialect),
+                (None, None) => spec::preset_or_hermes(c.dialect).wrapper,
             },
             #[cfg(feature = "alloc")]
             Cfg::Owned(c) => match (&c.tool_call_markers, &c.description) {
                 (Some((a, b)), _) => (a, b),
                 (None, Some(d)) => (&d.wrapper.0, &d.wrapper.1),
-                (None, None) => spec::preset_wrapper(c.dialect),
+                (None, None) => spec::preset_or_hermes(c.dialect).wrapper,
             },
         }
     }
@@ -150,23 +150,9 @@ impl<'a> Emitter<'a> {
     /// its `more_markup` pair, if any (the host's, else the preset's).
     #[inline]
     pub(crate) fn markup(&self) -> [Option<(&str, &str)>; 2] {
-        match &self.cfg {
-            Cfg::Borrowed(c) => match &c.description {
-                Some(d) => [d.markup, pair_of(d.more_markup)],
-                None => spec::preset_markup(c.dialect),
-            },
-            #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => match &c.description {
-                Some(d) => [
-                    d.markup.as_ref().map(|(a, b)| (&**a, &**b)),
-                    match &d.more_markup[..] {
-                        [a, b] => Some((&**a, &**b)),
-                        _ => None,
-                    },
-                ],
-                None => spec::preset_markup(c.dialect),
-            },
-        }
+        self.with_description(spec::preset_or_hermes, |d| {
+            [d.markup, super::pair_of(d.more_markup)]
+        })
     }
 
     /// Whether a bare JSON list at the message start is calls (`bare_array`).
@@ -229,47 +215,17 @@ impl<'a> Emitter<'a> {
     }
 
     fn bare_array_lookup(&self) -> bool {
-        match &self.cfg {
-            Cfg::Borrowed(c) => match &c.description {
-                Some(d) => d.bare_array,
-                None => spec::preset_bare_array(c.dialect),
-            },
-            #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => match &c.description {
-                Some(d) => d.bare_array,
-                None => spec::preset_bare_array(c.dialect),
-            },
-        }
+        self.with_description(spec::preset_or_hermes, |d| d.bare_array)
     }
 
     fn name_as_key_lookup(&self) -> bool {
-        match &self.cfg {
-            Cfg::Borrowed(c) => match &c.description {
-                Some(d) => d.name_as_key,
-                None => spec::preset_name_as_key(c.dialect),
-            },
-            #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => match &c.description {
-                Some(d) => d.name_as_key,
-                None => spec::preset_name_as_key(c.dialect),
-            },
-        }
+        self.with_description(spec::preset_or_hermes, |d| d.name_as_key)
     }
 
     /// The `[open, close]` markers of a tool result (json-call), if the format has them.
     #[inline]
     pub(crate) fn result_markers(&self) -> Option<(&str, &str)> {
-        match &self.cfg {
-            Cfg::Borrowed(c) => match &c.description {
-                Some(d) => d.result_wrapper,
-                None => spec::preset_result_wrapper(c.dialect),
-            },
-            #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => match &c.description {
-                Some(d) => d.result_wrapper.as_ref().map(|(a, b)| (&**a, &**b)),
-                None => spec::preset_result_wrapper(c.dialect),
-            },
-        }
+        self.with_description(spec::preset_or_hermes, |d| d.result_wrapper)
     }
 
     /// With `unknown_tools: "fail"`: the open call's name is not a configured tool.
