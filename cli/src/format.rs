@@ -5,15 +5,15 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{ArgGroup, Args, Subcommand};
+use clap::{Args, Subcommand};
 use serde_json::Value;
 use serde_json::value::RawValue;
+use tokensieve::Dialect;
 use tokensieve::format::{
     ToolCallIn, ToolResult, format_tool_calls, format_tool_results, stop_sequences_for,
 };
-use tokensieve::{ConfigBuf, Dialect};
 
-use crate::{dialect_parser, read_file};
+use crate::{ConfigSource, dialect_parser, read_text};
 
 /// What `tokensieve format` writes.
 #[derive(Subcommand, Debug)]
@@ -30,20 +30,11 @@ pub(crate) enum FormatCommand {
 
 /// The arguments of `tokensieve format calls` and `format results`.
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("source").required(true).args(["config", "dialect"])))]
 pub(crate) struct FormatArgs {
-    /// A JSON config object ({"dialect": …, "tools": […], …}): host descriptions, and the
-    /// tools whose parameter types decide how XML-parameter formats write values
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-
-    /// The dialect to write
-    #[arg(long, value_name = "D", value_parser = dialect_parser())]
-    dialect: Option<Dialect>,
-
-    /// A JSON list of {name, schema}: the tools (with --dialect)
-    #[arg(long, value_name = "FILE", conflicts_with = "config")]
-    tools: Option<PathBuf>,
+    /// The dialect and tools to write for (the tools' parameter types decide how
+    /// XML-parameter formats write values)
+    #[command(flatten)]
+    source: ConfigSource,
 
     /// The JSON array to write; standard input when absent or `-`
     #[arg(value_name = "FILE")]
@@ -58,25 +49,6 @@ pub(crate) struct StopsArgs {
     dialect: Option<Dialect>,
 }
 
-fn text(path: &std::path::Path) -> Result<String, String> {
-    String::from_utf8(read_file(path)?).map_err(|_| format!("{}: not UTF-8", path.display()))
-}
-
-fn config(args: &FormatArgs) -> Result<ConfigBuf, String> {
-    if let Some(path) = &args.config {
-        return ConfigBuf::from_json(&text(path)?).map_err(|e| format!("{}: {e}", path.display()));
-    }
-    let d = args.dialect.ok_or("give --config or --dialect")?;
-    let mut c = ConfigBuf::new(d);
-    if let Some(path) = &args.tools {
-        let wrapped = format!("{{\"dialect\":\"{}\",\"tools\":{}}}", d.name(), text(path)?);
-        c.tools = ConfigBuf::from_json(&wrapped)
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .tools;
-    }
-    Ok(c)
-}
-
 /// The input array, the raw text of each item's `input` (numbers as written: serde_json's
 /// values respell `1.0e5`), and what names the input in messages.
 type Items = (Vec<Value>, Vec<Option<String>>, String);
@@ -88,7 +60,7 @@ fn items(args: &FormatArgs) -> Result<Items, String> {
     } else {
         path.display().to_string()
     };
-    let text = text(&path)?;
+    let text = read_text(&path)?;
     let raw: Vec<Option<String>> =
         match serde_json::from_str::<Vec<std::collections::BTreeMap<String, &RawValue>>>(&text) {
             Ok(objects) => objects
@@ -122,7 +94,7 @@ pub(crate) fn run(command: &FormatCommand) -> Result<(), String> {
             s
         }
         FormatCommand::Calls(args) => {
-            let config = config(args)?;
+            let config = args.source.load()?;
             let (items, raw, what) = items(args)?;
             let mut owned = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
@@ -147,7 +119,7 @@ pub(crate) fn run(command: &FormatCommand) -> Result<(), String> {
             format_tool_calls(&config.config(), &calls).map_err(|e| format!("{what}: {e}"))?
         }
         FormatCommand::Results(args) => {
-            let config = config(args)?;
+            let config = args.source.load()?;
             let (items, _, what) = items(args)?;
             let mut results = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {

@@ -72,11 +72,12 @@ is not a terminal); tool calls as `→ name(args)`; tool results as `← name: s
 --json prints one JSON event per line; --visible-only prints only the text a text-to-speech
 engine should speak.";
 
-/// The arguments of `tokensieve parse`.
+/// Where a command's parser config comes from: a `--config` file, or `--dialect` with its
+/// `--tools` (one or the other; `parse` and `format calls|results` share it).
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("source").required(true).args(["config", "dialect"])))]
-struct ParseArgs {
-    /// A JSON config object ({"dialect": …, "tools": […], …})
+pub(crate) struct ConfigSource {
+    /// A JSON config object ({"dialect": …, "tools": […], …}), host descriptions included
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 
@@ -87,6 +88,13 @@ struct ParseArgs {
     /// A JSON list of {name, schema}: the tools the model may call (with --dialect)
     #[arg(long, value_name = "FILE", conflicts_with = "config")]
     tools: Option<PathBuf>,
+}
+
+/// The arguments of `tokensieve parse`.
+#[derive(Args, Debug)]
+struct ParseArgs {
+    #[command(flatten)]
+    source: ConfigSource,
 
     /// Text that advances the parser silently first
     #[arg(long, value_name = "FILE")]
@@ -289,7 +297,7 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// The UTF-8 text of `path` (or of standard input: `-`).
-fn read_text(path: &Path) -> Result<String, String> {
+pub(crate) fn read_text(path: &Path) -> Result<String, String> {
     String::from_utf8(read_file(path)?).map_err(|_| format!("{}: not UTF-8", path.display()))
 }
 
@@ -301,7 +309,7 @@ fn parse(args: ParseArgs) -> Result<(), stream::Fail> {
         (_, true) => View::Visible,
         _ => View::Human,
     };
-    let config = parse_config(&args)?;
+    let config = args.source.load()?;
     let prefill = args.prefill.as_deref().map(read_file).transpose()?;
     let mut sieve = Sieve::from_config_buf(config).map_err(|e| e.to_string())?;
     if let Some(p) = prefill {
@@ -329,30 +337,32 @@ fn parse(args: ParseArgs) -> Result<(), stream::Fail> {
     out.end()
 }
 
-/// The parser config `parse` was given: the `--config` file, or `--dialect` with its
-/// `--tools` (clap has made sure it is one or the other).
-fn parse_config(args: &ParseArgs) -> Result<ConfigBuf, String> {
-    if let Some(path) = &args.config {
-        return ConfigBuf::from_json(&read_text(path)?).map_err(|e| {
-            // No binding picks a dialect: a config without one is refused with the names.
-            let names = if e.to_string().ends_with("is required") && e.key() == "dialect" {
-                format!(" (one of: {})", dialect_names().join(", "))
-            } else {
-                String::new()
-            };
-            format!("{}: {e}{names}", path.display())
-        });
+impl ConfigSource {
+    /// The config: the `--config` file, or `--dialect` with its `--tools` (clap has made
+    /// sure it is one or the other).
+    pub(crate) fn load(&self) -> Result<ConfigBuf, String> {
+        if let Some(path) = &self.config {
+            return ConfigBuf::from_json(&read_text(path)?).map_err(|e| {
+                // No binding picks a dialect: a config without one is refused with the names.
+                let names = if e.to_string().ends_with("is required") && e.key() == "dialect" {
+                    format!(" (one of: {})", dialect_names().join(", "))
+                } else {
+                    String::new()
+                };
+                format!("{}: {e}{names}", path.display())
+            });
+        }
+        let d = self.dialect.ok_or("give --config or --dialect")?;
+        let mut c = ConfigBuf::new(d);
+        if let Some(path) = &self.tools {
+            let text = read_text(path)?;
+            let wrapped = format!("{{\"dialect\":\"{}\",\"tools\":{}}}", d.name(), text);
+            c.tools = ConfigBuf::from_json(&wrapped)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+                .tools;
+        }
+        Ok(c)
     }
-    let d = args.dialect.ok_or("give --config or --dialect")?;
-    let mut c = ConfigBuf::new(d);
-    if let Some(path) = &args.tools {
-        let text = read_text(path)?;
-        let wrapped = format!("{{\"dialect\":\"{}\",\"tools\":{}}}", d.name(), text);
-        c.tools = ConfigBuf::from_json(&wrapped)
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .tools;
-    }
-    Ok(c)
 }
 
 #[cfg(test)]
