@@ -29,7 +29,7 @@
 //! - End of input: a call whose last value closed completes normally, and so does a call
 //!   whose name line ended (a newline or a tag after the name); a partial `</tool_call>` there
 //!   (`…</arg_value></tool_`, `…</arg_value><`, `<tool_call>NAME</tool_`) is a closer cut off by
-//!   the token limit: the call completes and the partial closer is kept as top-level text. A
+//!   the token limit: the call completes and the partial closer is dropped as wire syntax. A
 //!   name still being read at the end fails the call as `unfinished`.
 //! - Text between calls is top-level text; stop sequences apply there only.
 //!
@@ -48,8 +48,8 @@ use crate::scan::tag::{self, TagLex};
 use crate::scan::{Decision, Tag, Vocab};
 use crate::spec::{self, StrList};
 
-use super::Machine;
 use super::value::{self, Value, leading_ws, trim, ws_prefix};
+use super::{Cut, Machine};
 
 /// Element indices in the description's `elements` (`[key, value, separator?]`); the call
 /// element is the vocabulary's configured extra name.
@@ -78,6 +78,8 @@ const THINK_REGION: usize = 3;
 #[derive(Clone, Copy)]
 struct Markers<'m> {
     open: &'m [u8],
+    /// The call closer (`</tool_call>`).
+    close: &'m [u8],
     call: &'m [u8],
     names: StrList<'m>,
 }
@@ -92,6 +94,7 @@ impl<'m> Markers<'m> {
         let close = wrapper.1.as_bytes();
         Markers {
             open: wrapper.0.as_bytes(),
+            close,
             call: close.get(2..close.len().saturating_sub(1)).unwrap_or(b""),
             names,
         }
@@ -151,6 +154,9 @@ pub(crate) struct State {
     /// A tool call ended the thinking it was opened in: the thinking closer the model may
     /// still write is wire syntax too (dropped once).
     yielded: bool,
+    /// Right after a complete call (whitespace may follow): a repeated `</tool_call>` and a
+    /// marker cut off by the end of input are wire syntax (docs/design.md "Lenient recovery").
+    after_call: bool,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -214,11 +220,12 @@ impl Machine for State {
             value: Value::new(ValueType::Any),
             fresh: true,
             yielded: false,
+            after_call: false,
         }
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | ((self.fresh | self.yielded) as u32) << 8
+        self.ctx as u32 | ((self.fresh | self.yielded) as u32) << 8 | (self.after_call as u32) << 9
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
@@ -234,13 +241,17 @@ impl Machine for State {
                 .with_literal(open.as_bytes())
                 .with_literal_when(m.open, name_follows);
                 for (a, b) in out.markup().into_iter().flatten() {
-                    v = v.with_literal(a.as_bytes()).with_literal(b.as_bytes());
+                    v.add_literal(a.as_bytes());
+                    v.add_literal(b.as_bytes());
                 }
                 if self.fresh || self.yielded {
-                    v.with_literal(close.as_bytes())
-                } else {
-                    v
+                    v.add_literal(close.as_bytes());
                 }
+                if self.after_call {
+                    // Last: its index is past every other text literal.
+                    v.add_literal(m.close);
+                }
+                v
             }
             Ctx::Thinking => {
                 let v = m
@@ -264,6 +275,26 @@ impl Machine for State {
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
         self.fresh = false;
+        if self.after_call && self.ctx == Ctx::Text {
+            match d {
+                Decision::Literal { len, .. }
+                    if window.get(..len) == Some(Markers::of(out).close) =>
+                {
+                    // `</tool_call>` written twice: the second is wire syntax.
+                    self.after_call = false;
+                    out.close_content();
+                    return Act::skip(len);
+                }
+                Decision::Text(n) => {
+                    let ws = window[..n].iter().take_while(|&&b| is_ws(b)).count();
+                    if ws > 0 {
+                        return out.content(BlockType::Text, 0, Decision::Text(ws));
+                    }
+                    self.after_call = false;
+                }
+                _ => self.after_call = false,
+            }
+        }
         if out.call_too_large() && self.ctx != Ctx::Skip {
             // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
             self.fail(ErrorReason::TooLarge);
@@ -333,10 +364,23 @@ impl Machine for State {
 
     fn plain_block(&self) -> Option<(BlockType, u8)> {
         match self.ctx {
+            // Right after a call every decision is the machine's (a repeated closer may come).
+            Ctx::Text if self.after_call => None,
             Ctx::Text => Some((BlockType::Text, 0)),
             Ctx::Thinking => Some((BlockType::Thinking, 0)),
             _ => None,
         }
+    }
+
+    /// A marker cut off right after a complete call (`…</tool_call>\n</tool_ca`, HY3's
+    /// `…</tool_call></tool_cal`) is wire syntax: dropped. Inside a call the cut is read by
+    /// the text decision ([`truncated_closer`]).
+    fn cut_closer(&mut self, _out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+        if self.ctx == Ctx::Text && self.after_call {
+            self.after_call = false;
+            return Cut::Done;
+        }
+        Cut::No
     }
 }
 
@@ -385,8 +429,10 @@ impl State {
                 {
                     out.value.push(&bytes[..p]);
                     if self.announce(out) {
+                        // The partial closer is wire syntax: dropped with the name.
                         out.finish_call(false);
                         self.ctx = Ctx::Text;
+                        return Act::skip(n);
                     }
                     return Act::skip(p);
                 }
@@ -402,11 +448,11 @@ impl State {
                 if ws > 0 {
                     Act::skip(ws)
                 } else if self.ctx == Ctx::Call && truncated_closer(out, false, d, window, 0) {
-                    // The closer was cut off: the call is complete; the partial closer is
-                    // decided again as top-level text.
+                    // The closer was cut off: the call is complete and the partial closer
+                    // is wire syntax, dropped (docs/design.md "Lenient recovery").
                     out.finish_call(self.params > 0);
                     self.ctx = Ctx::Text;
-                    Act::WAIT
+                    Act::skip(n)
                 } else {
                     self.fail(if self.ctx == Ctx::Call {
                         ErrorReason::UnexpectedContent
@@ -450,6 +496,7 @@ impl State {
             (Ctx::Call, CALL, false) => {
                 out.finish_call(self.params > 0);
                 self.ctx = Ctx::Text;
+                self.after_call = true;
             }
             (Ctx::Key, KEY, false) => self.close_key(out),
             (Ctx::Key | Ctx::AfterKey, CALL, false) => {

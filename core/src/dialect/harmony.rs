@@ -50,7 +50,8 @@
 //!   it (`malformed-body` in the body, `unexpected-content` after it).
 //! - At the end of input a call completes when its body is complete, else it fails as
 //!   `unfinished` (an empty body too: nothing of it was written); a marker cut off after a
-//!   complete body (`…}<|ca`) completes the call and stays text (max_tokens truncation).
+//!   complete body (`…}<|ca`) completes the call and is dropped as wire syntax (max_tokens
+//!   truncation).
 //! - Plain text outside any message — the stream's first bytes when no header comes, text
 //!   between messages — is visible text at depth 0 (whitespace included, as at top level in
 //!   every dialect).

@@ -41,8 +41,8 @@
 //!   text runs from its opener to its closer (included), or to the marker or end of input
 //!   that cut it off (not included).
 //! - **Truncation.** A complete call followed at the end of input by a truncated closer
-//!   (`…}<|tool_call_e`, `…}<`) completes, and the partial closer is text where the call
-//!   sat (max_tokens truncation).
+//!   (`…}<|tool_call_e`, `…}<`) completes, and the partial closer is dropped as wire
+//!   syntax (max_tokens truncation; docs/design.md "Lenient recovery").
 //! - Thinking is `<think>…</think>` and opaque (a call written inside thinking is thinking).
 
 use crate::config::Config;
@@ -52,9 +52,9 @@ use crate::json::relaxed::{Lexer, Writer};
 use crate::scan::{Decision, Vocab};
 use crate::spec::{self, StrList};
 
-use super::Machine;
 use super::json_body::{self, BodyEnd};
 use super::value::{leading_ws, trim};
+use super::{Cut, Machine};
 
 /// A sectioned dialect's markers, from the description in force (see the module docs and
 /// [`crate::Description`]'s sectioned fields).
@@ -303,6 +303,16 @@ impl Machine for State {
             _ => None,
         }
     }
+
+    /// A marker cut off between a section's calls (`…<|tool_call_end|><|tool_calls_sec`) is
+    /// wire syntax: dropped, the section ends there.
+    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+        if self.ctx != Ctx::Section {
+            return Cut::No;
+        }
+        self.end_of_input(out);
+        Cut::Done
+    }
 }
 
 impl State {
@@ -467,10 +477,11 @@ fn text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8], n: usi
             }
             if partial_marker(&Markers::of(out), window) {
                 // The end of input cut a closer short (max_tokens): the call is complete,
-                // and the partial closer is text where the call sat.
+                // and the partial closer is wire syntax, dropped (docs/design.md "Lenient
+                // recovery"). The whole window is the partial marker.
                 complete(out);
                 s.ctx = s.home();
-                return Act::WAIT;
+                return Act::skip(window.len());
             }
             fail(out, s, ErrorReason::UnexpectedContent);
             Act::WAIT
