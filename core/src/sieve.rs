@@ -752,7 +752,9 @@ impl Driver<'_> {
             // A cut closer's bytes: one decision, whatever they hold.
             return Vocab::EMPTY;
         }
-        self.dialect.vocab(&self.emit)
+        let mut v = self.dialect.vocab(&self.emit);
+        self.emit.add_thinking_alternates(&mut v);
+        v
     }
 
     /// A decision `d` about `window` at the end of input. Where text is not content as is (a

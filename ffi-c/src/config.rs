@@ -197,6 +197,7 @@ impl<'c> Read<'c> {
             // The struct config names presets; a description comes through the JSON config.
             description: None,
             thinking_tags: self.thinking,
+            thinking_alternates: StrList::Strs(&[]),
             tool_call_markers: self.markers,
             start_in: self.start_in,
             stop_sequences: StrList::Strs(&[]),

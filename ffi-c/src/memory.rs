@@ -359,6 +359,7 @@ pub(crate) unsafe fn copy_config(
         dialect: r.dialect,
         description: None,
         thinking_tags: thinking,
+        thinking_alternates: StrList::Strs(&[]),
         tool_call_markers: markers,
         start_in: r.start_in,
         stop_sequences: StrList::Strs(stops),

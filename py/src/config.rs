@@ -208,7 +208,17 @@ impl Options<'_, '_> {
             c.tools = tools(py, d, v)?;
         }
         if let Some(v) = self.thinking_tags {
-            c.thinking_tags = Some(pair("thinking_tags", v)?);
+            // One pair, or a list of pairs (other spellings; the first one in force).
+            let items = sequence("thinking_tags", "a pair of strings [open, close]", v)?;
+            if items.first().is_some_and(|f| f.cast::<PyString>().is_err()) {
+                c.thinking_tags = Some(pair("thinking_tags", &items[0])?);
+                for p in &items[1..] {
+                    let (a, b) = pair("thinking_tags", p)?;
+                    c.thinking_alternates.extend([a, b]);
+                }
+            } else {
+                c.thinking_tags = Some(pair("thinking_tags", v)?);
+            }
         }
         if let Some(v) = self.tool_call_markers {
             c.tool_call_markers = Some(pair("tool_call_markers", v)?);

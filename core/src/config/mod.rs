@@ -204,6 +204,8 @@ pub struct ParamBuf {
 
 /// Longest accepted stop sequence, thinking marker or tool-call marker, in bytes.
 pub const MAX_MARKER_LEN: usize = 64;
+/// Most pairs of other thinking-marker spellings ([`Config::thinking_alternates`]).
+pub const MAX_THINKING_ALTERNATES: usize = 2;
 /// Longest accepted `id_prefix`, in bytes.
 pub const MAX_ID_PREFIX_LEN: usize = 40;
 /// Default `max_call_bytes`: 1 MiB.
@@ -227,6 +229,26 @@ pub struct Config<'a> {
     pub description: Option<Description<'a>>,
     /// `[open, close]` thinking markers; `None` means the dialect's default.
     pub thinking_tags: Option<(&'a str, &'a str)>,
+    /// Other spellings of the thinking markers, flattened `[open, close, open, close]` (at
+    /// most [`MAX_THINKING_ALTERNATES`] pairs): each opens and closes thinking as the markers
+    /// in force do, and a dialect sees one marker however it was spelled (docs/design.md,
+    /// "Thinking that yields to tool calls").
+    ///
+    /// ```
+    /// use tokensieve::{Config, Dialect, Sieve};
+    /// const ALT: &[&str] = &["<thinking>", "</thinking>"];
+    /// let config = Config { thinking_alternates: ALT.into(), ..Config::new(Dialect::Hermes) };
+    /// let mut sieve = Sieve::new(&config).unwrap();
+    /// let mut input = &b"<thinking>hm</thinking>Hi"[..];
+    /// let mut kinds = Vec::new();
+    /// while let Some(ev) = sieve.next(&mut input) {
+    ///     if let tokensieve::Event::Chunk { block_type, .. } = ev {
+    ///         kinds.push(block_type);
+    ///     }
+    /// }
+    /// assert_eq!(kinds, [tokensieve::BlockType::Thinking, tokensieve::BlockType::Text]);
+    /// ```
+    pub thinking_alternates: StrList<'a>,
     /// hermes: `[open, close]` tool-call markers; `None` means `<tool_call>`/`</tool_call>`.
     pub tool_call_markers: Option<(&'a str, &'a str)>,
     /// Where the stream starts.
@@ -252,6 +274,7 @@ impl<'a> Config<'a> {
             dialect,
             description: None,
             thinking_tags: None,
+            thinking_alternates: StrList::Strs(&[]),
             tool_call_markers: None,
             start_in: StartIn::Text,
             stop_sequences: StrList::Strs(&[]),
@@ -310,6 +333,7 @@ impl<'a> Config<'a> {
                 ));
             }
         }
+        validate::thinking_alternates(open, close, self.thinking_alternates)?;
         if let Some(d) = &self.description {
             validate_description(d)?;
         }

@@ -25,6 +25,10 @@ pub struct ConfigBuf {
     pub description: Option<DescriptionBuf>,
     /// `[open, close]` thinking markers; `None` means the dialect's default.
     pub thinking_tags: Option<(Box<str>, Box<str>)>,
+    /// Other spellings of the thinking markers (see [`Config::thinking_alternates`]); JSON:
+    /// `"thinking_tags": [["<think>", "</think>"], ["<thinking>", "</thinking>"]]`, the first
+    /// pair the markers in force.
+    pub thinking_alternates: Vec<Box<str>>,
     /// hermes: `[open, close]` tool-call markers.
     pub tool_call_markers: Option<(Box<str>, Box<str>)>,
     /// Where the stream starts.
@@ -305,6 +309,7 @@ impl ConfigBuf {
             dialect,
             description: None,
             thinking_tags: None,
+            thinking_alternates: Vec::new(),
             tool_call_markers: None,
             start_in: StartIn::Text,
             stop_sequences: Vec::new(),
@@ -349,6 +354,7 @@ impl ConfigBuf {
             dialect: c.dialect,
             description: c.description.as_ref().map(DescriptionBuf::from_description),
             thinking_tags: pair(c.thinking_tags),
+            thinking_alternates: c.thinking_alternates.iter().map(Into::into).collect(),
             tool_call_markers: pair(c.tool_call_markers),
             start_in: c.start_in,
             stop_sequences: c.stop_sequences.iter().map(Into::into).collect(),
@@ -394,7 +400,17 @@ impl ConfigBuf {
         for (key, value) in obj {
             match key.as_str() {
                 "dialect" => {}
-                "thinking_tags" => buf.thinking_tags = Some(marker_pair(key, value)?),
+                "thinking_tags" => match value.as_array().map(Vec::as_slice) {
+                    // Several spellings: a list of pairs, the first one in force.
+                    Some([first @ Value::Array(_), rest @ ..]) => {
+                        buf.thinking_tags = Some(marker_pair(key, first)?);
+                        for p in rest {
+                            let (a, b) = marker_pair(key, p)?;
+                            buf.thinking_alternates.extend([a, b]);
+                        }
+                    }
+                    _ => buf.thinking_tags = Some(marker_pair(key, value)?),
+                },
                 "tool_call_markers" => buf.tool_call_markers = Some(marker_pair(key, value)?),
                 "start_in" => {
                     buf.start_in = match value.as_str() {
@@ -475,6 +491,7 @@ impl ConfigBuf {
             dialect: self.dialect,
             description: self.description.as_ref().map(DescriptionBuf::description),
             thinking_tags: self.thinking_tags.as_ref().map(|(a, b)| (&**a, &**b)),
+            thinking_alternates: StrList::Owned(&self.thinking_alternates),
             tool_call_markers: self.tool_call_markers.as_ref().map(|(a, b)| (&**a, &**b)),
             start_in: self.start_in,
             stop_sequences: StrList::Owned(&self.stop_sequences),

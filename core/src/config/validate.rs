@@ -403,3 +403,46 @@ fn is_element_name(name: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
 }
+
+/// Checks the other spellings of the thinking markers ([`Config::thinking_alternates`]):
+/// whole pairs, at most [`MAX_THINKING_ALTERNATES`], each marker 1 to 64 bytes, and no
+/// spelling of the opener equal to or beginning a spelling of the closer (or the reverse):
+/// the scanner could not tell which was written.
+pub(super) fn thinking_alternates(
+    open: &str,
+    close: &str,
+    alt: StrList<'_>,
+) -> Result<(), ConfigError> {
+    const KEY: &str = "thinking_tags";
+    if alt.is_empty() {
+        // The pair in force alone is checked where it is given (a description's errors
+        // name `dialect.thinking_tags`).
+        return Ok(());
+    }
+    if alt.len() % 2 != 0 {
+        return Err(ConfigError::new(
+            KEY,
+            "each spelling is a pair [open, close]",
+        ));
+    }
+    if alt.len() / 2 > MAX_THINKING_ALTERNATES {
+        return Err(ConfigError::new(
+            KEY,
+            "at most 3 spellings [open, close] are accepted",
+        ));
+    }
+    let opens = || core::iter::once(open).chain(alt.iter().step_by(2));
+    let closes = || core::iter::once(close).chain(alt.iter().skip(1).step_by(2));
+    if alt.iter().any(|m| m.is_empty() || m.len() > MAX_MARKER_LEN) {
+        return Err(ConfigError::new(KEY, "markers must be 1 to 64 bytes long"));
+    }
+    for o in opens() {
+        if closes().any(|c| o.starts_with(c) || c.starts_with(o)) {
+            return Err(ConfigError::new(
+                KEY,
+                "no opener may equal or begin a closer, nor a closer an opener",
+            ));
+        }
+    }
+    Ok(())
+}

@@ -34,6 +34,7 @@ impl Facts {
     const NO_CLOSER: u8 = 8;
     const INVOKE_MARKERS: u8 = 16;
     const INVOKE_NO_REGION: u8 = 32;
+    const THINKING_ALTERNATES: u8 = 64;
 
     #[inline]
     fn has(self, bit: u8) -> bool {
@@ -189,9 +190,45 @@ impl<'a> Emitter<'a> {
         )
     }
 
+    /// Other spellings of the thinking markers (`[open, close, …]`).
+    #[inline]
+    pub(crate) fn thinking_alternates(&self) -> StrList<'_> {
+        match &self.cfg {
+            Cfg::Borrowed(c) => c.thinking_alternates,
+            #[cfg(feature = "alloc")]
+            Cfg::Owned(c) => StrList::Owned(&c.thinking_alternates),
+        }
+    }
+
+    /// Gives a context's vocabulary the other spellings of the thinking markers, reported as
+    /// the literals they spell otherwise (the dialects build their vocabularies with the
+    /// markers in force only; the first literal equal to each is the one).
+    #[inline]
+    pub(crate) fn add_thinking_alternates<'s>(&'s self, v: &mut Vocab<'s>) {
+        if !self.facts.has(Facts::THINKING_ALTERNATES) {
+            return;
+        }
+        let (open, close) = self.thinking_tags();
+        let find = |m: &str| {
+            v.literals()
+                .iter()
+                .position(|l| *l == m.as_bytes())
+                .map_or(crate::scan::NO_LITERAL, |i| i as u8)
+        };
+        let (o, c) = (find(open), find(close));
+        if o & c != crate::scan::NO_LITERAL {
+            v.alt = self.thinking_alternates();
+            v.alt_open = o;
+            v.alt_close = c;
+        }
+    }
+
     /// Reads the facts the per-decision path asks for (once, at construction).
     pub(super) fn resolve_facts(&self) -> Facts {
         let mut bits = 0;
+        if !self.thinking_alternates().is_empty() {
+            bits |= Facts::THINKING_ALTERNATES;
+        }
         if self.bare_array_lookup() {
             bits |= Facts::BARE_ARRAY;
         }

@@ -11,7 +11,7 @@
 use crate::buf::Buf;
 use crate::config::{Config, StrList, ToolList, UnknownTools};
 use crate::event::{BlockType, ErrorReason, Part};
-use crate::scan::{Decision, TAG_CAP};
+use crate::scan::{Decision, TAG_CAP, Vocab};
 use crate::spec::{self, Description, Dialect};
 
 mod cfg;

@@ -50,6 +50,15 @@ pub struct Vocab<'v> {
     pub follow_test: Option<FollowTest>,
     /// How many of `literals` are in use.
     pub n_literals: usize,
+    /// Other spellings of two of the literals (a configuration's alternative
+    /// `thinking_tags`, flattened `[open, close, …]`): the openers match as literal
+    /// `alt_open`, the closers as `alt_close` ([`NO_LITERAL`]: not here), so a dialect sees
+    /// one marker however it was spelled. Exact matches, without look-ahead.
+    pub alt: StrList<'v>,
+    /// The literal the `alt` openers are reported as.
+    pub alt_open: u8,
+    /// The literal the `alt` closers are reported as.
+    pub alt_close: u8,
     /// Element names decided at run time (bit [`DYNAMIC`] of `open`/`close`).
     pub dynamic: Names<'v>,
     /// Stop sequences that apply here.
@@ -65,6 +74,9 @@ pub type FollowTest = fn(rest: &[u8], vocab: &Vocab<'_>, eof: bool) -> Option<bo
 
 /// How many literal markers a [`Vocab`] holds.
 pub const MAX_LITERALS: usize = 8;
+
+/// No literal ([`Vocab::alt_open`], [`Vocab::alt_close`]).
+pub const NO_LITERAL: u8 = u8::MAX;
 
 /// Element names known only at run time: bit [`DYNAMIC`] of [`Vocab::open`]/[`Vocab::close`].
 /// A tag matched through them reports [`Tag::element`] `== DYNAMIC`; [`Tag::name`] gives the name.
@@ -94,6 +106,9 @@ impl Vocab<'static> {
         follow_mask: 0,
         follow_test: None,
         n_literals: 0,
+        alt: StrList::Strs(&[]),
+        alt_open: NO_LITERAL,
+        alt_close: NO_LITERAL,
         dynamic: Names::None,
         stops: StrList::Strs(&[]),
     };
@@ -124,6 +139,22 @@ impl<'v> Vocab<'v> {
     pub fn with_literal(mut self, lit: &'v [u8]) -> Vocab<'v> {
         self.add_literal(lit);
         self
+    }
+
+    /// Whether other spellings ([`Vocab::alt`]) match here.
+    #[inline(always)]
+    fn has_alt(&self) -> bool {
+        self.alt_open & self.alt_close != NO_LITERAL
+    }
+
+    /// The other spellings that match here, each with the literal it is reported as.
+    fn alt_spellings(&self) -> impl Iterator<Item = (&'v [u8], usize)> + '_ {
+        let alt = self.alt;
+        let (open, close) = (self.alt_open, self.alt_close);
+        (0..alt.len()).filter_map(move |k| {
+            let of = if k % 2 == 0 { open } else { close };
+            (of != NO_LITERAL).then(|| (alt.get(k).unwrap_or("").as_bytes(), of as usize))
+        })
     }
 
     /// [`with_literal`](Vocab::with_literal) in place.
@@ -342,6 +373,17 @@ fn candidate_at(v: &Vocab<'_>, d: &[u8], eof: bool) -> Candidate {
             partial = true;
         }
     }
+    if v.has_alt() {
+        for (lit, of) in v.alt_spellings() {
+            if d.starts_with(lit) {
+                if best.is_none_or(|(_, l)| lit.len() > l) {
+                    best = Some((of, lit.len()));
+                }
+            } else if !eof && lit.starts_with(d) {
+                partial = true;
+            }
+        }
+    }
     match (best, partial) {
         (Some((i, len)), _) => Candidate::Literal(i, len),
         (None, true) => Candidate::Partial,
@@ -374,6 +416,13 @@ fn marker_starts(v: &Vocab<'_>) -> ByteSet {
             set.insert(b);
         }
     }
+    if v.has_alt() {
+        for (lit, _) in v.alt_spellings() {
+            if let Some(&b) = lit.first() {
+                set.insert(b);
+            }
+        }
+    }
     set
 }
 
@@ -404,15 +453,7 @@ fn decide_within(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
     if data.is_empty() {
         return Decision::NeedMore;
     }
-    let mut starts = ByteSet::new();
-    if v.has_elements() {
-        starts.insert(b'<');
-    }
-    for lit in v.literals() {
-        if let Some(&b) = lit.first() {
-            starts.insert(b);
-        }
-    }
+    let starts = marker_starts(v);
     // The first position holding a marker or a possible one; bytes before it are text.
     let mut pos = 0;
     let (t, cand) = loop {

@@ -145,7 +145,7 @@ class Sieve:
         dialect: Dialect | Mapping[str, Any],
         *,
         tools: list[Mapping[str, Any]] | tuple[Mapping[str, Any], ...] | None = None,
-        thinking_tags: tuple[str, str] | list[str] | None = None,
+        thinking_tags: tuple[str, str] | list[str] | list[tuple[str, str] | list[str]] | None = None,
         tool_call_markers: tuple[str, str] | list[str] | None = None,
         start_in: Literal["text", "thinking"] | None = None,
         stop_sequences: list[str] | tuple[str, ...] | None = None,

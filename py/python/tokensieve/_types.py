@@ -42,7 +42,7 @@ class SieveOptions(TypedDict, total=False):
     """The keyword arguments of :class:`~tokensieve.Sieve`: the keys of the JSON config."""
 
     tools: list[Mapping[str, Any]] | tuple[Mapping[str, Any], ...] | None
-    thinking_tags: tuple[str, str] | list[str] | None
+    thinking_tags: tuple[str, str] | list[str] | list[tuple[str, str] | list[str]] | None
     tool_call_markers: tuple[str, str] | list[str] | None
     start_in: Literal["text", "thinking"] | None
     stop_sequences: list[str] | tuple[str, ...] | None
