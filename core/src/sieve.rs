@@ -752,9 +752,17 @@ impl Driver<'_> {
             // A cut closer's bytes: one decision, whatever they hold.
             return Vocab::EMPTY;
         }
-        let mut v = self.dialect.vocab(&self.emit);
-        self.emit.add_thinking_alternates(&mut v);
-        v
+        self.dialect.vocab(&self.emit)
+    }
+
+    /// [`scan::decide`] in the current context — with the other spellings of the thinking
+    /// markers when the config has them ([`scan::decide_alt`]).
+    #[inline(always)]
+    fn scan(&self, window: &[u8], eof: bool) -> Decision {
+        match self.emit.thinking_alt() {
+            None => scan::decide(&self.vocab(), window, eof),
+            Some(alt) => scan::decide_alt(&self.vocab(), &alt, window, eof),
+        }
     }
 
     /// A decision `d` about `window` at the end of input. Where text is not content as is (a
@@ -810,12 +818,12 @@ impl Driver<'_> {
     fn decide(&mut self, window: &[u8], eof: bool, from_hold: bool) -> Decision {
         if from_hold {
             self.run_len = 0;
-            return scan::decide(&self.vocab(), window, eof);
+            return self.scan(window, eof);
         }
         let d = if let Some(d) = self.remembered_text(window) {
             #[cfg(debug_assertions)]
             {
-                let fresh = scan::decide(&self.vocab(), window, eof);
+                let fresh = self.scan(window, eof);
                 let Decision::Text(r) = d else { unreachable!() };
                 debug_assert!(
                     matches!(fresh, Decision::Text(f) if f >= r),
@@ -824,10 +832,10 @@ impl Driver<'_> {
             }
             d
         } else if let Some(d) = self.plain_decision(window, eof) {
-            debug_assert_eq!(d, scan::decide(&self.vocab(), window, eof));
+            debug_assert_eq!(d, self.scan(window, eof));
             d
         } else {
-            scan::decide(&self.vocab(), window, eof)
+            self.scan(window, eof)
         };
         self.run_len = match d {
             Decision::Text(n) => {
@@ -958,7 +966,11 @@ impl Driver<'_> {
         let key = self.vocab_key();
         debug_assert_ne!(key, STALE);
         self.fast_key = key;
-        self.fast = scan::special_bytes(&self.vocab()).map(|(bytes, n)| {
+        let special = match self.emit.thinking_alt() {
+            None => scan::special_bytes(&self.vocab()),
+            Some(alt) => scan::special_bytes_alt(&self.vocab(), &alt),
+        };
+        self.fast = special.map(|(bytes, n)| {
             let plain = self.dialect.plain_block();
             Fast {
                 ty: plain.map(|p| p.0),

@@ -242,8 +242,8 @@ pub struct Config<'a> {
     /// let mut input = &b"<thinking>hm</thinking>Hi"[..];
     /// let mut kinds = Vec::new();
     /// while let Some(ev) = sieve.next(&mut input) {
-    ///     if let tokensieve::Event::Chunk { block_type, .. } = ev {
-    ///         kinds.push(block_type);
+    ///     if let tokensieve::Event::Chunk(c) = ev {
+    ///         kinds.push(c.block_type);
     ///     }
     /// }
     /// assert_eq!(kinds, [tokensieve::BlockType::Thinking, tokensieve::BlockType::Text]);

@@ -155,15 +155,13 @@ impl Machine for State {
                     } else {
                         v.open |= bit(THINK);
                     }
-                    // Other spellings are literals (the alias pass sees no literal to spell
-                    // otherwise here): `on_literal` reads any literal as the thinking marker.
-                    for m in out
-                        .thinking_alternates()
-                        .iter()
-                        .skip(thinking as usize)
-                        .step_by(2)
-                    {
-                        v.add_literal(m.as_bytes());
+                    // Other spellings are literals here (the scanner's aliases need a
+                    // literal to spell otherwise): `on_literal` reads any literal as the
+                    // thinking marker.
+                    if let Some(alt) = out.thinking_alt() {
+                        for m in alt.spellings.iter().skip(thinking as usize).step_by(2) {
+                            v.add_literal(m.as_bytes());
+                        }
                     }
                     v
                 } else if thinking {

@@ -200,27 +200,20 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Gives a context's vocabulary the other spellings of the thinking markers, reported as
-    /// the literals they spell otherwise (the dialects build their vocabularies with the
-    /// markers in force only; the first literal equal to each is the one).
-    #[inline]
-    pub(crate) fn add_thinking_alternates<'s>(&'s self, v: &mut Vocab<'s>) {
+    /// The other spellings of the thinking markers, as the scanner matches them beside a
+    /// context's vocabulary (reported as the marker in force they spell otherwise); `None`
+    /// without any (the common case: the scanner's plain entry points are used).
+    #[inline(always)]
+    pub(crate) fn thinking_alt(&self) -> Option<crate::scan::Alt<'_>> {
         if !self.facts.has(Facts::THINKING_ALTERNATES) {
-            return;
+            return None;
         }
         let (open, close) = self.thinking_tags();
-        let find = |m: &str| {
-            v.literals()
-                .iter()
-                .position(|l| *l == m.as_bytes())
-                .map_or(crate::scan::NO_LITERAL, |i| i as u8)
-        };
-        let (o, c) = (find(open), find(close));
-        if o & c != crate::scan::NO_LITERAL {
-            v.alt = self.thinking_alternates();
-            v.alt_open = o;
-            v.alt_close = c;
-        }
+        Some(crate::scan::Alt {
+            spellings: self.thinking_alternates(),
+            open: open.as_bytes(),
+            close: close.as_bytes(),
+        })
     }
 
     /// Reads the facts the per-decision path asks for (once, at construction).

@@ -11,7 +11,7 @@
 use crate::buf::Buf;
 use crate::config::{Config, StrList, ToolList, UnknownTools};
 use crate::event::{BlockType, ErrorReason, Part};
-use crate::scan::{Decision, TAG_CAP, Vocab};
+use crate::scan::{Decision, TAG_CAP};
 use crate::spec::{self, Description, Dialect};
 
 mod cfg;
@@ -205,7 +205,11 @@ impl<'a> Emitter<'a> {
     /// The front end consumed `bytes` of its input in the act just made: a call's raw text
     /// captures them, then capturing goes on, stops or restarts as the act asked.
     pub(crate) fn consumed(&mut self, bytes: &[u8]) {
-        self.note_line(bytes);
+        // Where lines start is read only inside a thinking block (`thinking_yields`), and
+        // every byte of one is consumed while it is open: elsewhere nothing to note.
+        if matches!(self.open, Some(o) if o.ty == BlockType::Thinking) {
+            self.note_line(bytes);
+        }
         if self.capture {
             self.capture_raw(bytes);
         }

@@ -50,15 +50,6 @@ pub struct Vocab<'v> {
     pub follow_test: Option<FollowTest>,
     /// How many of `literals` are in use.
     pub n_literals: usize,
-    /// Other spellings of two of the literals (a configuration's alternative
-    /// `thinking_tags`, flattened `[open, close, …]`): the openers match as literal
-    /// `alt_open`, the closers as `alt_close` ([`NO_LITERAL`]: not here), so a dialect sees
-    /// one marker however it was spelled. Exact matches, without look-ahead.
-    pub alt: StrList<'v>,
-    /// The literal the `alt` openers are reported as.
-    pub alt_open: u8,
-    /// The literal the `alt` closers are reported as.
-    pub alt_close: u8,
     /// Element names decided at run time (bit [`DYNAMIC`] of `open`/`close`).
     pub dynamic: Names<'v>,
     /// Stop sequences that apply here.
@@ -75,8 +66,41 @@ pub type FollowTest = fn(rest: &[u8], vocab: &Vocab<'_>, eof: bool) -> Option<bo
 /// How many literal markers a [`Vocab`] holds.
 pub const MAX_LITERALS: usize = 8;
 
-/// No literal ([`Vocab::alt_open`], [`Vocab::alt_close`]).
-pub const NO_LITERAL: u8 = u8::MAX;
+/// Other spellings of two literal markers — a configuration's alternative `thinking_tags`,
+/// `[open, close, open, close…]` — matched beside a context's vocabulary ([`decide_alt`],
+/// [`special_bytes_alt`]): an opener spelling matches as the literal equal to `open`, a
+/// closer spelling as the one equal to `close`, so a dialect sees one marker however it was
+/// spelled. Exact matches, without look-ahead. Kept out of [`Vocab`], which is built for
+/// every decision: a configuration without other spellings pays nothing for them.
+#[derive(Clone, Copy, Debug)]
+pub struct Alt<'a> {
+    /// The other spellings, flattened `[open, close, …]`.
+    pub spellings: StrList<'a>,
+    /// The opener in force (a literal of the contexts where thinking opens).
+    pub open: &'a [u8],
+    /// The closer in force.
+    pub close: &'a [u8],
+}
+
+impl<'a> Alt<'a> {
+    /// No other spellings (what [`decide`] matches with).
+    const NONE: Alt<'static> = Alt {
+        spellings: StrList::Strs(&[]),
+        open: &[],
+        close: &[],
+    };
+
+    /// The other spellings that match in `v`, each with the literal index it is reported
+    /// as: those of a marker in force that `v` has.
+    fn in_vocab<'s>(&'s self, v: &'s Vocab<'_>) -> impl Iterator<Item = (&'a [u8], usize)> + 's {
+        let find = |m: &[u8]| v.literals().iter().position(|l| !m.is_empty() && *l == m);
+        let (open, close) = (find(self.open), find(self.close));
+        (0..self.spellings.len()).filter_map(move |k| {
+            let of = if k % 2 == 0 { open } else { close }?;
+            Some((self.spellings.get(k)?.as_bytes(), of))
+        })
+    }
+}
 
 /// Element names known only at run time: bit [`DYNAMIC`] of [`Vocab::open`]/[`Vocab::close`].
 /// A tag matched through them reports [`Tag::element`] `== DYNAMIC`; [`Tag::name`] gives the name.
@@ -106,9 +130,6 @@ impl Vocab<'static> {
         follow_mask: 0,
         follow_test: None,
         n_literals: 0,
-        alt: StrList::Strs(&[]),
-        alt_open: NO_LITERAL,
-        alt_close: NO_LITERAL,
         dynamic: Names::None,
         stops: StrList::Strs(&[]),
     };
@@ -139,22 +160,6 @@ impl<'v> Vocab<'v> {
     pub fn with_literal(mut self, lit: &'v [u8]) -> Vocab<'v> {
         self.add_literal(lit);
         self
-    }
-
-    /// Whether other spellings ([`Vocab::alt`]) match here.
-    #[inline(always)]
-    fn has_alt(&self) -> bool {
-        self.alt_open & self.alt_close != NO_LITERAL
-    }
-
-    /// The other spellings that match here, each with the literal it is reported as.
-    fn alt_spellings(&self) -> impl Iterator<Item = (&'v [u8], usize)> + '_ {
-        let alt = self.alt;
-        let (open, close) = (self.alt_open, self.alt_close);
-        (0..alt.len()).filter_map(move |k| {
-            let of = if k % 2 == 0 { open } else { close };
-            (of != NO_LITERAL).then(|| (alt.get(k).unwrap_or("").as_bytes(), of as usize))
-        })
     }
 
     /// [`with_literal`](Vocab::with_literal) in place.
@@ -344,7 +349,7 @@ enum Candidate {
 
 // Inlined into its two callers: the per-decision hot path (+1 % on anthropic-xml as a call).
 #[inline(always)]
-fn candidate_at(v: &Vocab<'_>, d: &[u8], eof: bool) -> Candidate {
+fn candidate_at<const ALT: bool>(v: &Vocab<'_>, alt: &Alt<'_>, d: &[u8], eof: bool) -> Candidate {
     let mut partial = false;
     if d[0] == b'<' && v.has_elements() {
         match tag::lex(v, d, eof) {
@@ -373,8 +378,8 @@ fn candidate_at(v: &Vocab<'_>, d: &[u8], eof: bool) -> Candidate {
             partial = true;
         }
     }
-    if v.has_alt() {
-        for (lit, of) in v.alt_spellings() {
+    if ALT {
+        for (lit, of) in alt.in_vocab(v) {
             if d.starts_with(lit) {
                 if best.is_none_or(|(_, l)| lit.len() > l) {
                     best = Some((of, lit.len()));
@@ -395,7 +400,16 @@ fn candidate_at(v: &Vocab<'_>, d: &[u8], eof: bool) -> Candidate {
 /// stop sequence), when there are at most three of them: a chunk holding none of them is
 /// text through and through, and the driver can skip [`decide`] for it.
 pub fn special_bytes(v: &Vocab<'_>) -> Option<([u8; 3], u8)> {
-    let mut set = marker_starts(v);
+    special_bytes_in::<false>(v, &Alt::NONE)
+}
+
+/// [`special_bytes`] with other spellings of its literals ([`Alt`]).
+pub fn special_bytes_alt(v: &Vocab<'_>, alt: &Alt<'_>) -> Option<([u8; 3], u8)> {
+    special_bytes_in::<true>(v, alt)
+}
+
+fn special_bytes_in<const ALT: bool>(v: &Vocab<'_>, alt: &Alt<'_>) -> Option<([u8; 3], u8)> {
+    let mut set = marker_starts::<ALT>(v, alt);
     for stop in v.stops.iter() {
         if let Some(&b) = stop.as_bytes().first() {
             set.insert(b);
@@ -405,8 +419,9 @@ pub fn special_bytes(v: &Vocab<'_>) -> Option<([u8; 3], u8)> {
 }
 
 /// The first bytes of the markers of context `v` (`<` for its tags, its literals' first
-/// bytes); stop sequences not included.
-fn marker_starts(v: &Vocab<'_>) -> ByteSet {
+/// bytes, with `ALT` the other spellings' of `alt`); stop sequences not included.
+#[inline(always)]
+fn marker_starts<const ALT: bool>(v: &Vocab<'_>, alt: &Alt<'_>) -> ByteSet {
     let mut set = ByteSet::new();
     if v.has_elements() {
         set.insert(b'<');
@@ -416,8 +431,8 @@ fn marker_starts(v: &Vocab<'_>) -> ByteSet {
             set.insert(b);
         }
     }
-    if v.has_alt() {
-        for (lit, _) in v.alt_spellings() {
+    if ALT {
+        for (lit, _) in alt.in_vocab(v) {
             if let Some(&b) = lit.first() {
                 set.insert(b);
             }
@@ -429,6 +444,16 @@ fn marker_starts(v: &Vocab<'_>) -> ByteSet {
 /// Decides what the head of `data` is in context `v`. `eof`: no more bytes will come.
 ///
 pub fn decide(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
+    decide_in::<false>(v, &Alt::NONE, data, eof)
+}
+
+/// [`decide`] with other spellings of the vocabulary's literals ([`Alt`]).
+pub fn decide_alt(v: &Vocab<'_>, alt: &Alt<'_>, data: &[u8], eof: bool) -> Decision {
+    decide_in::<true>(v, alt, data, eof)
+}
+
+#[inline(always)]
+fn decide_in<const ALT: bool>(v: &Vocab<'_>, alt: &Alt<'_>, data: &[u8], eof: bool) -> Decision {
     // Look at most DECIDE_SPAN bytes ahead: a dialect may consume a small part of a long
     // text run per decision (one JSON token), so scanning the whole rest every time would
     // make a large chunk quadratic. The span holds any marker (TAG_CAP) whole, and what it
@@ -438,22 +463,27 @@ pub fn decide(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
         while end > DECIDE_SPAN - 4 && data[end] & 0xC0 == 0x80 {
             end -= 1;
         }
-        let d = decide_within(v, &data[..end], false);
+        let d = decide_within::<ALT>(v, alt, &data[..end], false);
         if d != Decision::NeedMore {
             return d;
         }
     }
-    decide_within(v, data, eof)
+    decide_within::<ALT>(v, alt, data, eof)
 }
 
 /// How far [`decide`] looks ahead at most (a multiple of any marker's length).
 pub const DECIDE_SPAN: usize = 512;
 
-fn decide_within(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
+fn decide_within<const ALT: bool>(
+    v: &Vocab<'_>,
+    alt: &Alt<'_>,
+    data: &[u8],
+    eof: bool,
+) -> Decision {
     if data.is_empty() {
         return Decision::NeedMore;
     }
-    let starts = marker_starts(v);
+    let starts = marker_starts::<ALT>(v, alt);
     // The first position holding a marker or a possible one; bytes before it are text.
     let mut pos = 0;
     let (t, cand) = loop {
@@ -461,7 +491,7 @@ fn decide_within(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
             None => break (data.len(), Candidate::Fail),
             Some(off) => {
                 let p = pos + off;
-                match candidate_at(v, &data[p..], eof) {
+                match candidate_at::<ALT>(v, alt, &data[p..], eof) {
                     Candidate::Fail => pos = p + 1,
                     c => break (p, c),
                 }
@@ -512,12 +542,15 @@ fn decide_within(v: &Vocab<'_>, data: &[u8], eof: bool) -> Decision {
 /// Only the last [`TAG_CAP`] bytes are looked at, so the answer is the same for any window
 /// that reaches the end of the input and holds them.
 pub fn cut_marker(v: &Vocab<'_>, data: &[u8]) -> Option<usize> {
-    let starts = marker_starts(v);
+    let starts = marker_starts::<false>(v, &Alt::NONE);
     let mut pos = data.len().saturating_sub(TAG_CAP);
     while let Some(off) = starts.find(&data[pos..]) {
         let p = pos + off;
         // Read as if more input could come: a prefix of a marker is then undecided.
-        if matches!(candidate_at(v, &data[p..], false), Candidate::Partial) {
+        if matches!(
+            candidate_at::<false>(v, &Alt::NONE, &data[p..], false),
+            Candidate::Partial
+        ) {
             return Some(p);
         }
         pos = p + 1;
