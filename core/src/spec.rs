@@ -107,6 +107,9 @@ macro_rules! dialects {
             /// use tokensieve::Dialect;
             /// assert_eq!(Dialect::Hermes.default_thinking_tags(), ("<think>", "</think>"));
             /// ```
+            // Inlined: read per vocabulary by the dialects whose config leaves the markers
+            // to the preset (an out-of-line call here cost glm-4.5 0.4 %).
+            #[inline]
             pub const fn default_thinking_tags(self) -> (&'static str, &'static str) {
                 match self {
                     $(Dialect::$variant => $think,)*

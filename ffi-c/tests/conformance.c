@@ -109,6 +109,9 @@ int main(int argc, char **argv) {
     } else if (!read_config_with(config_text, &c, NULL, NULL)) {
         fprintf(stderr, "conformance: cannot read the config %s\n", config_text);
         return 2;
+    } else if (needs_json_config) {
+        /* Only the JSON config carries it (docs/design.md, thinking_tags spellings). */
+        p = tokensieve_new_json(config_text, 1);
     } else if (strcmp(mode, "heap") == 0) {
         p = tokensieve_new(&c);
     } else {

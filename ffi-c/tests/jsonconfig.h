@@ -34,6 +34,13 @@ static int expect(jr *r, char c) {
     return 1;
 }
 
+/* The first non-blank byte after the `[` at the reader's position (which must be one). */
+static int peek_after_bracket(jr *r) {
+    size_t j = r->i + 1;
+    while (j < r->n && strchr(" \t\r\n", r->s[j]) && r->s[j]) j++;
+    return j < r->n ? (unsigned char)r->s[j] : -1;
+}
+
 static unsigned hex4(const char *p) {
     unsigned v = 0;
     int k;
@@ -142,6 +149,28 @@ static int read_pair(jr *r, const char **a, const char **b) {
     return expect(r, ']');
 }
 
+/* Set when the config holds what the struct config cannot carry (more than one spelling of
+ * `thinking_tags`, which only the JSON config takes): the harness then builds the parser
+ * from the JSON text in every mode. */
+static int needs_json_config = 0;
+
+/* `thinking_tags`: a pair, or a list of pairs (the first in force, the rest other
+ * spellings — JSON config only). */
+static int read_thinking(jr *r, const char **a, const char **b) {
+    if (peek(r) == '[' && peek_after_bracket(r) == '[') {
+        expect(r, '[');
+        if (!read_pair(r, a, b)) return 0;
+        while (peek(r) == ',') {
+            const char *x, *y;
+            expect(r, ',');
+            if (!read_pair(r, &x, &y)) return 0;
+        }
+        needs_json_config = 1;
+        return expect(r, ']');
+    }
+    return read_pair(r, a, b);
+}
+
 static int dialect_code(const char *name, uint32_t *out) {
     static const char *names[] = {"passthrough", "anthropic-xml", "hermes", "morph-xml", "qwen3-coder",
                                   "minimax-m2", "glm-4.5", "harmony", "kimi-k2", "deepseek-v3.1", "deepseek-v3", "mistral", "llama3-json", "pythonic"};
@@ -170,7 +199,7 @@ static int read_config_with(const char *text, tokensieve_config *c, extra_key ex
         if (strcmp(key, "dialect") == 0) {
             if (!dialect_code(keep(jstring(&r)), &c->dialect)) return 0;
         } else if (strcmp(key, "thinking_tags") == 0) {
-            read_pair(&r, &c->thinking_open, &c->thinking_close);
+            read_thinking(&r, &c->thinking_open, &c->thinking_close);
         } else if (strcmp(key, "tool_call_markers") == 0) {
             read_pair(&r, &c->tool_call_open, &c->tool_call_close);
         } else if (strcmp(key, "start_in") == 0) {
