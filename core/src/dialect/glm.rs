@@ -230,9 +230,11 @@ impl Machine for State {
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
         let m = Markers::of(out);
-        let (open, close) = out.thinking_tags();
+        // The thinking markers are read where they count only (text, thinking): inside a
+        // call, most decisions, they would be a wasted read per decision.
         match self.ctx {
             Ctx::Text => {
+                let (open, close) = out.thinking_tags();
                 // The element names ride along (nothing open) for the look-ahead.
                 let mut v = Vocab {
                     stops: out.stops(),
@@ -254,6 +256,7 @@ impl Machine for State {
                 v
             }
             Ctx::Thinking => {
+                let (open, close) = out.thinking_tags();
                 let v = m
                     .elements(0, 0)
                     .with_literal(close.as_bytes())

@@ -290,20 +290,20 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let (open, close) = out.thinking_tags();
-        // Built in place: this runs for every decision.
+        // Built in place, the thinking markers read only where they count: this runs for
+        // every decision.
         let mut v = Vocab::EMPTY;
         match self.call.host {
             Ctx::Start => {
                 v.stops = out.stops();
-                v.add_literal(open.as_bytes());
+                v.add_literal(out.thinking_tags().0.as_bytes());
                 v.add_literal_when(PYTHON_TAG, call_follows);
                 v.add_literal_when(b"{", call_follows);
                 v.add_literal_when(b"[", call_follows);
             }
             Ctx::Text => {
                 v.stops = out.stops();
-                v.add_literal(open.as_bytes());
+                v.add_literal(out.thinking_tags().0.as_bytes());
                 v.add_literal_when(PYTHON_TAG, text_follows);
                 // After prose, a call object counts when it names a configured tool.
                 let tools = out.tools();
@@ -312,7 +312,7 @@ impl Machine for State {
                     v.add_literal_when(b"{", text_follows);
                 }
             }
-            Ctx::StartThinking | Ctx::Thinking => v.add_literal(close.as_bytes()),
+            Ctx::StartThinking | Ctx::Thinking => v.add_literal(out.thinking_tags().1.as_bytes()),
             Ctx::Json => v.add_literal(PYTHON_TAG),
             Ctx::After => {
                 for lit in AFTER_LITERALS {

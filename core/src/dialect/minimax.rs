@@ -143,9 +143,11 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let (open, close) = out.thinking_tags();
+        // The thinking markers are read in text and thinking only: inside the calls (most
+        // decisions of a long argument) they would be a wasted read per decision.
         match self.ctx {
             Ctx::Text => {
+                let (open, close) = out.thinking_tags();
                 let mut v = Vocab {
                     stops: out.stops(),
                     ..region_opener(out)
@@ -160,6 +162,7 @@ impl Machine for State {
                 v
             }
             Ctx::Thinking => {
+                let (open, close) = out.thinking_tags();
                 let mut v = region_opener(out)
                     .with_literal(close.as_bytes())
                     .with_literal(open.as_bytes());

@@ -137,9 +137,9 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let (open, close) = out.thinking_tags();
         match self.ctx {
             Ctx::Text => {
+                let open = out.thinking_tags().0;
                 let mut v = Vocab {
                     open: bit(DYNAMIC),
                     dynamic: Names::Tools(out.tools()),
@@ -149,7 +149,7 @@ impl Machine for State {
                 v.add_literal(open.as_bytes());
                 v
             }
-            Ctx::Thinking => Vocab::EMPTY.with_literal(close.as_bytes()),
+            Ctx::Thinking => Vocab::EMPTY.with_literal(out.thinking_tags().1.as_bytes()),
             Ctx::Call => Vocab {
                 open: bit(DYNAMIC),
                 close: bit(EXTRA),

@@ -145,9 +145,11 @@ impl Machine for State {
             eq_form: bit(FUNC) | bit(PARAM),
             ..Vocab::EMPTY
         };
-        let (open, close) = out.thinking_tags();
+        // The thinking markers are read in text and thinking only: inside
+        // the calls (most decisions) they would be a wasted read per decision.
         match self.ctx {
             Ctx::Text => {
+                let (open, close) = out.thinking_tags();
                 let v = Vocab {
                     stops: out.stops(),
                     ..Vocab::EMPTY
@@ -160,10 +162,13 @@ impl Machine for State {
                     v
                 }
             }
-            Ctx::Thinking => Vocab::EMPTY
-                .with_literal(close.as_bytes())
-                .with_literal_before(wrap_open(), WRAP_FOLLOWS)
-                .with_literal(open.as_bytes()),
+            Ctx::Thinking => {
+                let (open, close) = out.thinking_tags();
+                Vocab::EMPTY
+                    .with_literal(close.as_bytes())
+                    .with_literal_before(wrap_open(), WRAP_FOLLOWS)
+                    .with_literal(open.as_bytes())
+            }
             Ctx::Region => elements(bit(FUNC), bit(WRAP)),
             // A `</parameter>` written twice is dropped.
             Ctx::Func => elements(bit(PARAM), bit(PARAM) | bit(FUNC) | bit(WRAP)),

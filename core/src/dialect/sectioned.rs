@@ -200,7 +200,6 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let (think_open, think_close) = out.thinking_tags();
         let m = Markers::of(out);
         // Inside a call: its closer, and the markers that cut it off; then `extra`.
         let call = |extra: &'m [u8]| {
@@ -217,6 +216,9 @@ impl Machine for State {
         };
         match self.ctx {
             Ctx::Text => {
+                // The thinking markers are read where they count only (text, thinking):
+                // inside a call, most decisions, they would be a wasted read per decision.
+                let (think_open, think_close) = out.thinking_tags();
                 let mut v = Vocab {
                     stops: out.stops(),
                     ..Vocab::EMPTY
@@ -234,11 +236,14 @@ impl Machine for State {
             }
             // The section and call openers are special tokens, never prose: inside thinking
             // they open calls wherever they stand.
-            Ctx::Thinking => Vocab::EMPTY
-                .with_literal(think_close.as_bytes())
-                .with_literal(m.section_open)
-                .with_literal(m.call_open)
-                .with_literal(think_open.as_bytes()),
+            Ctx::Thinking => {
+                let (think_open, think_close) = out.thinking_tags();
+                Vocab::EMPTY
+                    .with_literal(think_close.as_bytes())
+                    .with_literal(m.section_open)
+                    .with_literal(m.call_open)
+                    .with_literal(think_open.as_bytes())
+            }
             Ctx::Section => Vocab::EMPTY
                 .with_literal(m.call_open)
                 .with_literal(m.section_close)
