@@ -5,8 +5,10 @@
 //! `id`, `model` (1); `choices[i]` (3): `index`, `finish_reason`; `choices[i].delta` or
 //! `.message` (4): `content` → text, `reasoning_content` (DeepSeek) / `reasoning`
 //! (OpenRouter) → thinking, `refusal` → a refusal text block; `tool_calls[j]` (6): `index`,
-//! `id`, `function` (7): `name`, `arguments`; `usage` (2, 3); `error` (2) or, in an SSE
-//! `event: error`, the top level.
+//! `id`, `function` (7): `name`, `arguments`; `extra_content.google.thought_signature` (8,
+//! Gemini's OpenAI-compatible API: the `signature` of the call's `block_complete`, which the
+//! next request must send back); `usage` (2, 3); `error` (2) or, in an SSE `event: error`,
+//! the top level.
 //!
 //! Tool-call fragments are keyed by `index` (docs/providers.md): arguments stream straight
 //! into the call's block when the fragment has named its call before them; otherwise they
@@ -34,6 +36,8 @@ struct Call {
     /// Its arguments were cut (held past `max_call_bytes` before its name came): it fails
     /// as `too-large` when it opens.
     cut: bool,
+    /// Its thought signature is in `out.signature`, to sign its block once it opens.
+    signed: bool,
 }
 
 /// The tool-call fragment being read.
@@ -48,6 +52,10 @@ struct Frag {
     overflow: bool,
     /// It had any field at all.
     any: bool,
+    /// It carried a whole thought signature (now in `out.signature`).
+    sig: bool,
+    /// Its thought signature outgrew `out.signature`.
+    sig_over: bool,
 }
 
 const FRAG: Frag = Frag {
@@ -57,6 +65,8 @@ const FRAG: Frag = Frag {
     holding: false,
     overflow: false,
     any: false,
+    sig: false,
+    sig_over: false,
 };
 
 /// What a `Collect` string is.
@@ -69,6 +79,7 @@ enum What {
     FragId,
     FragName,
     HeldArgs,
+    Signature,
     ErrMessage,
     ErrCode,
     ErrType,
@@ -165,6 +176,7 @@ impl OpenAiChat {
             name: self.frag.name,
             n: self.next_call,
             cut: false,
+            signed: false,
         };
         self.next_call += 1;
         let _ = self.calls.push(call);
@@ -181,6 +193,23 @@ impl OpenAiChat {
                 out.cut_args(self.cut_held);
                 self.cut_held = false;
             }
+        }
+        if self.calls[pos].signed {
+            self.calls[pos].signed = false;
+            out.sig_block = out.open.map(|o| o.index);
+        }
+    }
+
+    /// The fragment's thought signature goes to its call: it signs the call's block (now,
+    /// if it is open; else when it opens). One signature is kept at a time — Gemini signs
+    /// the first call of a step only — so a new one completes the block the last one
+    /// signs first, which keeps that signature with its call.
+    fn sign(&mut self, pos: usize, out: &mut Out) {
+        let c = &self.calls[pos];
+        if matches!(out.open, Some(o) if o.ty == BlockType::ToolCall && o.call == c.n) {
+            out.sig_block = out.open.map(|o| o.index);
+        } else {
+            self.calls[pos].signed = true;
         }
     }
 }
@@ -259,6 +288,17 @@ impl Map for OpenAiChat {
                         out.replay_held();
                     }
                 }
+                if frag.sig {
+                    self.sign(pos, out);
+                }
+            }
+            if frag.sig_over {
+                // A cut signature would be refused when sent back: the call completes
+                // unsigned and the limit is reported.
+                out.fault(
+                    "max-call-bytes",
+                    "a thought_signature exceeded max_call_bytes; it is dropped",
+                );
             }
         } else if d == 2 && self.err.depth == 2 && p.key(1) == Key::Error {
             self.err.report(out);
@@ -308,6 +348,26 @@ impl Map for OpenAiChat {
                 self.frag.id.clear();
                 self.frag.any = true;
             }
+        } else if d == 8
+            && Self::in_message(p, 8)
+            && p.key(4) == Key::ToolCalls
+            && (p.key(6), p.key(7), p.key(8))
+                == (Key::ExtraContent, Key::Google, Key::ThoughtSignatureSnake)
+        {
+            // A signature still waiting for its block (it signs one block at a time): that
+            // block completes first, with it.
+            if out
+                .sig_block
+                .is_some_and(|i| out.open.is_some_and(|o| o.index == i))
+            {
+                out.close();
+            }
+            out.signature.clear();
+            out.sig_block = None;
+            self.frag.any = true;
+            self.frag.sig = false;
+            self.frag.sig_over = false;
+            self.what = What::Signature;
         } else if d == 7
             && Self::in_message(p, 7)
             && p.key(4) == Key::ToolCalls
@@ -362,6 +422,11 @@ impl Map for OpenAiChat {
                     self.frag.overflow = true;
                 }
             }
+            What::Signature => {
+                if !out.signature.push(bytes) {
+                    self.frag.sig_over = true;
+                }
+            }
             What::ErrMessage => {
                 let _ = out.message.push(bytes);
             }
@@ -381,6 +446,13 @@ impl Map for OpenAiChat {
                 self.err.report(out);
             }
             What::Object => self.object_error = self.object.bytes() == b"error",
+            What::Signature => {
+                // An empty signature is none (docs/providers.md).
+                self.frag.sig = out.signature.len() > 0 && !self.frag.sig_over;
+                if self.frag.sig_over {
+                    out.signature.clear();
+                }
+            }
             _ => {}
         }
         self.what = What::None;

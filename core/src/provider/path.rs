@@ -111,6 +111,10 @@ keys! {
     ResponseId = b"responseId",
     Thought = b"thought",
     ThoughtSignature = b"thoughtSignature",
+    // Gemini's OpenAI-compatible API: `tool_calls[j].extra_content.google.thought_signature`.
+    ExtraContent = b"extra_content",
+    Google = b"google",
+    ThoughtSignatureSnake = b"thought_signature",
     ThoughtsTokenCount = b"thoughtsTokenCount",
     UsageMetadata = b"usageMetadata",
     // ollama (also Message, Content, Thinking, ToolCalls, Response, Model, Error above)
