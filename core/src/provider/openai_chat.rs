@@ -104,6 +104,9 @@ pub(crate) struct OpenAiChat {
     /// `out.held` keeps the first bytes of a cut call's arguments (its `raw`) until the
     /// call opens.
     cut_held: bool,
+    /// A thought signature outgrew `max_call_bytes`: reported once no block is open (an
+    /// error event would complete the open call early).
+    sig_dropped: bool,
 }
 
 impl OpenAiChat {
@@ -120,6 +123,18 @@ impl OpenAiChat {
             object: Slot::EMPTY,
             object_error: false,
             cut_held: false,
+            sig_dropped: false,
+        }
+    }
+
+    /// Reports a dropped thought signature, once no block is open.
+    fn report_dropped(&mut self, out: &mut Out) {
+        if self.sig_dropped && out.open.is_none() {
+            self.sig_dropped = false;
+            out.fault(
+                "max-call-bytes",
+                "a thought_signature exceeded max_call_bytes; it is dropped",
+            );
         }
     }
 
@@ -294,11 +309,9 @@ impl Map for OpenAiChat {
             }
             if frag.sig_over {
                 // A cut signature would be refused when sent back: the call completes
-                // unsigned and the limit is reported.
-                out.fault(
-                    "max-call-bytes",
-                    "a thought_signature exceeded max_call_bytes; it is dropped",
-                );
+                // unsigned and the limit is reported once its block has completed.
+                self.sig_dropped = true;
+                self.report_dropped(out);
             }
         } else if d == 2 && self.err.depth == 2 && p.key(1) == Key::Error {
             self.err.report(out);
@@ -441,6 +454,7 @@ impl Map for OpenAiChat {
             What::FinishReason if !self.reason.is_empty() => {
                 let raw = self.reason;
                 out.choice_reason(self.choice, reason_of(raw.bytes()), raw.bytes());
+                self.report_dropped(out);
             }
             What::ErrMessage if self.err.depth == 1 && p.key(1) == Key::Error => {
                 self.err.report(out);
@@ -510,6 +524,7 @@ impl Map for OpenAiChat {
     }
 
     fn end(&mut self, out: &mut Out) {
+        self.report_dropped(out);
         if self.event_error || self.object_error {
             self.err.report(out);
         }
