@@ -7,7 +7,9 @@
 //! (OpenRouter) → thinking, `refusal` → a refusal text block; `tool_calls[j]` (6): `index`,
 //! `id`, `function` (7): `name`, `arguments`; `extra_content.google.thought_signature` (8,
 //! Gemini's OpenAI-compatible API: the `signature` of the call's `block_complete`, which the
-//! next request must send back); `usage` (2, 3); `error` (2) or, in an SSE `event: error`,
+//! next request must send back); `reasoning_details[k]` (6, OpenRouter): `signature` and
+//! `data` (`reasoning.encrypted`) → the thinking block's `signature` / `redacted` (its text
+//! is read from `reasoning`, which OpenRouter writes alongside); `usage` (2, 3); `error` (2) or, in an SSE `event: error`,
 //! the top level.
 //!
 //! Tool-call fragments are keyed by `index` (docs/providers.md): arguments stream straight
@@ -80,6 +82,10 @@ enum What {
     FragName,
     HeldArgs,
     Signature,
+    /// OpenRouter `reasoning_details[k].signature`.
+    DetailSignature,
+    /// OpenRouter `reasoning_details[k].data` (`reasoning.encrypted`).
+    DetailData,
     ErrMessage,
     ErrCode,
     ErrType,
@@ -104,9 +110,11 @@ pub(crate) struct OpenAiChat {
     /// `out.held` keeps the first bytes of a cut call's arguments (its `raw`) until the
     /// call opens.
     cut_held: bool,
-    /// A thought signature outgrew `max_call_bytes`: reported once no block is open (an
-    /// error event would complete the open call early).
-    sig_dropped: bool,
+    /// A thought signature (or OpenRouter reasoning data) outgrew `max_call_bytes`: what is
+    /// reported once no block is open (an error event would complete the open call early).
+    sig_dropped: Option<&'static str>,
+    /// The `reasoning_details` value being read outgrew its memory.
+    sig_over: bool,
 }
 
 impl OpenAiChat {
@@ -123,18 +131,53 @@ impl OpenAiChat {
             object: Slot::EMPTY,
             object_error: false,
             cut_held: false,
-            sig_dropped: false,
+            sig_dropped: None,
+            sig_over: false,
+        }
+    }
+
+    /// A `reasoning_details` signature or encrypted data begins: it belongs to the open
+    /// thinking block of the choice, or — with none open — to a thinking block of its own,
+    /// opened when the value turns out non-empty (`detail_end`). Another block that holds
+    /// the signature buffers (a signed call) completes first, keeping its own.
+    fn detail_start(&mut self, out: &mut Out) {
+        let choice = self.choice;
+        let target = match out.open {
+            Some(o) if o.ty == BlockType::Thinking && o.choice == choice && !o.routed => {
+                Some(o.index)
+            }
+            _ => None,
+        };
+        if target.is_none() || out.sig_block != target {
+            if out
+                .sig_block
+                .is_some_and(|i| out.open.is_some_and(|o| o.index == i))
+            {
+                out.close();
+            }
+            out.signature.clear();
+            out.redacted.clear();
+            out.sig_block = target;
+        }
+    }
+
+    /// A `reasoning_details` value ended: a non-empty one without an open thinking block
+    /// is a thinking block of its own (nothing but its signature or data).
+    fn detail_end(&mut self, out: &mut Out) {
+        let filled = out.signature.len() > 0 || out.redacted.len() > 0;
+        if filled && out.sig_block.is_none() {
+            out.open_text(BlockType::Thinking, self.choice, false);
+            out.sig_block = out.open.map(|o| o.index);
+            out.close();
         }
     }
 
     /// Reports a dropped thought signature, once no block is open.
     fn report_dropped(&mut self, out: &mut Out) {
-        if self.sig_dropped && out.open.is_none() {
-            self.sig_dropped = false;
-            out.fault(
-                "max-call-bytes",
-                "a thought_signature exceeded max_call_bytes; it is dropped",
-            );
+        if out.open.is_none() {
+            if let Some(message) = self.sig_dropped.take() {
+                out.fault("max-call-bytes", message);
+            }
         }
     }
 
@@ -310,7 +353,8 @@ impl Map for OpenAiChat {
             if frag.sig_over {
                 // A cut signature would be refused when sent back: the call completes
                 // unsigned and the limit is reported once its block has completed.
-                self.sig_dropped = true;
+                self.sig_dropped =
+                    Some("a thought_signature exceeded max_call_bytes; it is dropped");
                 self.report_dropped(out);
             }
         } else if d == 2 && self.err.depth == 2 && p.key(1) == Key::Error {
@@ -361,6 +405,18 @@ impl Map for OpenAiChat {
                 self.frag.id.clear();
                 self.frag.any = true;
             }
+        } else if d == 6
+            && Self::in_message(p, 6)
+            && p.key(4) == Key::ReasoningDetails
+            && matches!(p.key(6), Key::Signature | Key::Data)
+        {
+            self.detail_start(out);
+            self.sig_over = false;
+            self.what = if p.key(6) == Key::Signature {
+                What::DetailSignature
+            } else {
+                What::DetailData
+            };
         } else if d == 8
             && Self::in_message(p, 8)
             && p.key(4) == Key::ToolCalls
@@ -440,6 +496,16 @@ impl Map for OpenAiChat {
                     self.frag.sig_over = true;
                 }
             }
+            What::DetailSignature => {
+                if !out.signature.push(bytes) {
+                    self.sig_over = true;
+                }
+            }
+            What::DetailData => {
+                if !out.redacted.push(bytes) {
+                    self.sig_over = true;
+                }
+            }
             What::ErrMessage => {
                 let _ = out.message.push(bytes);
             }
@@ -466,6 +532,19 @@ impl Map for OpenAiChat {
                 if self.frag.sig_over {
                     out.signature.clear();
                 }
+            }
+            What::DetailSignature | What::DetailData => {
+                if self.sig_over {
+                    // Cut data would be refused when sent back: dropped, and reported once
+                    // no block is open.
+                    out.signature.clear();
+                    out.redacted.clear();
+                    self.sig_dropped = Some(
+                        "a reasoning_details signature or data exceeded max_call_bytes; it is dropped",
+                    );
+                }
+                self.detail_end(out);
+                self.report_dropped(out);
             }
             _ => {}
         }

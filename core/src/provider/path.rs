@@ -115,6 +115,8 @@ keys! {
     ExtraContent = b"extra_content",
     Google = b"google",
     ThoughtSignatureSnake = b"thought_signature",
+    // OpenRouter: `delta.reasoning_details[k]` (`signature`, `data`).
+    ReasoningDetails = b"reasoning_details",
     ThoughtsTokenCount = b"thoughtsTokenCount",
     UsageMetadata = b"usageMetadata",
     // ollama (also Message, Content, Thinking, ToolCalls, Response, Model, Error above)
