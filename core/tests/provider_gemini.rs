@@ -369,13 +369,41 @@ fn a_document_cut_inside_a_text_part_keeps_its_text() {
 #[test]
 fn unknown_parts_and_fields_are_skipped() {
     let body = sse(&cand(
-        r#"{"text":"a"},{"executableCode":{"language":"PYTHON","code":"print(1)"}},{"inlineData":{"mimeType":"image/png","data":"AAAA"}},{"text":"b","videoMetadata":{}}"#,
+        r#"{"text":"a"},{"inlineData":{"mimeType":"image/png","data":"AAAA"}},{"text":"b","videoMetadata":{}}"#,
         r#","finishReason":"STOP","citationMetadata":{"citationSources":[{"uri":"u"}]},"avgLogprobs":-0.5"#,
     ));
     let lines = invariant(body.as_bytes());
     has(
         &lines,
         r#"{"event":"block_complete","index":0,"type":"text","content":"ab"}"#,
+    );
+}
+
+/// Code execution parts are server tool blocks (issue 25 item 1), not skipped: the call's
+/// input is the `executableCode` object, the result's content the `codeExecutionResult`
+/// object, both as compact JSON; a `STOP` after them stays `stop`.
+#[test]
+fn code_execution_parts_are_server_tool_blocks() {
+    let body = sse(&cand(
+        r#"{"executableCode":{"language":"PYTHON","code":"print(1)"}},{"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1"}},{"text":"one"}"#,
+        r#","finishReason":"STOP""#,
+    ));
+    let lines = invariant(body.as_bytes());
+    has(
+        &lines,
+        r#"{"event":"block_complete","index":0,"type":"tool_call","tool_name":"code_execution","tool_id":"call_0","input":{"language":"PYTHON","code":"print(1)"},"server":true}"#,
+    );
+    has(
+        &lines,
+        r#"{"event":"block_complete","index":1,"type":"tool_result","content":"{\"outcome\":\"OUTCOME_OK\",\"output\":\"1\"}","tool_name":"code_execution","tool_id":"call_0","server":true}"#,
+    );
+    has(
+        &lines,
+        r#"{"event":"block_complete","index":2,"type":"text","content":"one"}"#,
+    );
+    last(
+        &lines,
+        r#"{"event":"finish","reason":"stop","raw_reason":"STOP"}"#,
     );
 }
 

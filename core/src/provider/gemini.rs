@@ -4,7 +4,8 @@
 //! Paths read (depth = containers open at the value):
 //! `responseId`, `modelVersion` (1); `candidates[i]` (3): `index`, `finishReason`;
 //! `candidates[i].content.parts[j]` (6): `text`, `thought`, `thoughtSignature`,
-//! `functionCall` (7): `id`, `name`, `args`; `usageMetadata` (2); `promptFeedback` (2):
+//! `functionCall` (7): `id`, `name`, `args`; `executableCode`, `codeExecutionResult` (6,
+//! objects); `usageMetadata` (2); `promptFeedback` (2):
 //! `blockReason`; `error` (2): `code`, `message`, `status`.
 //!
 //! Decisions (docs/providers.md, "Readings the vectors pin"):
@@ -23,6 +24,12 @@
 //! - A `functionCall` arrives whole: one tool_call block, opened when `args` starts (its
 //!   `id` and `name` come first on the wire) or at the call's end, completed at the part's
 //!   end. `args` (an object) is rendered as compact JSON; no `args` is `{}`.
+//! - Code execution runs on Google's side: an `executableCode` part is a server tool_call
+//!   (`server: true`) named `code_execution` whose input is the part's object as written
+//!   (`{"language": …, "code": …}`), its id `{id_prefix}{n}`; a `codeExecutionResult`
+//!   part is a server tool_result of that call (name and id), its content the part's object
+//!   as compact JSON (`{"outcome": …, "output": …}`, as other server tool results carry
+//!   JSON). Neither makes a `STOP` a `tool_calls` finish: the host runs nothing.
 //! - `finishReason` is applied at the candidate's end; `STOP` in a choice that made function
 //!   calls is `tool_calls`. Gemini has no end marker: the finishes come at the end of the
 //!   body (`eof`), each choice's with its reason when it gave one.
@@ -68,6 +75,8 @@ struct Part {
     sig_over: bool,
     /// It opened a tool_call block.
     call: bool,
+    /// It opened a tool_result block (a code execution's result).
+    result: bool,
 }
 
 pub(crate) struct Gemini {
@@ -86,7 +95,12 @@ pub(crate) struct Gemini {
     /// The candidate's `finishReason`, applied at its end.
     reason: Slot,
     err: ErrorFields,
+    /// The id of the last `executableCode` call (its result names it).
+    code_id: Slot,
 }
+
+/// The server tool a code execution part is a call of.
+const CODE_EXECUTION: &[u8] = b"code_execution";
 
 impl Gemini {
     pub(crate) const fn new() -> Gemini {
@@ -100,6 +114,7 @@ impl Gemini {
                 sig: false,
                 sig_over: false,
                 call: false,
+                result: false,
             },
             call_name: Slot::EMPTY,
             call_id: Slot::EMPTY,
@@ -108,6 +123,7 @@ impl Gemini {
             value: Slot::EMPTY,
             reason: Slot::EMPTY,
             err: ErrorFields::NEW,
+            code_id: Slot::EMPTY,
         }
     }
 
@@ -185,13 +201,24 @@ impl Gemini {
         self.next_call = self.next_call.wrapping_add(1);
     }
 
+    /// An `executableCode` part: a server tool_call named `code_execution`, its input the
+    /// part's object; its id is kept for the result that follows.
+    fn open_code(&mut self, out: &mut Out) {
+        self.flush_text(out);
+        self.part.call = true;
+        out.open_call(self.choice, self.next_call, true, CODE_EXECUTION, b"");
+        self.next_call = self.next_call.wrapping_add(1);
+        self.code_id = out.id;
+    }
+
     /// The part ended: its text goes out, its signature signs its block, which ends.
     fn end_part(&mut self, out: &mut Out) {
         self.flush_text(out);
         let part = self.part;
         self.part = Part::default();
         let choice = self.choice;
-        let call = matches!(out.open, Some(o) if part.call && o.ty == BlockType::ToolCall);
+        let call = matches!(out.open, Some(o) if part.call && o.ty == BlockType::ToolCall)
+            || matches!(out.open, Some(o) if part.result && o.ty == BlockType::ToolResult);
         if part.sig_over {
             // A cut signature would be refused when sent back: its block completes unsigned
             // and the limit is reported.
@@ -289,6 +316,7 @@ impl Map for Gemini {
     fn string(&mut self, p: &Path, out: &mut Out) -> Sink {
         let d = p.depth();
         self.what = What::None;
+
         if self.err.depth > 0 && d == self.err.depth {
             self.what = match p.last_key() {
                 Key::Message => What::ErrMessage,
@@ -433,6 +461,26 @@ impl Map for Gemini {
     }
 
     fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
+        if v == ValueStart::Object
+            && p.depth() == 6
+            && Self::in_part(p, 6)
+            && p.key(6) == Key::ExecutableCode
+        {
+            self.open_code(out);
+            return Some(Capture::Args);
+        }
+        if v == ValueStart::Object
+            && p.depth() == 6
+            && Self::in_part(p, 6)
+            && p.key(6) == Key::CodeExecutionResult
+        {
+            // The code's outcome and output: a server tool_result of its call whose content
+            // is the object as compact JSON, as other server tool results are.
+            self.flush_text(out);
+            self.part.result = true;
+            out.open_result(self.choice, true, CODE_EXECUTION, self.code_id.bytes());
+            return Some(Capture::Text);
+        }
         // `args` is an object (a `Struct`), rendered whole into the call's arguments.
         if matches!(v, ValueStart::Object | ValueStart::Array)
             && Self::in_call(p)

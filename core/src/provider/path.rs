@@ -117,6 +117,9 @@ keys! {
     ThoughtSignatureSnake = b"thought_signature",
     // OpenRouter: `delta.reasoning_details[k]` (`signature`, `data`).
     ReasoningDetails = b"reasoning_details",
+    // Gemini code execution parts.
+    ExecutableCode = b"executableCode",
+    CodeExecutionResult = b"codeExecutionResult",
     ThoughtsTokenCount = b"thoughtsTokenCount",
     UsageMetadata = b"usageMetadata",
     // ollama (also Message, Content, Thinking, ToolCalls, Response, Model, Error above)
