@@ -257,6 +257,53 @@ data: {{\"choices\":[{{\"delta\":{{\"content\":\"after\"}},\"finish_reason\":\"s
     );
 }
 
+/// A thought signature (Gemini's OpenAI-compatible `extra_content`) or an OpenRouter
+/// `reasoning_details` signature longer than `max_call_bytes` would be refused when sent back
+/// cut: the block completes unsigned with all its content, and a `max-call-bytes` error
+/// follows once it has completed (an error with the block open would complete it early) —
+/// at every chunking. (Not a vector: caller memory sizes the signature buffer otherwise.)
+#[test]
+fn signatures_past_max_call_bytes_are_dropped_after_their_block() {
+    let mut config = DecoderConfig::new(Provider::OpenAiChat);
+    config.options.max_call_bytes = 64;
+    let sig = format!("CiQB{}==", "A".repeat(100));
+    let call = format!(
+        "data: {{\"choices\":[{{\"delta\":{{\"tool_calls\":[{{\"extra_content\":{{\"google\":{{\"thought_signature\":\"{sig}\"}}}},\"function\":{{\"arguments\":\"{{\\\"a\\\":1}}\",\"name\":\"f\"}},\"id\":\"c1\",\"index\":0}}]}},\"finish_reason\":\"tool_calls\"}}]}}\n\n"
+    );
+    let reasoning = format!(
+        "data: {{\"choices\":[{{\"delta\":{{\"reasoning\":\"hm\"}}}}]}}\n\n\
+data: {{\"choices\":[{{\"delta\":{{\"reasoning_details\":[{{\"type\":\"reasoning.text\",\"signature\":\"{sig}\"}}]}}}}]}}\n\n\
+data: {{\"choices\":[{{\"delta\":{{\"content\":\"ok\"}},\"finish_reason\":\"stop\"}}]}}\n\n"
+    );
+    for (body, complete) in [
+        (
+            call,
+            r#"{"event":"block_complete","index":0,"type":"tool_call","tool_name":"f","tool_id":"c1","input":{"a":1}}"#,
+        ),
+        (
+            reasoning,
+            r#"{"event":"block_complete","index":0,"type":"thinking","content":"hm"}"#,
+        ),
+    ] {
+        let whole = decode_with(&config, body.as_bytes(), body.len());
+        for size in [1, 7, 64] {
+            assert_eq!(decode_with(&config, body.as_bytes(), size), whole);
+        }
+        let at = whole.iter().position(|l| l == complete);
+        let err = whole
+            .iter()
+            .position(|l| l.contains(r#""event":"error""#) && l.contains("max-call-bytes"));
+        assert!(
+            matches!((at, err), (Some(a), Some(e)) if a < e),
+            "{whole:#?}"
+        );
+        assert!(
+            !whole.iter().any(|l| l.contains("signature\":")),
+            "{whole:#?}"
+        );
+    }
+}
+
 /// Whole JSON documents one after another (no SSE framing) are each decoded.
 #[test]
 fn concatenated_whole_documents_each_decode() {
