@@ -537,6 +537,9 @@ impl Map for Anthropic {
             self.doc_index = Some(n);
             return;
         }
+        if super::invocation_metrics(p, n, out) {
+            return;
+        }
         if usage {
             // Cumulative counts: the last value wins (message_delta's replace message_start's).
             let u = &mut out.usage;

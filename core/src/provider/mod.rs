@@ -496,3 +496,19 @@ fn heap_bufs<'a>(limit: usize) -> [Buf<'a>; 5] {
         Buf::heap(limit),
     ]
 }
+
+/// Bedrock InvokeModelWithResponseStream's `amazon-bedrock-invocationMetrics` (in the last
+/// chunk, whatever the model family's format): `inputTokenCount` and `outputTokenCount` are
+/// the usage Bedrock bills, so they are the usage (the last value wins, as for every usage
+/// field; for Anthropic models they equal the message's own counts). True when `n` was one.
+fn invocation_metrics(p: &path::Path, n: u64, out: &mut out::Out) -> bool {
+    if p.depth() != 2 || p.key(1) != path::Key::InvocationMetrics {
+        return false;
+    }
+    match p.key(2) {
+        path::Key::InputTokenCount => out.usage.input_tokens = Some(n),
+        path::Key::OutputTokenCount => out.usage.output_tokens = Some(n),
+        _ => {}
+    }
+    true
+}

@@ -556,6 +556,9 @@ impl Map for OpenAiChat {
         let Scalar::Int(n) = v else {
             return;
         };
+        if super::invocation_metrics(p, n, out) {
+            return;
+        }
         if d == 3 && p.key(1) == Key::Choices && p.key(3) == Key::Index {
             self.choice = n.min(u64::from(u32::MAX)) as u32;
         } else if d == 6 && Self::in_message(p, 6) && p.key(4) == Key::ToolCalls {

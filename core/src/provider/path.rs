@@ -117,6 +117,10 @@ keys! {
     ThoughtSignatureSnake = b"thought_signature",
     // OpenRouter: `delta.reasoning_details[k]` (`signature`, `data`).
     ReasoningDetails = b"reasoning_details",
+    // Bedrock InvokeModelWithResponseStream: the last chunk's metrics, whatever the format.
+    InvocationMetrics = b"amazon-bedrock-invocationMetrics",
+    InputTokenCount = b"inputTokenCount",
+    OutputTokenCount = b"outputTokenCount",
     // Gemini code execution parts.
     ExecutableCode = b"executableCode",
     CodeExecutionResult = b"codeExecutionResult",
