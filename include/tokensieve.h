@@ -487,6 +487,10 @@ typedef enum tokensieve_finish_reason {
    * `other` (`raw_reason` says which).
    */
   TOKENSIEVE_FINISH_OTHER = 7,
+  /**
+   * `malformed_tool_call`: the provider could not accept a tool call the model wrote.
+   */
+  TOKENSIEVE_FINISH_MALFORMED_TOOL_CALL = 8,
 } tokensieve_finish_reason;
 
 /**

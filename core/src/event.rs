@@ -259,6 +259,10 @@ pub enum FinishReason {
     Error = 5,
     /// Any other reason; `raw_reason` has the provider's word.
     Other = 6,
+    /// The model wrote a tool call the provider could not accept (Gemini's
+    /// `MALFORMED_FUNCTION_CALL`, or `UNEXPECTED_TOOL_CALL`: a call to a tool it was not
+    /// given): nothing to run, and the answer is incomplete — a host may retry.
+    MalformedToolCall = 7,
 }
 
 impl FinishReason {
@@ -276,6 +280,7 @@ impl FinishReason {
             FinishReason::Refusal => "refusal",
             FinishReason::Error => "error",
             FinishReason::Other => "other",
+            FinishReason::MalformedToolCall => "malformed_tool_call",
         }
     }
 }

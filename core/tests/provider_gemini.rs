@@ -236,7 +236,8 @@ fn finish_reasons_map() {
         ("PROHIBITED_CONTENT", "content_filter"),
         ("SPII", "content_filter"),
         ("IMAGE_SAFETY", "content_filter"),
-        ("MALFORMED_FUNCTION_CALL", "other"),
+        ("MALFORMED_FUNCTION_CALL", "malformed_tool_call"),
+        ("UNEXPECTED_TOOL_CALL", "malformed_tool_call"),
         ("LANGUAGE", "other"),
     ] {
         let body = sse(&cand(

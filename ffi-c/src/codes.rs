@@ -180,6 +180,7 @@ mirror!(tokensieve_finish_reason <=> Option<FinishReason>, none = TOKENSIEVE_FIN
     TOKENSIEVE_FINISH_REFUSAL = [FinishReason::Refusal],
     TOKENSIEVE_FINISH_ERROR = [FinishReason::Error],
     TOKENSIEVE_FINISH_OTHER = [FinishReason::Other],
+    TOKENSIEVE_FINISH_MALFORMED_TOOL_CALL = [FinishReason::MalformedToolCall],
 });
 
 mirror!(tokensieve_error_source <=> Option<ErrorSource>, none = TOKENSIEVE_ERROR_SOURCE_NONE; {

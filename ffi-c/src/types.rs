@@ -173,6 +173,8 @@ pub enum tokensieve_finish_reason {
     TOKENSIEVE_FINISH_ERROR = 6,
     /// `other` (`raw_reason` says which).
     TOKENSIEVE_FINISH_OTHER = 7,
+    /// `malformed_tool_call`: the provider could not accept a tool call the model wrote.
+    TOKENSIEVE_FINISH_MALFORMED_TOOL_CALL = 8,
 }
 
 /// `tokensieve_event.error_source` (error events; 0 on the others).

@@ -130,6 +130,7 @@ static const char *finish_name(uint32_t r) {
     case TOKENSIEVE_FINISH_LENGTH: return "length";
     case TOKENSIEVE_FINISH_TOOL_CALLS: return "tool_calls";
     case TOKENSIEVE_FINISH_CONTENT_FILTER: return "content_filter";
+    case TOKENSIEVE_FINISH_MALFORMED_TOOL_CALL: return "malformed_tool_call";
     case TOKENSIEVE_FINISH_REFUSAL: return "refusal";
     case TOKENSIEVE_FINISH_ERROR: return "error";
     case TOKENSIEVE_FINISH_OTHER: return "other";

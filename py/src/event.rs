@@ -516,7 +516,7 @@ impl Event {
     }
 
     /// finish: the normalised reason (`stop`, `length`, `tool_calls`, `content_filter`,
-    /// `refusal`, `error`, `other`).
+    /// `refusal`, `error`, `other`, `malformed_tool_call`).
     #[getter(reason)]
     fn finish_reason<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
         self.finish_fields().map(|f| finish_str(py, f.0))

@@ -81,7 +81,11 @@ for e in decoded:
     assert_type(e.server, Literal[True] | None)
     assert_type(e.signature, str | None)
     assert_type(e.redacted, str | None)
-    assert_type(e.reason, Literal["stop", "length", "tool_calls", "content_filter", "refusal", "error", "other"] | None)
+    assert_type(
+        e.reason,
+        Literal["stop", "length", "tool_calls", "content_filter", "refusal", "error", "other", "malformed_tool_call"]
+        | None,
+    )
     assert_type(e.raw_reason, str | None)
     assert_type(e.usage, Usage | None)
     assert_type(e.response_id, str | None)

@@ -257,6 +257,7 @@ fn reason_of(raw: &[u8], called: bool) -> FinishReason {
         | b"PROHIBITED_CONTENT"
         | b"SPII"
         | b"IMAGE_SAFETY" => FinishReason::ContentFilter,
+        b"MALFORMED_FUNCTION_CALL" | b"UNEXPECTED_TOOL_CALL" => FinishReason::MalformedToolCall,
         _ => FinishReason::Other,
     }
 }

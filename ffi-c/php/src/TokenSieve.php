@@ -46,7 +46,7 @@ final class TokenSieve
     private const TYPES = ['text', 'thinking', 'tool_call', 'tool_result'];
     private const PARTS = [1 => 'name', 2 => 'id', 3 => 'input'];
     private const FINISH = [1 => 'stop', 2 => 'length', 3 => 'tool_calls', 4 => 'content_filter',
-                            5 => 'refusal', 6 => 'error', 7 => 'other'];
+                            5 => 'refusal', 6 => 'error', 7 => 'other', 8 => 'malformed_tool_call'];
     private const USAGE = [1 => 'input_tokens', 2 => 'output_tokens', 4 => 'cache_read_tokens',
                            8 => 'cache_write_tokens', 16 => 'reasoning_tokens'];
 

@@ -22,7 +22,9 @@ EventKind = Literal["block_start", "chunk", "block_complete", "stop", "finish", 
 #: time: those this build decodes).
 Provider = Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "ollama"]
 #: Why a provider response ended, normalised across providers (``finish`` events).
-FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "refusal", "error", "other"]
+FinishReason = Literal[
+    "stop", "length", "tool_calls", "content_filter", "refusal", "error", "other", "malformed_tool_call"
+]
 #: Where an ``error`` event came from: the provider, or the body's framing / JSON.
 ErrorSource = Literal["provider", "framing"]
 #: Why a tool call could not be parsed (``event.error["reason"]``).
