@@ -20,7 +20,8 @@ export interface Tool {
 export interface SieveConfig {
   dialect: Dialect;
   tools?: Tool[];
-  thinking_tags?: [string, string];
+  /** `[open, close]`, or a list of up to three such pairs: other spellings, the first in force. */
+  thinking_tags?: [string, string] | [string, string][];
   tool_call_markers?: [string, string];
   start_in?: 'text' | 'thinking';
   stop_sequences?: string[];

@@ -5,6 +5,9 @@ import { MembraneAdapter, type ChunkMeta } from 'tokensieve/membrane';
 import { tokensieveMiddleware } from 'tokensieve/ai-sdk';
 
 const s = new Sieve({ dialect: 'hermes', stop_sequences: ['<|im_end|>'], tools: [{ name: 'f' }] });
+// thinking_tags: one pair, or several spellings.
+new Sieve({ dialect: 'hermes', thinking_tags: ['<think>', '</think>'] });
+new Sieve({ dialect: 'hermes', thinking_tags: [['<think>', '</think>'], ['<thinking>', '</thinking>']] });
 s.prefill('x');
 const evs: Event[] = [...s.feed('a'), ...s.feed(new Uint8Array([0x62])), ...s.finish()];
 for (const ev of evs) {
