@@ -38,11 +38,13 @@ pub fn check_fast_sieve(data: &[u8]) {
 /// reading cost more than parsing a short input), `max_call_bytes` set on the view.
 fn with_config(dialect: Dialect, head: &Head<'_>, f: impl FnOnce(&Config<'_>)) {
     thread_local! {
-        static BUILT: RefCell<HashMap<(Dialect, u8), Option<ConfigBuf>>> = RefCell::default();
+        static BUILT: RefCell<HashMap<(Dialect, u8, u8), Option<ConfigBuf>>> = RefCell::default();
     }
     let flags = head.flags & Head::CONFIG_BITS;
+    // The seed's high bit picks the thinking spellings (with flag bit 7).
+    let spellings = head.seed & 128;
     BUILT.with_borrow_mut(|built| {
-        let buf = built.entry((dialect, flags)).or_insert_with(|| {
+        let buf = built.entry((dialect, flags, spellings)).or_insert_with(|| {
             ConfigBuf::from_value(&Head { flags, ..*head }.config(dialect)).ok()
         });
         if let Some(buf) = buf {

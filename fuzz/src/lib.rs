@@ -257,7 +257,15 @@ impl<'a> Head<'a> {
             config["max_call_bytes"] = json!(n);
         }
         if flags & 128 != 0 {
-            config["thinking_tags"] = json!([CUSTOM_THINKING.0, CUSTOM_THINKING.1]);
+            config["thinking_tags"] = if self.seed & 128 != 0 {
+                // Several spellings (issue 22): the custom pair in force, `<think>` beside it.
+                json!([
+                    [CUSTOM_THINKING.0, CUSTOM_THINKING.1],
+                    ["<think>", "</think>"]
+                ])
+            } else {
+                json!([CUSTOM_THINKING.0, CUSTOM_THINKING.1])
+            };
         }
         config
     }
@@ -644,7 +652,10 @@ const WRAPPERS: [(&str, &str); 8] = [
     ("[CALL]", "[/CALL]"),
     ("<function_calls>", "</function_calls>"),
     ("<tc>", "</tc>"),
-    ("<\u{ff5c}DSML\u{ff5c}calls>", "</\u{ff5c}DSML\u{ff5c}calls>"),
+    (
+        "<\u{ff5c}DSML\u{ff5c}calls>",
+        "</\u{ff5c}DSML\u{ff5c}calls>",
+    ),
     ("<x:a>", "</x:a>"),
 ];
 /// The thinking markers a described dialect picks from.
@@ -664,9 +675,17 @@ pub fn description(pick: u8) -> Value {
     let thinking = THINKINGS[(pick as usize >> 4) & 3];
     if pick & 1 == 0 {
         let (names, args, result): (&[&str], &[&str], Value) = match pick >> 6 {
-            0 => (&["name"], &["arguments", "parameters"], json!(["<tool_response>", "</tool_response>"])),
+            0 => (
+                &["name"],
+                &["arguments", "parameters"],
+                json!(["<tool_response>", "</tool_response>"]),
+            ),
             1 => (&["tool_name"], &["parameters"], Value::Null),
-            2 => (&["function", "name"], &["args", "input"], json!(["<|result|>", "<|/result|>"])),
+            2 => (
+                &["function", "name"],
+                &["args", "input"],
+                json!(["<|result|>", "<|/result|>"]),
+            ),
             _ => (&["n"], &["a"], json!(["[RESULT]", "[/RESULT]"])),
         };
         json!({"shape": "json-call", "wrapper": [wrapper.0, wrapper.1], "result_wrapper": result,
@@ -706,6 +725,10 @@ pub fn check_described(data: &[u8]) {
 /// `from_utf8_lossy`) minus the structural markers, each in its place.
 fn check_passthrough_lossless(setup: &Setup, events: &[Ev]) {
     if setup.config.get("stop_sequences").is_some() || !setup.prefill.is_empty() {
+        return;
+    }
+    // The whole-string model knows one spelling of the markers.
+    if setup.config["thinking_tags"][0].is_array() {
         return;
     }
     let (open, close) = if setup.config.get("thinking_tags").is_some() {

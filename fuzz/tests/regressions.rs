@@ -302,8 +302,15 @@ fn f19_fixed_memory_call_past_raw_loses_nothing() {
             _ => None,
         })
         .collect();
-    assert_eq!(text.as_bytes(), &String::from_utf8_lossy(input).as_bytes()[..]);
+    assert_eq!(
+        text.as_bytes(),
+        &String::from_utf8_lossy(input).as_bytes()[..]
+    );
     for at in 1..input.len() {
-        assert_eq!(whole, fixed(config, MIN_MEMORY, input, Some(at)), "split at {at}");
+        assert_eq!(
+            whole,
+            fixed(config, MIN_MEMORY, input, Some(at)),
+            "split at {at}"
+        );
     }
 }
