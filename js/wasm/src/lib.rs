@@ -12,7 +12,7 @@
 
 use tokensieve::accumulate::Collector;
 use tokensieve::config::ConfigBuf;
-use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+use tokensieve::provider::{Decoder, DecoderConfigBuf};
 use tokensieve::{Event, Sieve};
 
 /// The output of the last call (events or an error message).
@@ -261,58 +261,11 @@ pub unsafe extern "C" fn ts_drop(h: *mut State) {
     }
 }
 
-/// The decoder config: the same keys as the CLI's `decode --config` (docs/providers.md).
+/// The decoder config: the same keys as the CLI's `decode --config` (docs/providers.md), read
+/// by the core's [`DecoderConfigBuf::from_json`] (one reader for the CLI and this crate).
 fn decoder_of(text: &str) -> Result<Decoder<'static>, String> {
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("config: {e}"))?;
-    let mut obj = v
-        .as_object()
-        .ok_or("config: must be a JSON object")?
-        .clone();
-    let name = obj
-        .remove("provider")
-        .and_then(|p| p.as_str().map(str::to_owned))
-        .ok_or("config: `provider` (a string) is required")?;
-    let provider = Provider::from_name(&name)
-        .filter(|p| p.is_supported())
-        .ok_or_else(|| format!("config: unknown provider {name:?}"))?;
-    let max_frame_bytes = match obj.remove("max_frame_bytes") {
-        None => None,
-        Some(v) => Some(
-            v.as_u64()
-                .ok_or("config: `max_frame_bytes` must be a non-negative integer")?
-                .min(u32::MAX.into()) as u32,
-        ),
-    };
-    let invoke_format = match obj.remove("invoke_format") {
-        None => None,
-        Some(v) => {
-            let name = v
-                .as_str()
-                .ok_or("config: `invoke_format` must be a string")?;
-            Some(
-                Provider::from_name(name)
-                    .ok_or_else(|| format!("config: unknown invoke_format {name:?}"))?,
-            )
-        }
-    };
-    if obj.contains_key("dialect") {
-        return Err("config: unknown key \"dialect\" (the decoder's is `text_dialect`)".into());
-    }
-    let dialect = obj
-        .remove("text_dialect")
-        .unwrap_or_else(|| serde_json::Value::from("passthrough"));
-    obj.insert("dialect".into(), dialect);
-    let options = ConfigBuf::from_value(&serde_json::Value::Object(obj))
-        .map_err(|e| format!("config: {e}"))?;
-    let mut config = DecoderConfig::new(provider);
-    config.options = options.config();
-    if let Some(n) = max_frame_bytes {
-        config.max_frame_bytes = n;
-    }
-    if let Some(f) = invoke_format {
-        config.invoke_format = f;
-    }
-    Decoder::owned(&config).map_err(|e| format!("config: {e}"))
+    let c = DecoderConfigBuf::from_json(text).map_err(|e| format!("config: {e}"))?;
+    Decoder::owned(&c.config()).map_err(|e| format!("config: {e}"))
 }
 
 #[cfg(test)]
