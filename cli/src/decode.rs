@@ -8,7 +8,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, ValueEnum};
-use tokensieve::provider::{Decoder, DecoderConfig};
+use tokensieve::provider::{Decoder, DecoderConfigBuf};
 use tokensieve::{ConfigBuf, Dialect};
 
 use crate::output::{Output, View};
@@ -85,84 +85,19 @@ impl Provider {
     }
 }
 
-/// The decoder's settings: the provider, the options the dialects share (with `text_dialect`
-/// as their `dialect`), the AWS frame cap (docs/providers.md, "Input and configuration").
-struct Settings {
-    provider: tokensieve::provider::Provider,
-    options: ConfigBuf,
-    max_frame_bytes: Option<u32>,
-    invoke_format: Option<tokensieve::provider::Provider>,
-}
-
 /// The config file's keys: `provider`, `max_frame_bytes`, `invoke_format`, `text_dialect`
 /// and every key of a
 /// dialect config (`id_prefix`, `on_malformed`, `max_call_bytes`, `tools`, …) for the text
 /// dialect.
-fn settings_of(args: &DecodeArgs) -> Result<Settings, String> {
+fn settings_of(args: &DecodeArgs) -> Result<DecoderConfigBuf, String> {
     let mut settings = match (&args.config, args.provider) {
         (Some(path), _) => {
             let text = crate::read_file(path)?;
-            let v: serde_json::Value =
-                serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let mut obj = v
-                .as_object()
-                .ok_or("the config must be a JSON object")?
-                .clone();
-            let name = obj
-                .remove("provider")
-                .and_then(|p| p.as_str().map(str::to_owned))
-                .ok_or("config: `provider` (a string) is required")?;
-            let provider = tokensieve::provider::Provider::from_name(&name)
-                .ok_or_else(|| format!("config: unknown provider {name:?}"))?;
-            let max_frame_bytes = match obj.remove("max_frame_bytes") {
-                None => None,
-                Some(v) => Some(
-                    v.as_u64()
-                        .ok_or("config: `max_frame_bytes` must be a non-negative integer")?
-                        .min(u32::MAX.into()) as u32,
-                ),
-            };
-            let invoke_format = match obj.remove("invoke_format") {
-                None => None,
-                Some(v) => {
-                    let name = v
-                        .as_str()
-                        .ok_or("config: `invoke_format` must be a string")?;
-                    Some(
-                        tokensieve::provider::Provider::from_name(name)
-                            .ok_or_else(|| format!("config: unknown invoke_format {name:?}"))?,
-                    )
-                }
-            };
-            let dialect = match obj.remove("text_dialect") {
-                None => serde_json::Value::from("passthrough"),
-                Some(serde_json::Value::String(name)) => {
-                    if !Dialect::from_name(&name).is_some_and(Dialect::is_supported) {
-                        return Err(format!(
-                            "config: unknown text_dialect {name:?} (one of: {})",
-                            crate::dialect_names().join(", ")
-                        ));
-                    }
-                    serde_json::Value::String(name)
-                }
-                Some(_) => return Err("config: `text_dialect` must be a string".into()),
-            };
-            if obj.contains_key("dialect") {
-                return Err(
-                    "config: unknown key \"dialect\" (the decoder's is `text_dialect`)".into(),
-                );
-            }
-            obj.insert("dialect".into(), dialect);
-            let options = ConfigBuf::from_value(&serde_json::Value::Object(obj))
-                .map_err(|e| format!("config: {e}"))?;
-            Settings {
-                provider,
-                options,
-                max_frame_bytes,
-                invoke_format,
-            }
+            let text =
+                std::str::from_utf8(&text).map_err(|_| format!("{}: not UTF-8", path.display()))?;
+            DecoderConfigBuf::from_json(text).map_err(|e| format!("config: {e}"))?
         }
-        (None, Some(p)) => Settings {
+        (None, Some(p)) => DecoderConfigBuf {
             provider: p.core(),
             options: ConfigBuf::new(Dialect::Passthrough),
             max_frame_bytes: None,
@@ -181,14 +116,7 @@ fn settings_of(args: &DecodeArgs) -> Result<Settings, String> {
 /// framing error, or finished with reason `error` (exit status 1).
 pub fn run(args: &DecodeArgs) -> Result<bool, Fail> {
     let settings = settings_of(args)?;
-    let mut config = DecoderConfig::new(settings.provider);
-    config.options = settings.options.config();
-    if let Some(n) = settings.max_frame_bytes {
-        config.max_frame_bytes = n;
-    }
-    if let Some(f) = settings.invoke_format {
-        config.invoke_format = f;
-    }
+    let config = settings.config();
     let mut decoder = Decoder::new(&config).map_err(|e| format!("config: {e}"))?;
     let view = match (args.json, args.visible_only) {
         (true, _) => View::Json,

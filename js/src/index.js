@@ -44,59 +44,27 @@ function configText(config) {
 }
 
 const registry = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ drop, h }) => drop(h))
+  ? new FinalizationRegistry((h) => wasm.ts_drop(h))
   : null;
 
+/** A parser or decoder in wasm memory: one base, one export set (ts_feed, ts_finish, …). */
 class Handle {
-  constructor(make, drop, config) {
+  constructor(make, config) {
     const n = put(configText(config));
     const h = make(inPtr, n);
     if (h === 0) throw new Error(outText(wasm.ts_out_len()));
     this._h = h;
-    this._drop = drop;
-    registry?.register(this, { drop, h }, this);
+    this.config = config;
+    registry?.register(this, h, this);
   }
   _live() {
     if (!this._h) throw new Error('used after free()');
     return this._h;
   }
-  /** Frees the wasm memory now (else the garbage collector does, eventually). */
-  free() {
-    if (this._h) {
-      registry?.unregister(this);
-      this._drop(this._h);
-      this._h = 0;
-    }
-  }
-}
-
-/** The transform of a feeder (Sieve or Decoder): strings or bytes in, events out. */
-function transformOf(feeder) {
-  return new TransformStream({
-    transform(chunk, controller) {
-      for (const ev of feeder.feed(chunk)) controller.enqueue(ev);
-    },
-    flush(controller) {
-      for (const ev of feeder.finish()) controller.enqueue(ev);
-    },
-  });
-}
-
-/** A parser of model text (`config`: the JSON form's config, e.g. `{dialect: "hermes"}`). */
-export class Sieve extends Handle {
-  constructor(config) {
-    super(wasm.ts_sieve_new, wasm.ts_sieve_drop, config);
-    this.config = config;
-  }
-  /** Text the prompt template already wrote (silent); before any feed. */
-  prefill(text) {
-    const n = put(text);
-    if (wasm.ts_sieve_prefill(this._live(), inPtr, n) < 0) throw new Error(outText(wasm.ts_out_len()));
-  }
   /** Feeds a chunk (split anywhere, also inside a UTF-8 character); returns its events. */
   feed(chunk) {
     const n = put(chunk);
-    return events(wasm.ts_sieve_feed(this._live(), inPtr, n));
+    return events(wasm.ts_feed(this._live(), inPtr, n));
   }
   /**
    * As feed(), the events as JSON lines (numbers in `input` kept as written, which
@@ -104,50 +72,57 @@ export class Sieve extends Handle {
    */
   feedJson(chunk) {
     const n = put(chunk);
-    return eventsJson(wasm.ts_sieve_feed(this._live(), inPtr, n));
+    return eventsJson(wasm.ts_feed(this._live(), inPtr, n));
   }
   finishJson() {
-    return eventsJson(wasm.ts_sieve_finish(this._live()));
+    return eventsJson(wasm.ts_finish(this._live()));
   }
   /** Ends the stream: what is held is emitted, open blocks complete. */
   finish() {
-    return events(wasm.ts_sieve_finish(this._live()));
+    return events(wasm.ts_finish(this._live()));
   }
   /** Back to the state after construction (same config). */
   reset() {
-    wasm.ts_sieve_reset(this._live());
+    if (wasm.ts_reset(this._live()) < 0) throw new Error(outText(wasm.ts_out_len()));
   }
   /** A TransformStream: strings or Uint8Arrays in, events out (finish() at the end). */
   transform() {
-    return transformOf(this);
+    const feeder = this;
+    return new TransformStream({
+      transform(chunk, controller) {
+        for (const ev of feeder.feed(chunk)) controller.enqueue(ev);
+      },
+      flush(controller) {
+        for (const ev of feeder.finish()) controller.enqueue(ev);
+      },
+    });
+  }
+  /** Frees the wasm memory now (else the garbage collector does, eventually). */
+  free() {
+    if (this._h) {
+      registry?.unregister(this);
+      wasm.ts_drop(this._h);
+      this._h = 0;
+    }
+  }
+}
+
+/** A parser of model text (`config`: the JSON form's config, e.g. `{dialect: "hermes"}`). */
+export class Sieve extends Handle {
+  constructor(config) {
+    super(wasm.ts_sieve_new, config);
+  }
+  /** Text the prompt template already wrote (silent); before any feed. */
+  prefill(text) {
+    const n = put(text);
+    if (wasm.ts_prefill(this._live(), inPtr, n) < 0) throw new Error(outText(wasm.ts_out_len()));
   }
 }
 
 /** A decoder of a provider's streaming HTTP body (`config`: `{provider, text_dialect?, …}`). */
 export class Decoder extends Handle {
   constructor(config) {
-    super(wasm.ts_decoder_new, wasm.ts_decoder_drop, config);
-    this.config = config;
-  }
-  feed(chunk) {
-    const n = put(chunk);
-    return events(wasm.ts_decoder_feed(this._live(), inPtr, n));
-  }
-  feedJson(chunk) {
-    const n = put(chunk);
-    return eventsJson(wasm.ts_decoder_feed(this._live(), inPtr, n));
-  }
-  finishJson() {
-    return eventsJson(wasm.ts_decoder_finish(this._live()));
-  }
-  finish() {
-    return events(wasm.ts_decoder_finish(this._live()));
-  }
-  reset() {
-    wasm.ts_decoder_reset(this._live());
-  }
-  transform() {
-    return transformOf(this);
+    super(wasm.ts_decoder_new, config);
   }
 }
 

@@ -73,3 +73,21 @@ test('stream() decodes a provider body (a Response, as fetch gives)', async () =
 test('instantiation time is measured', () => {
   assert.ok(instantiateMs >= 0);
 });
+
+test('the wasm exports take a null handle as an error, never undefined behaviour', async () => {
+  const { wasm } = await import('../src/wasm.js');
+  const message = () => new TextDecoder().decode(new Uint8Array(wasm.memory.buffer, wasm.ts_out_ptr(), wasm.ts_out_len()));
+  for (const call of [() => wasm.ts_feed(0, 0, 0), () => wasm.ts_finish(0), () => wasm.ts_reset(0), () => wasm.ts_prefill(0, 0, 0)]) {
+    assert.equal(call(), -1);
+    assert.equal(message(), 'null handle');
+  }
+  wasm.ts_drop(0); // null: nothing
+});
+
+test('a Decoder has no prefill; Sieve and Decoder share one base', () => {
+  const d = new Decoder({ provider: 'openai-chat' });
+  assert.equal(typeof d.prefill, 'undefined');
+  assert.equal(Object.getPrototypeOf(Sieve.prototype), Object.getPrototypeOf(Decoder.prototype));
+  d.reset();
+  d.free();
+});

@@ -45,6 +45,8 @@ use crate::sieve::{Detached, Sieve};
 mod anthropic;
 pub(crate) mod base64;
 mod bedrock;
+#[cfg(feature = "alloc")]
+mod config_json;
 mod error_fields;
 pub(crate) mod frame;
 mod gemini;
@@ -73,6 +75,8 @@ use out::{ARGS_STEP, Out, SMALL};
 /// Room kept in the gathered text for what a read's piece may add beyond its input bytes
 /// (a character completed across reads, a bare word's held bytes).
 const ACC_MARGIN: usize = 32;
+#[cfg(feature = "alloc")]
+pub use config_json::DecoderConfigBuf;
 use path::Path;
 use reader::{DocState, Reader, TextOut, TextTo, text_bytes};
 use route::{ROUTE_IN, ROUTE_INPUT, Route};

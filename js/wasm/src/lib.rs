@@ -6,11 +6,13 @@
 //! commas — exactly the CLI's `--json` form — so it parses them with one `JSON.parse`.
 //!
 //! A negative return value means an error; the output buffer then holds its message (UTF-8).
-//! Handles are pointers to boxed states; the glue frees them with the `*_drop` functions.
+//! Handles are pointers to boxed [`State`]s (a parser or a decoder, made by [`ts_sieve_new`] or
+//! [`ts_decoder_new`]); one export set serves both ([`ts_feed`], [`ts_finish`], [`ts_reset`],
+//! [`ts_drop`]). A null handle is an error (-1, "null handle"), never undefined behaviour.
 
 use tokensieve::accumulate::Collector;
 use tokensieve::config::ConfigBuf;
-use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+use tokensieve::provider::{Decoder, DecoderConfigBuf};
 use tokensieve::{Event, Sieve};
 
 /// The output of the last call (events or an error message).
@@ -77,34 +79,25 @@ unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
     }
 }
 
-/// A parser of model text and the accumulation of its blocks.
-pub struct SieveState {
-    sieve: Sieve<'static>,
+/// What a handle holds: a parser of model text or a provider-stream decoder.
+// The whole State is boxed behind the handle, so the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
+enum Parser {
+    Sieve(Sieve<'static>),
+    Decoder(Decoder<'static>),
+}
+
+/// A parser or decoder and the accumulation of its blocks (the target of a handle).
+pub struct State {
+    parser: Parser,
     collector: Collector,
 }
 
-/// A parser from a JSON config (the conformance vectors' `config`); null on error (message in
-/// the output buffer, its length from [`ts_out_len`]).
-///
-/// # Safety
-/// See [`bytes`].
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ts_sieve_new(ptr: *const u8, len: usize) -> *mut SieveState {
-    out().clear();
-    // SAFETY: per the caller's contract.
-    let text = match core::str::from_utf8(unsafe { bytes(ptr, len) }) {
-        Ok(t) => t,
-        Err(_) => {
-            set_error("config: not UTF-8");
-            return core::ptr::null_mut();
-        }
-    };
-    let made = ConfigBuf::from_json(text)
-        .map_err(|e| format!("config: {e}"))
-        .and_then(|c| Sieve::from_config_buf(c).map_err(|e| format!("config: {e}")));
+/// Boxes a made parser into a handle, or null with the error in the output buffer.
+fn handle(made: Result<Parser, String>) -> *mut State {
     match made {
-        Ok(sieve) => Box::into_raw(Box::new(SieveState {
-            sieve,
+        Ok(parser) => Box::into_raw(Box::new(State {
+            parser,
             collector: Collector::new(),
         })),
         Err(e) => {
@@ -114,213 +107,192 @@ pub unsafe extern "C" fn ts_sieve_new(ptr: *const u8, len: usize) -> *mut SieveS
     }
 }
 
-/// The length of the output buffer (after an error from a constructor).
+/// The config text of a constructor.
+///
+/// # Safety
+/// See [`bytes`].
+unsafe fn config_text<'a>(ptr: *const u8, len: usize) -> Result<&'a str, String> {
+    out().clear();
+    // SAFETY: per the caller's contract.
+    core::str::from_utf8(unsafe { bytes(ptr, len) }).map_err(|_| "config: not UTF-8".into())
+}
+
+/// The state behind a handle; `None` (and the error in the output buffer) when it is null.
+///
+/// # Safety
+/// `h` is null or from a constructor, not dropped.
+unsafe fn state<'a>(h: *mut State) -> Option<&'a mut State> {
+    out().clear();
+    if h.is_null() {
+        set_error("null handle");
+        return None;
+    }
+    // SAFETY: non-null, and per the caller's contract a live handle.
+    Some(unsafe { &mut *h })
+}
+
+/// A parser of model text from a JSON config (the conformance vectors' `config`); null on
+/// error (message in the output buffer, its length from [`ts_out_len`]).
+///
+/// # Safety
+/// See [`bytes`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ts_sieve_new(ptr: *const u8, len: usize) -> *mut State {
+    // SAFETY: per the caller's contract.
+    let made = unsafe { config_text(ptr, len) }.and_then(|text| {
+        let c = ConfigBuf::from_json(text).map_err(|e| format!("config: {e}"))?;
+        Sieve::from_config_buf(c).map_err(|e| format!("config: {e}"))
+    });
+    handle(made.map(Parser::Sieve))
+}
+
+/// A provider-stream decoder from a JSON config (`decode --config`'s keys); null on error.
+///
+/// # Safety
+/// See [`bytes`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ts_decoder_new(ptr: *const u8, len: usize) -> *mut State {
+    // SAFETY: per the caller's contract.
+    let made = unsafe { config_text(ptr, len) }.and_then(decoder_of);
+    handle(made.map(Parser::Decoder))
+}
+
+/// The length of the output buffer (after an error).
 #[unsafe(no_mangle)]
 pub extern "C" fn ts_out_len() -> usize {
     out().len()
 }
 
-/// Text the template already wrote (silent); 0, or -1 with the message.
+/// Text the template already wrote (silent; a parser's only); 0, or -1 with the message.
 ///
 /// # Safety
-/// `h` from [`ts_sieve_new`], not dropped; the input as in [`bytes`].
+/// `h` null or a live handle; the input as in [`bytes`].
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ts_sieve_prefill(h: *mut SieveState, ptr: *const u8, len: usize) -> i32 {
+pub unsafe extern "C" fn ts_prefill(h: *mut State, ptr: *const u8, len: usize) -> i32 {
     // SAFETY: per the caller's contract.
-    let (s, input) = unsafe { (&mut *h, bytes(ptr, len)) };
-    out().clear();
-    match s.sieve.prefill(input) {
-        Ok(()) => 0,
-        Err(e) => set_error(&format!("prefill: {e}")),
+    let Some(s) = (unsafe { state(h) }) else {
+        return -1;
+    };
+    // SAFETY: per the caller's contract.
+    let input = unsafe { bytes(ptr, len) };
+    match &mut s.parser {
+        Parser::Sieve(sieve) => match sieve.prefill(input) {
+            Ok(()) => 0,
+            Err(e) => set_error(&format!("prefill: {e}")),
+        },
+        Parser::Decoder(_) => set_error("prefill: a decoder has no prefill"),
     }
 }
 
-/// Feeds a chunk; returns the length of the events written to the output buffer.
+/// Feeds a chunk; returns the length of the events written to the output buffer (-1: error).
 ///
 /// # Safety
-/// As [`ts_sieve_prefill`].
+/// As [`ts_prefill`].
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ts_sieve_feed(h: *mut SieveState, ptr: *const u8, len: usize) -> i32 {
+pub unsafe extern "C" fn ts_feed(h: *mut State, ptr: *const u8, len: usize) -> i32 {
     // SAFETY: per the caller's contract.
-    let (s, mut input) = unsafe { (&mut *h, bytes(ptr, len)) };
-    out().clear();
-    while let Some(ev) = s.sieve.next(&mut input) {
-        push_event(&mut s.collector, &ev);
+    let Some(s) = (unsafe { state(h) }) else {
+        return -1;
+    };
+    // SAFETY: per the caller's contract.
+    let mut input = unsafe { bytes(ptr, len) };
+    let c = &mut s.collector;
+    match &mut s.parser {
+        Parser::Sieve(sieve) => {
+            while let Some(ev) = sieve.next(&mut input) {
+                push_event(c, &ev);
+            }
+        }
+        Parser::Decoder(d) => d.feed_with(input, |ev| push_event(c, &ev)),
     }
     out().len() as i32
 }
 
-/// Ends the stream: flushes what is held, completes open blocks.
+/// Ends the stream: flushes what is held, completes open blocks (-1: error).
 ///
 /// # Safety
-/// As [`ts_sieve_prefill`].
+/// `h` null or a live handle.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ts_sieve_finish(h: *mut SieveState) -> i32 {
+pub unsafe extern "C" fn ts_finish(h: *mut State) -> i32 {
     // SAFETY: per the caller's contract.
-    let s = unsafe { &mut *h };
-    out().clear();
-    s.sieve.finish();
-    while let Some(ev) = s.sieve.next(&mut &b""[..]) {
-        push_event(&mut s.collector, &ev);
+    let Some(s) = (unsafe { state(h) }) else {
+        return -1;
+    };
+    let c = &mut s.collector;
+    match &mut s.parser {
+        Parser::Sieve(sieve) => {
+            sieve.finish();
+            while let Some(ev) = sieve.next(&mut &b""[..]) {
+                push_event(c, &ev);
+            }
+        }
+        Parser::Decoder(d) => d.finish_with(|ev| push_event(c, &ev)),
     }
     out().len() as i32
 }
 
-/// Back to the state after construction (same config).
+/// Back to the state after construction (same config); 0, or -1 for a null handle.
 ///
 /// # Safety
-/// As [`ts_sieve_prefill`].
+/// `h` null or a live handle.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ts_sieve_reset(h: *mut SieveState) {
+pub unsafe extern "C" fn ts_reset(h: *mut State) -> i32 {
     // SAFETY: per the caller's contract.
-    let s = unsafe { &mut *h };
-    s.sieve.reset();
+    let Some(s) = (unsafe { state(h) }) else {
+        return -1;
+    };
+    match &mut s.parser {
+        Parser::Sieve(sieve) => sieve.reset(),
+        Parser::Decoder(d) => d.reset(),
+    }
     s.collector = Collector::new();
+    0
 }
 
-/// Frees a parser.
+/// Frees a handle (null: nothing).
 ///
 /// # Safety
-/// `h` from [`ts_sieve_new`], dropped once.
+/// `h` null or a live handle, dropped once.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ts_sieve_drop(h: *mut SieveState) {
+pub unsafe extern "C" fn ts_drop(h: *mut State) {
     if !h.is_null() {
         // SAFETY: per the caller's contract.
         drop(unsafe { Box::from_raw(h) });
     }
 }
 
-/// A provider-stream decoder and the accumulation of its blocks.
-pub struct DecoderState {
-    decoder: Decoder<'static>,
-    collector: Collector,
-}
-
-/// The decoder config: the same keys as the CLI's `decode --config` (docs/providers.md).
+/// The decoder config: the same keys as the CLI's `decode --config` (docs/providers.md), read
+/// by the core's [`DecoderConfigBuf::from_json`] (one reader for the CLI and this crate).
 fn decoder_of(text: &str) -> Result<Decoder<'static>, String> {
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("config: {e}"))?;
-    let mut obj = v
-        .as_object()
-        .ok_or("config: must be a JSON object")?
-        .clone();
-    let name = obj
-        .remove("provider")
-        .and_then(|p| p.as_str().map(str::to_owned))
-        .ok_or("config: `provider` (a string) is required")?;
-    let provider = Provider::from_name(&name)
-        .filter(|p| p.is_supported())
-        .ok_or_else(|| format!("config: unknown provider {name:?}"))?;
-    let max_frame_bytes = match obj.remove("max_frame_bytes") {
-        None => None,
-        Some(v) => Some(
-            v.as_u64()
-                .ok_or("config: `max_frame_bytes` must be a non-negative integer")?
-                .min(u32::MAX.into()) as u32,
-        ),
-    };
-    let invoke_format = match obj.remove("invoke_format") {
-        None => None,
-        Some(v) => {
-            let name = v
-                .as_str()
-                .ok_or("config: `invoke_format` must be a string")?;
-            Some(
-                Provider::from_name(name)
-                    .ok_or_else(|| format!("config: unknown invoke_format {name:?}"))?,
-            )
+    let c = DecoderConfigBuf::from_json(text).map_err(|e| format!("config: {e}"))?;
+    Decoder::owned(&c.config()).map_err(|e| format!("config: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_null_handle_is_an_error_and_a_decoder_has_no_prefill() {
+        // SAFETY: a null handle is allowed by every export's contract; no input bytes.
+        unsafe {
+            let null = core::ptr::null_mut();
+            assert_eq!(ts_feed(null, core::ptr::null(), 0), -1);
+            assert_eq!(out().as_slice(), b"null handle");
+            assert_eq!(ts_finish(null), -1);
+            assert_eq!(ts_reset(null), -1);
+            assert_eq!(ts_prefill(null, core::ptr::null(), 0), -1);
+            ts_drop(null);
         }
-    };
-    if obj.contains_key("dialect") {
-        return Err("config: unknown key \"dialect\" (the decoder's is `text_dialect`)".into());
-    }
-    let dialect = obj
-        .remove("text_dialect")
-        .unwrap_or_else(|| serde_json::Value::from("passthrough"));
-    obj.insert("dialect".into(), dialect);
-    let options = ConfigBuf::from_value(&serde_json::Value::Object(obj))
-        .map_err(|e| format!("config: {e}"))?;
-    let mut config = DecoderConfig::new(provider);
-    config.options = options.config();
-    if let Some(n) = max_frame_bytes {
-        config.max_frame_bytes = n;
-    }
-    if let Some(f) = invoke_format {
-        config.invoke_format = f;
-    }
-    Decoder::owned(&config).map_err(|e| format!("config: {e}"))
-}
-
-/// A decoder from a JSON config; null on error (message in the output buffer).
-///
-/// # Safety
-/// See [`bytes`].
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ts_decoder_new(ptr: *const u8, len: usize) -> *mut DecoderState {
-    out().clear();
-    // SAFETY: per the caller's contract.
-    let made = core::str::from_utf8(unsafe { bytes(ptr, len) })
-        .map_err(|_| "config: not UTF-8".to_string())
-        .and_then(decoder_of);
-    match made {
-        Ok(decoder) => Box::into_raw(Box::new(DecoderState {
-            decoder,
-            collector: Collector::new(),
-        })),
-        Err(e) => {
-            set_error(&e);
-            core::ptr::null_mut()
+        // One test: the output buffer is one static, shared by test threads.
+        let cfg = br#"{"provider":"openai-chat"}"#;
+        // SAFETY: cfg is readable for its length; the handle is live until dropped once.
+        unsafe {
+            let h = ts_decoder_new(cfg.as_ptr(), cfg.len());
+            assert!(!h.is_null());
+            assert_eq!(ts_prefill(h, core::ptr::null(), 0), -1);
+            assert_eq!(ts_reset(h), 0);
+            ts_drop(h);
         }
-    }
-}
-
-/// Feeds body bytes; returns the length of the events written to the output buffer.
-///
-/// # Safety
-/// `h` from [`ts_decoder_new`], not dropped; the input as in [`bytes`].
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ts_decoder_feed(h: *mut DecoderState, ptr: *const u8, len: usize) -> i32 {
-    // SAFETY: per the caller's contract.
-    let (s, input) = unsafe { (&mut *h, bytes(ptr, len)) };
-    out().clear();
-    let c = &mut s.collector;
-    s.decoder.feed_with(input, |ev| push_event(c, &ev));
-    out().len() as i32
-}
-
-/// Ends the body.
-///
-/// # Safety
-/// As [`ts_decoder_feed`].
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ts_decoder_finish(h: *mut DecoderState) -> i32 {
-    // SAFETY: per the caller's contract.
-    let s = unsafe { &mut *h };
-    out().clear();
-    let c = &mut s.collector;
-    s.decoder.finish_with(|ev| push_event(c, &ev));
-    out().len() as i32
-}
-
-/// Back to the state after construction.
-///
-/// # Safety
-/// As [`ts_decoder_feed`].
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ts_decoder_reset(h: *mut DecoderState) {
-    // SAFETY: per the caller's contract.
-    let s = unsafe { &mut *h };
-    s.decoder.reset();
-    s.collector = Collector::new();
-}
-
-/// Frees a decoder.
-///
-/// # Safety
-/// `h` from [`ts_decoder_new`], dropped once.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ts_decoder_drop(h: *mut DecoderState) {
-    if !h.is_null() {
-        // SAFETY: per the caller's contract.
-        drop(unsafe { Box::from_raw(h) });
     }
 }
