@@ -522,7 +522,7 @@ fn exit_statuses() {
     let o = run(&["decode", "--config", text_dialect.to_str().expect("path")]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("text_dialect \"nope\""),
+        stderr(&o).contains("`text_dialect`") && stderr(&o).contains("\"nope\""),
         "{}",
         stderr(&o)
     );

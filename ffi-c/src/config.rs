@@ -4,7 +4,7 @@
 use core::ffi::{CStr, c_char};
 
 use tokensieve::config::DEFAULT_MAX_CALL_BYTES;
-use tokensieve::provider::{DecoderConfig, Provider};
+use tokensieve::provider::DecoderConfigBuf;
 use tokensieve::{
     Config, ConfigBuf, DEFAULT_MEMORY, Dialect, OnMalformed, Sieve, StartIn, StrList, ToolList,
     UnknownTools,
@@ -253,110 +253,12 @@ impl core::fmt::Display for DialectNames {
     }
 }
 
-/// A decoder's configuration read from JSON (docs/providers.md, "Input and configuration"):
-/// the provider-only keys, and every dialect key for the text dialect.
-pub(crate) struct DecoderJson {
-    provider: Provider,
-    max_frame_bytes: Option<u32>,
-    /// Bedrock InvokeModel: the format `chunk` frames wrap.
-    invoke_format: Option<Provider>,
-    /// The shared options; `dialect` is the text dialect (passthrough: none).
-    options: ConfigBuf,
-}
-
-impl DecoderJson {
-    /// The core's view (borrows `self`).
-    pub(crate) fn config(&self) -> DecoderConfig<'_> {
-        let mut c = DecoderConfig::new(self.provider);
-        c.options = self.options.config();
-        if let Some(n) = self.max_frame_bytes {
-            c.max_frame_bytes = n;
-        }
-        if let Some(p) = self.invoke_format {
-            c.invoke_format = p;
-        }
-        c
-    }
-}
-
-fn key_err(key: &str, what: &str) -> Error {
-    Error::Config.report(format_args!("config key `{key}`: {what}"))
-}
-
-/// Reads a decoder's JSON config: `provider` (required), `text_dialect`, `max_frame_bytes`,
-/// then the dialect keys (`tools`, `id_prefix`, `on_malformed`, …) by the core's reader.
-pub(crate) fn json_decoder(text: &[u8]) -> Result<DecoderJson> {
-    let v: serde_json::Value = serde_json::from_slice(text)
-        .map_err(|e| Error::Config.report(format_args!("config: not valid JSON: {e}")))?;
-    let serde_json::Value::Object(mut obj) = v else {
-        return Err(key_err("(config)", "must be a JSON object"));
-    };
-    if obj.contains_key("dialect") {
-        return Err(key_err(
-            "dialect",
-            "is not a decoder key (the text dialect is `text_dialect`)",
-        ));
-    }
-    // The provider-only keys, all here: what is left is a dialect config.
-    let mut provider = None;
-    let mut max_frame_bytes = None;
-    let mut invoke_format = None;
-    let mut dialect = serde_json::Value::from("passthrough");
-    for key in [
-        "provider",
-        "text_dialect",
-        "max_frame_bytes",
-        "invoke_format",
-    ] {
-        let Some(value) = obj.remove(key) else {
-            continue;
-        };
-        match key {
-            "provider" => {
-                let name = value
-                    .as_str()
-                    .ok_or_else(|| key_err(key, "must be a string"))?;
-                provider = Some(Provider::from_name(name).ok_or_else(|| {
-                    key_err(
-                        key,
-                        "must be one of openai-chat, openai-responses, anthropic, gemini, bedrock, ollama",
-                    )
-                })?);
-            }
-            "text_dialect" => dialect = value,
-            "max_frame_bytes" => {
-                let n = value
-                    .as_u64()
-                    .ok_or_else(|| key_err(key, "must be a non-negative integer"))?;
-                max_frame_bytes = Some(n.min(u32::MAX.into()) as u32);
-            }
-            "invoke_format" => {
-                invoke_format = match value.as_str().and_then(Provider::from_name) {
-                    Some(p @ (Provider::Anthropic | Provider::OpenAiChat)) => Some(p),
-                    _ => {
-                        return Err(key_err(key, "must be \"anthropic\" or \"openai-chat\""));
-                    }
-                }
-            }
-            // Every key of the list is handled above.
-            _ => {}
-        }
-    }
-    let provider = provider.ok_or_else(|| key_err("provider", "is required"))?;
-    obj.insert("dialect".into(), dialect);
-    let options = ConfigBuf::from_value(&serde_json::Value::Object(obj)).map_err(|e| {
-        // The core names `dialect`: for a decoder that key is `text_dialect`.
-        let key = if e.key() == "dialect" {
-            "text_dialect"
-        } else {
-            e.key()
-        };
-        key_err(key, e.message())
-    })?;
-    Ok(DecoderJson {
-        provider,
-        max_frame_bytes,
-        invoke_format,
-        options,
+/// Reads a decoder's JSON config with the core's reader (`DecoderConfigBuf::from_json`,
+/// docs/providers.md "Input and configuration"); its error names the bad key.
+pub(crate) fn json_decoder(text: &[u8]) -> Result<DecoderConfigBuf> {
+    let text = core::str::from_utf8(text)
+        .map_err(|e| Error::Config.report(format_args!("config: not UTF-8: {e}")))?;
+    DecoderConfigBuf::from_json(text).map_err(|e| {
+        Error::Config.report(format_args!("config key `{}`: {}", e.key(), e.message()))
     })
 }

@@ -3,7 +3,9 @@
 //! `dialect`); every other key is the dialect config's (docs/providers.md).
 
 use super::{DecoderConfig, Provider};
-use crate::config::{ConfigBuf, Dialect};
+use crate::config::ConfigBuf;
+#[cfg(test)]
+use crate::config::Dialect;
 use alloc::format;
 use alloc::string::{String, ToString};
 use serde_json::Value;
@@ -16,7 +18,7 @@ use serde_json::Value;
 /// let c = DecoderConfigBuf::from_json(r#"{"provider":"openai-chat","text_dialect":"hermes"}"#).unwrap();
 /// assert_eq!(c.config().provider, Provider::OpenAiChat);
 /// let e = DecoderConfigBuf::from_json(r#"{"provider":"openai-chat","max_frame_bytes":"x"}"#);
-/// assert!(e.unwrap_err().contains("max_frame_bytes"));
+/// assert_eq!(e.unwrap_err().key(), "max_frame_bytes");
 /// ```
 #[derive(Debug, Clone)]
 pub struct DecoderConfigBuf {
@@ -30,55 +32,113 @@ pub struct DecoderConfigBuf {
     pub invoke_format: Option<Provider>,
 }
 
+/// What was wrong with a decoder's JSON config: the key (`(config)` for the document
+/// itself) and what is wrong with it. Displays as `` `key` message ``.
+///
+/// ```
+/// use tokensieve::provider::DecoderConfigBuf;
+/// let e = DecoderConfigBuf::from_json(r#"{"provider":"openai-chat","max_frame_bytes":"x"}"#).unwrap_err();
+/// assert_eq!(e.key(), "max_frame_bytes");
+/// assert_eq!(e.to_string(), "`max_frame_bytes` must be a non-negative integer");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecoderConfigError {
+    key: String,
+    message: String,
+}
+
+impl DecoderConfigError {
+    fn new(key: &str, message: impl Into<String>) -> DecoderConfigError {
+        DecoderConfigError {
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The key that was wrong (`(config)`: the document is not a JSON object).
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// What was wrong with it.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl core::fmt::Display for DecoderConfigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "`{}` {}", self.key, self.message)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for DecoderConfigError {}
+
 impl DecoderConfigBuf {
-    /// Reads a decoder config from JSON text. The error names the bad key (e.g.
-    /// `` `max_frame_bytes` must be a non-negative integer ``).
-    pub fn from_json(text: &str) -> Result<DecoderConfigBuf, String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    /// Reads a decoder config from JSON text: `provider` (required), `text_dialect`,
+    /// `max_frame_bytes`, `invoke_format`, then every dialect key (`tools`, `id_prefix`,
+    /// `on_malformed`, …) by the dialect config's reader. The error names the bad key. The
+    /// one reader of this form: the CLI's `decode --config`, the C ABI's JSON decoder config
+    /// and the npm package call it.
+    pub fn from_json(text: &str) -> Result<DecoderConfigBuf, DecoderConfigError> {
+        let v: Value = serde_json::from_str(text)
+            .map_err(|e| err("(config)", format!("is not valid JSON: {e}")))?;
         let Value::Object(mut obj) = v else {
-            return Err("must be a JSON object".into());
+            return Err(err("(config)", "must be a JSON object"));
         };
-        let name = match obj.remove("provider") {
-            Some(Value::String(s)) => s,
-            _ => return Err("`provider` (a string) is required".into()),
+        if obj.contains_key("dialect") {
+            return Err(err(
+                "dialect",
+                "is not a decoder key (the text dialect is `text_dialect`)",
+            ));
+        }
+        let provider = match obj.remove("provider") {
+            None => return Err(err("provider", "is required")),
+            Some(Value::String(name)) => Provider::from_name(&name)
+                .filter(|p| p.is_supported())
+                .ok_or_else(|| {
+                    err(
+                        "provider",
+                        format!("must be one of {} (not {name:?})", provider_names()),
+                    )
+                })?,
+            Some(_) => return Err(err("provider", "must be a string")),
         };
-        let provider = Provider::from_name(&name)
-            .filter(|p| p.is_supported())
-            .ok_or_else(|| format!("unknown provider {name:?}"))?;
         let max_frame_bytes = match obj.remove("max_frame_bytes") {
             None => None,
             Some(v) => Some(
                 v.as_u64()
-                    .ok_or("`max_frame_bytes` must be a non-negative integer")?
+                    .ok_or_else(|| err("max_frame_bytes", "must be a non-negative integer"))?
                     .min(u32::MAX.into()) as u32,
             ),
         };
         let invoke_format = match obj.remove("invoke_format") {
             None => None,
-            Some(Value::String(name)) => Some(
-                Provider::from_name(&name)
-                    .ok_or_else(|| format!("unknown invoke_format {name:?}"))?,
-            ),
-            Some(_) => return Err("`invoke_format` must be a string".into()),
-        };
-        if obj.contains_key("dialect") {
-            return Err("unknown key \"dialect\" (the decoder's is `text_dialect`)".into());
-        }
-        let dialect = match obj.remove("text_dialect") {
-            None => Value::from("passthrough"),
-            Some(Value::String(name)) => {
-                if !Dialect::from_name(&name).is_some_and(Dialect::is_supported) {
-                    return Err(format!(
-                        "unknown text_dialect {name:?} ({})",
-                        crate::config::DIALECT_NAMES_MESSAGE
+            // The formats Bedrock's InvokeModel `chunk` frames wrap.
+            Some(v) => match v.as_str().and_then(Provider::from_name) {
+                Some(p @ (Provider::Anthropic | Provider::OpenAiChat)) => Some(p),
+                _ => {
+                    return Err(err(
+                        "invoke_format",
+                        "must be \"anthropic\" or \"openai-chat\"",
                     ));
                 }
-                Value::String(name)
-            }
-            Some(_) => return Err("`text_dialect` must be a string".into()),
+            },
         };
-        obj.insert("dialect".to_string(), dialect);
-        let options = ConfigBuf::from_value(&Value::Object(obj)).map_err(|e| e.to_string())?;
+        let dialect = match obj.remove("text_dialect") {
+            None => String::from("passthrough"),
+            Some(Value::String(name)) => name,
+            Some(_) => return Err(err("text_dialect", "must be a string")),
+        };
+        obj.insert("dialect".to_string(), Value::String(dialect.clone()));
+        let options = ConfigBuf::from_value(&Value::Object(obj)).map_err(|e| {
+            // The dialect reader names `dialect`: for a decoder that key is `text_dialect`.
+            match e.key() {
+                "dialect" => err("text_dialect", format!("{} (not {dialect:?})", e.message())),
+                key => err(key, e.message()),
+            }
+        })?;
         Ok(DecoderConfigBuf {
             provider,
             options,
@@ -99,6 +159,23 @@ impl DecoderConfigBuf {
         }
         config
     }
+}
+
+/// A [`DecoderConfigError`] for `key`.
+fn err(key: &str, message: impl Into<String>) -> DecoderConfigError {
+    DecoderConfigError::new(key, message)
+}
+
+/// The supported providers' names, for an error.
+fn provider_names() -> String {
+    let mut names = String::new();
+    for p in Provider::ALL.iter().filter(|p| p.is_supported()) {
+        if !names.is_empty() {
+            names.push_str(", ");
+        }
+        names.push_str(p.name());
+    }
+    names
 }
 
 #[cfg(test)]
@@ -128,18 +205,17 @@ mod tests {
             ),
             (
                 r#"{"provider":"openai-chat","dialect":"hermes"}"#,
-                "text_dialect",
+                "dialect",
             ),
             (r#"{"provider":"openai-chat","id_prefix":3}"#, "id_prefix"),
         ] {
             let e = DecoderConfigBuf::from_json(text).unwrap_err();
-            assert!(e.contains(key), "{text}: {e}");
+            assert_eq!(e.key(), key, "{text}: {e}");
         }
-        assert!(
-            DecoderConfigBuf::from_json("[")
-                .unwrap_err()
-                .contains("JSON")
-        );
+        let e = DecoderConfigBuf::from_json("[").unwrap_err();
+        assert!(e.key() == "(config)" && e.message().contains("JSON"), "{e}");
+        let e = DecoderConfigBuf::from_json(r#"{"provider":"bedrock","invoke_format":"gemini"}"#);
+        assert_eq!(e.unwrap_err().key(), "invoke_format");
     }
 
     #[test]

@@ -76,7 +76,7 @@ use out::{ARGS_STEP, Out, SMALL};
 /// (a character completed across reads, a bare word's held bytes).
 const ACC_MARGIN: usize = 32;
 #[cfg(feature = "alloc")]
-pub use config_json::DecoderConfigBuf;
+pub use config_json::{DecoderConfigBuf, DecoderConfigError};
 use path::Path;
 use reader::{DocState, Reader, TextOut, TextTo, text_bytes};
 use route::{ROUTE_IN, ROUTE_INPUT, Route};
