@@ -279,23 +279,11 @@ impl Machine for State {
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
         self.fresh = false;
         if self.after_call && self.ctx == Ctx::Text {
-            match d {
-                Decision::Literal { len, .. }
-                    if window.get(..len) == Some(Markers::of(out).close) =>
-                {
-                    // `</tool_call>` written twice: the second is wire syntax.
-                    self.after_call = false;
-                    out.close_content();
-                    return Act::skip(len);
-                }
-                Decision::Text(n) => {
-                    let ws = window[..n].iter().take_while(|&&b| is_ws(b)).count();
-                    if ws > 0 {
-                        return out.content(BlockType::Text, 0, Decision::Text(ws));
-                    }
-                    self.after_call = false;
-                }
-                _ => self.after_call = false,
+            fn closer<'e>(out: &'e Emitter<'_>) -> &'e [u8] {
+                Markers::of(out).close
+            }
+            if let Some(act) = super::after_call(out, &mut self.after_call, closer, d, window) {
+                return act;
             }
         }
         if out.call_too_large() && self.ctx != Ctx::Skip {

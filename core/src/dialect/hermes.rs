@@ -169,25 +169,11 @@ impl Machine for State {
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
         self.fresh = false;
         if self.after_call && self.call.host == Ctx::Text {
-            match d {
-                Decision::Literal { len, .. }
-                    if window.get(..len) == Some(out.call_markers().1.as_bytes()) =>
-                {
-                    self.after_call = false;
-                    out.close_content();
-                    return Act::skip(len);
-                }
-                Decision::Text(n) => {
-                    let ws = window[..n]
-                        .iter()
-                        .take_while(|b| b.is_ascii_whitespace())
-                        .count();
-                    if ws > 0 {
-                        return out.content(BlockType::Text, 0, Decision::Text(ws));
-                    }
-                    self.after_call = false;
-                }
-                _ => self.after_call = false,
+            fn closer<'e>(out: &'e Emitter<'_>) -> &'e [u8] {
+                out.call_markers().1.as_bytes()
+            }
+            if let Some(act) = super::after_call(out, &mut self.after_call, closer, d, window) {
+                return act;
             }
         }
         let call = &mut self.call;

@@ -254,6 +254,42 @@ pub(crate) fn thinking_marker(out: &mut Emitter<'_>, call: bool, marker: &[u8]) 
     }
 }
 
+/// The bytes right after a completed call in top-level text (docs/design.md, "Lenient
+/// recovery"), while `watching`: whitespace is text and the watch goes on; the call's closer
+/// written again (`</tool_call>` twice) is wire syntax, dropped; anything else ends the watch
+/// and is decided as usual (`None`). `closer` reads the call closer in force.
+#[inline]
+pub(crate) fn after_call(
+    out: &mut Emitter<'_>,
+    watching: &mut bool,
+    closer: impl for<'e> Fn(&'e Emitter<'_>) -> &'e [u8],
+    d: Decision,
+    window: &[u8],
+) -> Option<Act> {
+    match d {
+        Decision::Literal { len, .. } if window.get(..len) == Some(closer(out)) => {
+            *watching = false;
+            out.close_content();
+            Some(Act::skip(len))
+        }
+        Decision::Text(n) => {
+            let ws = window[..n]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            if ws > 0 {
+                return Some(out.content(BlockType::Text, 0, Decision::Text(ws)));
+            }
+            *watching = false;
+            None
+        }
+        _ => {
+            *watching = false;
+            None
+        }
+    }
+}
+
 /// `<name>` / `</name>` thinking markers as an element name; `None` for other markers.
 pub(crate) fn element_name<'c>(open: &'c str, close: &str) -> Option<&'c [u8]> {
     let name = open.strip_prefix('<')?.strip_suffix('>')?;
