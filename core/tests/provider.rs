@@ -19,16 +19,14 @@ fn decode_with(config: &DecoderConfig<'_>, body: &[u8], size: usize) -> Vec<Stri
 }
 
 /// The events of `body` read whole, asserted equal at every read size up to `max`.
+#[track_caller]
 fn invariant(body: &[u8], max: usize) -> Vec<String> {
-    let whole = decode(Provider::OpenAiChat, body, body.len());
-    for size in 1..=max {
-        assert_eq!(
-            decode(Provider::OpenAiChat, body, size),
-            whole,
-            "size {size}"
-        );
-    }
-    whole
+    support::provider::invariant(
+        &DecoderConfig::new(Provider::OpenAiChat),
+        body,
+        1..=max,
+        None,
+    )
 }
 
 #[test]
@@ -285,17 +283,11 @@ data: {{\"choices\":[{{\"delta\":{{\"content\":\"ok\"}},\"finish_reason\":\"stop
             r#"{"event":"block_complete","index":0,"type":"thinking","content":"hm"}"#,
         ),
     ] {
-        let whole = decode_with(&config, body.as_bytes(), body.len());
-        for size in [1, 7, 64] {
-            assert_eq!(decode_with(&config, body.as_bytes(), size), whole);
-        }
-        let at = whole.iter().position(|l| l == complete);
-        let err = whole
-            .iter()
-            .position(|l| l.contains(r#""event":"error""#) && l.contains("max-call-bytes"));
-        assert!(
-            matches!((at, err), (Some(a), Some(e)) if a < e),
-            "{whole:#?}"
+        let whole = support::provider::invariant(&config, body.as_bytes(), [1, 7, 64], None);
+        support::provider::before(
+            &whole,
+            |l| l == complete,
+            |l| l.contains(r#""event":"error""#) && l.contains("max-call-bytes"),
         );
         assert!(
             !whole.iter().any(|l| l.contains("signature\":")),

@@ -51,23 +51,17 @@ fn decode_config(
 }
 
 /// The events of `body` read whole, asserted equal at every read size up to `max`.
+#[track_caller]
 fn invariant_with(body: &[u8], max: usize, memory: Option<usize>) -> Vec<String> {
-    let whole = decode_with(body, body.len(), memory);
-    for size in 1..=max {
-        assert_eq!(decode_with(body, size, memory), whole, "size {size}");
-    }
-    whole
+    support::provider::invariant(&DecoderConfig::new(Provider::Gemini), body, 1..=max, memory)
 }
 
+#[track_caller]
 fn invariant(body: &[u8]) -> Vec<String> {
     invariant_with(body, 16, None)
 }
 
-/// `line` is among `lines` (compared as text).
-#[track_caller]
-fn has(lines: &[String], line: &str) {
-    assert!(lines.iter().any(|l| l == line), "{line}\nnot in {lines:#?}");
-}
+use support::provider::has;
 
 #[track_caller]
 fn last(lines: &[String], line: &str) {
@@ -702,10 +696,7 @@ fn a_signature_past_max_call_bytes_is_reported_not_cut() {
         ),
         r#","finishReason":"STOP""#,
     ));
-    let whole = decode_config(&config, body.as_bytes(), body.len(), None);
-    for size in 1..=30 {
-        assert_eq!(decode_config(&config, body.as_bytes(), size, None), whole);
-    }
+    let whole = support::provider::invariant(&config, body.as_bytes(), 1..=30, None);
     assert_eq!(
         &whole[2..],
         [

@@ -149,12 +149,7 @@ impl OpenAiChat {
             _ => None,
         };
         if target.is_none() || out.sig_block != target {
-            if out
-                .sig_block
-                .is_some_and(|i| out.open.is_some_and(|o| o.index == i))
-            {
-                out.close();
-            }
+            close_signed_block(out);
             out.signature.clear();
             out.redacted.clear();
             out.sig_block = target;
@@ -269,6 +264,17 @@ impl OpenAiChat {
         } else {
             self.calls[pos].signed = true;
         }
+    }
+}
+
+/// The signature buffers are about to take a new value: the open block the held one signs
+/// completes first, keeping it (one signature is held at a time).
+fn close_signed_block(out: &mut Out) {
+    if out
+        .sig_block
+        .is_some_and(|i| out.open.is_some_and(|o| o.index == i))
+    {
+        out.close();
     }
 }
 
@@ -425,12 +431,7 @@ impl Map for OpenAiChat {
         {
             // A signature still waiting for its block (it signs one block at a time): that
             // block completes first, with it.
-            if out
-                .sig_block
-                .is_some_and(|i| out.open.is_some_and(|o| o.index == i))
-            {
-                out.close();
-            }
+            close_signed_block(out);
             out.signature.clear();
             out.sig_block = None;
             self.frag.any = true;

@@ -48,3 +48,37 @@ pub fn lines(
     decoder.finish_with(&mut push);
     events.iter().map(|e| e.to_json()).collect()
 }
+
+/// The lines of `body` read whole, asserted equal at every read size in `sizes` (chunk
+/// invariance, rule 4).
+#[track_caller]
+pub fn invariant(
+    config: &DecoderConfig<'_>,
+    body: &[u8],
+    sizes: impl IntoIterator<Item = usize>,
+    memory: Option<usize>,
+) -> Vec<String> {
+    let whole = lines(config, body, body.len(), memory);
+    for size in sizes {
+        assert_eq!(lines(config, body, size, memory), whole, "size {size}");
+    }
+    whole
+}
+
+/// `line` is among `lines` (compared as text).
+#[track_caller]
+pub fn has(lines: &[String], line: &str) {
+    assert!(lines.iter().any(|l| l == line), "{line}\nnot in {lines:#?}");
+}
+
+/// The first line that `first` accepts comes before the first that `then` accepts (both
+/// present).
+#[track_caller]
+pub fn before(lines: &[String], first: impl Fn(&str) -> bool, then: impl Fn(&str) -> bool) {
+    let a = lines.iter().position(|l| first(l));
+    let b = lines.iter().position(|l| then(l));
+    assert!(
+        matches!((a, b), (Some(a), Some(b)) if a < b),
+        "{a:?} then {b:?} in {lines:#?}"
+    );
+}
