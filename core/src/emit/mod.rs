@@ -204,7 +204,17 @@ impl<'a> Emitter<'a> {
 
     /// The front end consumed `bytes` of its input in the act just made: a call's raw text
     /// captures them, then capturing goes on, stops or restarts as the act asked.
+    #[inline]
     pub(crate) fn consumed(&mut self, bytes: &[u8]) {
+        // Most acts: no thinking block, no capture, nothing to change (tested inline).
+        let thinking = matches!(self.open, Some(o) if o.ty == BlockType::Thinking);
+        if thinking || self.capture || self.capture_next != CaptureNext::Continue {
+            self.consumed_slow(bytes);
+        }
+    }
+
+    #[inline(never)]
+    fn consumed_slow(&mut self, bytes: &[u8]) {
         // Where lines start is read only inside a thinking block (`thinking_yields`), and
         // every byte of one is consumed while it is open: elsewhere nothing to note.
         if matches!(self.open, Some(o) if o.ty == BlockType::Thinking) {
