@@ -765,6 +765,17 @@ impl Description<'static> {
     }
 }
 
+/// `<name>` / `</name>` thinking markers as an element name; `None` for other markers.
+pub(crate) fn element_name<'c>(open: &'c str, close: &str) -> Option<&'c [u8]> {
+    let name = open.strip_prefix('<')?.strip_suffix('>')?;
+    let valid = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+    let closes = close.strip_prefix("</")?.strip_suffix('>')? == name;
+    (valid && closes).then_some(name.as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

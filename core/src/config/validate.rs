@@ -277,7 +277,7 @@ fn validate_key_value(d: &Description<'_>) -> Result<(), ConfigError> {
             "must name [key, value] or [key, value, separator] elements: a letter or _, then letters, digits, _ - . : (at most 48 bytes)",
         ));
     }
-    let think = crate::dialect::element_name(d.thinking_tags.0, d.thinking_tags.1);
+    let think = crate::spec::element_name(d.thinking_tags.0, d.thinking_tags.1);
     for (i, n) in e.iter().enumerate() {
         if Some(n) == call || think == Some(n.as_bytes()) || e.iter().skip(i + 1).any(|m| m == n) {
             return Err(ConfigError::new(
@@ -378,7 +378,7 @@ fn validate_invoke(d: &Description<'_>) -> Result<(), ConfigError> {
         }
     }
     // Without a prefix the region's opener must not be the thinking opener.
-    let think = crate::dialect::element_name(d.thinking_tags.0, d.thinking_tags.1);
+    let think = crate::spec::element_name(d.thinking_tags.0, d.thinking_tags.1);
     if d.tag_prefixes.is_empty() && think.is_some_and(|t| e.iter().any(|n| n.as_bytes() == t)) {
         return Err(ConfigError::new(
             "dialect.elements",

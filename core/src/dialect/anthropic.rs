@@ -105,7 +105,7 @@ impl Machine for State {
         let (open, close) = cfg.thinking_tags();
         State {
             ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
-            thinking_element: super::element_name(open, close).is_some(),
+            thinking_element: crate::spec::element_name(open, close).is_some(),
             is_error: false,
             stray: false,
             calls: Region::new(),
