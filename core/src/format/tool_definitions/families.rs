@@ -1,0 +1,406 @@
+//! Each family's tool-definition section, as its chat template renders it.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::py::{json, json_indented, py_str};
+use super::{Tool, get, get_str, truthy};
+use crate::format::tool_calls::args::J;
+
+/// `{"type": "function", "function": {"name": …, "description": …, "parameters": …}}`: the
+/// OpenAI form hosts pass to `apply_chat_template`, which most templates dump whole.
+pub(super) fn openai(out: &mut String, t: &Tool<'_>, markers: &[&str], indent: bool) {
+    let tree = J::Obj(alloc::vec![
+        ("type".into(), J::Str("function".into())),
+        ("function".into(), function(t)),
+    ]);
+    if indent {
+        json_indented(out, &tree, markers, 0);
+    } else {
+        json(out, &tree, markers);
+    }
+}
+
+/// `{"name": …, "description": …, "parameters": …}` (a key left out when the host gave none).
+pub(super) fn function<'a>(t: &Tool<'a>) -> J<'a> {
+    let mut members = alloc::vec![("name".into(), J::Str(t.name.into()))];
+    if let Some(d) = t.description {
+        members.push(("description".into(), J::Str(d.into())));
+    }
+    if let Some(p) = &t.params {
+        members.push(("parameters".into(), p.clone()));
+    }
+    J::Obj(members)
+}
+
+/// A JSON list of tools after a `# Tools` header, as Qwen 2.5/3's template (hermes) writes
+/// it; `close` ends the list.
+const HERMES_HEAD: &str = "# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>";
+
+pub(super) fn hermes(out: &mut String, tools: &[Tool<'_>]) {
+    const MARKERS: &[&str] = &["</tools>", "<tool_call>", "</tool_call>", "<|im_"];
+    out.push_str(HERMES_HEAD);
+    for t in tools {
+        out.push('\n');
+        openai(out, t, MARKERS, false);
+    }
+    out.push_str("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>");
+}
+
+pub(super) fn glm(out: &mut String, tools: &[Tool<'_>]) {
+    const MARKERS: &[&str] = &["</tools>", "<tool_call>", "</tool_call>", "<|"];
+    out.push_str(HERMES_HEAD);
+    out.push('\n');
+    for t in tools {
+        openai(out, t, MARKERS, false);
+        out.push('\n');
+    }
+    out.push_str("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>");
+}
+
+pub(super) fn minimax(out: &mut String, tools: &[Tool<'_>]) {
+    const MARKERS: &[&str] = &[
+        "</tool>",
+        "</tools>",
+        "<minimax:",
+        "</minimax:",
+        "]~b]",
+        "[e~[",
+    ];
+    out.push_str("# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n\n<tools>\n");
+    for t in tools {
+        out.push_str("<tool>");
+        json(out, &function(t), MARKERS);
+        out.push_str("</tool>\n");
+    }
+    out.push_str("</tools>\n\nWhen making tool calls, use XML format to invoke tools and pass parameters:\n\n<minimax:tool_call>\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>\n</minimax:tool_call>");
+}
+
+/// The tools as one JSON list between two markers (kimi-k2's `tool_declare` message,
+/// mistral's `[AVAILABLE_TOOLS]`).
+pub(super) fn list(
+    out: &mut String,
+    tools: &[Tool<'_>],
+    open: &str,
+    close: &str,
+    markers: &[&str],
+) {
+    out.push_str(open);
+    out.push('[');
+    for (i, t) in tools.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        openai(out, t, markers, false);
+    }
+    out.push(']');
+    out.push_str(close);
+}
+
+pub(super) fn deepseek_v31(out: &mut String, tools: &[Tool<'_>]) {
+    const MARKERS: &[&str] = &["<｜"];
+    out.push_str("## Tools\nYou have access to the following tools:\n");
+    for t in tools {
+        out.push_str("\n### ");
+        out.push_str(t.name);
+        out.push_str("\nDescription: ");
+        out.push_str(t.description.unwrap_or(""));
+        out.push_str("\n\nParameters: ");
+        match &t.params {
+            Some(p) => json(out, p, MARKERS),
+            None => out.push_str("{}"),
+        }
+        out.push('\n');
+    }
+    out.push_str("\nIMPORTANT: ALWAYS adhere to this exact format for tool use:\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>tool_call_name<｜tool▁sep｜>tool_call_arguments<｜tool▁call▁end｜>{{additional_tool_calls}}<｜tool▁calls▁end｜>\n\nWhere:\n\n- `tool_call_name` must be an exact match to one of the available tools\n- `tool_call_arguments` must be valid JSON that strictly follows the tool's Parameters Schema\n- For multiple tool calls, chain them directly without separators or spaces\n");
+}
+
+pub(super) fn llama3(out: &mut String, tools: &[Tool<'_>]) {
+    const MARKERS: &[&str] = &["<|"];
+    out.push_str("Given the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n");
+    for t in tools {
+        openai(out, t, MARKERS, true);
+        out.push_str("\n\n");
+    }
+}
+
+pub(super) fn anthropic(out: &mut String, tools: &[Tool<'_>]) {
+    const MARKERS: &[&str] = &["</function>", "</functions>", "<function_calls>"];
+    out.push_str("In this environment you have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<function_calls>\" block like the following as part of your reply to the user:\n<function_calls>\n<invoke name=\"$FUNCTION_NAME\">\n<parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</parameter>\n...\n</invoke>\n<invoke name=\"$FUNCTION_NAME2\">\n...\n</invoke>\n</function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format.\n\nHere are the functions available in JSONSchema format:\n<functions>");
+    for t in tools {
+        // Claude's own prompt orders the keys description, name, parameters.
+        let mut members = Vec::new();
+        if let Some(d) = t.description {
+            members.push(("description".into(), J::Str(d.into())));
+        }
+        members.push(("name".into(), J::Str(t.name.into())));
+        if let Some(p) = &t.params {
+            members.push(("parameters".into(), p.clone()));
+        }
+        out.push_str("\n<function>");
+        json(out, &J::Obj(members), MARKERS);
+        out.push_str("</function>");
+    }
+    out.push_str("\n</functions>");
+}
+
+// --- qwen3-coder ---------------------------------------------------------------------------
+
+/// `\n<required>[`a`, `b`]</required>` (`render_item_list`): nothing for an empty list.
+fn item_list(out: &mut String, list: Option<&J<'_>>) {
+    let Some(J::Arr(items)) = list else { return };
+    if items.is_empty() {
+        return;
+    }
+    out.push_str("\n<required>[");
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        match item {
+            J::Str(s) => {
+                out.push('`');
+                out.push_str(s);
+                out.push('`');
+            }
+            other => py_str(out, other),
+        }
+    }
+    out.push_str("]</required>");
+}
+
+pub(super) fn qwen3_coder(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str("You have access to the following functions:\n\n<tools>");
+    for t in tools {
+        out.push_str("\n<function>\n<name>");
+        out.push_str(t.name);
+        out.push_str("</name>\n<description>");
+        out.push_str(t.description.unwrap_or("").trim());
+        out.push_str("</description>\n<parameters>");
+        let params = t.params.as_ref();
+        if let Some(J::Obj(props)) = params.and_then(|p| get(p, "properties")) {
+            for (name, fields) in props {
+                out.push_str("\n<parameter>\n<name>");
+                out.push_str(name);
+                out.push_str("</name>");
+                if let Some(ty) = get(fields, "type") {
+                    out.push_str("\n<type>");
+                    py_str(out, ty);
+                    out.push_str("</type>");
+                }
+                if let Some(d) = get(fields, "description") {
+                    let mut s = String::new();
+                    py_str(&mut s, d);
+                    out.push_str("\n<description>");
+                    out.push_str(s.trim());
+                    out.push_str("</description>");
+                }
+                if let J::Obj(members) = fields {
+                    for (key, value) in members {
+                        if key.is_empty()
+                            || matches!(key.as_str(), "type" | "description" | "enum" | "required")
+                        {
+                            continue;
+                        }
+                        let key: String = key
+                            .chars()
+                            .filter(|&c| c != '$')
+                            .map(|c| if c == '-' || c == ' ' { '_' } else { c })
+                            .collect();
+                        match value {
+                            J::Null => continue,
+                            J::Obj(_) => {
+                                out.push_str("\n<");
+                                out.push_str(&key);
+                                out.push('>');
+                                json(out, value, &[]);
+                            }
+                            other => {
+                                out.push_str("\n<");
+                                out.push_str(&key);
+                                out.push('>');
+                                py_str(out, other);
+                            }
+                        }
+                        out.push_str("</");
+                        out.push_str(&key);
+                        out.push('>');
+                    }
+                }
+                item_list(out, get(fields, "required"));
+                out.push_str("\n</parameter>");
+            }
+        }
+        item_list(out, params.and_then(|p| get(p, "required")));
+        out.push_str("\n</parameters>\n</function>");
+    }
+    out.push_str("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>");
+}
+
+// --- harmony -------------------------------------------------------------------------------
+
+fn required(spec: &J<'_>, name: &str) -> bool {
+    matches!(get(spec, "required"), Some(J::Arr(r)) if r.iter().any(|x| matches!(x, J::Str(s) if s == name)))
+}
+
+/// gpt-oss's `render_typescript_type`.
+fn ts(spec: &J<'_>) -> String {
+    let mut s = String::new();
+    let ty = get(spec, "type");
+    let nullable = truthy(get(spec, "nullable"));
+    if get_str(spec, "type") == Some("array") {
+        match get(spec, "items") {
+            Some(items) if truthy(Some(items)) => match get_str(items, "type") {
+                Some("string") => s.push_str("string[]"),
+                Some("number" | "integer") => s.push_str("number[]"),
+                Some("boolean") => s.push_str("boolean[]"),
+                _ => {
+                    let inner = ts(items);
+                    if inner == "object | object" || inner.chars().count() > 50 {
+                        s.push_str("any[]");
+                    } else {
+                        s.push_str(&inner);
+                        s.push_str("[]");
+                    }
+                }
+            },
+            _ => s.push_str("any[]"),
+        }
+        if nullable {
+            s.push_str(" | null");
+        }
+    } else if let Some(J::Arr(types)) = ty.filter(|t| truthy(Some(t))) {
+        for (i, t) in types.iter().enumerate() {
+            if i > 0 {
+                s.push_str(" | ");
+            }
+            py_str(&mut s, t);
+        }
+    } else if truthy(get(spec, "oneOf")) {
+        // The template's `has_object_variants` is set inside a loop, which Jinja scopes to
+        // the loop: every variant is written.
+        if let Some(J::Arr(variants)) = get(spec, "oneOf") {
+            for (i, v) in variants.iter().enumerate() {
+                s.push_str(&ts(v));
+                if let Some(d) = get(v, "description").filter(|d| truthy(Some(d))) {
+                    s.push_str("// ");
+                    py_str(&mut s, d);
+                }
+                if let Some(d) = get(v, "default") {
+                    s.push_str("                    // default: ");
+                    json(&mut s, d, &[]);
+                }
+                if i + 1 < variants.len() {
+                    s.push_str(" | \n");
+                }
+            }
+        }
+    } else {
+        match get_str(spec, "type") {
+            Some("string") => match get(spec, "enum").filter(|e| truthy(Some(e))) {
+                Some(J::Arr(values)) => {
+                    s.push('"');
+                    for (i, v) in values.iter().enumerate() {
+                        if i > 0 {
+                            s.push_str("\" | \"");
+                        }
+                        py_str(&mut s, v);
+                    }
+                    s.push('"');
+                }
+                _ => {
+                    s.push_str("string");
+                    if nullable {
+                        s.push_str(" | null");
+                    }
+                }
+            },
+            Some("number" | "integer") => s.push_str("number"),
+            Some("boolean") => s.push_str("boolean"),
+            Some("object") => match get(spec, "properties") {
+                Some(J::Obj(props)) if !props.is_empty() => {
+                    s.push_str("{\n");
+                    for (i, (name, prop)) in props.iter().enumerate() {
+                        s.push_str(name);
+                        if !required(spec, name) {
+                            s.push('?');
+                        }
+                        // The template writes the type after a line break and its own
+                        // indentation (a `{{ }}` without whitespace control).
+                        s.push_str(": \n                ");
+                        s.push_str(&ts(prop));
+                        if i + 1 < props.len() {
+                            s.push_str(", ");
+                        }
+                    }
+                    s.push('}');
+                }
+                _ => s.push_str("object"),
+            },
+            _ => s.push_str("any"),
+        }
+    }
+    s
+}
+
+pub(super) fn harmony(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str("# Tools\n\n## functions\n\nnamespace functions {\n\n");
+    for t in tools {
+        if let Some(d) = t.description {
+            out.push_str("// ");
+            out.push_str(d);
+            out.push('\n');
+        }
+        out.push_str("type ");
+        out.push_str(t.name);
+        out.push_str(" = ");
+        let params = t.params.as_ref();
+        match params.and_then(|p| get(p, "properties")) {
+            Some(J::Obj(props)) if !props.is_empty() => {
+                let params = params.unwrap_or(&J::Null);
+                out.push_str("(_: {\n");
+                for (name, spec) in props {
+                    if let Some(d) = get(spec, "description").filter(|d| truthy(Some(d))) {
+                        out.push_str("// ");
+                        py_str(out, d);
+                        out.push('\n');
+                    }
+                    out.push_str(name);
+                    if !required(params, name) {
+                        out.push('?');
+                    }
+                    out.push_str(": ");
+                    out.push_str(&ts(spec));
+                    if let Some(d) = get(spec, "default") {
+                        if truthy(get(spec, "enum")) {
+                            out.push_str(", // default: ");
+                            py_str(out, d);
+                        } else if truthy(get(spec, "oneOf")) {
+                            out.push_str("// default: ");
+                            py_str(out, d);
+                        } else {
+                            out.push_str(", // default: ");
+                            json(out, d, &[]);
+                        }
+                    }
+                    out.push_str(",\n");
+                }
+                out.push_str("}) => any;\n\n");
+            }
+            _ => out.push_str("() => any;\n\n"),
+        }
+    }
+    out.push_str("} // namespace functions");
+}
+
+/// The conventional section for a family whose template writes none we follow: the tools
+/// as hermes lists them, then one example call written as the model writes it.
+pub(super) fn conventional(out: &mut String, tools: &[Tool<'_>], example: &str) {
+    out.push_str(HERMES_HEAD);
+    for t in tools {
+        out.push('\n');
+        openai(out, t, &["</tools>", "<|"], false);
+    }
+    out.push_str("\n</tools>\n\nFor each function call, write it in this format:\n");
+    out.push_str(example);
+}
