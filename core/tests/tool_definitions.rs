@@ -16,6 +16,9 @@
 //! | deepseek-v3.1 | sgl-project/sglang `examples/chat_template/tool_chat_template_deepseekv31.jinja` @ 365525805e50 |
 //! | glm-4.5 | ggml-org/llama.cpp `models/templates/glm_4_5.jinja` @ 623f3dd04b05 |
 //! | minimax-m2 | ggml-org/llama.cpp `models/templates/unsloth-MiniMax-M2.jinja` @ a21f05affbf6 |
+//! | seed-oss | ggml-org/llama.cpp `models/templates/ByteDance-Seed-OSS.jinja` @ b1933d306f92 |
+//! | deepseek-v3.2 | ggml-org/llama.cpp `models/templates/DeepSeek-V3.2.jinja` @ 708653def250 |
+//! | deepseek-v4 | sgl-project/sglang `examples/chat_template/tool_chat_template_deepseekv4.jinja` @ f4d42afb6702 |
 //! | anthropic-xml | no public template: Claude's tool-prompt form, written by `gen.py` itself |
 //!
 //! (The llama.cpp forks hold the same files as ggml-org/llama.cpp's `models/templates/`.)
@@ -101,6 +104,9 @@ fixture! {
     deepseek_v31: DeepSeekV31, "deepseek-v3.1";
     glm_45: Glm45, "glm-4.5";
     minimax_m2: MinimaxM2, "minimax-m2";
+    seed_oss: SeedOss, "seed-oss";
+    deepseek_v32: DeepSeekV32, "deepseek-v3.2";
+    deepseek_v4: DeepSeekV4, "deepseek-v4";
 }
 
 fn one(dialect: Dialect, def: ToolDef<'_>) -> String {

@@ -20,7 +20,7 @@ import urllib.request
 from datetime import datetime
 
 import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -51,6 +51,15 @@ SOURCES = {
     "minimax-m2": ("ggml-org/llama.cpp", "models/templates/unsloth-MiniMax-M2.jinja",
                    "a21f05affbf67c90f2ac574f1bdd7197ccbe2369", "# Tools", "</minimax:tool_call>",
                    True),
+    "seed-oss": ("ggml-org/llama.cpp", "models/templates/ByteDance-Seed-OSS.jinja",
+                 "b1933d306f928b19e1601e640c4f1a2eb84b238a", "Function:\n", "</seed:tool_call>\n",
+                 True),
+    "deepseek-v3.2": ("ggml-org/llama.cpp", "models/templates/DeepSeek-V3.2.jinja",
+                      "708653def250076cc56382f9c524af9db855542c", "## Tools", "</functions>",
+                      True),
+    "deepseek-v4": ("sgl-project/sglang", "examples/chat_template/tool_chat_template_deepseekv4.jinja",
+                    "f4d42afb6702d2acb08886aaa4f4d2906cfd85ea", "## Tools",
+                    "to invoke tool calls.\n", True),
 }
 
 
@@ -64,9 +73,15 @@ def raise_exception(message):
     raise jinja2.exceptions.TemplateError(message)
 
 
-def environment():
+# Templates that mutate lists (`list.append`), which transformers' immutable sandbox refuses:
+# rendered in jinja2's plain sandbox, as the servers that ship them (SGLang) do.
+MUTABLE = {"deepseek-v4"}
+
+
+def environment(mutable=False):
     # As transformers' apply_chat_template compiles a template.
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True,
+    sandbox = SandboxedEnvironment if mutable else ImmutableSandboxedEnvironment
+    env = sandbox(trim_blocks=True, lstrip_blocks=True,
                                        extensions=["jinja2.ext.loopcontrols"])
     env.filters["tojson"] = tojson
     env.globals["raise_exception"] = raise_exception
@@ -117,7 +132,7 @@ def main():
                 {"role": "user", "content": "Hi"}]
     env = environment()
     for family, (repo, path, commit, start, end, include) in SOURCES.items():
-        text = env.from_string(template_text(directory, repo, path, commit)).render(
+        text = (environment(True) if family in MUTABLE else env).from_string(template_text(directory, repo, path, commit)).render(
             messages=messages, tools=openai, add_generation_prompt=True, bos_token="<s>",
             eos_token="</s>")
         i = text.index(start)

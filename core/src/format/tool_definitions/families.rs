@@ -404,3 +404,88 @@ pub(super) fn conventional(out: &mut String, tools: &[Tool<'_>], example: &str) 
     out.push_str("\n</tools>\n\nFor each function call, write it in this format:\n");
     out.push_str(example);
 }
+
+// --- seed-oss ------------------------------------------------------------------------------
+
+/// Seed-OSS's `py_type`: the schema type as a Python annotation.
+fn seed_type(spec: &J<'_>) -> &'static str {
+    match get_str(spec, "type") {
+        Some("string") => "str",
+        Some("number" | "integer") => "int",
+        Some("boolean") => "bool",
+        Some("array") => "list",
+        _ => "Any",
+    }
+}
+
+/// Seed-OSS's template: each tool as a Python signature and docstring (`Args:` with
+/// `[必填]`/`[选填]` for required/optional), then the `<seed:tool_call>` instruction.
+pub(super) fn seed_oss(out: &mut String, tools: &[Tool<'_>]) {
+    let empty = Vec::new();
+    for (i, t) in tools.iter().enumerate() {
+        if i > 0 {
+            out.push_str("\n\n");
+        }
+        let params = t.params.as_ref();
+        let props = match params.and_then(|p| get(p, "properties")) {
+            Some(J::Obj(props)) => props,
+            _ => &empty,
+        };
+        out.push_str("Function:\ndef ");
+        out.push_str(t.name);
+        out.push('(');
+        for (j, (name, spec)) in props.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            out.push_str(name);
+            out.push_str(": ");
+            out.push_str(seed_type(spec));
+        }
+        out.push_str("):\n    \"\"\"\n    ");
+        out.push_str(t.description.unwrap_or("").trim());
+        out.push_str("\n\n");
+        if !props.is_empty() {
+            out.push_str("    Args:");
+            for (name, spec) in props {
+                out.push_str("\n    - ");
+                out.push_str(name);
+                out.push_str(" (");
+                out.push_str(seed_type(spec));
+                out.push_str(") ");
+                let required = params.is_some_and(|p| required(p, name));
+                out.push_str(if required { "[必填]" } else { "[选填]" });
+                out.push_str(": ");
+                if let Some(d) = get(spec, "description").filter(|d| truthy(Some(d))) {
+                    py_str(out, d);
+                }
+            }
+        }
+        out.push_str("\n\n    \"\"\"");
+    }
+    out.push_str("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n");
+}
+
+// --- DSML (deepseek-v3.2, deepseek-v4) -----------------------------------------------------
+
+const DSML_MARKERS: &[&str] = &["<｜", "</｜"];
+
+pub(super) fn deepseek_v32(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<｜DSML｜function_calls>\" block like the following as part of your reply to the user:\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"$FUNCTION_NAME\">\n<｜DSML｜parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</｜DSML｜parameter>\n...\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"$FUNCTION_NAME2\">\n...\n</｜DSML｜invoke>\n</｜DSML｜function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<｜DSML｜function_calls>\n...\n</｜DSML｜function_calls>\n\n<function_results>\n...\n</function_results>\n\n<think>...thinking about results</think>\n\nHere are the functions available in JSONSchema format:\n<functions>");
+    for t in tools {
+        out.push('\n');
+        openai(out, t, DSML_MARKERS, false);
+    }
+    out.push_str("\n</functions>");
+}
+
+pub(super) fn deepseek_v4(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<｜DSML｜tool_calls>\" block like the following:\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"$TOOL_NAME\">\n<｜DSML｜parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</｜DSML｜parameter>\n...\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"$TOOL_NAME2\">\n...\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by <think>), you MUST output your complete reasoning inside <think>...</think> BEFORE any tool calls or final response.\n\nOtherwise, output directly after </think> with tool calls or final response.\n\n### Available Tool Schemas\n\n");
+    for (i, t) in tools.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        json(out, &function(t), DSML_MARKERS);
+    }
+    out.push_str("\n\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n");
+}

@@ -113,6 +113,9 @@ fn read_tool<'a>(i: usize, t: &ToolDef<'a>) -> Result<Tool<'a>, FormatError> {
 /// | deepseek-v3.1 | `## Tools` … `### NAME`, `Description:`, `Parameters: {JSON}` per tool … the `IMPORTANT:` format lines, ending in a line feed | the end of the system prompt, after `\n\n` |
 /// | glm-4.5 | `# Tools` … `<tools>` one JSON object a line `</tools>` … the `<arg_key>`/`<arg_value>` instruction | a `<\|system\|>\n` turn of its own, first |
 /// | minimax-m2 | `# Tools` … `<tools>` of `<tool>{JSON}</tool>` lines … the `<minimax:tool_call>` instruction | the end of the system message, after `\n\n` |
+/// | seed-oss | `Function:\ndef NAME(k: str,…):` and a docstring with `Args:` per tool, then the `<seed:tool_call>` instruction, ending in a line feed | the end of the system message, after `\n\n` |
+/// | deepseek-v3.2 | `## Tools` … the `<｜DSML｜function_calls>` instruction … `<functions>` one JSON object a line `</functions>` | the end of the system prompt, after `\n\n` |
+/// | deepseek-v4 | `## Tools` … the `<｜DSML｜tool_calls>` instruction … `### Available Tool Schemas` one JSON object a line … ending in a line feed | the end of the system prompt, after `\n\n` |
 /// | every other preset, and host-written descriptions | the conventional form: hermes' `# Tools` header and `<tools>` list, then `For each function call, write it in this format:` and one example call written by [`format_tool_calls`] | the end of the system prompt |
 /// | passthrough | no tools: an error (an empty list writes nothing) | |
 ///
@@ -197,6 +200,9 @@ pub fn format_tool_definitions(
         Dialect::DeepSeekV31 => families::deepseek_v31(&mut out, &read),
         Dialect::Glm45 => families::glm(&mut out, &read),
         Dialect::MinimaxM2 => families::minimax(&mut out, &read),
+        Dialect::SeedOss => families::seed_oss(&mut out, &read),
+        Dialect::DeepSeekV32 => families::deepseek_v32(&mut out, &read),
+        Dialect::DeepSeekV4 => families::deepseek_v4(&mut out, &read),
         _ => families::conventional(&mut out, &read, &example(config)),
     }
     Ok(out)
