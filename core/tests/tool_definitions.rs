@@ -19,6 +19,10 @@
 //! | seed-oss | ggml-org/llama.cpp `models/templates/ByteDance-Seed-OSS.jinja` @ b1933d306f92 |
 //! | deepseek-v3.2 | ggml-org/llama.cpp `models/templates/DeepSeek-V3.2.jinja` @ 708653def250 |
 //! | deepseek-v4 | sgl-project/sglang `examples/chat_template/tool_chat_template_deepseekv4.jinja` @ f4d42afb6702 |
+//! | pythonic | vllm-project/vllm `examples/tool_chat_template_llama3.2_pythonic.jinja` @ 3a9445d9d68e |
+//! | phi-4-mini | vllm-project/vllm `examples/tool_chat_template_phi4_mini.jinja` @ 07b13497a9b5 |
+//! | lfm2 | ggml-org/llama.cpp `models/templates/llama-cpp-lfm2.jinja` @ 3700b6f7b10b |
+//! | granite | ye-NX/llama.cpp `models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja` @ b354d7c9ecb7 |
 //! | anthropic-xml | no public template: Claude's tool-prompt form, written by `gen.py` itself |
 //!
 //! (The llama.cpp forks hold the same files as ggml-org/llama.cpp's `models/templates/`.)
@@ -107,6 +111,10 @@ fixture! {
     seed_oss: SeedOss, "seed-oss";
     deepseek_v32: DeepSeekV32, "deepseek-v3.2";
     deepseek_v4: DeepSeekV4, "deepseek-v4";
+    pythonic: Pythonic, "pythonic";
+    phi_4_mini: Phi4Mini, "phi-4-mini";
+    lfm2: Lfm2, "lfm2";
+    granite: Granite, "granite";
 }
 
 fn one(dialect: Dialect, def: ToolDef<'_>) -> String {

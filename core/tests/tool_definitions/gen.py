@@ -60,6 +60,17 @@ SOURCES = {
     "deepseek-v4": ("sgl-project/sglang", "examples/chat_template/tool_chat_template_deepseekv4.jinja",
                     "f4d42afb6702d2acb08886aaa4f4d2906cfd85ea", "## Tools",
                     "to invoke tool calls.\n", True),
+    "pythonic": ("vllm-project/vllm", "examples/tool_chat_template_llama3.2_pythonic.jinja",
+                 "3a9445d9d68e3864449042702ce0316461b03e23", "You have access to the following",
+                 "You are helpful.<|eot_id|>", False),
+    "phi-4-mini": ("vllm-project/vllm", "examples/tool_chat_template_phi4_mini.jinja",
+                   "07b13497a9b52274d334090a9a8e04d5ec9ca7e9", "In addition to plain text",
+                   "<|end|>", False),
+    "lfm2": ("ggml-org/llama.cpp", "models/templates/llama-cpp-lfm2.jinja",
+             "3700b6f7b10b67844b61a196c32218d2558e6099", "List of tools:", "<|im_end|>", False),
+    "granite": ("ye-NX/llama.cpp", "models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja",
+                "b354d7c9ecb76c97c07098617cdebbdfffa2583e", "<|start_of_role|>available_tools",
+                "<|end_of_text|>\n", True),
 }
 
 

@@ -10,15 +10,19 @@ use crate::format::tool_calls::args::J;
 /// `{"type": "function", "function": {"name": …, "description": …, "parameters": …}}`: the
 /// OpenAI form hosts pass to `apply_chat_template`, which most templates dump whole.
 pub(super) fn openai(out: &mut String, t: &Tool<'_>, markers: &[&str], indent: bool) {
-    let tree = J::Obj(alloc::vec![
-        ("type".into(), J::Str("function".into())),
-        ("function".into(), function(t)),
-    ]);
+    let tree = openai_tree(t);
     if indent {
         json_indented(out, &tree, markers, 0);
     } else {
         json(out, &tree, markers);
     }
+}
+
+fn openai_tree<'a>(t: &Tool<'a>) -> J<'a> {
+    J::Obj(alloc::vec![
+        ("type".into(), J::Str("function".into())),
+        ("function".into(), function(t)),
+    ])
 }
 
 /// `{"name": …, "description": …, "parameters": …}` (a key left out when the host gave none).
@@ -488,4 +492,31 @@ pub(super) fn deepseek_v4(out: &mut String, tools: &[Tool<'_>]) {
         json(out, &function(t), DSML_MARKERS);
     }
     out.push_str("\n\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n");
+}
+
+// --- the Llama-style indented lists (pythonic, phi-4-mini, granite) ------------------------
+
+const LLAMA_MARKERS: &[&str] = &["<|"];
+
+pub(super) fn pythonic(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str("You have access to the following functions. To call functions, please respond with a python list of the calls. Respond in the format [func_name1(params_name1=params_value1, params_name2=params_value2...), func_name2(params)] Do not use variables.\n\n");
+    for t in tools {
+        openai(out, t, LLAMA_MARKERS, true);
+        out.push_str("\n\n");
+    }
+}
+
+pub(super) fn phi4_mini(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str("In addition to plain text responses, you can choose to call one or more of the provided functions.\n\nUse the following rule to decide when to call a function:\n  * if the response can be generated from your internal knowledge (e.g., as in the case of queries like \"What is the capital of Poland?\"), do so\n  * if you need external information that can be obtained by calling one or more of the provided functions, generate a function calls\n\nIf you decide to call functions:\n  * prefix function calls with functools marker (no closing marker required)\n  * all function calls should be generated in a single JSON list formatted as functools[{\"name\": [function name], \"arguments\": [function arguments as JSON]}, ...]\n  * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly copy values from the provided samples\n  * respect the argument type formatting. E.g., if the type is number and format is float, write value 7 as 7.0\n  * make sure you pick the right functions that match the user intent");
+    for t in tools {
+        openai(out, t, &["<|", "functools["], true);
+        out.push_str("\n\n");
+    }
+}
+
+pub(super) fn granite(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str("<|start_of_role|>available_tools<|end_of_role|>");
+    let list = J::Arr(tools.iter().map(openai_tree).collect());
+    json_indented(out, &list, &["<|"], 0);
+    out.push_str("<|end_of_text|>\n");
 }

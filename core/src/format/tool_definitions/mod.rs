@@ -116,6 +116,10 @@ fn read_tool<'a>(i: usize, t: &ToolDef<'a>) -> Result<Tool<'a>, FormatError> {
 /// | seed-oss | `Function:\ndef NAME(k: str,…):` and a docstring with `Args:` per tool, then the `<seed:tool_call>` instruction, ending in a line feed | the end of the system message, after `\n\n` |
 /// | deepseek-v3.2 | `## Tools` … the `<｜DSML｜function_calls>` instruction … `<functions>` one JSON object a line `</functions>` | the end of the system prompt, after `\n\n` |
 /// | deepseek-v4 | `## Tools` … the `<｜DSML｜tool_calls>` instruction … `### Available Tool Schemas` one JSON object a line … ending in a line feed | the end of the system prompt, after `\n\n` |
+/// | pythonic | `You have access to the following functions. To call functions, please respond with a python list of the calls. …` then each tool as indented JSON and a blank line (Llama 3.2's pythonic template) | the start of the system message, after the date lines |
+/// | phi-4-mini | `In addition to plain text responses, …` the `functools[…]` rules, then each tool as indented JSON and a blank line (vLLM's Phi-4-mini template) | after the system message and a line feed |
+/// | lfm2 | `List of tools: <\|tool_list_start\|>[…]<\|tool_list_end\|>` | the end of the system prompt, after a line feed |
+/// | granite | `<\|start_of_role\|>available_tools<\|end_of_role\|>` the list as indented JSON `<\|end_of_text\|>\n` | a turn of its own, after the system turn |
 /// | every other preset, and host-written descriptions | the conventional form: hermes' `# Tools` header and `<tools>` list, then `For each function call, write it in this format:` and one example call written by [`format_tool_calls`] | the end of the system prompt |
 /// | passthrough | no tools: an error (an empty list writes nothing) | |
 ///
@@ -203,6 +207,16 @@ pub fn format_tool_definitions(
         Dialect::SeedOss => families::seed_oss(&mut out, &read),
         Dialect::DeepSeekV32 => families::deepseek_v32(&mut out, &read),
         Dialect::DeepSeekV4 => families::deepseek_v4(&mut out, &read),
+        Dialect::Pythonic => families::pythonic(&mut out, &read),
+        Dialect::Phi4Mini => families::phi4_mini(&mut out, &read),
+        Dialect::Granite => families::granite(&mut out, &read),
+        Dialect::Lfm2 => families::list(
+            &mut out,
+            &read,
+            "List of tools: <|tool_list_start|>",
+            "<|tool_list_end|>",
+            &["<|"],
+        ),
         _ => families::conventional(&mut out, &read, &example(config)),
     }
     Ok(out)
