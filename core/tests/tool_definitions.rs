@@ -23,6 +23,9 @@
 //! | phi-4-mini | vllm-project/vllm `examples/tool_chat_template_phi4_mini.jinja` @ 07b13497a9b5 |
 //! | lfm2 | ggml-org/llama.cpp `models/templates/llama-cpp-lfm2.jinja` @ 3700b6f7b10b |
 //! | granite | ye-NX/llama.cpp `models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja` @ b354d7c9ecb7 |
+//! | olmo-3 | vllm-project/vllm `examples/tool_chat_template_olmo3.jinja` @ 2e30b474731f |
+//! | xlam | vllm-project/vllm `examples/tool_chat_template_xlam_qwen.jinja` @ 31106f4f486d |
+//! | deepseek-v3 | sgl-project/sglang `examples/chat_template/tool_chat_template_deepseekv3.jinja` @ 11507615695b |
 //! | anthropic-xml | no public template: Claude's tool-prompt form, written by `gen.py` itself |
 //!
 //! (The llama.cpp forks hold the same files as ggml-org/llama.cpp's `models/templates/`.)
@@ -115,6 +118,9 @@ fixture! {
     phi_4_mini: Phi4Mini, "phi-4-mini";
     lfm2: Lfm2, "lfm2";
     granite: Granite, "granite";
+    olmo_3: Olmo3, "olmo-3";
+    xlam: Xlam, "xlam";
+    deepseek_v3: DeepSeekV3, "deepseek-v3";
 }
 
 fn one(dialect: Dialect, def: ToolDef<'_>) -> String {

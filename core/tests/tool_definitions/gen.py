@@ -71,7 +71,20 @@ SOURCES = {
     "granite": ("ye-NX/llama.cpp", "models/templates/ibm-granite-granite-3.3-2B-Instruct.jinja",
                 "b354d7c9ecb76c97c07098617cdebbdfffa2583e", "<|start_of_role|>available_tools",
                 "<|end_of_text|>\n", True),
+    "olmo-3": ("vllm-project/vllm", "examples/tool_chat_template_olmo3.jinja",
+               "2e30b474731f235b021ecf9821124116786dfce5", "You have access to the following",
+               "</functions>", True),
+    "xlam": ("vllm-project/vllm", "examples/tool_chat_template_xlam_qwen.jinja",
+             "31106f4f486decd092d235ea4b8a729ce5342158", "You have access to a set of tools",
+             "<|im_end|>", False),
+    "deepseek-v3": ("sgl-project/sglang", "examples/chat_template/tool_chat_template_deepseekv3.jinja",
+                    "11507615695b2766453279c8909dd0b36da36fe6", "You are a helpful assistant with tool",
+                    "<｜User｜>", False),
 }
+
+# Templates that write their tool instructions only without a system message: rendered with
+# the user turn alone.
+NO_SYSTEM = {"xlam"}
 
 
 def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
@@ -144,11 +157,14 @@ def main():
     env = environment()
     for family, (repo, path, commit, start, end, include) in SOURCES.items():
         text = (environment(True) if family in MUTABLE else env).from_string(template_text(directory, repo, path, commit)).render(
-            messages=messages, tools=openai, add_generation_prompt=True, bos_token="<s>",
+            messages=messages[1:] if family in NO_SYSTEM else messages, tools=openai, add_generation_prompt=True, bos_token="<s>",
             eos_token="</s>")
         i = text.index(start)
         j = text.index(end, i)
         cut = text[i:j + len(end)] if include else text[i:j]
+        if family == "deepseek-v3":
+            # The spaces before the user turn are the template's indentation of that line.
+            cut = cut.rstrip(" ")
         with open(os.path.join(HERE, f"{family}.txt"), "w", encoding="utf-8", newline="") as f:
             f.write(cut)
         print(f"{family}: {len(cut)} bytes from {repo}/{path}@{commit[:12]}")

@@ -520,3 +520,35 @@ pub(super) fn granite(out: &mut String, tools: &[Tool<'_>]) {
     json_indented(out, &list, &["<|"], 0);
     out.push_str("<|end_of_text|>\n");
 }
+
+pub(super) fn olmo3(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str("You have access to the following functions. To call functions, respond with a pythonic function call wrapped in <function_calls></function_calls> XML tags.\n\nFor example, to call a function named 'get_weather' with parameters city='New York' and units='celsius', respond with:\n<function_calls>\nget_weather(city='New York', units='celsius')\n</function_calls>\n\nYou can call multiple functions by putting each call on a new line within the tags:\n<function_calls>\nfunction1(param1='value1')\nfunction2(param2='value2')\n</function_calls>\n\nHere are the available functions:\n<functions>\n");
+    for (i, t) in tools.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        json(
+            out,
+            &function(t),
+            &["</functions>", "<function_calls>", "<|im_"],
+        );
+    }
+    out.push_str("\n</functions>");
+}
+
+pub(super) fn xlam(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str("You have access to a set of tools. When using tools, make calls in a single JSON array: \n\n[{\"name\": \"tool_call_name\", \"arguments\": {\"arg1\": \"value1\", \"arg2\": \"value2\"}}, ... (additional parallel tool calls as needed)]\n\nIf no tool is suitable, state that explicitly. If the user's input lacks required parameters, ask for clarification. Do not interpret or respond until tool results are returned. Once they are available, process them or make additional calls if needed. For tasks that don't require tools, such as casual conversation or general advice, respond directly in plain text. The available tools are:\n\n");
+    for t in tools {
+        openai(out, t, &["<|im_"], true);
+        out.push_str("\n\n");
+    }
+}
+
+pub(super) fn deepseek_v3(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str("You are a helpful assistant with tool calling capabilities. When a tool call is needed, you MUST use the following format to issue the call:\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>FUNCTION_NAME\n```json\n{\"param1\": \"value1\", \"param2\": \"value2\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\nMake sure the JSON is valid.## Tools\n\n### Function\n\nYou have the following functions available:\n\n");
+    for t in tools {
+        out.push_str("\n```json\n");
+        openai(out, t, &["<｜", "```"], false);
+        out.push_str("\n```\n");
+    }
+}

@@ -120,6 +120,9 @@ fn read_tool<'a>(i: usize, t: &ToolDef<'a>) -> Result<Tool<'a>, FormatError> {
 /// | phi-4-mini | `In addition to plain text responses, …` the `functools[…]` rules, then each tool as indented JSON and a blank line (vLLM's Phi-4-mini template) | after the system message and a line feed |
 /// | lfm2 | `List of tools: <\|tool_list_start\|>[…]<\|tool_list_end\|>` | the end of the system prompt, after a line feed |
 /// | granite | `<\|start_of_role\|>available_tools<\|end_of_role\|>` the list as indented JSON `<\|end_of_text\|>\n` | a turn of its own, after the system turn |
+/// | olmo-3 | `You have access to the following functions. …` the `<function_calls>` examples, then `<functions>` one JSON object a line `</functions>` (vLLM's Olmo 3 template) | the end of the system message, after `\n\n` |
+/// | xlam | `You have access to a set of tools. …` then each tool as indented JSON and a blank line (vLLM's xLAM template, whose instruction stands in its default system message) | the end of the system message, after a line feed |
+/// | deepseek-v3 | `You are a helpful assistant with tool calling capabilities. …` then each tool as a ```` ```json ```` block (SGLang's DeepSeek V3 template) | the end of the system prompt, after `\n\n` |
 /// | every other preset, and host-written descriptions | the conventional form: hermes' `# Tools` header and `<tools>` list, then `For each function call, write it in this format:` and one example call written by [`format_tool_calls`] | the end of the system prompt |
 /// | passthrough | no tools: an error (an empty list writes nothing) | |
 ///
@@ -208,6 +211,9 @@ pub fn format_tool_definitions(
         Dialect::DeepSeekV32 => families::deepseek_v32(&mut out, &read),
         Dialect::DeepSeekV4 => families::deepseek_v4(&mut out, &read),
         Dialect::Pythonic => families::pythonic(&mut out, &read),
+        Dialect::Olmo3 => families::olmo3(&mut out, &read),
+        Dialect::Xlam => families::xlam(&mut out, &read),
+        Dialect::DeepSeekV3 => families::deepseek_v3(&mut out, &read),
         Dialect::Phi4Mini => families::phi4_mini(&mut out, &read),
         Dialect::Granite => families::granite(&mut out, &read),
         Dialect::Lfm2 => families::list(
