@@ -26,6 +26,8 @@
 //! | olmo-3 | vllm-project/vllm `examples/tool_chat_template_olmo3.jinja` @ 2e30b474731f |
 //! | xlam | vllm-project/vllm `examples/tool_chat_template_xlam_qwen.jinja` @ 31106f4f486d |
 //! | deepseek-v3 | sgl-project/sglang `examples/chat_template/tool_chat_template_deepseekv3.jinja` @ 11507615695b |
+//! | apertus | ye-NX/llama.cpp `models/templates/Apertus-8B-Instruct.jinja` @ b354d7c9ecb7 |
+//! | cohere-command | ggml-org/llama.cpp `models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja` @ 041462bd55ae |
 //! | anthropic-xml | no public template: Claude's tool-prompt form, written by `gen.py` itself |
 //!
 //! (The llama.cpp forks hold the same files as ggml-org/llama.cpp's `models/templates/`.)
@@ -121,6 +123,8 @@ fixture! {
     olmo_3: Olmo3, "olmo-3";
     xlam: Xlam, "xlam";
     deepseek_v3: DeepSeekV3, "deepseek-v3";
+    apertus: Apertus, "apertus";
+    cohere_command: CohereCommand, "cohere-command";
 }
 
 fn one(dialect: Dialect, def: ToolDef<'_>) -> String {
@@ -162,14 +166,26 @@ fn the_conventional_form_shows_a_call_in_the_format() {
         description: Some("Does f."),
         schema: Some(r#"{"type": "object", "properties": {}}"#),
     };
-    let text = one(Dialect::CohereCommand, def);
+    let text = one(Dialect::Hunyuan, def);
     assert!(
         text.starts_with("# Tools\n\nYou may call one or more functions"),
         "{text}"
     );
     assert!(text.contains("\n<tools>\n{\"type\": \"function\", \"function\": {\"name\": \"f\", \"description\": \"Does f.\", \"parameters\": {\"type\": \"object\", \"properties\": {}}}}\n</tools>\n"));
+    let example = tokensieve::format::format_tool_calls(
+        &Config::new(Dialect::Hunyuan),
+        &[tokensieve::format::ToolCallIn {
+            name: "example_function_name",
+            id: None,
+            arguments: r#"{"example_parameter": "value"}"#,
+        }],
+    )
+    .unwrap();
+    assert!(example.contains("<tool_sep>"), "{example}");
     assert!(
-        text.ends_with("For each function call, write it in this format:\n<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"example_function_name\", \"parameters\": {\"example_parameter\": \"value\"}}\n]<|END_ACTION|>"),
+        text.ends_with(&format!(
+            "For each function call, write it in this format:\n{example}"
+        )),
         "{text}"
     );
     // morph-xml writes only configured tools: the example is written by hand.

@@ -80,7 +80,18 @@ SOURCES = {
     "deepseek-v3": ("sgl-project/sglang", "examples/chat_template/tool_chat_template_deepseekv3.jinja",
                     "11507615695b2766453279c8909dd0b36da36fe6", "You are a helpful assistant with tool",
                     "<｜User｜>", False),
+    "apertus": ("ye-NX/llama.cpp", "models/templates/Apertus-8B-Instruct.jinja",
+                "b354d7c9ecb76c97c07098617cdebbdfffa2583e", "Tool Capabilities:",
+                "<|developer_end|>", False),
+    "cohere-command": ("ggml-org/llama.cpp",
+                       "models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
+                       "041462bd55ae7be3ddfbd7a7356f01715740c50d",
+                       "You have been trained to have advanced", "]\n```", True),
 }
+
+# Templates that read the tools without the OpenAI wrapper (`tool.name`): given the function
+# objects.
+UNWRAPPED = {"apertus"}
 
 # Templates that write their tool instructions only without a system message: rendered with
 # the user turn alone.
@@ -157,7 +168,8 @@ def main():
     env = environment()
     for family, (repo, path, commit, start, end, include) in SOURCES.items():
         text = (environment(True) if family in MUTABLE else env).from_string(template_text(directory, repo, path, commit)).render(
-            messages=messages[1:] if family in NO_SYSTEM else messages, tools=openai, add_generation_prompt=True, bos_token="<s>",
+            messages=messages[1:] if family in NO_SYSTEM else messages,
+            tools=[t["function"] for t in openai] if family in UNWRAPPED else openai, add_generation_prompt=True, bos_token="<s>",
             eos_token="</s>")
         i = text.index(start)
         j = text.index(end, i)

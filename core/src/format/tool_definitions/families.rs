@@ -350,51 +350,62 @@ fn ts(spec: &J<'_>) -> String {
 pub(super) fn harmony(out: &mut String, tools: &[Tool<'_>]) {
     out.push_str("# Tools\n\n## functions\n\nnamespace functions {\n\n");
     for t in tools {
-        if let Some(d) = t.description {
-            out.push_str("// ");
-            out.push_str(d);
-            out.push('\n');
-        }
-        out.push_str("type ");
-        out.push_str(t.name);
-        out.push_str(" = ");
-        let params = t.params.as_ref();
-        match params.and_then(|p| get(p, "properties")) {
-            Some(J::Obj(props)) if !props.is_empty() => {
-                let params = params.unwrap_or(&J::Null);
-                out.push_str("(_: {\n");
-                for (name, spec) in props {
-                    if let Some(d) = get(spec, "description").filter(|d| truthy(Some(d))) {
-                        out.push_str("// ");
-                        py_str(out, d);
-                        out.push('\n');
-                    }
-                    out.push_str(name);
-                    if !required(params, name) {
-                        out.push('?');
-                    }
-                    out.push_str(": ");
-                    out.push_str(&ts(spec));
-                    if let Some(d) = get(spec, "default") {
-                        if truthy(get(spec, "enum")) {
-                            out.push_str(", // default: ");
-                            py_str(out, d);
-                        } else if truthy(get(spec, "oneOf")) {
-                            out.push_str("// default: ");
-                            py_str(out, d);
-                        } else {
-                            out.push_str(", // default: ");
-                            json(out, d, &[]);
-                        }
-                    }
-                    out.push_str(",\n");
-                }
-                out.push_str("}) => any;\n\n");
-            }
-            _ => out.push_str("() => any;\n\n"),
-        }
+        ts_tool(out, t, true);
+        out.push_str("\n\n");
     }
     out.push_str("} // namespace functions");
+}
+
+/// One tool as `type NAME = (_: {…}) => any;` after its description comment. gpt-oss ends
+/// every parameter with `,`; Apertus (`harmony: false`) all but the last.
+fn ts_tool(out: &mut String, t: &Tool<'_>, harmony: bool) {
+    if let Some(d) = t.description {
+        out.push_str("// ");
+        out.push_str(d);
+        out.push('\n');
+    }
+    out.push_str("type ");
+    out.push_str(t.name);
+    out.push_str(" = ");
+    let params = t.params.as_ref();
+    match params.and_then(|p| get(p, "properties")) {
+        Some(J::Obj(props)) if !props.is_empty() => {
+            let params = params.unwrap_or(&J::Null);
+            out.push_str("(_: {\n");
+            for (i, (name, spec)) in props.iter().enumerate() {
+                if let Some(d) = get(spec, "description").filter(|d| truthy(Some(d))) {
+                    out.push_str("// ");
+                    py_str(out, d);
+                    out.push('\n');
+                }
+                out.push_str(name);
+                if !required(params, name) {
+                    out.push('?');
+                }
+                out.push_str(": ");
+                out.push_str(&ts(spec));
+                if let Some(d) = get(spec, "default") {
+                    if truthy(get(spec, "enum")) {
+                        out.push_str(", // default: ");
+                        py_str(out, d);
+                    } else if truthy(get(spec, "oneOf")) {
+                        out.push_str("// default: ");
+                        py_str(out, d);
+                    } else {
+                        out.push_str(", // default: ");
+                        json(out, d, &[]);
+                    }
+                }
+                out.push_str(if harmony || i + 1 < props.len() {
+                    ",\n"
+                } else {
+                    "\n"
+                });
+            }
+            out.push_str("}) => any;");
+        }
+        _ => out.push_str("() => any;"),
+    }
 }
 
 /// The conventional section for a family whose template writes none we follow: the tools
@@ -550,5 +561,78 @@ pub(super) fn deepseek_v3(out: &mut String, tools: &[Tool<'_>]) {
         out.push_str("\n```json\n");
         openai(out, t, &["<｜", "```"], false);
         out.push_str("\n```\n");
+    }
+}
+
+// --- cohere-command ------------------------------------------------------------------------
+
+/// Command R7B's tool-use instructions, up to the tool list.
+const COHERE_HEAD: &str = r#"You have been trained to have advanced reasoning and tool-use capabilities and you should make best use of these skills to serve user's requests.
+
+## Tool Use
+Think about how you can make best use of the provided tools to help with the task and come up with a high level plan that you will execute first.
+
+0. Start by writing <|START_THINKING|> followed by a detailed step by step plan of how you will solve the problem. For each step explain your thinking fully and give details of required tool calls (if needed). Unless specified otherwise, you write your plan in natural language. When you finish, close it out with <|END_THINKING|>.
+    You can optionally choose to skip this step when the user request is so straightforward to address that only a trivial plan would be needed.
+    NOTE: You MUST skip this step when you are directly responding to the user's request without using any tools.
+
+Then carry out your plan by repeatedly executing the following steps.
+1. Action: write <|START_ACTION|> followed by a list of JSON-formatted tool calls, with each one containing "tool_name" and "parameters" fields.
+    When there are multiple tool calls which are completely independent of each other (i.e. they can be executed in parallel), you should list them out all together in one step. When you finish, close it out with <|END_ACTION|>.
+2. Observation: you will then receive results of those tool calls in JSON format in the very next turn, wrapped around by <|START_TOOL_RESULT|> and <|END_TOOL_RESULT|>. Carefully observe those results and think about what to do next. Note that these results will be provided to you in a separate turn. NEVER hallucinate results.
+    Every tool call produces a list of results (when a tool call produces no result or a single result, it'll still get wrapped inside a list). Each result is clearly linked to its originating tool call via its "tool_call_id".
+3. Reflection: start the next turn by writing <|START_THINKING|> followed by what you've figured out so far, any changes you need to make to your plan, and what you will do next. When you finish, close it out with <|END_THINKING|>.
+    You can optionally choose to skip this step when everything is going according to plan and no special pieces of information or reasoning chains need to be recorded.
+    NOTE: You MUST skip this step when you are done with tool-use actions and are ready to respond to the user.
+
+You can repeat the above 3 steps multiple times (could be 0 times too if no suitable tool calls are available or needed), until you decide it's time to finally respond to the user.
+
+4. Response: then break out of the loop and write <|START_RESPONSE|> followed by a piece of text which serves as a response to the user's last request. Use all previous tool calls and results to help you when formulating your response. When you finish, close it out with <|END_RESPONSE|>.
+
+## Available Tools
+Here is the list of tools that you have available to you.
+You can ONLY use the tools listed here. When a tool is not listed below, it is NOT available and you should NEVER attempt to use it.
+Each tool is represented as a JSON object with fields like "name", "description", "parameters" (per JSON Schema), and optionally, "responses" (per JSON Schema).
+
+```json
+[
+"#;
+
+/// Command R7B's template: the tool-use instructions, then the tools as a JSON list in a
+/// ```` ```json ```` fence, each `{"name", "description", "parameters", "responses": null}`
+/// — the name and description spliced between quotes as they are (the template does not
+/// escape them), the parameters as JSON.
+pub(super) fn cohere(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str(COHERE_HEAD);
+    for (i, t) in tools.iter().enumerate() {
+        out.push_str("    {\"name\": \"");
+        out.push_str(t.name);
+        out.push_str("\", \"description\": \"");
+        out.push_str(t.description.unwrap_or(""));
+        out.push_str("\", \"parameters\": ");
+        match &t.params {
+            Some(p) => json(out, p, &["<|"]),
+            None => out.push_str("{}"),
+        }
+        out.push_str(", \"responses\": null}");
+        if i + 1 < tools.len() {
+            out.push(',');
+        }
+        out.push('\n');
+    }
+    out.push_str("]\n```");
+}
+
+// --- apertus -------------------------------------------------------------------------------
+
+/// Apertus's `render_tools`: gpt-oss's TypeScript-like types without the namespace, the last
+/// parameter without a comma, the tools a line apart, after `Tool Capabilities:`.
+pub(super) fn apertus(out: &mut String, tools: &[Tool<'_>]) {
+    out.push_str("Tool Capabilities:\n");
+    for (i, t) in tools.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        ts_tool(out, t, false);
     }
 }

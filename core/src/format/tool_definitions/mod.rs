@@ -123,6 +123,8 @@ fn read_tool<'a>(i: usize, t: &ToolDef<'a>) -> Result<Tool<'a>, FormatError> {
 /// | olmo-3 | `You have access to the following functions. …` the `<function_calls>` examples, then `<functions>` one JSON object a line `</functions>` (vLLM's Olmo 3 template) | the end of the system message, after `\n\n` |
 /// | xlam | `You have access to a set of tools. …` then each tool as indented JSON and a blank line (vLLM's xLAM template, whose instruction stands in its default system message) | the end of the system message, after a line feed |
 /// | deepseek-v3 | `You are a helpful assistant with tool calling capabilities. …` then each tool as a ```` ```json ```` block (SGLang's DeepSeek V3 template) | the end of the system prompt, after `\n\n` |
+/// | cohere-command | `You have been trained to have advanced reasoning and tool-use capabilities …` the `## Tool Use` steps, then `## Available Tools` and the tools as a JSON list in a ```` ```json ```` fence (Command R7B's template, which splices names and descriptions unescaped) | the system preamble, after its languages paragraph and `\n\n` |
+/// | apertus | `Tool Capabilities:` then gpt-oss-like `type NAME = (_: {…}) => any;` per tool | the developer message, after `Deliberation: …\n` |
 /// | every other preset, and host-written descriptions | the conventional form: hermes' `# Tools` header and `<tools>` list, then `For each function call, write it in this format:` and one example call written by [`format_tool_calls`] | the end of the system prompt |
 /// | passthrough | no tools: an error (an empty list writes nothing) | |
 ///
@@ -211,6 +213,8 @@ pub fn format_tool_definitions(
         Dialect::DeepSeekV32 => families::deepseek_v32(&mut out, &read),
         Dialect::DeepSeekV4 => families::deepseek_v4(&mut out, &read),
         Dialect::Pythonic => families::pythonic(&mut out, &read),
+        Dialect::CohereCommand => families::cohere(&mut out, &read),
+        Dialect::Apertus => families::apertus(&mut out, &read),
         Dialect::Olmo3 => families::olmo3(&mut out, &read),
         Dialect::Xlam => families::xlam(&mut out, &read),
         Dialect::DeepSeekV3 => families::deepseek_v3(&mut out, &read),
