@@ -87,7 +87,13 @@ SOURCES = {
                        "models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja",
                        "041462bd55ae7be3ddfbd7a7356f01715740c50d",
                        "You have been trained to have advanced", "]\n```", True),
+    "gemma-4": ("ggml-org/llama.cpp", "models/templates/gemma4.jinja",
+                "75f1ba7389067a9f90082515e124c377a1e104b2", "<|tool>", "<turn|>", False),
 }
+
+# Templates that fail on some of the tools (gemma-4 reads `additionalProperties: false` as a
+# property and fails on it): rendered with the first N tools only (the Rust test does the same).
+TOOL_COUNT = {"gemma-4": 2}
 
 # Templates that read the tools without the OpenAI wrapper (`tool.name`): given the function
 # objects.
@@ -169,7 +175,8 @@ def main():
     for family, (repo, path, commit, start, end, include) in SOURCES.items():
         text = (environment(True) if family in MUTABLE else env).from_string(template_text(directory, repo, path, commit)).render(
             messages=messages[1:] if family in NO_SYSTEM else messages,
-            tools=[t["function"] for t in openai] if family in UNWRAPPED else openai, add_generation_prompt=True, bos_token="<s>",
+            tools=[t["function"] for t in openai[:TOOL_COUNT.get(family)]] if family in UNWRAPPED
+            else openai[:TOOL_COUNT.get(family)], add_generation_prompt=True, bos_token="<s>",
             eos_token="</s>")
         i = text.index(start)
         j = text.index(end, i)
@@ -180,6 +187,18 @@ def main():
         with open(os.path.join(HERE, f"{family}.txt"), "w", encoding="utf-8", newline="") as f:
             f.write(cut)
         print(f"{family}: {len(cut)} bytes from {repo}/{path}@{commit[:12]}")
+    # gemma-4 once more with the third tool, less the properties its template fails on
+    # (`extra`, and `filter`, which has no type): its type lists, arrays of objects, nullable.
+    third = json.loads(json.dumps(openai[2]))
+    del third["function"]["parameters"]["properties"]["extra"]
+    del third["function"]["parameters"]["properties"]["filter"]
+    repo, path, commit, start, end, include = SOURCES["gemma-4"]
+    text = env.from_string(template_text(directory, repo, path, commit)).render(
+        messages=messages, tools=[third], add_generation_prompt=True, bos_token="<s>")
+    i = text.index(start)
+    with open(os.path.join(HERE, "gemma-4-search.txt"), "w", encoding="utf-8", newline="") as f:
+        f.write(text[i:text.index(end, i)])
+    print("gemma-4-search: the third tool without `extra` and `filter`")
     with open(os.path.join(HERE, "anthropic-xml.txt"), "w", encoding="utf-8", newline="") as f:
         f.write(anthropic(tools))
     print("anthropic-xml: written by this script (no public template)")

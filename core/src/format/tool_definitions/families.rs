@@ -636,3 +636,234 @@ pub(super) fn apertus(out: &mut String, tools: &[Tool<'_>]) {
         ts_tool(out, t, false);
     }
 }
+
+// --- gemma-4 -------------------------------------------------------------------------------
+
+const GQ: &str = "<|\"|>";
+
+/// Members sorted as Jinja's `dictsort` sorts them (by key, ignoring case; stable).
+fn dictsort<'j, 'a>(members: &'j [(String, J<'a>)]) -> Vec<&'j (String, J<'a>)> {
+    let mut sorted: Vec<_> = members.iter().collect();
+    sorted.sort_by_cached_key(|(k, _)| k.to_lowercase());
+    sorted
+}
+
+/// Gemma's `format_argument`: strings between `<|"|>`, maps with sorted keys.
+fn gemma_arg(out: &mut String, v: &J<'_>, escape_keys: bool) {
+    match v {
+        J::Str(s) => {
+            out.push_str(GQ);
+            out.push_str(s);
+            out.push_str(GQ);
+        }
+        J::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        J::Obj(members) => {
+            out.push('{');
+            for (i, (k, x)) in dictsort(members).into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                if escape_keys {
+                    out.push_str(GQ);
+                    out.push_str(k);
+                    out.push_str(GQ);
+                } else {
+                    out.push_str(k);
+                }
+                out.push(':');
+                gemma_arg(out, x, escape_keys);
+            }
+            out.push('}');
+        }
+        J::Arr(items) => {
+            out.push('[');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                gemma_arg(out, x, escape_keys);
+            }
+            out.push(']');
+        }
+        other => py_str(out, other),
+    }
+}
+
+/// `[<|"|>a<|"|>,<|"|>b<|"|>]`-style list of required names.
+fn gemma_names(out: &mut String, list: Option<&J<'_>>) {
+    if let Some(J::Arr(items)) = list {
+        for (i, x) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(GQ);
+            py_str(out, x);
+            out.push_str(GQ);
+        }
+    }
+}
+
+/// Gemma's `format_parameters`: the properties in sorted order, each
+/// `NAME:{description:…,nullable:true,enum:…|properties:{…},required:[…]|items:{…},type:<|"|>TYPE<|"|>}`.
+/// Keys named like schema keywords are skipped and a property that is not an object is left
+/// out (the template fails on it).
+fn gemma_params(out: &mut String, props: &[(String, J<'_>)]) {
+    const STANDARD: &[&str] = &["description", "type", "properties", "required", "nullable"];
+    let mut found_first = false;
+    for (key, value) in dictsort(props) {
+        if STANDARD.contains(&key.as_str()) || !matches!(value, J::Obj(_)) {
+            continue;
+        }
+        if found_first {
+            out.push(',');
+        }
+        found_first = true;
+        out.push_str(key);
+        out.push_str(":{");
+        let mut add_comma = false;
+        let mut comma = |out: &mut String| {
+            if add_comma {
+                out.push(',');
+            }
+            add_comma = true;
+        };
+        if let Some(d) = get(value, "description").filter(|d| truthy(Some(d))) {
+            out.push_str("description:");
+            out.push_str(GQ);
+            py_str(out, d);
+            out.push_str(GQ);
+            comma(out);
+        }
+        if truthy(get(value, "nullable")) {
+            comma(out);
+            out.push_str("nullable:true");
+        }
+        let mut ty = String::new();
+        match get(value, "type") {
+            Some(J::Str(s)) => ty.push_str(s),
+            Some(J::Arr(types)) => {
+                if let Some(t) = types.first() {
+                    py_str(&mut ty, t);
+                }
+            }
+            _ => {}
+        }
+        let ty = ty.to_uppercase();
+        match ty.as_str() {
+            "STRING" => {
+                if let Some(e) = get(value, "enum").filter(|e| truthy(Some(e))) {
+                    comma(out);
+                    out.push_str("enum:");
+                    gemma_arg(out, e, true);
+                }
+            }
+            "OBJECT" => {
+                out.push_str(",properties:{");
+                match (get(value, "properties"), value) {
+                    (Some(J::Obj(p)), _) | (_, J::Obj(p)) => gemma_params(out, p),
+                    _ => {}
+                }
+                out.push('}');
+                if truthy(get(value, "required")) {
+                    out.push_str(",required:[");
+                    gemma_names(out, get(value, "required"));
+                    out.push(']');
+                }
+            }
+            "ARRAY" => {
+                if let Some(J::Obj(items)) = get(value, "items").filter(|i| truthy(Some(i))) {
+                    out.push_str(",items:{");
+                    let mut first = true;
+                    for (ik, iv) in dictsort(items) {
+                        if matches!(iv, J::Null) {
+                            continue;
+                        }
+                        if !first {
+                            out.push(',');
+                        }
+                        first = false;
+                        match ik.as_str() {
+                            "properties" => {
+                                out.push_str("properties:{");
+                                if let J::Obj(p) = iv {
+                                    gemma_params(out, p);
+                                }
+                                out.push('}');
+                            }
+                            "required" => {
+                                out.push_str("required:[");
+                                gemma_names(out, Some(iv));
+                                out.push(']');
+                            }
+                            "type" => {
+                                out.push_str("type:");
+                                let upper = |x: &J<'_>| -> J<'static> {
+                                    let mut s = String::new();
+                                    py_str(&mut s, x);
+                                    J::Str(s.to_uppercase())
+                                };
+                                match iv {
+                                    J::Arr(xs) => gemma_arg(
+                                        out,
+                                        &J::Arr(xs.iter().map(upper).collect()),
+                                        true,
+                                    ),
+                                    other => gemma_arg(out, &upper(other), true),
+                                }
+                            }
+                            _ => {
+                                out.push_str(ik);
+                                out.push(':');
+                                gemma_arg(out, iv, true);
+                            }
+                        }
+                    }
+                    out.push('}');
+                }
+            }
+            _ => {}
+        }
+        comma(out);
+        out.push_str("type:");
+        out.push_str(GQ);
+        out.push_str(&ty);
+        out.push_str(GQ);
+        out.push('}');
+    }
+}
+
+/// Gemma 4's template: `<|tool>declaration:NAME{description:<|"|>…<|"|>,parameters:{…}}<tool|>`
+/// per tool, Gemma's own object syntax, keys sorted.
+pub(super) fn gemma4(out: &mut String, tools: &[Tool<'_>]) {
+    for t in tools {
+        out.push_str("<|tool>declaration:");
+        out.push_str(t.name);
+        out.push_str("{description:");
+        out.push_str(GQ);
+        out.push_str(t.description.unwrap_or(""));
+        out.push_str(GQ);
+        if let Some(params) = t.params.as_ref().filter(|p| truthy(Some(p))) {
+            out.push_str(",parameters:{");
+            if let Some(J::Obj(props)) = get(params, "properties").filter(|p| truthy(Some(p))) {
+                out.push_str("properties:{");
+                gemma_params(out, props);
+                out.push_str("},");
+            }
+            if truthy(get(params, "required")) {
+                out.push_str("required:[");
+                gemma_names(out, get(params, "required"));
+                out.push_str("],");
+            }
+            if let Some(ty) = get(params, "type").filter(|t| truthy(Some(t))) {
+                let mut s = String::new();
+                py_str(&mut s, ty);
+                out.push_str("type:");
+                out.push_str(GQ);
+                out.push_str(&s.to_uppercase());
+                out.push_str(GQ);
+                out.push('}');
+            }
+        }
+        out.push_str("}<tool|>");
+    }
+}

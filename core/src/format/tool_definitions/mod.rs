@@ -125,6 +125,7 @@ fn read_tool<'a>(i: usize, t: &ToolDef<'a>) -> Result<Tool<'a>, FormatError> {
 /// | deepseek-v3 | `You are a helpful assistant with tool calling capabilities. …` then each tool as a ```` ```json ```` block (SGLang's DeepSeek V3 template) | the end of the system prompt, after `\n\n` |
 /// | cohere-command | `You have been trained to have advanced reasoning and tool-use capabilities …` the `## Tool Use` steps, then `## Available Tools` and the tools as a JSON list in a ```` ```json ```` fence (Command R7B's template, which splices names and descriptions unescaped) | the system preamble, after its languages paragraph and `\n\n` |
 /// | apertus | `Tool Capabilities:` then gpt-oss-like `type NAME = (_: {…}) => any;` per tool | the developer message, after `Deliberation: …\n` |
+/// | gemma-4 | `<\|tool>declaration:NAME{description:<\|"\|>…<\|"\|>,parameters:{…}}<tool\|>` per tool, in Gemma's object syntax with keys sorted (its template's `format_function_declaration`; a property that is not an object, which the template fails on, is left out) | the system turn, after the system message |
 /// | every other preset, and host-written descriptions | the conventional form: hermes' `# Tools` header and `<tools>` list, then `For each function call, write it in this format:` and one example call written by [`format_tool_calls`] | the end of the system prompt |
 /// | passthrough | no tools: an error (an empty list writes nothing) | |
 ///
@@ -214,6 +215,7 @@ pub fn format_tool_definitions(
         Dialect::DeepSeekV4 => families::deepseek_v4(&mut out, &read),
         Dialect::Pythonic => families::pythonic(&mut out, &read),
         Dialect::CohereCommand => families::cohere(&mut out, &read),
+        Dialect::Gemma4 => families::gemma4(&mut out, &read),
         Dialect::Apertus => families::apertus(&mut out, &read),
         Dialect::Olmo3 => families::olmo3(&mut out, &read),
         Dialect::Xlam => families::xlam(&mut out, &read),
