@@ -338,3 +338,21 @@ fn gemma_4_search() {
         include_str!("tool_definitions/gemma-4-search.txt")
     );
 }
+
+#[test]
+fn replaced_call_markers_get_the_conventional_form() {
+    let config = Config {
+        tool_call_markers: Some(("<call>", "</call>")),
+        ..Config::new(Dialect::Hermes)
+    };
+    let def = ToolDef {
+        name: "f",
+        description: None,
+        schema: None,
+    };
+    let text = format_tool_definitions(&config, &[def]).unwrap();
+    assert!(
+        text.ends_with("write it in this format:\n<call>\n{\"name\": \"example_function_name\", \"arguments\": {\"example_parameter\": \"value\"}}\n</call>"),
+        "{text}"
+    );
+}

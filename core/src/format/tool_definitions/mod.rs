@@ -8,7 +8,7 @@ use super::tool_calls::args::{J, read_value};
 use super::tool_calls::{FormatError, FormatErrorKind, ToolCallIn, format_tool_calls};
 use crate::config::Config;
 use crate::json::strict::{self, Kind};
-use crate::spec::Dialect;
+use crate::spec::{Description, Dialect, Shape};
 
 mod families;
 mod py;
@@ -126,7 +126,7 @@ fn read_tool<'a>(i: usize, t: &ToolDef<'a>) -> Result<Tool<'a>, FormatError> {
 /// | cohere-command | `You have been trained to have advanced reasoning and tool-use capabilities …` the `## Tool Use` steps, then `## Available Tools` and the tools as a JSON list in a ```` ```json ```` fence (Command R7B's template, which splices names and descriptions unescaped) | the system preamble, after its languages paragraph and `\n\n` |
 /// | apertus | `Tool Capabilities:` then gpt-oss-like `type NAME = (_: {…}) => any;` per tool | the developer message, after `Deliberation: …\n` |
 /// | gemma-4 | `<\|tool>declaration:NAME{description:<\|"\|>…<\|"\|>,parameters:{…}}<tool\|>` per tool, in Gemma's object syntax with keys sorted (its template's `format_function_declaration`; a property that is not an object, which the template fails on, is left out) | the system turn, after the system message |
-/// | morph-xml, step-3, hunyuan, minicpm5, functiongemma, and host-written descriptions | the conventional form: hermes' `# Tools` header and `<tools>` list, then `For each function call, write it in this format:` and one example call written by [`format_tool_calls`] | the end of the system prompt |
+/// | morph-xml, step-3, hunyuan, minicpm5, functiongemma, host-written descriptions, and a json-call or xml-params preset whose call markers `tool_call_markers` replaces | the conventional form: hermes' `# Tools` header and `<tools>` list, then `For each function call, write it in this format:` and one example call written by [`format_tool_calls`] | the end of the system prompt |
 /// | passthrough | no tools: an error (an empty list writes nothing) | |
 ///
 /// An empty list writes nothing, as the templates do. The JSON is written as transformers'
@@ -177,7 +177,13 @@ pub fn format_tool_definitions(
     if read.is_empty() {
         return Ok(out);
     }
-    if config.description.is_some() {
+    // A host's description, or markers that replace a preset's call markers (which its
+    // template's instruction spells): the conventional form, whose example call is written
+    // with the markers in force.
+    let markers_replaced = config.tool_call_markers.is_some()
+        && Description::preset(config.dialect)
+            .is_some_and(|d| matches!(d.shape, Shape::JsonCall | Shape::XmlParams));
+    if config.description.is_some() || markers_replaced {
         families::conventional(&mut out, &read, &example(config));
         return Ok(out);
     }
