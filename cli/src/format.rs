@@ -1,6 +1,6 @@
 //! `tokensieve format`: write what the model writes or reads, in a dialect's wire format —
-//! the assistant's past tool calls (`calls`), tool results (`results`) — and name the stop
-//! sequences a host sets for a dialect (`stops`).
+//! the assistant's past tool calls (`calls`), the prompt's tool definitions (`tools`), tool
+//! results (`results`) — and name the stop sequences a host sets for a dialect (`stops`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,7 +10,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use tokensieve::Dialect;
 use tokensieve::format::{
-    ToolCallIn, ToolResult, format_tool_calls, format_tool_results, stop_sequences_for,
+    ToolCallIn, ToolDef, ToolResult, format_tool_calls, format_tool_definitions,
+    format_tool_results, stop_sequences_for,
 };
 
 use crate::{ConfigSource, dialect_parser, read_text};
@@ -21,6 +22,10 @@ pub(crate) enum FormatCommand {
     /// Write the assistant's tool calls as the model writes them, from a JSON array of
     /// {"name", "id"?, "input": {…}}
     Calls(FormatArgs),
+    /// Write the prompt's tool-definition section as the family's chat template renders it,
+    /// from a JSON array in the config's tool-list form: {"name", "description"?, "schema"?}
+    /// (the schema an object or its JSON text; keys and numbers kept as written)
+    Tools(FormatArgs),
     /// Write tool results as the family's template gives them back, from a JSON array of
     /// {"tool_use_id"?, "name"?, "content", "is_error"?}
     Results(FormatArgs),
@@ -117,6 +122,49 @@ pub(crate) fn run(command: &FormatCommand) -> Result<(), String> {
                 })
                 .collect();
             format_tool_calls(&config.config(), &calls).map_err(|e| format!("{what}: {e}"))?
+        }
+        FormatCommand::Tools(args) => {
+            let config = args.source.load()?;
+            let (items, _, what) = items(args)?;
+            let mut owned = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let at = format!("{what}: [{i}]");
+                let Some(object) = item.as_object() else {
+                    return Err(format!("{at}: not an object {{name, description, schema}}"));
+                };
+                if let Some(k) = object
+                    .keys()
+                    .find(|k| !matches!(k.as_str(), "name" | "description" | "schema"))
+                {
+                    return Err(format!(
+                        "{at}: \"{k}\" is not a tool key (name, description, schema)"
+                    ));
+                }
+                let name = opt_str(item, "name", &at)?.ok_or(format!("{at}: no \"name\""))?;
+                let description = opt_str(item, "description", &at)?;
+                // serde_json keeps the keys' order and the numbers' spelling here
+                // (`preserve_order`, `arbitrary_precision`).
+                let schema = match item.get("schema") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(text)) => Some(text.clone()),
+                    Some(v @ Value::Object(_)) => Some(v.to_string()),
+                    Some(_) => {
+                        return Err(format!(
+                            "{at}: \"schema\" is not an object or its JSON text"
+                        ));
+                    }
+                };
+                owned.push((name, description, schema));
+            }
+            let tools: Vec<ToolDef<'_>> = owned
+                .iter()
+                .map(|(name, description, schema)| ToolDef {
+                    name,
+                    description: *description,
+                    schema: schema.as_deref(),
+                })
+                .collect();
+            format_tool_definitions(&config.config(), &tools).map_err(|e| format!("{what}: {e}"))?
         }
         FormatCommand::Results(args) => {
             let config = args.source.load()?;

@@ -8,7 +8,7 @@
 //! tokensieve providers [--names | --json]
 //! tokensieve decode (--config FILE | --provider P [--text-dialect D]) [--chunk N]
 //!                   [--json | --visible-only] [FILE|-]
-//! tokensieve format calls|results (--config FILE | --dialect D [--tools FILE]) [FILE|-]
+//! tokensieve format calls|tools|results (--config FILE | --dialect D [--tools FILE]) [FILE|-]
 //! tokensieve format stops --dialect D
 //! ```
 //!
@@ -56,7 +56,8 @@ enum Command {
     Providers(ListArgs),
     /// Decode a provider's streaming response body into events
     Decode(DecodeArgs),
-    /// Write tool calls or tool results in a dialect's wire format, or name its stop sequences
+    /// Write tool calls, tool definitions or tool results in a dialect's wire format, or name
+    /// its stop sequences
     Format {
         #[command(subcommand)]
         what: format::FormatCommand,
@@ -73,7 +74,7 @@ is not a terminal); tool calls as `→ name(args)`; tool results as `← name: s
 engine should speak.";
 
 /// Where a command's parser config comes from: a `--config` file, or `--dialect` with its
-/// `--tools` (one or the other; `parse` and `format calls|results` share it).
+/// `--tools` (one or the other; `parse` and `format calls|tools|results` share it).
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("source").required(true).args(["config", "dialect"])))]
 pub(crate) struct ConfigSource {

@@ -689,3 +689,60 @@ fn format_calls_results_and_stops() {
         assert!(stderr(&o).starts_with("tokensieve: "), "{o:?}");
     }
 }
+
+/// `format tools`: the prompt's tool section from the config's tool-list form (the schema an
+/// object or its JSON text; keys and numbers as written); `--help`; bad input fails (exit 1).
+#[test]
+fn format_tools() {
+    let o = run(&["format", "tools", "--help"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(
+        stdout(&o).contains("Usage: tokensieve format tools"),
+        "{o:?}"
+    );
+
+    let tools = r#"[{"name": "get_weather", "description": "Weather «now»", "schema": {"type": "object", "properties": {"n": {"type": "number", "default": 1.50}}}}, {"name": "ping", "schema": "{\"type\": \"object\"}"}]"#;
+    let o = run_with(
+        &["format", "tools", "--dialect", "kimi-k2"],
+        tools.as_bytes(),
+    );
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(
+        stdout(&o),
+        "<|im_system|>tool_declare<|im_middle|>[{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"description\": \"Weather «now»\", \"parameters\": {\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"number\", \"default\": 1.50}}}}}, {\"type\": \"function\", \"function\": {\"name\": \"ping\", \"parameters\": {\"type\": \"object\"}}}]<|im_end|>"
+    );
+    let config = file("format-tools-config.json", r#"{"dialect": "harmony"}"#);
+    let input = file("format-tools.json", tools);
+    let o = run(&[
+        "format",
+        "tools",
+        "--config",
+        config.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(
+        stdout(&o),
+        "# Tools\n\n## functions\n\nnamespace functions {\n\n// Weather «now»\ntype get_weather = (_: {\nn?: number, // default: 1.50,\n}) => any;\n\ntype ping = () => any;\n\n} // namespace functions"
+    );
+
+    for input in [
+        r#"[{"name": "f", "schema": [1]}]"#,
+        r#"[{"name": "f", "schema": "{\"a\": "}]"#,
+        r#"[{"name": "f", "parameters": {}}]"#,
+        r#"[{"description": "no name"}]"#,
+        r#"{"name": "f"}"#,
+    ] {
+        let o = run_with(
+            &["format", "tools", "--dialect", "hermes"],
+            input.as_bytes(),
+        );
+        assert_eq!(o.status.code(), Some(1), "{input}: {o:?}");
+        assert!(stderr(&o).starts_with("tokensieve: "), "{o:?}");
+    }
+    let o = run_with(
+        &["format", "tools", "--dialect", "passthrough"],
+        br#"[{"name": "f"}]"#,
+    );
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+}

@@ -6,9 +6,11 @@
 //!
 //! `whole_text.rs` parses a whole text ([`parse`], [`parse_tool_calls`], [`has_tool_use`],
 //! [`parse_tool_choice`]); `tool_results.rs` writes results back ([`format_tool_results`]); `tool_calls.rs` writes the
-//! assistant's calls ([`format_tool_calls`]) and names a dialect's stops ([`stop_sequences_for`]).
+//! assistant's calls ([`format_tool_calls`]) and names a dialect's stops ([`stop_sequences_for`]);
+//! `tool_definitions/` writes the prompt's tool section ([`format_tool_definitions`]).
 
 mod tool_calls;
+mod tool_definitions;
 mod tool_results;
 mod whole_text;
 
@@ -16,6 +18,7 @@ pub use tool_calls::{
     FormatError, FormatErrorKind, ToolCallIn, format_tool_calls, participant_stops,
     stop_sequences_for,
 };
+pub use tool_definitions::{ToolDef, format_tool_definitions};
 pub use tool_results::{ToolResult, format_tool_results};
 pub use whole_text::{
     ToolCall, ToolChoiceError, has_tool_use, parse, parse_tool_calls, parse_tool_choice,

@@ -6,7 +6,7 @@ use super::*;
 // --- a JSON tree that keeps numbers as written ---------------------------------------------
 
 #[derive(Clone, Debug)]
-pub(super) enum J<'a> {
+pub(in crate::format) enum J<'a> {
     Null,
     Bool(bool),
     Num(&'a str),
@@ -165,4 +165,10 @@ pub(super) fn read_arguments(call: usize, args: &str) -> Result<Vec<(String, J<'
             kind: FormatErrorKind::NotAnObject,
         }),
     }
+}
+
+/// Reads JSON text already checked by [`strict::validate`] into the tree (numbers as written,
+/// members in order).
+pub(in crate::format) fn read_value(text: &str) -> J<'_> {
+    (Reader { s: text, i: 0 }).value()
 }

@@ -40,13 +40,28 @@ pub enum FormatErrorKind {
     BadKey(String, &'static str),
     /// The dialect writes no tool calls (passthrough).
     NoToolCalls,
+    /// [`format_tool_definitions`](super::format_tool_definitions): the tool's schema is not
+    /// valid JSON: where (a byte offset into it) and why.
+    InvalidSchema {
+        /// Byte offset into the schema.
+        offset: usize,
+        /// Why.
+        reason: &'static str,
+    },
+    /// [`format_tool_definitions`](super::format_tool_definitions): the schema is valid JSON
+    /// but not an object.
+    SchemaNotAnObject,
+    /// [`format_tool_definitions`](super::format_tool_definitions): the tool's name cannot be
+    /// written (why).
+    BadToolName(&'static str),
 }
 
-/// Why [`format_tool_calls`] could not write the calls: the index of the call and what was
-/// wrong with it.
+/// Why [`format_tool_calls`] could not write the calls (or
+/// [`format_tool_definitions`](super::format_tool_definitions) the tools): the index of the
+/// call (tool) and what was wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FormatError {
-    /// Index of the offending call in the slice given.
+    /// Index of the offending call (tool) in the slice given.
     pub call: usize,
     /// What was wrong.
     pub kind: FormatErrorKind,
@@ -61,7 +76,13 @@ impl fmt::Display for FormatError {
     /// assert_eq!(err.to_string(), "call 0: arguments are not a JSON object");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "call {}: ", self.call)?;
+        let what = match self.kind {
+            FormatErrorKind::InvalidSchema { .. }
+            | FormatErrorKind::SchemaNotAnObject
+            | FormatErrorKind::BadToolName(_) => "tool",
+            _ => "call",
+        };
+        write!(f, "{what} {}: ", self.call)?;
         match &self.kind {
             FormatErrorKind::InvalidJson { offset, reason } => {
                 write!(f, "arguments are not JSON: {reason} at byte {offset}")
@@ -72,6 +93,11 @@ impl fmt::Display for FormatError {
                 write!(f, "argument key {k:?} cannot be written: {why}")
             }
             FormatErrorKind::NoToolCalls => f.write_str("the dialect writes no tool calls"),
+            FormatErrorKind::InvalidSchema { offset, reason } => {
+                write!(f, "the schema is not JSON: {reason} at byte {offset}")
+            }
+            FormatErrorKind::SchemaNotAnObject => f.write_str("the schema is not a JSON object"),
+            FormatErrorKind::BadToolName(why) => write!(f, "the name cannot be written: {why}"),
         }
     }
 }
@@ -237,7 +263,7 @@ fn param_type(config: &Config<'_>, name: &str, key: &str) -> ValueType {
         .map_or(ValueType::Any, |(t, _)| t)
 }
 
-mod args;
+pub(super) mod args;
 mod checks;
 mod families;
 mod shapes;
