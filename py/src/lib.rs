@@ -36,6 +36,8 @@ fn _tokensieve(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<sieve::Sieve>()?;
     m.add_class::<decoder::Decoder>()?;
     m.add_class::<event::Event>()?;
+    event::add_kinds(m)?;
+    m.add_function(wrap_pyfunction!(event::_event, m)?)?;
     m.add(
         "DIALECTS",
         PyTuple::new(py, config::supported_dialects().collect::<Vec<_>>())?,

@@ -429,7 +429,7 @@ impl Sieve {
                     (Form::Count, _) => return Ok(()),
                     (Form::Tuple, CoreEvent::Chunk(c)) => chunk_tuple(py, c)?,
                     (Form::Dict, CoreEvent::Chunk(c)) => chunk_dict(py, c)?,
-                    _ => conv.convert(py, ev)?.into_bound(py).into_any(),
+                    _ => conv.convert(py, ev)?.into_bound(py),
                 };
                 list.append(obj)
             };

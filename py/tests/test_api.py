@@ -328,7 +328,7 @@ def test_events_are_immutable_hashable_and_compare_by_value() -> None:
         a[1].text = "x"  # type: ignore[misc]
     with pytest.raises(TypeError):
         Event()  # type: ignore[call-arg]
-    assert repr(a[1]) == "Event(event='chunk', text='Let me check.', type='text', visible=True, block=0, depth=0)"
+    assert repr(a[1]) == "ChunkEvent(event='chunk', text='Let me check.', type='text', visible=True, block=0, depth=0)"
 
 
 # --- helpers ----------------------------------------------------------------------------

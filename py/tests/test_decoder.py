@@ -190,7 +190,7 @@ def test_finish_and_error_to_dict_is_the_json_form() -> None:
              if e.event == "error"][0]
     assert list(error.to_dict()) == ["event", "source", "code", "message"]
     assert (error.source, error.code, error.message) == ("provider", "service_unavailable", "Service Unavailable")
-    assert repr(error) == ("Event(event='error', source='provider', code='service_unavailable', "
+    assert repr(error) == ("ErrorEvent(event='error', source='provider', code='service_unavailable', "
                            "message='Service Unavailable')")
     assert error.reason is None and error.type is None and error.index is None
 

@@ -138,3 +138,30 @@ match events[0]:
         assert_type(matched_text, str)
     case _:
         pass
+
+# Events typed per kind: isinstance and class patterns narrow to the kind's attributes.
+def speak(text: str) -> None: ...
+
+
+for e in events:
+    if isinstance(e, tokensieve.ChunkEvent):
+        assert_type(e.event, Literal["chunk"])
+        assert_type(e.text, str)
+        assert_type(e.visible, bool)
+        speak(e.text)
+    match e:
+        case tokensieve.ChunkEvent(text, "text"):
+            assert_type(text, str)
+            speak(text)
+        case tokensieve.BlockStartEvent(block_type, index):
+            assert_type(block_type, Literal["text", "thinking", "tool_call", "tool_result"])
+            assert_type(index, int)
+        case tokensieve.StopEvent(sequence):
+            assert_type(sequence, str)
+        case tokensieve.FinishEvent(reason=finish_reason):
+            assert_type(finish_reason, tokensieve.FinishReason)
+        case tokensieve.ErrorEvent(message=error_message):
+            assert_type(error_message, str)
+        case _:
+            pass
+    speak(e.text)  # type: ignore[arg-type]

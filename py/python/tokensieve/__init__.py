@@ -24,7 +24,20 @@ from typing import overload as _overload
 
 from ._collect import Collector
 from ._errors import ArgumentError, ConfigError, Error, StateError
-from ._tokensieve import DIALECTS, PROVIDERS, Decoder, Event, Sieve, __version__
+from ._tokensieve import (
+    DIALECTS,
+    PROVIDERS,
+    BlockCompleteEvent,
+    BlockStartEvent,
+    ChunkEvent,
+    Decoder,
+    ErrorEvent,
+    Event,
+    FinishEvent,
+    Sieve,
+    StopEvent,
+    __version__,
+)
 from ._types import (
     BlockType,
     DecoderOptions,
@@ -48,17 +61,22 @@ __all__ = [
     "DIALECTS",
     "PROVIDERS",
     "ArgumentError",
+    "BlockCompleteEvent",
+    "BlockStartEvent",
     "BlockType",
+    "ChunkEvent",
     "Collector",
     "ConfigError",
     "Decoder",
     "DecoderOptions",
     "Dialect",
     "Error",
+    "ErrorEvent",
     "ErrorReason",
     "ErrorSource",
     "Event",
     "EventKind",
+    "FinishEvent",
     "FinishReason",
     "Parser",
     "Part",
@@ -66,6 +84,7 @@ __all__ = [
     "Sieve",
     "SieveOptions",
     "StateError",
+    "StopEvent",
     "ToolCall",
     "Usage",
     "__version__",

@@ -4,7 +4,7 @@ their events."""
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final, Literal, final
 
-from typing_extensions import Buffer, Unpack
+from typing_extensions import Buffer, Self, Unpack
 
 from ._types import (
     BlockType,
@@ -26,14 +26,20 @@ PROVIDERS: Final[tuple[Provider, ...]]
 #: Inputs at least this many bytes long are scanned with the GIL released.
 RELEASE_GIL_AT: Final[int]
 
-@final
 class Event:
     """One event of the stream; immutable. Attributes are named as in the JSON form, and
-    one is ``None`` exactly when the JSON form omits its key for this event."""
+    one is ``None`` exactly when the JSON form omits its key for this event.
+
+    Every event is an instance of one of its final subclasses, one per kind
+    (:class:`BlockStartEvent`, :class:`ChunkEvent`, :class:`BlockCompleteEvent`,
+    :class:`StopEvent`, :class:`FinishEvent`, :class:`ErrorEvent`), whose attributes that
+    the kind always has are typed without ``None``: ``isinstance`` and class patterns
+    narrow (``case ChunkEvent(text=t)``). Events pickle and copy."""
 
     __match_args__: ClassVar[tuple[Literal["event"]]]
-    def __copy__(self) -> Event: ...
-    def __deepcopy__(self, memo: object, /) -> Event: ...
+    def __copy__(self) -> Self: ...
+    def __deepcopy__(self, memo: object, /) -> Self: ...
+    def __reduce__(self) -> tuple[Any, tuple[tuple[Any, ...]]]: ...
 
     @property
     def event(self) -> EventKind:
@@ -131,6 +137,83 @@ class Event:
         dict, absent fields omitted."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+
+def _event(state: tuple[Any, ...], /) -> Event:
+    """Rebuilds a pickled event (``Event.__reduce__``)."""
+
+@final
+class BlockStartEvent(Event):
+    """``block_start``: a block opens."""
+
+    __match_args__: ClassVar[tuple[Literal["type"], Literal["index"]]]
+    @property
+    def event(self) -> Literal["block_start"]: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def type(self) -> BlockType: ...
+
+@final
+class ChunkEvent(Event):
+    """``chunk``: a piece of the open block's content."""
+
+    __match_args__: ClassVar[tuple[Literal["text"], Literal["type"]]]
+    @property
+    def event(self) -> Literal["chunk"]: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def type(self) -> BlockType: ...
+    @property
+    def visible(self) -> bool: ...
+    @property
+    def block(self) -> int: ...
+    @property
+    def depth(self) -> int: ...
+
+@final
+class BlockCompleteEvent(Event):
+    """``block_complete``: a block ends, with what it holds."""
+
+    __match_args__: ClassVar[tuple[Literal["type"], Literal["index"]]]
+    @property
+    def event(self) -> Literal["block_complete"]: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def type(self) -> BlockType: ...
+
+@final
+class StopEvent(Event):
+    """``stop``: a stop sequence ended the stream."""
+
+    __match_args__: ClassVar[tuple[Literal["sequence"]]]
+    @property
+    def event(self) -> Literal["stop"]: ...
+    @property
+    def sequence(self) -> str: ...
+
+@final
+class FinishEvent(Event):
+    """``finish`` (a :class:`Decoder`'s): the response, or one choice of it, ended."""
+
+    __match_args__: ClassVar[tuple[Literal["reason"]]]
+    @property
+    def event(self) -> Literal["finish"]: ...
+    @property
+    def reason(self) -> FinishReason: ...
+
+@final
+class ErrorEvent(Event):
+    """``error`` (a :class:`Decoder`'s): the provider sent an error, or the body broke."""
+
+    __match_args__: ClassVar[tuple[Literal["code"], Literal["message"]]]
+    @property
+    def event(self) -> Literal["error"]: ...
+    @property
+    def source(self) -> ErrorSource: ...
+    @property
+    def message(self) -> str: ...
 
 @final
 class Sieve:
