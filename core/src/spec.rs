@@ -201,6 +201,10 @@ dialects! {
     /// </tool_call></tool_calls>`, `<think>`, an `<answer>` wrapper as markup (Tencent
     /// Hunyuan HY3): the key-value shape's preset with a separator.
     Hunyuan = 29, "hunyuan", THINK;
+    /// `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="N">]<]minimax[>[<k>V]<]minimax[>[</k>…`:
+    /// every structural tag after the namespace token, arguments as elements named by
+    /// their key (objects and arrays written by element), `<mm:think>` (MiniMax M3).
+    MinimaxM3 = 30, "minimax-m3", ("<mm:think>", "</mm:think>");
 }
 
 impl Dialect {

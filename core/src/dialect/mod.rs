@@ -46,6 +46,7 @@ pub(crate) mod json_call;
 pub(crate) mod kimi;
 pub(crate) mod llama3;
 pub(crate) mod minimax;
+pub(crate) mod minimax_m3;
 pub(crate) mod mistral;
 pub(crate) mod morph;
 pub(crate) mod passthrough;
@@ -218,6 +219,7 @@ registry! {
     Lfm2, pythonic::State;
     Gemma4, gemma::State;
     FunctionGemma, gemma::State;
+    MinimaxM3, morph::State;
     => CohereCommand: Hermes;
     => Granite: Hermes;
     => Phi4Mini: Hermes;

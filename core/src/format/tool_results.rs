@@ -128,7 +128,8 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("\n</tool_response>");
             }
         }
-        Dialect::MinimaxM2 => {
+        // MiniMax M3's template writes its results as M2's does.
+        Dialect::MinimaxM2 | Dialect::MinimaxM3 => {
             if !results.is_empty() {
                 out.push_str("]~b]tool");
                 for r in results {

@@ -46,7 +46,7 @@ pub fn stop_sequences_for(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Hermes | Dialect::Qwen3Coder | Dialect::MorphXml | Dialect::Olmo3 => CHATML,
         Dialect::KimiK2 | Dialect::Lfm2 => &["<|im_end|>"],
         Dialect::Glm45 => &["<|user|>", "<|observation|>", "<|endoftext|>"],
-        Dialect::MinimaxM2 => &["[e~["],
+        Dialect::MinimaxM2 | Dialect::MinimaxM3 => &["[e~["],
         Dialect::Harmony => &["<|return|>", "<|call|>"],
         Dialect::DeepSeekV3 | Dialect::DeepSeekV31 | Dialect::DeepSeekV32 | Dialect::DeepSeekV4 => {
             DEEPSEEK
