@@ -27,7 +27,7 @@ pub struct ToolResult<'a> {
 /// | hermes, qwen3-coder, morph-xml, minicpm5, step-3, passthrough | `<tool_response>\n…\n</tool_response>`, a line between results (Qwen and hermes-style templates) |
 /// | hunyuan | `<tool_responses>`, `<tool_response>…</tool_response>` per result (a line between them), `</tool_responses>` |
 /// | glm-4.5 | `<\|observation\|>` once, then `\n<tool_response>\n…\n</tool_response>` per result |
-/// | minimax-m2 | `]~b]tool` once, `\n<response>…</response>` per result, then `[e~[\n` |
+/// | minimax-m2, minimax-m3 | `]~b]tool` once, `\n<response>…</response>` per result, then `[e~[\n` |
 /// | harmony | `<\|start\|>functions.NAME to=assistant<\|channel\|>commentary<\|message\|>…<\|end\|>` (author `tool` when the name is unknown) |
 /// | kimi-k2 | `<\|im_system\|>NAME<\|im_middle\|>## Return of ID\n…<\|im_end\|>` (`tool` when the name is unknown; no `## Return of` line without an id) |
 /// | deepseek-v3 | `<｜tool▁outputs▁begin｜>`, `<｜tool▁output▁begin｜>…<｜tool▁output▁end｜>` per result (a line between them), `<｜tool▁outputs▁end｜>` |

@@ -101,6 +101,7 @@ const LLAMA3_MARKERS: &[&str] = &["<|"];
 /// | --- | --- |
 /// | anthropic-xml | `<function_calls>\n<invoke name="N">\n<parameter name="K">V</parameter>\n…</invoke>\n</function_calls>` |
 /// | minimax-m2 | the same in `<minimax:tool_call>` (its template's layout) |
+/// | minimax-m3 | `]<]minimax[>[<tool_call>\n`, per call `]<]minimax[>[<invoke name="N">` then `]<]minimax[>[<K>V]<]minimax[>[</K>` per argument and `]<]minimax[>[</invoke>\n`, then `]<]minimax[>[</tool_call>` (strings raw, the rest as JSON text) |
 /// | deepseek-v3.2, deepseek-v4 | DSML: `<｜DSML｜function_calls>` / `<｜DSML｜tool_calls>`, `<｜DSML｜parameter name="K" string="true">` for a string written raw, `string="false"` and JSON otherwise |
 /// | qwen3-coder | `<tool_call>\n<function=N>\n<parameter=K>\nV\n</parameter>\n</function>\n</tool_call>` per call, a line between calls |
 /// | seed-oss | the same in `<seed:tool_call>`, values without the framing line feeds |

@@ -27,6 +27,7 @@ use super::*;
 /// | apertus | `<\|assistant_end\|>` |
 /// | xlam | `<\|eot_id\|>`, `<\|im_end\|>` (Llama- and Qwen-based xLAM-2) |
 /// | minicpm5 | `<\|im_end\|>`, `<\|endoftext\|>` |
+/// | minimax-m3 | `[e~[` (as minimax-m2) |
 /// | step-3 | none known (its template was not found here) |
 /// | hunyuan | none known (its template was not found here) |
 /// | passthrough | none |
