@@ -51,6 +51,7 @@ TARGETS = {
     "step-3": "sieve_step_3",
     "hunyuan": "sieve_hunyuan",
     "minimax-m3": "sieve_minimax_m3",
+    "inkling": "sieve_inkling",
 }
 OUT = HERE / "seeds"
 

@@ -374,6 +374,11 @@ typedef enum tokensieve_dialect {
    * arguments as elements named by their key, `<mm:think>`.
    */
   TOKENSIEVE_DIALECT_MINIMAX_M3 = 30,
+  /**
+   * Inkling: typed content blocks, calls
+   * `<|content_invoke_tool_json|>{"name": N, "args": {…}}<|end_message|>`, `<|content_thinking|>`.
+   */
+  TOKENSIEVE_DIALECT_INKLING = 31,
 } tokensieve_dialect;
 
 /**

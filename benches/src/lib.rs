@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 29] = [
+pub const TOOL_DIALECTS: [Dialect; 30] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -69,6 +69,7 @@ pub const TOOL_DIALECTS: [Dialect; 29] = [
     Dialect::Step3,
     Dialect::Hunyuan,
     Dialect::MinimaxM3,
+    Dialect::Inkling,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -453,6 +454,18 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             out.push_str("</invoke>\n</minimax:tool_call>");
         }
+        Dialect::Inkling => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!({"name": call.name, "args": args});
+            let _ = write!(
+                out,
+                "<|message_model|><|content_invoke_tool_json|>{body}<|end_message|>"
+            );
+        }
         Dialect::MinimaxM3 => {
             let _ = write!(out, "{M3}<tool_call>\n{M3}<invoke name=\"{}\">", call.name);
             for (k, v) in &call.args {
@@ -721,6 +734,7 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         Dialect::MorphXml
         | Dialect::MinimaxM2
         | Dialect::MinimaxM3
+        | Dialect::Inkling
         | Dialect::Glm45
         | Dialect::Hunyuan
         | Dialect::KimiK2

@@ -179,6 +179,28 @@ const MINIMAX_M3_ATOMS: &[&[u8]] = &[
     b"\nHuman:",
 ];
 
+/// Inkling: the block markers whole and cut, call bodies whole and broken, thinking.
+const INKLING_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"\n",
+    b"<|message_model|>",
+    b"<|content_text|>",
+    b"<|content_thinking|>",
+    b"<|content_invoke_tool_json|>",
+    b"<|end_message|>",
+    b"<|content_model_end_sampling|>",
+    b"<|end_mes",
+    b"<|content_",
+    b"{\"name\": \"f\", \"args\": {\"s\": \"x\"}}",
+    b"{\"name\": \"g\"",
+    b", \"args\": {\"p\": 42}}",
+    b"{oops",
+    b"\"<|end_message|>\"",
+    "é".as_bytes(),
+    b"\xff",
+    b"\nHuman:",
+];
+
 /// DSML (deepseek-v3.2 / deepseek-v4): the invoke shape with a required prefix, in both
 /// spellings, cut prefixes, unprefixed look-alikes, the typing attribute.
 const DSML_ATOMS: &[&[u8]] = &[
@@ -627,6 +649,20 @@ proptest! {
             // The region's opener is structural wherever it appears in top-level text.
             prop_assert!(!(e["depth"] == 0 && e["type"] == "text" && t.contains("]<]minimax[>[<tool_call>")), "{}", e);
             prop_assert!(!(e["type"] == "tool_call" && e["part"] != "input" && t.contains('<')), "{}", e);
+        }
+    }
+
+    #[test]
+    fn inkling_chunk_invariance(data in input(INKLING_ATOMS), sizes in splits(),
+                                stops in any::<bool>(), schema in any::<bool>(),
+                                thinking in any::<bool>()) {
+        let config = dialect_config("inkling", stops, schema, thinking);
+        let whole = invariant(&config, &data, &sizes)?;
+        for e in chunks_outside_raw(&whole) {
+            let t = e["text"].as_str().unwrap_or("");
+            // Markup never reaches the text (an opener with no body at the end of input is
+            // text, as in hermes).
+            prop_assert!(!(e["type"] == "text" && (t.contains("<|message_model|>") || t.contains("<|end_message|>"))), "{}", e);
         }
     }
 

@@ -103,7 +103,9 @@ functools.partial functools[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {\
 </mm:think><mm:think>why</mm:think>]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<s>a \"q\" ]<]minimax[>[ é]<]minimax[>[</s>\
 ]<]minimax[>[<n> 42 ]<]minimax[>[</n>]<]minimax[>[<o>]<]minimax[>[<k>v]<]minimax[>[</k>]<]minimax[>[<k>w]<]minimax[>[</k>]<]minimax[>[</o>\
 ]<]minimax[>[<l>]<]minimax[>[<item>1]<]minimax[>[</item>]<]minimax[>[</l>]<]minimax[>[</invoke>\n]<]minimax[>[<invoke name=\"g\">stray]<]minimax[>[</invoke>\n\
-]<]minimax[>[</tool_call> ]<]minimax[>[ x ]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"h\">]<]minimax[>[<s>cut]<]mini\n";
+]<]minimax[>[</tool_call> ]<]minimax[>[ x ]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"h\">]<]minimax[>[<s>cut]<]mini\n\
+<|message_model|><|content_thinking|>why<|end_message|><|message_model|><|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {\"s\": \"x\", n: 1}}<|end_message|>\
+<|message_model|><|content_text|>ok<|end_message|><|content_invoke_tool_json|>{oops}<|end_message|><|content_model_end_sampling|>\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 

@@ -279,6 +279,9 @@ pub enum tokensieve_dialect {
     /// MiniMax M3: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="N">]<]minimax[>[<k>V]<]minimax[>[</k>…`,
     /// arguments as elements named by their key, `<mm:think>`.
     TOKENSIEVE_DIALECT_MINIMAX_M3 = 30,
+    /// Inkling: typed content blocks, calls
+    /// `<|content_invoke_tool_json|>{"name": N, "args": {…}}<|end_message|>`, `<|content_thinking|>`.
+    TOKENSIEVE_DIALECT_INKLING = 31,
 }
 
 /// `tokensieve_config.dialect` before one is chosen: what `tokensieve_config_default`

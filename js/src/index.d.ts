@@ -7,7 +7,8 @@ export type Dialect =
   | 'pythonic' | 'passthrough' | 'deepseek-v3.2' | 'deepseek-v4' | 'seed-oss' | 'olmo-3' | 'lfm2'
   | 'cohere-command' | 'granite' | 'phi-4-mini' | 'apertus' | 'xlam' | 'gemma-4' | 'functiongemma' | 'minicpm5' | 'step-3'
   | 'hunyuan'
-  | 'minimax-m3';
+  | 'minimax-m3'
+  | 'inkling';
 
 export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock' | 'ollama';
 

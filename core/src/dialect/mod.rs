@@ -225,6 +225,7 @@ registry! {
     => Phi4Mini: Hermes;
     => Apertus: Hermes;
     => Xlam: Hermes;
+    => Inkling: Hermes;
     => MiniCpm5: MinimaxM2;
     => Step3: MinimaxM2;
     => Hunyuan: Glm45;
