@@ -50,6 +50,8 @@ TARGETS = {
     "minicpm5": "sieve_minicpm5",
     "step-3": "sieve_step_3",
     "hunyuan": "sieve_hunyuan",
+    "minimax-m3": "sieve_minimax_m3",
+    "inkling": "sieve_inkling",
 }
 OUT = HERE / "seeds"
 

@@ -369,6 +369,16 @@ typedef enum tokensieve_dialect {
    * Tencent Hunyuan HY3: `<tool_calls><tool_call>N<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>`.
    */
   TOKENSIEVE_DIALECT_HUNYUAN = 29,
+  /**
+   * MiniMax M3: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="N">]<]minimax[>[<k>V]<]minimax[>[</k>…`,
+   * arguments as elements named by their key, `<mm:think>`.
+   */
+  TOKENSIEVE_DIALECT_MINIMAX_M3 = 30,
+  /**
+   * Inkling: typed content blocks, calls
+   * `<|content_invoke_tool_json|>{"name": N, "args": {…}}<|end_message|>`, `<|content_thinking|>`.
+   */
+  TOKENSIEVE_DIALECT_INKLING = 31,
 } tokensieve_dialect;
 
 /**

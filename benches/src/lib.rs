@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 28] = [
+pub const TOOL_DIALECTS: [Dialect; 30] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -68,6 +68,8 @@ pub const TOOL_DIALECTS: [Dialect; 28] = [
     Dialect::MiniCpm5,
     Dialect::Step3,
     Dialect::Hunyuan,
+    Dialect::MinimaxM3,
+    Dialect::Inkling,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -331,6 +333,34 @@ fn xml_value(v: &Value) -> String {
     }
 }
 
+/// MiniMax M3's namespace token, written before every structural tag.
+const M3: &str = "]<]minimax[>[";
+
+/// A value as MiniMax M3 writes it: strings raw, objects and arrays by element (`<item>`
+/// for array items), the rest as JSON text.
+fn m3_value(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s) => out.push_str(s),
+        Value::Object(map) => {
+            for (k, item) in map {
+                let _ = write!(out, "{M3}<{k}>");
+                m3_value(item, out);
+                let _ = write!(out, "{M3}</{k}>");
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                let _ = write!(out, "{M3}<item>");
+                m3_value(item, out);
+                let _ = write!(out, "{M3}</item>");
+            }
+        }
+        other => {
+            let _ = write!(out, "{other}");
+        }
+    }
+}
+
 /// `s` with the five XML entities escaped (morph-xml decodes them in string arguments).
 fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -423,6 +453,27 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
                 let _ = writeln!(out, "<parameter name=\"{k}\">{}</parameter>", xml_value(v));
             }
             out.push_str("</invoke>\n</minimax:tool_call>");
+        }
+        Dialect::Inkling => {
+            let args: serde_json::Map<String, Value> = call
+                .args
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect();
+            let body = json!({"name": call.name, "args": args});
+            let _ = write!(
+                out,
+                "<|message_model|><|content_invoke_tool_json|>{body}<|end_message|>"
+            );
+        }
+        Dialect::MinimaxM3 => {
+            let _ = write!(out, "{M3}<tool_call>\n{M3}<invoke name=\"{}\">", call.name);
+            for (k, v) in &call.args {
+                let _ = write!(out, "{M3}<{k}>");
+                m3_value(v, out);
+                let _ = write!(out, "{M3}</{k}>");
+            }
+            let _ = write!(out, "{M3}</invoke>\n{M3}</tool_call>");
         }
         Dialect::Step3 => {
             let _ = writeln!(
@@ -682,6 +733,8 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         // have no result syntax: a result is quoted prose.
         Dialect::MorphXml
         | Dialect::MinimaxM2
+        | Dialect::MinimaxM3
+        | Dialect::Inkling
         | Dialect::Glm45
         | Dialect::Hunyuan
         | Dialect::KimiK2

@@ -238,6 +238,12 @@ fn dialect_description(name: &str) -> &'static str {
         "minicpm5" => {
             "OpenBMB MiniCPM5: <function name=\"N\"><param name=\"K\">…</param></function> in text, CDATA values"
         }
+        "minimax-m3" => {
+            "MiniMax M3: ]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"N\">]<]minimax[>[<k>v]<]minimax[>[</k>…, <mm:think>"
+        }
+        "inkling" => {
+            "Inkling: <|content_invoke_tool_json|>{\"name\": N, \"args\": {…}}<|end_message|>, <|content_thinking|>"
+        }
         "step-3" => {
             "StepFun Step-3/3.5: <｜tool_calls_begin｜>… <steptml:invoke name=N><steptml:parameter name=K>…"
         }

@@ -201,6 +201,15 @@ dialects! {
     /// </tool_call></tool_calls>`, `<think>`, an `<answer>` wrapper as markup (Tencent
     /// Hunyuan HY3): the key-value shape's preset with a separator.
     Hunyuan = 29, "hunyuan", THINK;
+    /// `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="N">]<]minimax[>[<k>V]<]minimax[>[</k>…`:
+    /// every structural tag after the namespace token, arguments as elements named by
+    /// their key (objects and arrays written by element), `<mm:think>` (MiniMax M3).
+    MinimaxM3 = 30, "minimax-m3", ("<mm:think>", "</mm:think>");
+    /// Typed content blocks `<|message_model|><|content_KIND|>…<|end_message|>`: text,
+    /// thinking (`<|content_thinking|>`) and calls
+    /// `<|content_invoke_tool_json|>{"name": N, "args": {…}}<|end_message|>` (Inkling): the
+    /// json-call shape's preset with the block markers as markup.
+    Inkling = 31, "inkling", ("<|content_thinking|>", "<|end_message|>");
 }
 
 impl Dialect {
@@ -672,6 +681,19 @@ const APERTUS: Description<'static> = Description {
     ..HERMES
 };
 
+/// Inkling: a call is a content block of its own; the other block markers are markup (the
+/// message opener, the text block's opener, the block closer, the end of sampling).
+const INKLING: Description<'static> = Description {
+    wrapper: ("<|content_invoke_tool_json|>", "<|end_message|>"),
+    result_wrapper: None,
+    markup: Some(("<|message_model|>", "<|content_text|>")),
+    name_keys: StrList::Strs(&["name"]),
+    argument_keys: StrList::Strs(&["args"]),
+    thinking_tags: ("<|content_thinking|>", "<|end_message|>"),
+    more_markup: StrList::Strs(&["<|end_message|>", "<|content_model_end_sampling|>"]),
+    ..HERMES
+};
+
 const XLAM: Description<'static> = Description {
     wrapper: ("```json", "```"),
     result_wrapper: None,
@@ -749,6 +771,7 @@ impl Description<'static> {
             Dialect::Phi4Mini => Some(PHI4_MINI),
             Dialect::Apertus => Some(APERTUS),
             Dialect::Xlam => Some(XLAM),
+            Dialect::Inkling => Some(INKLING),
             Dialect::Glm45 => Some(GLM45),
             Dialect::Hunyuan => Some(HUNYUAN),
             Dialect::KimiK2 => Some(KIMI_K2),

@@ -143,6 +143,64 @@ const MINIMAX_ATOMS: &[&[u8]] = &[
     b"\nHuman:",
 ];
 
+/// MiniMax M3: the namespace token whole, cut and doubled; structural tags with and
+/// without it; nested elements, `<item>`s, thinking markers, brackets next to the token.
+const MINIMAX_M3_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"a < b",
+    b"]",
+    b"[",
+    b"\n",
+    b"<mm:think>",
+    b"</mm:think>",
+    b"</mm:thi",
+    b"]<]minimax[>[",
+    b"]<]mini",
+    b"]<]minimax[>[<tool_call>",
+    b"]<]minimax[>[</tool_call>",
+    b"<tool_call>",
+    b"]<]minimax[>[<invoke name=\"f\">",
+    b"]<]minimax[>[<invoke>",
+    b"]<]minimax[>[</invoke>",
+    b"]<]minimax[>[<s>",
+    b"]<]minimax[>[</s>",
+    b"]<]minimax[>[<p>",
+    b"]<]minimax[>[</p>",
+    b"]<]minimax[>[<item>",
+    b"]<]minimax[>[</item>",
+    b"<s>",
+    b"</s>",
+    b"]<]minimax[>[</",
+    b"42",
+    b"{\"a\": [1, 2.50]}",
+    "é".as_bytes(),
+    b"\xff",
+    b"\xe2\x82",
+    b"\nHuman:",
+];
+
+/// Inkling: the block markers whole and cut, call bodies whole and broken, thinking.
+const INKLING_ATOMS: &[&[u8]] = &[
+    b"Hello ",
+    b"\n",
+    b"<|message_model|>",
+    b"<|content_text|>",
+    b"<|content_thinking|>",
+    b"<|content_invoke_tool_json|>",
+    b"<|end_message|>",
+    b"<|content_model_end_sampling|>",
+    b"<|end_mes",
+    b"<|content_",
+    b"{\"name\": \"f\", \"args\": {\"s\": \"x\"}}",
+    b"{\"name\": \"g\"",
+    b", \"args\": {\"p\": 42}}",
+    b"{oops",
+    b"\"<|end_message|>\"",
+    "é".as_bytes(),
+    b"\xff",
+    b"\nHuman:",
+];
+
 /// DSML (deepseek-v3.2 / deepseek-v4): the invoke shape with a required prefix, in both
 /// spellings, cut prefixes, unprefixed look-alikes, the typing attribute.
 const DSML_ATOMS: &[&[u8]] = &[
@@ -577,6 +635,34 @@ proptest! {
             // The region's opener is structural wherever it appears in top-level text.
             prop_assert!(!(e["depth"] == 0 && e["type"] == "text" && t.contains("<minimax:tool_call>")), "{}", e);
             prop_assert!(!(e["type"] == "tool_call" && e["part"] != "input" && t.contains('<')), "{}", e);
+        }
+    }
+
+    #[test]
+    fn minimax_m3_chunk_invariance(data in input(MINIMAX_M3_ATOMS), sizes in splits(),
+                                   stops in any::<bool>(), schema in any::<bool>(),
+                                   thinking in any::<bool>()) {
+        let config = dialect_config("minimax-m3", stops, schema, thinking);
+        let whole = invariant(&config, &data, &sizes)?;
+        for e in whole.iter().filter(|e| e["event"] == "chunk") {
+            let t = e["text"].as_str().unwrap_or("");
+            // The region's opener is structural wherever it appears in top-level text.
+            prop_assert!(!(e["depth"] == 0 && e["type"] == "text" && t.contains("]<]minimax[>[<tool_call>")), "{}", e);
+            prop_assert!(!(e["type"] == "tool_call" && e["part"] != "input" && t.contains('<')), "{}", e);
+        }
+    }
+
+    #[test]
+    fn inkling_chunk_invariance(data in input(INKLING_ATOMS), sizes in splits(),
+                                stops in any::<bool>(), schema in any::<bool>(),
+                                thinking in any::<bool>()) {
+        let config = dialect_config("inkling", stops, schema, thinking);
+        let whole = invariant(&config, &data, &sizes)?;
+        for e in chunks_outside_raw(&whole) {
+            let t = e["text"].as_str().unwrap_or("");
+            // Markup never reaches the text (an opener with no body at the end of input is
+            // text, as in hermes).
+            prop_assert!(!(e["type"] == "text" && (t.contains("<|message_model|>") || t.contains("<|end_message|>"))), "{}", e);
         }
     }
 

@@ -99,7 +99,13 @@ functools.partial functools[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {\
 <function name=\"f\">\n<param name=\"s\"><![CDATA[a </param> b]]></param>\n<param name=\"n\"> 42 </param>\n</function>\n\
 <function>nameless</function> <function name=\"g\">stray</function> <function name=\"h\"><param name=\"s\"><![CDATA[cut\n\
 <｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"f\">\n<steptml:parameter name=\"s\">x</steptml:parameter>\n\
-</steptml:invoke><｜tool_call_end｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke>x</steptml:invoke> stray <｜tool_calls_end｜>\n";
+</steptml:invoke><｜tool_call_end｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke>x</steptml:invoke> stray <｜tool_calls_end｜>\n\
+</mm:think><mm:think>why</mm:think>]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<s>a \"q\" ]<]minimax[>[ é]<]minimax[>[</s>\
+]<]minimax[>[<n> 42 ]<]minimax[>[</n>]<]minimax[>[<o>]<]minimax[>[<k>v]<]minimax[>[</k>]<]minimax[>[<k>w]<]minimax[>[</k>]<]minimax[>[</o>\
+]<]minimax[>[<l>]<]minimax[>[<item>1]<]minimax[>[</item>]<]minimax[>[</l>]<]minimax[>[</invoke>\n]<]minimax[>[<invoke name=\"g\">stray]<]minimax[>[</invoke>\n\
+]<]minimax[>[</tool_call> ]<]minimax[>[ x ]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"h\">]<]minimax[>[<s>cut]<]mini\n\
+<|message_model|><|content_thinking|>why<|end_message|><|message_model|><|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {\"s\": \"x\", n: 1}}<|end_message|>\
+<|message_model|><|content_text|>ok<|end_message|><|content_invoke_tool_json|>{oops}<|end_message|><|content_model_end_sampling|>\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 

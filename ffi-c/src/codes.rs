@@ -131,6 +131,8 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_MINICPM5 = [Dialect::MiniCpm5],
     TOKENSIEVE_DIALECT_STEP_3 = [Dialect::Step3],
     TOKENSIEVE_DIALECT_HUNYUAN = [Dialect::Hunyuan],
+    TOKENSIEVE_DIALECT_MINIMAX_M3 = [Dialect::MinimaxM3],
+    TOKENSIEVE_DIALECT_INKLING = [Dialect::Inkling],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

@@ -58,6 +58,8 @@ fn replay_stream_targets() {
         ("sieve_minicpm5", Dialect::MiniCpm5),
         ("sieve_step_3", Dialect::Step3),
         ("sieve_hunyuan", Dialect::Hunyuan),
+        ("sieve_minimax_m3", Dialect::MinimaxM3),
+        ("sieve_inkling", Dialect::Inkling),
     ] {
         replay(t, move |data| tokensieve_fuzz::check_stream(d, data));
     }

@@ -51,7 +51,7 @@
 //! - CDATA has no special meaning (docs/design.md gives morph-xml none, and a string argument ends
 //!   at its first `</k>`): `<![CDATA[…]]>` is inner markup, kept as written.
 
-use crate::config::{Config, ValueType};
+use crate::config::{Config, Dialect, ValueType};
 use crate::emit::{Act, Emit, Emitter, STR_CAP, Spool, SpoolMode, floor_char_boundary};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{DYNAMIC, Decision, EXTRA, Names, Tag, Vocab};
@@ -65,7 +65,7 @@ const fn bit(e: u8) -> u32 {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ctx {
+pub(super) enum Ctx {
     Text,
     Thinking,
     /// Inside `<N>`, between arguments.
@@ -76,11 +76,13 @@ enum Ctx {
     Held,
     /// A failed call, skipped to `</N>`.
     Skip,
+    /// minimax-m3: inside `<tool_call>`, between invokes.
+    Region,
 }
 
 /// What the arguments read so far still owe the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tail {
+pub(super) enum Tail {
     None,
     /// An undeclared argument's JSON value, complete but not emitted (it might repeat):
     /// `value[start..end]`; its key is the machine's key.
@@ -96,21 +98,29 @@ enum Tail {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct State {
-    ctx: Ctx,
+    pub(super) ctx: Ctx,
     /// The configured tool of the current call.
-    tool: u16,
+    pub(super) tool: u16,
     /// Members of the input object already emitted.
-    members: u16,
+    pub(super) members: u16,
     /// Open elements inside the held argument.
-    depth: u16,
+    pub(super) depth: u16,
     /// The held argument's declared type and items type.
-    ty: ValueType,
-    items: ValueType,
+    pub(super) ty: ValueType,
+    pub(super) items: ValueType,
     /// The held argument continues the array in `tail`.
-    repeat: bool,
-    tail: Tail,
+    pub(super) repeat: bool,
+    pub(super) tail: Tail,
     /// Why the current call failed (in `Skip`).
-    reason: ErrorReason,
+    pub(super) reason: ErrorReason,
+    /// minimax-m3 (module docs of [`super::minimax_m3`]): every structural tag follows the
+    /// namespace token, and the calls are invokes in a region.
+    pub(super) m3: bool,
+    /// minimax-m3: the namespace token was just read; a structural tag follows.
+    pub(super) ns: bool,
+    /// minimax-m3: nothing decided yet, or a call ended thinking it was opened in: a
+    /// thinking closer here is wire syntax, dropped.
+    pub(super) stray: bool,
 }
 
 impl Machine for State {
@@ -127,16 +137,22 @@ impl Machine for State {
             repeat: false,
             tail: Tail::None,
             reason: ErrorReason::MalformedBody,
+            m3: cfg.machine() == Dialect::MinimaxM3,
+            ns: false,
+            stray: true,
         }
     }
 
     /// The context and the call's tool; the argument key of `Str` is set only on entering
     /// `Str`.
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | (self.tool as u32) << 8
+        self.ctx as u32 | (self.ns as u32) << 4 | (self.stray as u32) << 5 | (self.tool as u32) << 8
     }
 
     fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+        if self.m3 {
+            return super::minimax_m3::vocab(out, self.ctx, self.ns, self.stray);
+        }
         match self.ctx {
             Ctx::Text => {
                 let open = out.thinking_tags().0;
@@ -176,10 +192,15 @@ impl Machine for State {
                 extra: tool_name(out, *self),
                 ..Vocab::EMPTY
             },
+            // minimax-m3's only (its own vocabulary, above).
+            Ctx::Region => Vocab::EMPTY,
         }
     }
 
     fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+        if self.m3 {
+            return super::minimax_m3::act(out, self, d, window);
+        }
         if out.call_too_large() && matches!(self.ctx, Ctx::Call | Ctx::Str | Ctx::Held) {
             // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
             return skip_call(self, ErrorReason::TooLarge);
@@ -219,9 +240,10 @@ impl Machine for State {
             }
             Ctx::Str | Ctx::Held => out.fail_call(ErrorReason::Unfinished, false),
             Ctx::Skip => out.fail_call(self.reason, false),
-            Ctx::Text | Ctx::Thinking => {}
+            Ctx::Text | Ctx::Thinking | Ctx::Region => {}
         }
         self.ctx = Ctx::Text;
+        self.ns = false;
     }
 
     fn plain_block(&self) -> Option<(BlockType, u8)> {
@@ -237,6 +259,9 @@ impl Machine for State {
     /// a cut marker between arguments completes the call. The bytes are then wire syntax,
     /// dropped.
     fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
+        if self.m3 {
+            return super::minimax_m3::cut_closer(out, self, cut);
+        }
         match self.ctx {
             // The argument's closer is the only marker beginning with `<` inside a string.
             Ctx::Str if cut.first() == Some(&b'<') => {
@@ -268,7 +293,7 @@ impl Machine for State {
 
 /// Whether `cut`, a tag cut off by the end of input, may be the beginning of `</name>`
 /// (whitespace before `>` allowed).
-fn may_close(cut: &[u8], name: &[u8]) -> bool {
+pub(super) fn may_close(cut: &[u8], name: &[u8]) -> bool {
     match cut.strip_prefix(b"</") {
         None => b"</".starts_with(cut),
         Some(rest) if rest.len() <= name.len() => name.starts_with(rest),
@@ -279,7 +304,7 @@ fn may_close(cut: &[u8], name: &[u8]) -> bool {
 }
 
 /// The current argument's key (the machine's key slot).
-fn key<'m>(out: &'m Emitter<'_>) -> &'m [u8] {
+pub(super) fn key<'m>(out: &'m Emitter<'_>) -> &'m [u8] {
     let s = 2 * STR_CAP;
     out.strs
         .bytes()
@@ -293,13 +318,13 @@ fn tool_name<'m>(out: &'m Emitter<'_>, s: State) -> &'m [u8] {
         .map_or(&[][..], str::as_bytes)
 }
 
-fn skip_call(s: &mut State, reason: ErrorReason) -> Act {
+pub(super) fn skip_call(s: &mut State, reason: ErrorReason) -> Act {
     s.ctx = Ctx::Skip;
     s.reason = reason;
     Act::WAIT
 }
 
-fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+pub(super) fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
     let (n, bytes): (usize, &[u8]) = match d {
         Decision::Text(n) => (n, &window[..n]),
         Decision::Invalid(n) => (n, "\u{FFFD}".as_bytes()),
@@ -347,10 +372,11 @@ fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> 
             Act::skip(consume)
         }
         Ctx::Skip => out.skip(d, s.reason),
+        Ctx::Region => super::invoke::stray_text(out, d, window),
     }
 }
 
-fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+pub(super) fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     let name = tag.name(bytes);
     match (s.ctx, tag.closing) {
         (Ctx::Text, false) => open_call(out, s, tag, name),
@@ -411,15 +437,15 @@ fn open_call(out: &mut Emitter<'_>, s: &mut State, tag: Tag, name: &[u8]) {
     }
 }
 
-fn finish_call(out: &mut Emitter<'_>, s: &mut State) {
+pub(super) fn finish_call(out: &mut Emitter<'_>, s: &mut State) {
     let close = if s.members == 0 { "{}" } else { "}" };
     out.queue_chunk(Some(Part::Input), Spool::Static(close));
     out.complete_call();
-    s.ctx = Ctx::Text;
+    s.ctx = if s.m3 { Ctx::Region } else { Ctx::Text };
 }
 
 /// Queues `{"key` or `,"key` then `suffix` (`":`, `":"` or `":[`) for a new member.
-fn member(out: &mut Emitter<'_>, s: &mut State, suffix: &'static str) {
+pub(super) fn member(out: &mut Emitter<'_>, s: &mut State, suffix: &'static str) {
     let open = if s.members == 0 { "{\"" } else { ",\"" };
     out.queue_chunk(Some(Part::Input), Spool::Static(open));
     out.queue_chunk(Some(Part::Input), out.key_spool());
@@ -431,7 +457,7 @@ fn member(out: &mut Emitter<'_>, s: &mut State, suffix: &'static str) {
 /// closer (`None`): a held value is emitted (as the first item of an array when the sibling
 /// repeats it), an open array is closed unless the sibling continues it. Returns true when
 /// chunks were queued (the caller waits for them to drain, then sees the same tag again).
-fn flush_tail(out: &mut Emitter<'_>, s: &mut State, next: Option<&[u8]>) -> bool {
+pub(super) fn flush_tail(out: &mut Emitter<'_>, s: &mut State, next: Option<&[u8]>) -> bool {
     let same = next.is_some_and(|n| n == key(out));
     match s.tail {
         Tail::None => false,
@@ -457,7 +483,7 @@ fn flush_tail(out: &mut Emitter<'_>, s: &mut State, next: Option<&[u8]>) -> bool
     }
 }
 
-fn open_arg(out: &mut Emitter<'_>, s: &mut State, tag: Tag, name: &[u8]) -> Act {
+pub(super) fn open_arg(out: &mut Emitter<'_>, s: &mut State, tag: Tag, name: &[u8]) -> Act {
     if flush_tail(out, s, Some(name)) {
         return Act::WAIT;
     }
@@ -491,14 +517,14 @@ fn open_arg(out: &mut Emitter<'_>, s: &mut State, tag: Tag, name: &[u8]) -> Act 
 
 /// The held argument's closer: converts `value[..]` and queues or holds the result.
 /// False when the buffer overflowed.
-fn close_held(out: &mut Emitter<'_>, s: &mut State) -> bool {
+pub(super) fn close_held(out: &mut Emitter<'_>, s: &mut State) -> bool {
     s.ctx = Ctx::Call;
     let src = out.value.len();
     let array = s.ty == ValueType::Array;
     let ok = if array {
-        items(&mut out.value, 0, src, s.items, 0).is_some()
+        items(&mut out.value, 0, src, s.items, 0, !s.m3).is_some()
     } else {
-        convert(&mut out.value, 0, src, s.ty, s.items, 0)
+        convert(&mut out.value, 0, src, s.ty, s.items, 0, !s.m3)
     };
     let end = out.value.len();
     if !ok {

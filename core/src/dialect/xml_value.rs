@@ -133,10 +133,15 @@ fn push_compact(buf: &mut Buf<'_>, a: usize, e: usize) -> bool {
 
 /// The trimmed text of `buf[a..e]` with entities decoded: the range itself when it has no
 /// `&`, else a decoded copy appended as scratch. Returns `(start, end, scratch_from)`.
-fn text_of(buf: &mut Buf<'_>, a: usize, e: usize) -> Option<(usize, usize, Option<usize>)> {
+fn text_of(
+    buf: &mut Buf<'_>,
+    a: usize,
+    e: usize,
+    decode: bool,
+) -> Option<(usize, usize, Option<usize>)> {
     let (x, y) = trim(buf.bytes().get(a..e)?);
     let (x, y) = (a + x, a + y);
-    if !buf.bytes().get(x..y)?.contains(&b'&') {
+    if !decode || !buf.bytes().get(x..y)?.contains(&b'&') {
         return Some((x, y, None));
     }
     let mark = buf.len();
@@ -180,9 +185,10 @@ fn with_text(
     buf: &mut Buf<'_>,
     a: usize,
     e: usize,
+    decode: bool,
     f: impl FnOnce(&mut Buf<'_>, usize, usize) -> bool,
 ) -> bool {
-    let Some((x, y, scratch)) = text_of(buf, a, e) else {
+    let Some((x, y, scratch)) = text_of(buf, a, e, decode) else {
         return false;
     };
     let out = buf.len();
@@ -288,7 +294,8 @@ impl Children {
 }
 
 /// Appends the JSON value of the held content `buf[a..e]` as type `ty` (`items`: the items'
-/// type of an array). `nest`: how deep in nested elements this content is.
+/// type of an array). `nest`: how deep in nested elements this content is; `decode`: the
+/// five named entities are decoded (morph-xml; minimax-m3 writes none).
 pub(crate) fn convert(
     buf: &mut Buf<'_>,
     a: usize,
@@ -296,19 +303,20 @@ pub(crate) fn convert(
     ty: ValueType,
     items_ty: ValueType,
     nest: usize,
+    decode: bool,
 ) -> bool {
     let structured = nest < MAX_NEST;
     match ty {
-        ValueType::String => push_string(buf, a, e, true),
+        ValueType::String => push_string(buf, a, e, decode),
         ValueType::Array => {
-            buf.push(b"[") && items(buf, a, e, items_ty, nest).is_some() && buf.push(b"]")
+            buf.push(b"[") && items(buf, a, e, items_ty, nest, decode).is_some() && buf.push(b"]")
         }
         ValueType::Object | ValueType::Any
             if structured && Children::new(a, e).all(buf.bytes(), None) =>
         {
-            object(buf, a, e, nest)
+            object(buf, a, e, nest, decode)
         }
-        ValueType::Object => with_text(buf, a, e, |buf, x, y| {
+        ValueType::Object => with_text(buf, a, e, decode, |buf, x, y| {
             if x == y {
                 buf.push(b"{}")
             } else {
@@ -319,9 +327,9 @@ pub(crate) fn convert(
             let (x, y) = trim(buf.bytes().get(a..e).unwrap_or(&[]));
             if x < y && !may_be_json(buf.bytes().get(a + x).copied()) {
                 // Entities never decode to whitespace: trimming first is the same.
-                return push_string(buf, a + x, a + y, true);
+                return push_string(buf, a + x, a + y, decode);
             }
-            with_text(buf, a, e, |buf, x, y| push_typed(buf, x, y, ty))
+            with_text(buf, a, e, decode, |buf, x, y| push_typed(buf, x, y, ty))
         }
     }
 }
@@ -334,11 +342,12 @@ pub(crate) fn items(
     e: usize,
     items_ty: ValueType,
     nest: usize,
+    decode: bool,
 ) -> Option<usize> {
     let mut count = 0usize;
     // JSON array text: its items, as written.
     let mut json = false;
-    let ok = with_text(buf, a, e, |buf, x, y| {
+    let ok = with_text(buf, a, e, decode, |buf, x, y| {
         let t = buf.bytes().get(x..y).unwrap_or(&[]);
         if x == y {
             json = true;
@@ -370,17 +379,17 @@ pub(crate) fn items(
                 return None;
             }
             let (ca, ce) = c.content;
-            convert(buf, ca, ce, items_ty, ValueType::Any, nest + 1).then_some(())?;
+            convert(buf, ca, ce, items_ty, ValueType::Any, nest + 1, decode).then_some(())?;
             count += 1;
         }
         return Some(count);
     }
-    convert(buf, a, e, items_ty, ValueType::Any, nest + 1).then_some(1)
+    convert(buf, a, e, items_ty, ValueType::Any, nest + 1, decode).then_some(1)
 }
 
 /// Appends an object made of the child elements of `buf[a..e]` (consecutive repeats →
 /// arrays), each child typed by the untyped rules.
-fn object(buf: &mut Buf<'_>, a: usize, e: usize, nest: usize) -> bool {
+fn object(buf: &mut Buf<'_>, a: usize, e: usize, nest: usize, decode: bool) -> bool {
     if !buf.push(b"{") {
         return false;
     }
@@ -420,7 +429,15 @@ fn object(buf: &mut Buf<'_>, a: usize, e: usize, nest: usize) -> bool {
                 }
             }
             let (ca, ce) = child.content;
-            if !convert(buf, ca, ce, ValueType::Any, ValueType::Any, nest + 1) {
+            if !convert(
+                buf,
+                ca,
+                ce,
+                ValueType::Any,
+                ValueType::Any,
+                nest + 1,
+                decode,
+            ) {
                 return false;
             }
         }
@@ -441,7 +458,7 @@ mod tests {
         let mut buf = Buf::slice(&mut mem);
         assert!(buf.push(src.as_bytes()));
         let n = buf.len();
-        assert!(convert(&mut buf, 0, n, ty, items_ty, 0));
+        assert!(convert(&mut buf, 0, n, ty, items_ty, 0, true));
         f(core::str::from_utf8(&buf.bytes()[n..]).unwrap())
     }
 
@@ -527,6 +544,6 @@ mod tests {
         let mut mem = [0u8; 16];
         let mut buf = Buf::slice(&mut mem);
         assert!(buf.push(b"<a>1</a><b>2</b>"));
-        assert!(!convert(&mut buf, 0, 16, Object, Any, 0));
+        assert!(!convert(&mut buf, 0, 16, Object, Any, 0, true));
     }
 }

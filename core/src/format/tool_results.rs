@@ -27,7 +27,8 @@ pub struct ToolResult<'a> {
 /// | hermes, qwen3-coder, morph-xml, minicpm5, step-3, passthrough | `<tool_response>\n…\n</tool_response>`, a line between results (Qwen and hermes-style templates) |
 /// | hunyuan | `<tool_responses>`, `<tool_response>…</tool_response>` per result (a line between them), `</tool_responses>` |
 /// | glm-4.5 | `<\|observation\|>` once, then `\n<tool_response>\n…\n</tool_response>` per result |
-/// | minimax-m2 | `]~b]tool` once, `\n<response>…</response>` per result, then `[e~[\n` |
+/// | inkling | `<\|message_tool\|>NAME<\|content_text\|>…<\|end_message\|>` per result (`tool` when the name is unknown) |
+/// | minimax-m2, minimax-m3 | `]~b]tool` once, `\n<response>…</response>` per result, then `[e~[\n` |
 /// | harmony | `<\|start\|>functions.NAME to=assistant<\|channel\|>commentary<\|message\|>…<\|end\|>` (author `tool` when the name is unknown) |
 /// | kimi-k2 | `<\|im_system\|>NAME<\|im_middle\|>## Return of ID\n…<\|im_end\|>` (`tool` when the name is unknown; no `## Return of` line without an id) |
 /// | deepseek-v3 | `<｜tool▁outputs▁begin｜>`, `<｜tool▁output▁begin｜>…<｜tool▁output▁end｜>` per result (a line between them), `<｜tool▁outputs▁end｜>` |
@@ -128,7 +129,8 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str("\n</tool_response>");
             }
         }
-        Dialect::MinimaxM2 => {
+        // MiniMax M3's template writes its results as M2's does.
+        Dialect::MinimaxM2 | Dialect::MinimaxM3 => {
             if !results.is_empty() {
                 out.push_str("]~b]tool");
                 for r in results {
@@ -137,6 +139,18 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                     out.push_str("</response>");
                 }
                 out.push_str("[e~[\n");
+            }
+        }
+        Dialect::Inkling => {
+            // Inkling's tool message: the tool's name as plain text between the message and
+            // content markers, the result as a text block (no call id on the wire).
+            for r in results {
+                out.push_str("<|message_tool|>");
+                let name = r.tool_name.filter(|n| !n.is_empty()).unwrap_or("tool");
+                push_unmarked(&mut out, name, INKLING_MARKERS);
+                out.push_str("<|content_text|>");
+                push_unmarked(&mut out, r.content, INKLING_MARKERS);
+                out.push_str("<|end_message|>");
             }
         }
         Dialect::KimiK2 => {
@@ -391,6 +405,8 @@ const FUNCTIONGEMMA_MARKERS: &[&str] = &[
     "<end_of_turn>",
 ];
 
+/// Inkling's block markers (`<|message_`, `<|content_` and the closer cover them all).
+const INKLING_MARKERS: &[&str] = &["<|message_", "<|content_", "<|end_message|>"];
 /// Seed-OSS's turn markers (a `<seed:` prefix covers them all).
 const SEED_MARKERS: &[&str] = &["<seed:"];
 /// Hunyuan's turn markers (`<｜hy_User｜>`, `<｜hy_Assistant｜>`).

@@ -233,6 +233,37 @@ impl Writer<'_, '_> {
                     self.out.push_str(close);
                 }
             }
+            Dialect::MinimaxM3 => {
+                // MiniMax's own writer's layout: one region, one invoke per call, each
+                // argument an element named by its key, the token before every tag.
+                let ns = core::str::from_utf8(crate::dialect::minimax_m3::NS).unwrap_or("");
+                let out = &mut self.out;
+                out.push_str(ns);
+                out.push_str("<tool_call>\n");
+                for (i, c) in calls.iter().enumerate() {
+                    check(c.name, |ch| ch == '"' || ch == '<').map_err(|e| name_err(i, e))?;
+                    out.push_str(ns);
+                    out.push_str("<invoke name=\"");
+                    out.push_str(c.name);
+                    out.push_str("\">");
+                    for (k, v) in &args[i] {
+                        m3_key(k).map_err(|e| key_err(i, k, e))?;
+                        out.push_str(ns);
+                        out.push('<');
+                        out.push_str(k);
+                        out.push('>');
+                        push_m3_value(out, v, param_type(self.config, c.name, k), ns);
+                        out.push_str(ns);
+                        out.push_str("</");
+                        out.push_str(k);
+                        out.push('>');
+                    }
+                    out.push_str(ns);
+                    out.push_str("</invoke>\n");
+                }
+                out.push_str(ns);
+                out.push_str("</tool_call>");
+            }
             _ => {
                 return Err(FormatError {
                     call: 0,
@@ -250,5 +281,38 @@ pub(super) fn kimi_name(id: &str) -> &str {
     match s.rfind(':') {
         Some(at) if at + 1 < s.len() && s[at + 1..].bytes().all(|b| b.is_ascii_digit()) => &s[..at],
         _ => s,
+    }
+}
+
+/// A minimax-m3 argument key: an element name its parser reads (an ASCII letter or `_`, then
+/// letters, digits, `_`, `-`, `.`, `:`).
+fn m3_key(k: &str) -> Result<(), &'static str> {
+    let mut b = k.bytes();
+    let first = matches!(b.next(), Some(c) if c.is_ascii_alphabetic() || c == b'_');
+    if first && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':')) {
+        Ok(())
+    } else {
+        Err("not an element name minimax-m3 reads")
+    }
+}
+
+/// A minimax-m3 argument value as its parser reads it back: a schema `string` raw (the
+/// token broken where it occurs); an undeclared string raw when the untyped guess reads it
+/// back as itself and it holds no `<` (a held value's tags would be structure); anything
+/// else as JSON, `<` escaped.
+fn push_m3_value(out: &mut String, v: &J<'_>, ty: ValueType, ns: &str) {
+    match v {
+        J::Str(s) if ty == ValueType::String => push_unmarked(out, s, &[ns]),
+        J::Str(s) if ty == ValueType::Any && guessed_as_string(s) && !s.contains('<') => {
+            out.push_str(s)
+        }
+        other => push_json(
+            out,
+            other,
+            JsonStyle {
+                spaced: true,
+                markers: &["<"],
+            },
+        ),
     }
 }

@@ -127,6 +127,7 @@ const LLAMA3_MARKERS: &[&str] = &["<|"];
 /// | --- | --- |
 /// | anthropic-xml | `<function_calls>\n<invoke name="N">\n<parameter name="K">V</parameter>\n…</invoke>\n</function_calls>` |
 /// | minimax-m2 | the same in `<minimax:tool_call>` (its template's layout) |
+/// | minimax-m3 | `]<]minimax[>[<tool_call>\n`, per call `]<]minimax[>[<invoke name="N">` then `]<]minimax[>[<K>V]<]minimax[>[</K>` per argument and `]<]minimax[>[</invoke>\n`, then `]<]minimax[>[</tool_call>` (strings raw, the rest as JSON text) |
 /// | deepseek-v3.2, deepseek-v4 | DSML: `<｜DSML｜function_calls>` / `<｜DSML｜tool_calls>`, `<｜DSML｜parameter name="K" string="true">` for a string written raw, `string="false"` and JSON otherwise |
 /// | qwen3-coder | `<tool_call>\n<function=N>\n<parameter=K>\nV\n</parameter>\n</function>\n</tool_call>` per call, a line between calls |
 /// | seed-oss | the same in `<seed:tool_call>`, values without the framing line feeds |
@@ -138,6 +139,7 @@ const LLAMA3_MARKERS: &[&str] = &["<|"];
 /// | phi-4-mini | `functools[{"name": "N", "arguments": {…}}]` |
 /// | apertus | `<\|tools_prefix\|>[{"N": {…}}]<\|tools_suffix\|>` |
 /// | xlam | `[{"name": "N", "arguments": {…}}]` |
+/// | inkling | `<\|message_model\|><\|content_invoke_tool_json\|>{"name": "N", "args": {…}}<\|end_message\|>` per call |
 /// | minicpm5 | `<function name="N">` holding `<param name="K">V</param>`, calls a line apart, no region (strings holding a closer in CDATA) |
 /// | hunyuan | `<tool_calls>` then per call `<tool_call>N<tool_sep>` and `<arg_key>K</arg_key>\n<arg_value>V</arg_value>` lines, `</tool_call>`, then `</tool_calls>` |
 /// | step-3 | `<｜tool_calls_begin｜>` then per call `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="N">…</steptml:invoke><｜tool_call_end｜>`, then `<｜tool_calls_end｜>` |

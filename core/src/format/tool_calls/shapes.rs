@@ -208,6 +208,17 @@ impl Writer<'_, '_> {
             check(c.name, |_| false).map_err(|e| name_err(i, e))?;
         }
         let out = &mut self.out;
+        if preset == Some(Dialect::Inkling) {
+            // Inkling's template: each call a model message block of its own, no line
+            // between them (a line would be visible text between the blocks).
+            for (i, c) in calls.iter().enumerate() {
+                out.push_str("<|message_model|>");
+                out.push_str(open);
+                write_call(out, i, c);
+                out.push_str(close);
+            }
+            return Ok(());
+        }
         let one_per_wrapper = !close.is_empty() && !d.bare_array && !d.name_as_key && !cohere;
         if one_per_wrapper {
             // hermes: one call per wrapper, a line between (Qwen's and Hermes' templates).

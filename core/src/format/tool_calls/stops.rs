@@ -27,6 +27,8 @@ use super::*;
 /// | apertus | `<\|assistant_end\|>` |
 /// | xlam | `<\|eot_id\|>`, `<\|im_end\|>` (Llama- and Qwen-based xLAM-2) |
 /// | minicpm5 | `<\|im_end\|>`, `<\|endoftext\|>` |
+/// | minimax-m3 | `[e~[` (as minimax-m2) |
+/// | inkling | `<\|content_model_end_sampling\|>`, `<\|endoftext\|>` |
 /// | step-3 | none known (its template was not found here) |
 /// | hunyuan | none known (its template was not found here) |
 /// | passthrough | none |
@@ -46,7 +48,8 @@ pub fn stop_sequences_for(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Hermes | Dialect::Qwen3Coder | Dialect::MorphXml | Dialect::Olmo3 => CHATML,
         Dialect::KimiK2 | Dialect::Lfm2 => &["<|im_end|>"],
         Dialect::Glm45 => &["<|user|>", "<|observation|>", "<|endoftext|>"],
-        Dialect::MinimaxM2 => &["[e~["],
+        Dialect::MinimaxM2 | Dialect::MinimaxM3 => &["[e~["],
+        Dialect::Inkling => &["<|content_model_end_sampling|>", "<|endoftext|>"],
         Dialect::Harmony => &["<|return|>", "<|call|>"],
         Dialect::DeepSeekV3 | Dialect::DeepSeekV31 | Dialect::DeepSeekV32 | Dialect::DeepSeekV4 => {
             DEEPSEEK
