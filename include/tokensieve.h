@@ -369,6 +369,12 @@ typedef enum tokensieve_dialect {
    * Tencent Hunyuan HY3: `<tool_calls><tool_call>N<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>`.
    */
   TOKENSIEVE_DIALECT_HUNYUAN = 29,
+  /**
+   * Moonshot Kimi K3's XTML: `<|open|>tools<|sep|><|open|>call tool="N" index="I"<|sep|>`
+   * `<|open|>argument key="K" type="T"<|sep|>V<|close|>argument<|sep|>…`, think and
+   * response channels.
+   */
+  TOKENSIEVE_DIALECT_KIMI_K3 = 30,
 } tokensieve_dialect;
 
 /**

@@ -201,6 +201,11 @@ dialects! {
     /// </tool_call></tool_calls>`, `<think>`, an `<answer>` wrapper as markup (Tencent
     /// Hunyuan HY3): the key-value shape's preset with a separator.
     Hunyuan = 29, "hunyuan", THINK;
+    /// Kimi K3's XTML (Moonshot): channels of special tokens,
+    /// `<|open|>tools<|sep|><|open|>call tool="N" index="I"<|sep|><|open|>argument key="K"
+    /// type="T"<|sep|>V<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
+    /// thinking in the `think` channel, text in the `response` channel.
+    KimiK3 = 30, "kimi-k3", ("<|open|>think<|sep|>", "<|close|>think<|sep|>");
 }
 
 impl Dialect {

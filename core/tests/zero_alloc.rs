@@ -99,7 +99,12 @@ functools.partial functools[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {\
 <function name=\"f\">\n<param name=\"s\"><![CDATA[a </param> b]]></param>\n<param name=\"n\"> 42 </param>\n</function>\n\
 <function>nameless</function> <function name=\"g\">stray</function> <function name=\"h\"><param name=\"s\"><![CDATA[cut\n\
 <｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"f\">\n<steptml:parameter name=\"s\">x</steptml:parameter>\n\
-</steptml:invoke><｜tool_call_end｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke>x</steptml:invoke> stray <｜tool_calls_end｜>\n";
+</steptml:invoke><｜tool_call_end｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke>x</steptml:invoke> stray <｜tool_calls_end｜>\n\
+<|open|>think<|sep|>why<|open|>tools<|sep|><|open|>call tool=\"f\" index=\"1\"<|sep|><|open|>argument key=\"s\" type=\"string\"<|sep|>a &amp; \"q\" é\n<|close|>argument<|sep|>\
+<|open|>argument key=\"n\" type=\"number\"<|sep|>1.50<|close|>argument<|sep|><|open|>argument key=\"o\" type=\"object\"<|sep|>{\"k\": [1, null]}<|close|>argument<|sep|>\
+<|open|>argument key=\"p\"<|sep|> 7 <|close|>argument<|sep|><|close|>call<|sep|>\n<|open|>call tool=\"g&quot;x\" index=\"2\"<|sep|>stray<|close|>call<|sep|><|open|>call index=\"3\"<|sep|><|close|>call<|sep|> stray \
+<|close|>tools<|sep|><|close|>think<|sep|><|open|>response<|sep|>ok<|close|>response<|sep|><|close|>message<|sep|><|end_of_msg|>\n\
+<|open|>call tool=\"h\"<|sep|><|open|>argument key=\"s\" type=\"json\"<|sep|>\"x\"<|close|>call<|sep|><|open|>call tool=\"h\"<|sep|><|open|>json type=\"object\"<|sep|>{}<|close|>json<|sep|><|close|>call<|sep|>\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 

@@ -131,6 +131,7 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_MINICPM5 = [Dialect::MiniCpm5],
     TOKENSIEVE_DIALECT_STEP_3 = [Dialect::Step3],
     TOKENSIEVE_DIALECT_HUNYUAN = [Dialect::Hunyuan],
+    TOKENSIEVE_DIALECT_KIMI_K3 = [Dialect::KimiK3],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

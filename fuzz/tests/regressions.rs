@@ -58,6 +58,7 @@ fn replay_stream_targets() {
         ("sieve_minicpm5", Dialect::MiniCpm5),
         ("sieve_step_3", Dialect::Step3),
         ("sieve_hunyuan", Dialect::Hunyuan),
+        ("sieve_kimi_k3", Dialect::KimiK3),
     ] {
         replay(t, move |data| tokensieve_fuzz::check_stream(d, data));
     }

@@ -6,7 +6,7 @@ export type Dialect =
   | 'harmony' | 'kimi-k2' | 'deepseek-v3.1' | 'deepseek-v3' | 'mistral' | 'llama3-json'
   | 'pythonic' | 'passthrough' | 'deepseek-v3.2' | 'deepseek-v4' | 'seed-oss' | 'olmo-3' | 'lfm2'
   | 'cohere-command' | 'granite' | 'phi-4-mini' | 'apertus' | 'xlam' | 'gemma-4' | 'functiongemma' | 'minicpm5' | 'step-3'
-  | 'hunyuan';
+  | 'hunyuan' | 'kimi-k3';
 
 export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock' | 'ollama';
 

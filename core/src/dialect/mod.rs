@@ -44,6 +44,7 @@ pub(crate) mod invoke;
 mod json_body;
 pub(crate) mod json_call;
 pub(crate) mod kimi;
+pub(crate) mod kimi_k3;
 pub(crate) mod llama3;
 pub(crate) mod minimax;
 pub(crate) mod mistral;
@@ -218,6 +219,7 @@ registry! {
     Lfm2, pythonic::State;
     Gemma4, gemma::State;
     FunctionGemma, gemma::State;
+    KimiK3, kimi_k3::State;
     => CohereCommand: Hermes;
     => Granite: Hermes;
     => Phi4Mini: Hermes;
