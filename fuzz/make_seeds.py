@@ -52,6 +52,7 @@ TARGETS = {
     "hunyuan": "sieve_hunyuan",
     "minimax-m3": "sieve_minimax_m3",
     "inkling": "sieve_inkling",
+    "kimi-k3": "sieve_kimi_k3",
 }
 OUT = HERE / "seeds"
 
@@ -155,6 +156,10 @@ TRANSCRIPTS = {
     "llama3-json": [
         "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"東京\", \"days\": 3}}; {\"name\": \"get_time\", \"parameters\": {tz: 'UTC',}}\nDone.",
         "Checking.<|python_tag|>{\"name\": \"search\", \"arguments\": {\"q\": \"{\\\"name\\\": 1}\"}}<|python_tag|>brave_search.call(query=\"x\")<|python_ta",
+    ],
+    "kimi-k3": [
+        "The user wants weather; a < b.\n<|close|>think<|sep|><|open|>response<|sep|>Checking.<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool=\"get_weather\" index=\"1\"<|sep|><|open|>argument key=\"city\" type=\"string\"<|sep|>東京 \"x\" &amp;<|close|>argument<|sep|><|open|>argument key=\"days\" type=\"number\"<|sep|>3<|close|>argument<|sep|><|open|>argument key=\"opts\" type=\"object\"<|sep|>{\"n\": [1, 2.50]}<|close|>argument<|sep|><|close|>call<|sep|><|open|>call tool=\"a&amp;b&quot;c\" index=\"2\"<|sep|>stray<|close|>call<|sep|><|open|>call index=\"3\"<|sep|><|close|>call<|sep|><|close|>tools<|sep|><|close|>message<|sep|><|end_of_msg|>",
+        "plan<|open|>tools<|sep|><|open|>call tool=\"f\" index=\"1\"<|sep|><|open|>argument key=\"s\" type=\"string\"<|sep|>a<|open|>argument key=\"n\"<|sep|>7<|close|>call<|sep|><|close|>tools<|sep|><|close|>think<|sep|>Done.<|open|>call tool=\"g\"<|sep|><|open|>json type=\"object\"<|sep|>{}<|close|>json<|sep|><|close|>call<|sep|><|open|>call tool=\"h\"<|sep|><|open|>argument key=\"x\" type=\"number\"<|sep|>4<|close|>argu",
     ],
     "passthrough": [
         "Hello <thinking>hmm <b> a < b</thinking> world \xff\xe2\x82 end <|eot|> after",

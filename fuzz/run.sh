@@ -53,7 +53,7 @@ elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
 fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(sieve_passthrough sieve_anthropic_xml sieve_hermes sieve_morph_xml sieve_qwen3_coder sieve_minimax_m2 sieve_glm_4_5 sieve_harmony sieve_kimi_k2 sieve_deepseek_v3_1 sieve_deepseek_v3 sieve_mistral sieve_llama3_json sieve_pythonic sieve_deepseek_v3_2 sieve_deepseek_v4 sieve_seed_oss sieve_olmo_3 sieve_lfm2 sieve_cohere_command sieve_granite sieve_phi_4_mini sieve_apertus sieve_xlam sieve_gemma_4 sieve_functiongemma sieve_minicpm5 sieve_step_3 sieve_hunyuan sieve_minimax_m3 sieve_inkling sieve_described json json_relaxed format ffi fast_sieve fast_json_relaxed
+  targets=(sieve_passthrough sieve_anthropic_xml sieve_hermes sieve_morph_xml sieve_qwen3_coder sieve_minimax_m2 sieve_glm_4_5 sieve_harmony sieve_kimi_k2 sieve_deepseek_v3_1 sieve_deepseek_v3 sieve_mistral sieve_llama3_json sieve_pythonic sieve_deepseek_v3_2 sieve_deepseek_v4 sieve_seed_oss sieve_olmo_3 sieve_lfm2 sieve_cohere_command sieve_granite sieve_phi_4_mini sieve_apertus sieve_xlam sieve_gemma_4 sieve_functiongemma sieve_minicpm5 sieve_step_3 sieve_hunyuan sieve_minimax_m3 sieve_inkling sieve_kimi_k3 sieve_described json json_relaxed format ffi fast_sieve fast_json_relaxed
            decode_openai_chat decode_openai_responses decode_anthropic decode_gemini decode_bedrock decode_ollama
            frame_sse frame_json_array frame_event_stream frame_ndjson)
 fi

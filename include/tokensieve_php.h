@@ -373,6 +373,12 @@ typedef enum tokensieve_dialect {
    * `<|content_invoke_tool_json|>{"name": N, "args": {…}}<|end_message|>`, `<|content_thinking|>`.
    */
   TOKENSIEVE_DIALECT_INKLING = 31,
+  /**
+   * Moonshot Kimi K3's XTML: `<|open|>tools<|sep|><|open|>call tool="N" index="I"<|sep|>`
+   * `<|open|>argument key="K" type="T"<|sep|>V<|close|>argument<|sep|>…`, think and
+   * response channels.
+   */
+  TOKENSIEVE_DIALECT_KIMI_K3 = 32,
 } tokensieve_dialect;
 
 /**

@@ -39,7 +39,7 @@ pub const LONG_MAX_CALL_BYTES: usize = 64 << 20;
 pub const CHUNKINGS: [(&str, usize); 2] = [("4B", 4), ("64KiB", 65_536)];
 
 /// Dialects with tool calls (passthrough has none).
-pub const TOOL_DIALECTS: [Dialect; 30] = [
+pub const TOOL_DIALECTS: [Dialect; 31] = [
     Dialect::AnthropicXml,
     Dialect::Hermes,
     Dialect::MorphXml,
@@ -70,6 +70,7 @@ pub const TOOL_DIALECTS: [Dialect; 30] = [
     Dialect::Hunyuan,
     Dialect::MinimaxM3,
     Dialect::Inkling,
+    Dialect::KimiK3,
 ];
 
 // --- deterministic randomness ----------------------------------------------------------
@@ -658,6 +659,31 @@ fn write_call(d: Dialect, call: &Call, out: &mut String) {
             }
             let _ = write!(out, "}}{close}");
         }
+        Dialect::KimiK3 => {
+            // K3's encoder: the (empty) response channel, then the tools channel; strings
+            // raw, other values JSON with their type.
+            let _ = write!(
+                out,
+                "<|open|>response<|sep|><|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool=\"{}\" index=\"1\"<|sep|>",
+                call.name
+            );
+            for (k, v) in &call.args {
+                let ty = match v {
+                    Value::String(_) => "string",
+                    Value::Number(_) => "number",
+                    Value::Bool(_) => "boolean",
+                    Value::Null => "null",
+                    Value::Array(_) => "array",
+                    Value::Object(_) => "object",
+                };
+                let _ = write!(
+                    out,
+                    "<|open|>argument key=\"{k}\" type=\"{ty}\"<|sep|>{}<|close|>argument<|sep|>",
+                    xml_value(v)
+                );
+            }
+            out.push_str("<|close|>call<|sep|><|close|>tools<|sep|>");
+        }
         Dialect::Passthrough => {}
     }
 }
@@ -755,6 +781,7 @@ fn write_result(d: Dialect, rng: &mut Rng, n: usize, out: &mut String) {
         | Dialect::Xlam
         | Dialect::MiniCpm5
         | Dialect::Step3
+        | Dialect::KimiK3
         | Dialect::Passthrough => {
             let _ = write!(out, "Result: {body}");
         }

@@ -247,6 +247,9 @@ fn dialect_description(name: &str) -> &'static str {
         "step-3" => {
             "StepFun Step-3/3.5: <｜tool_calls_begin｜>… <steptml:invoke name=N><steptml:parameter name=K>…"
         }
+        "kimi-k3" => {
+            "Kimi K3 XTML: <|open|>tools<|sep|><|open|>call tool=\"N\"<|sep|><|open|>argument key=\"K\" type=\"T\"<|sep|>…, think/response channels"
+        }
         _ => "",
     }
 }

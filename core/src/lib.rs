@@ -6,9 +6,9 @@
 //! * One pull API, [`Sieve::next`], that the C ABI exposes one to one.
 //! * Dialects ([`Dialect::ALL`]): `passthrough`, `anthropic-xml`, `hermes`, `morph-xml`,
 //!   `qwen3-coder`, `minimax-m2`, `glm-4.5`, `harmony`, `kimi-k2`, `deepseek-v3.1`, `deepseek-v3`,
-//!   `mistral`, `llama3-json`, `pythonic`, `deepseek-v3, `minicpm5`, `step-3`.2`, `deepseek-v4`, `seed-oss`, `olmo-3`,
-//!   `lfm2`, `cohere-command`, `granite`, `phi-4-mini`, `apertus`, `xlam`, `gemma-4`,
-//!   `functiongemma`, `hunyuan`.
+//!   `mistral`, `llama3-json`, `pythonic`, `deepseek-v3.2`, `deepseek-v4`, `seed-oss`, `olmo-3`,
+//!   `lfm2`, `gemma-4`, `functiongemma`, `cohere-command`, `apertus`, `granite`, `phi-4-mini`,
+//!   `xlam`, `minicpm5`, `step-3`, `hunyuan`, `kimi-k3`.
 //! * The rules every event stream keeps (interleaving, chunk invariance, nothing lost, …)
 //!   are numbered in `docs/design.md`; comments cite them as "rule N".
 //!

@@ -210,6 +210,11 @@ dialects! {
     /// `<|content_invoke_tool_json|>{"name": N, "args": {…}}<|end_message|>` (Inkling): the
     /// json-call shape's preset with the block markers as markup.
     Inkling = 31, "inkling", ("<|content_thinking|>", "<|end_message|>");
+    /// Kimi K3's XTML (Moonshot): channels of special tokens,
+    /// `<|open|>tools<|sep|><|open|>call tool="N" index="I"<|sep|><|open|>argument key="K"
+    /// type="T"<|sep|>V<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
+    /// thinking in the `think` channel, text in the `response` channel.
+    KimiK3 = 32, "kimi-k3", ("<|open|>think<|sep|>", "<|close|>think<|sep|>");
 }
 
 impl Dialect {
@@ -703,8 +708,8 @@ const XLAM: Description<'static> = Description {
 
 /// The presets' descriptions by C code (a table: reading one field of a preset copies
 /// nothing, where `Description::preset` builds the whole description).
-const PRESETS: [Option<Description<'static>>; 32] = {
-    let mut table = [None; 32];
+const PRESETS: [Option<Description<'static>>; 33] = {
+    let mut table = [None; 33];
     let mut i = 0;
     while i < Dialect::ALL.len() {
         let d = Dialect::ALL[i];

@@ -10,7 +10,7 @@ use tokensieve::{ConfigBuf, Event, Part, Sieve};
 const ARG: usize = 100 << 20;
 const READ: usize = 64 << 10;
 /// Every dialect that has calls.
-const DIALECTS: [&str; 13] = [
+const DIALECTS: [&str; 14] = [
     "anthropic-xml",
     "hermes",
     "morph-xml",
@@ -24,6 +24,7 @@ const DIALECTS: [&str; 13] = [
     "mistral",
     "llama3-json",
     "pythonic",
+    "kimi-k3",
 ];
 
 /// A transcript with one call whose argument is `ARG` bytes of `x`: (config, text before
@@ -70,6 +71,9 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
         // The list's `[` opens it (below); no closer: a failed call's text runs to the end
         // of its line — here the end of input, `)]` and " Done." included.
         "pythonic" => format!("put(data=\"{arg}\")]"),
+        "kimi-k3" => format!(
+            "<|open|>call tool=\"put\" index=\"1\"<|sep|><|open|>argument key=\"data\" type=\"string\"<|sep|>{arg}<|close|>argument<|sep|><|close|>call<|sep|>"
+        ),
         _ => unreachable!(),
     };
     let (open, close) = match dialect {
@@ -79,6 +83,7 @@ fn case(dialect: &str, max_call_bytes: usize) -> (ConfigBuf, Vec<u8>, Vec<u8>, V
         "kimi-k2" => ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
         "deepseek-v3.1" | "deepseek-v3" => ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
         "pythonic" => ("[", ""),
+        "kimi-k3" => ("<|open|>tools<|sep|>", "<|close|>tools<|sep|>"),
         _ => ("", ""),
     };
     let before = format!("Saving it now. {open}").into_bytes();
@@ -157,6 +162,7 @@ fn a_call_past_max_call_bytes_comes_back_whole_as_text() {
             "<minimax:tool_call>",
             "<|tool_calls_section_begin|>",
             "<｜tool▁calls▁begin｜>",
+            "<|open|>tools<|sep|>",
             "[",
         ]
         .iter()

@@ -105,7 +105,12 @@ functools.partial functools[{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}, {\
 ]<]minimax[>[<l>]<]minimax[>[<item>1]<]minimax[>[</item>]<]minimax[>[</l>]<]minimax[>[</invoke>\n]<]minimax[>[<invoke name=\"g\">stray]<]minimax[>[</invoke>\n\
 ]<]minimax[>[</tool_call> ]<]minimax[>[ x ]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"h\">]<]minimax[>[<s>cut]<]mini\n\
 <|message_model|><|content_thinking|>why<|end_message|><|message_model|><|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {\"s\": \"x\", n: 1}}<|end_message|>\
-<|message_model|><|content_text|>ok<|end_message|><|content_invoke_tool_json|>{oops}<|end_message|><|content_model_end_sampling|>\n";
+<|message_model|><|content_text|>ok<|end_message|><|content_invoke_tool_json|>{oops}<|end_message|><|content_model_end_sampling|>\n\
+<|open|>think<|sep|>why<|open|>tools<|sep|><|open|>call tool=\"f\" index=\"1\"<|sep|><|open|>argument key=\"s\" type=\"string\"<|sep|>a &amp; \"q\" é\n<|close|>argument<|sep|>\
+<|open|>argument key=\"n\" type=\"number\"<|sep|>1.50<|close|>argument<|sep|><|open|>argument key=\"o\" type=\"object\"<|sep|>{\"k\": [1, null]}<|close|>argument<|sep|>\
+<|open|>argument key=\"p\"<|sep|> 7 <|close|>argument<|sep|><|close|>call<|sep|>\n<|open|>call tool=\"g&quot;x\" index=\"2\"<|sep|>stray<|close|>call<|sep|><|open|>call index=\"3\"<|sep|><|close|>call<|sep|> stray \
+<|close|>tools<|sep|><|close|>think<|sep|><|open|>response<|sep|>ok<|close|>response<|sep|><|close|>message<|sep|><|end_of_msg|>\n\
+<|open|>call tool=\"h\"<|sep|><|open|>argument key=\"s\" type=\"json\"<|sep|>\"x\"<|close|>call<|sep|><|open|>call tool=\"h\"<|sep|><|open|>json type=\"object\"<|sep|>{}<|close|>json<|sep|><|close|>call<|sep|>\n";
     [one, deepseek.as_bytes()].concat().repeat(200)
 }
 

@@ -133,6 +133,7 @@ mirror!(tokensieve_dialect <=> Dialect, value(d) = d as u32, all = Dialect::ALL;
     TOKENSIEVE_DIALECT_HUNYUAN = [Dialect::Hunyuan],
     TOKENSIEVE_DIALECT_MINIMAX_M3 = [Dialect::MinimaxM3],
     TOKENSIEVE_DIALECT_INKLING = [Dialect::Inkling],
+    TOKENSIEVE_DIALECT_KIMI_K3 = [Dialect::KimiK3],
 });
 
 mirror!(tokensieve_start_in <=> StartIn, value(s) = s as u32; {

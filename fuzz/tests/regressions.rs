@@ -60,6 +60,7 @@ fn replay_stream_targets() {
         ("sieve_hunyuan", Dialect::Hunyuan),
         ("sieve_minimax_m3", Dialect::MinimaxM3),
         ("sieve_inkling", Dialect::Inkling),
+        ("sieve_kimi_k3", Dialect::KimiK3),
     ] {
         replay(t, move |data| tokensieve_fuzz::check_stream(d, data));
     }

@@ -8,7 +8,7 @@ export type Dialect =
   | 'cohere-command' | 'granite' | 'phi-4-mini' | 'apertus' | 'xlam' | 'gemma-4' | 'functiongemma' | 'minicpm5' | 'step-3'
   | 'hunyuan'
   | 'minimax-m3'
-  | 'inkling';
+  | 'inkling' | 'kimi-k3';
 
 export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock' | 'ollama';
 

@@ -138,7 +138,7 @@ def test_defaults() -> None:
     with pytest.raises(tokensieve.ConfigError, match="one of: .*anthropic-xml"):
         tokensieve.parse("hi")  # type: ignore[call-overload]
     assert repr(Sieve("anthropic-xml")) == "Sieve(dialect='anthropic-xml')"
-    assert set(tokensieve.DIALECTS) == {"anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder", "minimax-m2", "glm-4.5", "harmony", "kimi-k2", "deepseek-v3.1", "deepseek-v3", "mistral", "llama3-json", "pythonic", "deepseek-v3.2", "deepseek-v4", "seed-oss", "olmo-3", "lfm2", "cohere-command", "granite", "phi-4-mini", "apertus", "xlam", "gemma-4", "functiongemma", "minicpm5", "step-3", "hunyuan", "minimax-m3", "inkling"}
+    assert set(tokensieve.DIALECTS) == {"anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder", "minimax-m2", "glm-4.5", "harmony", "kimi-k2", "deepseek-v3.1", "deepseek-v3", "mistral", "llama3-json", "pythonic", "deepseek-v3.2", "deepseek-v4", "seed-oss", "olmo-3", "lfm2", "cohere-command", "granite", "phi-4-mini", "apertus", "xlam", "gemma-4", "functiongemma", "minicpm5", "step-3", "hunyuan", "minimax-m3", "inkling", "kimi-k3"}
 
 
 @pytest.mark.parametrize(

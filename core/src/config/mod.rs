@@ -391,7 +391,7 @@ impl<'a> Config<'a> {
 
 /// The error for an unknown dialect name: every name (a test checks it lists them all).
 #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, olmo-3, lfm2, cohere-command, apertus, granite, phi-4-mini, xlam, gemma-4, functiongemma, minicpm5, step-3, hunyuan, minimax-m3, inkling, glm-4.7, glm-5 (or a description object)";
+pub(crate) const DIALECT_NAMES_MESSAGE: &str = "must be one of anthropic-xml, hermes, morph-xml, qwen3-coder, minimax-m2, glm-4.5, harmony, kimi-k2, deepseek-v3.1, deepseek-v3, mistral, llama3-json, pythonic, passthrough, deepseek-v3.2, deepseek-v4, seed-oss, olmo-3, lfm2, cohere-command, apertus, granite, phi-4-mini, xlam, gemma-4, functiongemma, minicpm5, step-3, hunyuan, minimax-m3, inkling, kimi-k3, glm-4.7, glm-5 (or a description object)";
 
 mod validate;
 pub(crate) use validate::closing_tag_name;

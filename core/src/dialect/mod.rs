@@ -44,6 +44,7 @@ pub(crate) mod invoke;
 mod json_body;
 pub(crate) mod json_call;
 pub(crate) mod kimi;
+pub(crate) mod kimi_k3;
 pub(crate) mod llama3;
 pub(crate) mod minimax;
 pub(crate) mod minimax_m3;
@@ -220,6 +221,7 @@ registry! {
     Gemma4, gemma::State;
     FunctionGemma, gemma::State;
     MinimaxM3, morph::State;
+    KimiK3, kimi_k3::State;
     => CohereCommand: Hermes;
     => Granite: Hermes;
     => Phi4Mini: Hermes;

@@ -252,6 +252,26 @@ pub(crate) fn close(out: &mut Emitter<'_>, v: Value) {
     }
 }
 
+/// The closer of a value whose writer declared it JSON (Kimi K3's `type="number"`,
+/// `"object"`, …: the model says how it wrote the value, so there is nothing to guess): a held
+/// value is the JSON it is when its trimmed text is valid JSON of any kind (numbers as
+/// written, a run of digits of any length included), else that trimmed text as a string. A
+/// streamed string (an overflowed value) gets its closing quote.
+pub(crate) fn close_json(out: &mut Emitter<'_>, v: Value) {
+    if v.streaming {
+        out.queue_chunk(Some(Part::Input), Spool::Static("\""));
+        return;
+    }
+    let (a, b) = trim(out.value.bytes());
+    if strict::validate(&out.value.bytes()[a..b]).is_ok() {
+        out.queue_chunk(Some(Part::Input), spool(SpoolMode::Compact, a, b));
+    } else {
+        out.queue_chunk(Some(Part::Input), Spool::Static("\""));
+        out.queue_chunk(Some(Part::Input), spool(SpoolMode::Escaped, a, b));
+        out.queue_chunk(Some(Part::Input), Spool::Static("\""));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

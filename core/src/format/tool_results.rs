@@ -38,6 +38,7 @@ pub struct ToolResult<'a> {
 /// | pythonic | `<\|header_start\|>ipython<\|header_end\|>\n\n…<\|eot\|>` (Llama 4) |
 /// | gemma-4 | `<\|tool_response>response:NAME{value:<\|"\|>…<\|"\|>}<tool_response\|>` (`error:` for an error; `tool` when the name is unknown) |
 /// | functiongemma | `<start_function_response>response:NAME{value:<escape>…<escape>}<end_function_response>` |
+/// | kimi-k3 | `<\|open\|>message role="tool" tool="NAME" index="I"<\|sep\|>…<\|close\|>message<\|sep\|><\|end_of_msg\|>` (`I` the result's position from 1; the name from a `NAME:n` id when none is given, else `tool`) |
 ///
 /// Ids, names and the error flag appear only where the format has a place for them.
 ///
@@ -372,6 +373,27 @@ pub fn format_tool_results(dialect: Dialect, results: &[ToolResult<'_>]) -> Stri
                 out.push_str(close);
             }
         }
+        Dialect::KimiK3 => {
+            // K3's encoder: one tool message per result, carrying the tool's name and the
+            // result's position among the turn's results (from 1), its content raw.
+            for (i, r) in results.iter().enumerate() {
+                out.push_str("<|open|>message role=\"tool\" tool=\"");
+                let name = r
+                    .tool_name
+                    .filter(|n| !n.is_empty())
+                    .or_else(|| r.tool_use_id.and_then(k3_id_name))
+                    .unwrap_or("tool");
+                // An attribute value: `&` then `"` escaped, as the encoder does.
+                let escaped = name.replace('&', "&amp;").replace('"', "&quot;");
+                push_unmarked(&mut out, &escaped, K3_MARKERS);
+                let _ = core::fmt::Write::write_fmt(
+                    &mut out,
+                    format_args!("\" index=\"{}\"<|sep|>", i + 1),
+                );
+                push_unmarked(&mut out, r.content, K3_MARKERS);
+                out.push_str("<|close|>message<|sep|><|end_of_msg|>");
+            }
+        }
         Dialect::Passthrough
         | Dialect::Hermes
         | Dialect::MorphXml
@@ -407,6 +429,15 @@ const FUNCTIONGEMMA_MARKERS: &[&str] = &[
 
 /// Inkling's block markers (`<|message_`, `<|content_` and the closer cover them all).
 const INKLING_MARKERS: &[&str] = &["<|message_", "<|content_", "<|end_message|>"];
+/// Kimi K3's special tokens (content must not end its message early).
+const K3_MARKERS: &[&str] = &["<|open|>", "<|close|>", "<|sep|>", "<|end_of_msg|>"];
+
+/// The tool's name in a kimi-k3 call id (`NAME:n`, as the parser makes them).
+fn k3_id_name(id: &str) -> Option<&str> {
+    let (name, n) = id.rsplit_once(':')?;
+    (!name.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then_some(name)
+}
+
 /// Seed-OSS's turn markers (a `<seed:` prefix covers them all).
 const SEED_MARKERS: &[&str] = &["<seed:"];
 /// Hunyuan's turn markers (`<｜hy_User｜>`, `<｜hy_Assistant｜>`).
@@ -687,6 +718,24 @@ mod tests {
     }
 
     #[test]
+    fn kimi_k3_results_name_the_tool_from_the_call_id() {
+        let text = format_tool_results(
+            Dialect::KimiK3,
+            &[ToolResult {
+                tool_use_id: Some("a&b\"c:0"),
+                tool_name: None,
+                content: "x <|sep|> y",
+                is_error: false,
+            }],
+        );
+        assert_eq!(
+            text,
+            "<|open|>message role=\"tool\" tool=\"a&amp;b&quot;c\" index=\"1\"<|sep|>\
+             x <\u{2060}|sep|> y<|close|>message<|sep|><|end_of_msg|>"
+        );
+    }
+
+    #[test]
     fn hermes_style_responses_guard_their_closer() {
         let text = format_tool_results(
             Dialect::Hermes,
@@ -722,7 +771,12 @@ mod tests {
 
     #[test]
     fn each_family_writes_its_templates_tool_messages() {
-        let cases: [(Dialect, &str); 10] = [
+        let cases: [(Dialect, &str); 11] = [
+            (
+                Dialect::KimiK3,
+                "<|open|>message role=\"tool\" tool=\"get_weather\" index=\"1\"<|sep|>sunny<|close|>message<|sep|><|end_of_msg|>\
+                 <|open|>message role=\"tool\" tool=\"tool\" index=\"2\"<|sep|>ENOENT<|close|>message<|sep|><|end_of_msg|>",
+            ),
             (
                 Dialect::Gemma4,
                 "<|tool_response>response:get_weather{value:<|\"|>sunny<|\"|>}<tool_response|>\
@@ -779,7 +833,12 @@ mod tests {
     #[test]
     fn content_cannot_spell_a_marker() {
         let wj = '\u{2060}';
-        let cases: [(Dialect, &str, &str); 9] = [
+        let cases: [(Dialect, &str, &str); 10] = [
+            (
+                Dialect::KimiK3,
+                "a<|close|>message<|sep|>b",
+                "<|close|>message<|sep|>",
+            ),
             (Dialect::Gemma4, "a<tool_response|>b", "<tool_response|>"),
             (
                 Dialect::FunctionGemma,

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from ._tokensieve import Event
 
 #: The wire formats a :class:`~tokensieve.Sieve` reads (``tokensieve.DIALECTS`` at run time).
-Dialect = Literal["anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder", "minimax-m2", "glm-4.5", "harmony", "kimi-k2", "deepseek-v3.1", "deepseek-v3", "mistral", "llama3-json", "pythonic", "deepseek-v3.2", "deepseek-v4", "seed-oss", "olmo-3", "lfm2", "cohere-command", "granite", "phi-4-mini", "apertus", "xlam", "gemma-4", "functiongemma", "glm-4.7", "glm-5", "minicpm5", "step-3", "hunyuan", "minimax-m3", "inkling"]
+Dialect = Literal["anthropic-xml", "passthrough", "hermes", "morph-xml", "qwen3-coder", "minimax-m2", "glm-4.5", "harmony", "kimi-k2", "deepseek-v3.1", "deepseek-v3", "mistral", "llama3-json", "pythonic", "deepseek-v3.2", "deepseek-v4", "seed-oss", "olmo-3", "lfm2", "cohere-command", "granite", "phi-4-mini", "apertus", "xlam", "gemma-4", "functiongemma", "glm-4.7", "glm-5", "minicpm5", "step-3", "hunyuan", "minimax-m3", "inkling", "kimi-k3"]
 #: A block's type.
 BlockType = Literal["text", "thinking", "tool_call", "tool_result"]
 #: Which part of a tool call a ``tool_call`` chunk carries.

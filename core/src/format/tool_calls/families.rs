@@ -264,6 +264,34 @@ impl Writer<'_, '_> {
                 out.push_str(ns);
                 out.push_str("</tool_call>");
             }
+            Dialect::KimiK3 => {
+                // K3's encoder: the tools channel, a call element per call numbered from 1,
+                // an argument element per argument, typed; attribute values escaped.
+                self.out.push_str("<|open|>tools<|sep|>");
+                for (i, c) in calls.iter().enumerate() {
+                    check(c.name, |_| false)
+                        .and_then(|()| k3_attr(c.name))
+                        .map_err(|e| name_err(i, e))?;
+                    self.out.push_str("<|open|>call tool=\"");
+                    push_k3_attr(&mut self.out, c.name);
+                    let _ = fmt::Write::write_fmt(
+                        &mut self.out,
+                        format_args!("\" index=\"{}\"<|sep|>", i + 1),
+                    );
+                    for (k, v) in &args[i] {
+                        check(k, |_| false)
+                            .and_then(|()| k3_attr(k))
+                            .map_err(|e| key_err(i, k, e))?;
+                        self.out.push_str("<|open|>argument key=\"");
+                        push_k3_attr(&mut self.out, k);
+                        self.out.push_str("\" type=\"");
+                        push_k3_value(&mut self.out, v);
+                        self.out.push_str("<|close|>argument<|sep|>");
+                    }
+                    self.out.push_str("<|close|>call<|sep|>");
+                }
+                self.out.push_str("<|close|>tools<|sep|>");
+            }
             _ => {
                 return Err(FormatError {
                     call: 0,
@@ -272,6 +300,67 @@ impl Writer<'_, '_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The markers kimi-k3's parser reads inside a value: a string holding one cannot stand raw.
+const K3_VALUE_MARKERS: &[&str] = &[
+    "<|close|>argument<|sep|>",
+    "<|close|>call<|sep|>",
+    "<|close|>tools<|sep|>",
+    "<|close|>message<|sep|>",
+    "<|open|>argument",
+    "<|open|>call",
+];
+
+/// A kimi-k3 name or key: an attribute value, which must not spell a special token (the
+/// header ends at `<|sep|>`, and the call's markers cut it off).
+fn k3_attr(s: &str) -> Result<(), &'static str> {
+    if s.contains("<|") {
+        Err("holds a marker")
+    } else {
+        Ok(())
+    }
+}
+
+/// A kimi-k3 attribute value: `&` then `"` escaped, as K3's encoder does.
+fn push_k3_attr(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// A kimi-k3 argument's type and value (`…type="` written): a string raw, as the encoder
+/// writes it, every other value as JSON (`json.dumps`' spacing), its strings unable to spell
+/// a marker. A string holding one of the markers the parser reads in a value is written as
+/// a JSON string typed `json`: every type but `string` is read as JSON, so it comes back
+/// exactly.
+fn push_k3_value(out: &mut String, v: &J<'_>) {
+    let ty = match v {
+        J::Str(s) if K3_VALUE_MARKERS.iter().any(|m| s.contains(m)) => "json",
+        J::Str(_) => "string",
+        J::Null => "null",
+        J::Bool(_) => "boolean",
+        J::Num(_) => "number",
+        J::Arr(_) => "array",
+        J::Obj(_) => "object",
+    };
+    out.push_str(ty);
+    out.push_str("\"<|sep|>");
+    match v {
+        J::Str(s) if ty == "string" => out.push_str(s),
+        _ => push_json(
+            out,
+            v,
+            JsonStyle {
+                spaced: true,
+                markers: &["<|"],
+            },
+        ),
     }
 }
 

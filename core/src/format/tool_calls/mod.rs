@@ -154,6 +154,7 @@ const LLAMA3_MARKERS: &[&str] = &["<|"];
 /// | olmo-3 | `<function_calls>\nN(k="v")\n…\n</function_calls>` |
 /// | gemma-4 | `<\|tool_call>call:N{k:<\|"\|>v<\|"\|>,n:1}<tool_call\|>` per call |
 /// | functiongemma | `<start_function_call>call:N{k:<escape>v<escape>}<end_function_call>` per call |
+/// | kimi-k3 | `<\|open\|>tools<\|sep\|>`, per call `<\|open\|>call tool="N" index="I"<\|sep\|>` (`I` from 1) holding `<\|open\|>argument key="K" type="T"<\|sep\|>V<\|close\|>argument<\|sep\|>` and `<\|close\|>call<\|sep\|>`, then `<\|close\|>tools<\|sep\|>`: a string raw (`type="string"`), other values JSON typed `number`, `boolean`, `null`, `object`, `array` |
 /// | passthrough | no calls: an error (an empty list writes nothing) |
 ///
 /// JSON is written as Jinja's `tojson` does (`", "`, `": "`), numbers as given. Ids are
@@ -182,7 +183,9 @@ const LLAMA3_MARKERS: &[&str] = &["<|"];
 /// as a JSON string instead (exact), and DSML writes it `string="false"` (exact); morph-xml
 /// escapes entities (exact).
 /// Gemma's strings have no escapes either: a string delimiter or call closer inside one
-/// gets the U+2060 after its first character.
+/// gets the U+2060 after its first character. kimi-k3 writes a string holding one of its
+/// markers as a JSON string typed `json` (every type but `string` is read as JSON: exact),
+/// and refuses a name or key that spells a special token (`<|`).
 ///
 /// ```
 /// use tokensieve::{Config, Dialect};

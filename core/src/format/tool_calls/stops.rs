@@ -31,6 +31,7 @@ use super::*;
 /// | inkling | `<\|content_model_end_sampling\|>`, `<\|endoftext\|>` |
 /// | step-3 | none known (its template was not found here) |
 /// | hunyuan | none known (its template was not found here) |
+/// | kimi-k3 | `<\|end_of_msg\|>` (K3's encoder ends every message with it; the model's end-of-turn token) |
 /// | passthrough | none |
 ///
 /// ```
@@ -67,6 +68,7 @@ pub fn stop_sequences_for(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Xlam => &["<|eot_id|>", "<|im_end|>"],
         Dialect::MiniCpm5 => CHATML,
         Dialect::Hunyuan => &[],
+        Dialect::KimiK3 => &["<|end_of_msg|>"],
         // Not known here (its template was not found): the host's own.
         Dialect::Step3 => &[],
     }

@@ -135,7 +135,14 @@ fn tool_call_markers_replace_the_wrapper() {
 #[test]
 fn each_family_writes_its_templates_calls() {
     let args = r#"{"city": "Paris", "days": 3}"#;
-    let cases: [(Dialect, &str); 8] = [
+    let cases: [(Dialect, &str); 9] = [
+        (
+            Dialect::KimiK3,
+            "<|open|>tools<|sep|><|open|>call tool=\"get\" index=\"1\"<|sep|>\
+             <|open|>argument key=\"city\" type=\"string\"<|sep|>Paris<|close|>argument<|sep|>\
+             <|open|>argument key=\"days\" type=\"number\"<|sep|>3<|close|>argument<|sep|>\
+             <|close|>call<|sep|><|close|>tools<|sep|>",
+        ),
         (
             Dialect::AnthropicXml,
             "<function_calls>\n<invoke name=\"get\">\n<parameter name=\"city\">Paris</parameter>\n\
@@ -180,4 +187,28 @@ fn each_family_writes_its_templates_calls() {
             "{d:?}"
         );
     }
+}
+
+/// kimi-k3: attribute values escaped as K3's encoder escapes them; JSON values spaced as
+/// `json.dumps` writes them; a string holding a marker written as a JSON string typed
+/// `json` (exact); names and keys spelling a special token refused.
+#[test]
+fn kimi_k3_values_and_attributes() {
+    let c = Config::new(Dialect::KimiK3);
+    let args = r#"{"q&\"k": "a<|close|>call<|sep|>b", "o": {"x": [1, null]}, "n": 1.50}"#;
+    let text = format_tool_calls(&c, &one("a&b\"c", args)).unwrap();
+    assert_eq!(
+        text,
+        "<|open|>tools<|sep|><|open|>call tool=\"a&amp;b&quot;c\" index=\"1\"<|sep|>\
+         <|open|>argument key=\"q&amp;&quot;k\" type=\"json\"<|sep|>\"a\\u003c|close|>call\\u003c|sep|>b\"<|close|>argument<|sep|>\
+         <|open|>argument key=\"o\" type=\"object\"<|sep|>{\"x\": [1, null]}<|close|>argument<|sep|>\
+         <|open|>argument key=\"n\" type=\"number\"<|sep|>1.50<|close|>argument<|sep|>\
+         <|close|>call<|sep|><|close|>tools<|sep|>"
+    );
+    let back = parse_tool_calls(&c, text.as_bytes()).unwrap();
+    assert_eq!(back[0].name, "a&b\"c");
+    assert_eq!(back[0].id, "a&b\"c:0");
+    let input: serde_json::Value = serde_json::from_str(&back[0].input).unwrap();
+    assert_eq!(input["q&\"k"], "a<|close|>call<|sep|>b");
+    assert!(format_tool_calls(&c, &one("a<|sep|>", "{}")).is_err());
 }
