@@ -247,6 +247,7 @@ mod tests;
 mod values;
 
 use args::*;
+pub(in crate::format) use args::{J, Reader};
 use checks::*;
 pub use stops::{participant_stops, stop_sequences_for};
 use values::*;
