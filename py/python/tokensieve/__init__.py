@@ -13,6 +13,10 @@ OpenAI SSE body, …), whose events add ``finish`` and ``error``. :func:`parse` 
 text (or body, with ``provider=``); :func:`stream` and :func:`astream` drive a parser over
 an iterable or async iterable of chunks; :class:`Collector` gathers complete blocks, tool
 calls and the finish. Events are :class:`Event` objects with the attributes of the JSON form.
+
+The writers go the other way: :func:`format_tool_calls` and :func:`format_tool_results`
+write the assistant's tool calls and the tool results in a dialect's wire format (for a
+host that builds the prompt itself), :func:`stop_sequences` names the stops to set.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from typing import Any as _Any
 from typing import overload as _overload
 
 from ._collect import Collector
-from ._errors import ArgumentError, ConfigError, Error, StateError
-from ._tokensieve import DIALECTS, PROVIDERS, Decoder, Event, Sieve, __version__
+from ._errors import ArgumentError, ConfigError, Error, FormatError, StateError
+from ._format import format_tool_calls, format_tool_results
+from ._tokensieve import DIALECTS, PROVIDERS, Decoder, Event, Sieve, __version__, stop_sequences
 from ._types import (
     BlockType,
     DecoderOptions,
@@ -38,6 +43,8 @@ from ._types import (
     Provider,
     SieveOptions,
     ToolCall,
+    ToolCallInput,
+    ToolResultInput,
     Usage,
 )
 
@@ -60,6 +67,7 @@ __all__ = [
     "Event",
     "EventKind",
     "FinishReason",
+    "FormatError",
     "Parser",
     "Part",
     "Provider",
@@ -67,10 +75,15 @@ __all__ = [
     "SieveOptions",
     "StateError",
     "ToolCall",
+    "ToolCallInput",
+    "ToolResultInput",
     "Usage",
     "__version__",
     "astream",
+    "format_tool_calls",
+    "format_tool_results",
     "parse",
+    "stop_sequences",
     "stream",
 ]
 
