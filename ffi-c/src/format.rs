@@ -134,12 +134,15 @@ pub unsafe extern "C" fn tokensieve_format_tool_calls_json(
     out_len: *mut usize,
 ) -> i32 {
     const WHAT: &str = "tokensieve_format_tool_calls_json";
+    let config = || {
+        // SAFETY: NULL or NUL-terminated, by this function's contract.
+        unsafe { json_config(config_json, WHAT) }
+    };
     // SAFETY: forwarded contract.
     unsafe {
         write_calls(
             WHAT,
-            // SAFETY: forwarded contract.
-            || json_config(config_json, WHAT),
+            config,
             calls_json,
             calls_json_len,
             buf,

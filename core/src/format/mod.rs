@@ -7,6 +7,8 @@
 //! `whole_text.rs` parses a whole text ([`parse`], [`parse_tool_calls`], [`has_tool_use`],
 //! [`parse_tool_choice`]); `tool_results.rs` writes results back ([`format_tool_results`]); `tool_calls.rs` writes the
 //! assistant's calls ([`format_tool_calls`]) and names a dialect's stops ([`stop_sequences_for`]).
+//! `json_input.rs` reads their JSON input forms, once for the CLI and every binding
+//! ([`format_tool_calls_json`], [`format_tool_results_json`]).
 
 mod json_input;
 mod tool_calls;
