@@ -16,12 +16,80 @@ pub(in crate::format) enum J<'a> {
 }
 
 /// Reads JSON text already checked by [`strict::validate`].
-pub(super) struct Reader<'a> {
+pub(in crate::format) struct Reader<'a> {
     s: &'a str,
     i: usize,
 }
 
 impl<'a> Reader<'a> {
+    /// A reader of `s`, which [`strict::validate`] accepted.
+    pub(in crate::format) fn new(s: &'a str) -> Reader<'a> {
+        Reader { s, i: 0 }
+    }
+
+    /// The next value and its text as written (without the whitespace around it).
+    fn value_with_text(&mut self) -> (J<'a>, &'a str) {
+        self.ws();
+        let start = self.i;
+        let v = self.value();
+        (v, &self.s[start..self.i])
+    }
+
+    /// The items of the array `s` (checked by [`strict::validate`]), each as its text;
+    /// empty when `s` is not an array.
+    pub(in crate::format) fn items(s: &'a str) -> Vec<&'a str> {
+        let mut r = Reader::new(s);
+        let b = s.as_bytes();
+        let mut out = Vec::new();
+        r.ws();
+        if b.get(r.i) != Some(&b'[') {
+            return out;
+        }
+        r.i += 1;
+        r.ws();
+        if b.get(r.i) == Some(&b']') {
+            return out;
+        }
+        loop {
+            out.push(r.value_with_text().1);
+            r.ws();
+            r.i += 1;
+            if b.get(r.i - 1) != Some(&b',') {
+                return out;
+            }
+        }
+    }
+
+    /// The members of the object `s` (checked by [`strict::validate`]): each key, value and
+    /// the value's text; empty when `s` is not an object.
+    pub(in crate::format) fn members(s: &'a str) -> Vec<(String, J<'a>, &'a str)> {
+        let mut r = Reader::new(s);
+        let b = s.as_bytes();
+        let mut out = Vec::new();
+        r.ws();
+        if b.get(r.i) != Some(&b'{') {
+            return out;
+        }
+        r.i += 1;
+        r.ws();
+        if b.get(r.i) == Some(&b'}') {
+            return out;
+        }
+        loop {
+            r.ws();
+            let k = r.string();
+            r.ws();
+            r.i += 1; // ':'
+            let (v, text) = r.value_with_text();
+            out.push((k, v, text));
+            r.ws();
+            r.i += 1;
+            if b.get(r.i - 1) != Some(&b',') {
+                return out;
+            }
+        }
+    }
+
     fn ws(&mut self) {
         let b = self.s.as_bytes();
         while self.i < b.len() && matches!(b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
