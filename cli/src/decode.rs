@@ -15,8 +15,8 @@ use crate::output::{Output, View};
 use crate::stream::Fail;
 
 /// The arguments of `tokensieve decode`:
-/// `(--config FILE | --provider P [--text-dialect D]) [--chunk N] [--json | --visible-only]
-/// [FILE|-]`.
+/// `(--config FILE | --provider P [--text-dialect D]) [--chunk N]
+/// [--json | --visible-only | --stats [--json]] [FILE|-]`.
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("source").required(true).args(["config", "provider"])))]
 pub struct DecodeArgs {
@@ -41,13 +41,19 @@ pub struct DecodeArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub chunk: usize,
 
-    /// One JSON event per line (the conformance-vector form)
+    /// One JSON event per line (the conformance-vector form); with --stats, the summary as
+    /// one JSON object
     #[arg(long, overrides_with = "visible_only")]
     pub json: bool,
 
     /// Only the text a text-to-speech engine should speak (with a last newline)
-    #[arg(long, overrides_with = "json")]
+    #[arg(long, overrides_with = "json", conflicts_with = "stats")]
     pub visible_only: bool,
+
+    /// Print only counts: events by kind, bytes by block type, calls by name, errors, finish
+    /// reasons and usage totals
+    #[arg(long)]
+    pub stats: bool,
 
     /// The response body to read; standard input when absent or `-`
     #[arg(value_name = "FILE")]
@@ -118,6 +124,16 @@ pub fn run(args: &DecodeArgs) -> Result<bool, Fail> {
     let settings = settings_of(args)?;
     let config = settings.config();
     let mut decoder = Decoder::new(&config).map_err(|e| format!("config: {e}"))?;
+    if args.stats {
+        let mut stats = crate::stats::Stats::default();
+        crate::stream::stream(args.file.as_deref(), args.chunk, |piece, _| {
+            decoder.feed_with(piece, &mut |ev: tokensieve::Event<'_>| stats.event(&ev));
+            Ok(())
+        })?;
+        decoder.finish_with(&mut |ev: tokensieve::Event<'_>| stats.event(&ev));
+        stats.print(args.json)?;
+        return Ok(stats.failed);
+    }
     let view = match (args.json, args.visible_only) {
         (true, _) => View::Json,
         (_, true) => View::Visible,

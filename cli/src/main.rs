@@ -2,12 +2,12 @@
 //!
 //! ```text
 //! tokensieve parse (--config FILE | --dialect D [--tools FILE]) [--prefill FILE]
-//!                  [--chunk N] [--json | --visible-only] [FILE|-]
+//!                  [--chunk N] [--json | --visible-only | --stats [--json]] [FILE|-]
 //! tokensieve demo [--fast]
 //! tokensieve dialects [--names | --json]
 //! tokensieve providers [--names | --json]
 //! tokensieve decode (--config FILE | --provider P [--text-dialect D]) [--chunk N]
-//!                   [--json | --visible-only] [FILE|-]
+//!                   [--json | --visible-only | --stats [--json]] [FILE|-]
 //! tokensieve format calls|tools|results (--config FILE | --dialect D [--tools FILE]) [FILE|-]
 //! tokensieve format stops --dialect D
 //! ```
@@ -21,6 +21,7 @@ mod decode;
 mod demo;
 mod format;
 mod output;
+mod stats;
 mod stream;
 
 use std::io::{IsTerminal, Read, Write};
@@ -71,7 +72,11 @@ Read model output (FILE, or standard input) and print its events.
 The default view is for people: text; thinking dimmed (after `[thinking]` when the output
 is not a terminal); tool calls as `→ name(args)`; tool results as `← name: summary`.
 --json prints one JSON event per line; --visible-only prints only the text a text-to-speech
-engine should speak.";
+engine should speak.
+
+--stats prints no events, only counts at the end (events by kind, completed blocks by type,
+chunk bytes by block type, tool calls by name, failed calls by reason): an aligned table, or
+with --json one JSON object (keys in the README). It reads one FILE or standard input.";
 
 /// Where a command's parser config comes from: a `--config` file, or `--dialect` with its
 /// `--tools` (one or the other; `parse` and `format calls|tools|results` share it).
@@ -105,13 +110,18 @@ struct ParseArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     chunk: usize,
 
-    /// One JSON event per line (the conformance-vector form)
+    /// One JSON event per line (the conformance-vector form); with --stats, the summary as
+    /// one JSON object
     #[arg(long, overrides_with = "visible_only")]
     json: bool,
 
     /// Only the text a text-to-speech engine should speak (with a last newline)
-    #[arg(long, overrides_with = "json")]
+    #[arg(long, overrides_with = "json", conflicts_with = "stats")]
     visible_only: bool,
+
+    /// Print only counts: events by kind, bytes by block type, calls by name, errors by reason
+    #[arg(long)]
+    stats: bool,
 
     /// The model output to read; standard input when absent or `-`
     #[arg(value_name = "FILE")]
@@ -315,6 +325,20 @@ fn parse(args: ParseArgs) -> Result<(), stream::Fail> {
     let mut sieve = Sieve::from_config_buf(config).map_err(|e| e.to_string())?;
     if let Some(p) = prefill {
         sieve.prefill(&p).map_err(|e| e.to_string())?;
+    }
+    if args.stats {
+        let mut stats = stats::Stats::default();
+        stream::stream(args.file.as_deref(), args.chunk, |mut piece, _| {
+            while let Some(ev) = sieve.next(&mut piece) {
+                stats.event(&ev);
+            }
+            Ok(())
+        })?;
+        sieve.finish();
+        while let Some(ev) = sieve.next(&mut &b""[..]) {
+            stats.event(&ev);
+        }
+        return stats.print(args.json);
     }
     let color = std::io::stdout().is_terminal();
     let mut out = Output::new(
