@@ -913,6 +913,36 @@ fn parse_stats_match_the_events() {
     assert!(row("unexpected-content").ends_with(" 2"), "{table}");
     assert!(row("block_start").starts_with("  block_start "), "{table}");
 
+    // Several files: each through a fresh parser, the counts summed; without --stats, refused.
+    let one = file("stats-one.txt", &hermes_inputs(&["043-multibyte-utf8"]));
+    let one = one.to_str().unwrap();
+    let stats = |files: &[&str]| -> serde_json::Value {
+        let mut args = vec!["parse", "--dialect", "hermes", "--stats", "--json"];
+        args.extend(files);
+        let o = run(&args);
+        assert!(o.status.success(), "{o:?}");
+        serde_json::from_str(&stdout(&o)).expect("JSON")
+    };
+    let (a, b, both) = (stats(&[path]), stats(&[one]), stats(&[path, one]));
+    for (group, key) in [
+        ("events", "chunk"),
+        ("bytes", "thinking"),
+        ("blocks", "tool_call"),
+        ("call_errors", "unexpected-content"),
+    ] {
+        let sum = a[group][key].as_u64().unwrap() + b[group][key].as_u64().unwrap();
+        assert_eq!(both[group][key], sum, "{group}.{key}");
+    }
+    assert_eq!(both["calls"]["météo_🌦"], 2, "{both}");
+    let o = run(&["parse", "--dialect", "hermes", path, one]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(stderr(&o).contains("only with --stats"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("Usage: tokensieve parse"),
+        "{}",
+        stderr(&o)
+    );
+
     // --stats prints counts, not events: it cannot be combined with --visible-only.
     let o = run(&["parse", "--dialect", "hermes", "--stats", "--visible-only"]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
