@@ -1,7 +1,7 @@
 //! `--stats`: counts instead of events, so a dataset can be scanned at the core's speed.
 //!
-//! Per event only counters move (the event is borrowed, its kind matched); the one
-//! allocation is a map entry the first time a tool name (or a stream error code) is seen.
+//! Per event only counters move (the event is borrowed, its kind matched); a map entry is
+//! allocated the first time a tool name is seen, and a key for each (rare) stream error.
 //! The summary's keys (`--stats --json`) are documented in the README's CLI section.
 
 use std::collections::BTreeMap;
