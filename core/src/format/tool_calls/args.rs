@@ -240,3 +240,43 @@ pub(super) fn read_arguments(call: usize, args: &str) -> Result<Vec<(String, J<'
 pub(in crate::format) fn read_value(text: &str) -> J<'_> {
     (Reader { s: text, i: 0 }).value()
 }
+
+/// Writes `v` with `", "` between items and `": "` after keys (Python's `json.dumps` and
+/// `repr` layout), `lits` spelling null, true and false, `string` writing strings and keys
+/// (with `markers`, as the caller's string writer takes them); numbers as written.
+pub(in crate::format) fn write_spaced(
+    out: &mut String,
+    v: &J<'_>,
+    lits: [&str; 3],
+    string: fn(&mut String, &str, &[&str]),
+    markers: &[&str],
+) {
+    match v {
+        J::Null => out.push_str(lits[0]),
+        J::Bool(b) => out.push_str(if *b { lits[1] } else { lits[2] }),
+        J::Num(n) => out.push_str(n),
+        J::Str(s) => string(out, s, markers),
+        J::Arr(items) => {
+            out.push('[');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_spaced(out, x, lits, string, markers);
+            }
+            out.push(']');
+        }
+        J::Obj(members) => {
+            out.push('{');
+            for (i, (k, x)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                string(out, k, markers);
+                out.push_str(": ");
+                write_spaced(out, x, lits, string, markers);
+            }
+            out.push('}');
+        }
+    }
+}

@@ -69,34 +69,7 @@ pub(super) fn push_json_obj(out: &mut String, members: &[(String, J<'_>)], st: J
 /// A Python literal (pythonic calls): `True`/`False`/`None`, `"…"` strings with Python
 /// escapes, numbers as written; `markers` as in [`push_json_str`] (escaped `\xNN`/`\uNNNN`).
 pub(super) fn push_python(out: &mut String, v: &J<'_>, markers: &[&str]) {
-    match v {
-        J::Null => out.push_str("None"),
-        J::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
-        J::Num(n) => out.push_str(n),
-        J::Str(s) => push_python_str(out, s, markers),
-        J::Arr(items) => {
-            out.push('[');
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                push_python(out, x, markers);
-            }
-            out.push(']');
-        }
-        J::Obj(members) => {
-            out.push('{');
-            for (i, (k, x)) in members.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                push_python_str(out, k, markers);
-                out.push_str(": ");
-                push_python(out, x, markers);
-            }
-            out.push('}');
-        }
-    }
+    super::args::write_spaced(out, v, ["None", "True", "False"], push_python_str, markers);
 }
 
 pub(super) fn push_python_str(out: &mut String, s: &str, markers: &[&str]) {

@@ -33,34 +33,13 @@ pub(super) fn json_str(out: &mut String, s: &str, markers: &[&str]) {
 
 /// `json.dumps(v)` on one line: `", "` and `": "`.
 pub(super) fn json(out: &mut String, v: &J<'_>, markers: &[&str]) {
-    match v {
-        J::Null => out.push_str("null"),
-        J::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        J::Num(n) => out.push_str(n),
-        J::Str(s) => json_str(out, s, markers),
-        J::Arr(items) => {
-            out.push('[');
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                json(out, x, markers);
-            }
-            out.push(']');
-        }
-        J::Obj(members) => {
-            out.push('{');
-            for (i, (k, x)) in members.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                json_str(out, k, markers);
-                out.push_str(": ");
-                json(out, x, markers);
-            }
-            out.push('}');
-        }
-    }
+    crate::format::tool_calls::args::write_spaced(
+        out,
+        v,
+        ["null", "true", "false"],
+        json_str,
+        markers,
+    );
 }
 
 /// `json.dumps(v, indent=4)`: one member a line, `,` at line ends, `": "`; empty containers
