@@ -12,6 +12,7 @@
 //! every binding ([`format_tool_calls_json`], [`format_tool_results_json`]).
 
 mod json_input;
+mod json_string;
 mod tool_calls;
 mod tool_definitions;
 mod tool_results;

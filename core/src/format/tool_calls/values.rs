@@ -2,6 +2,7 @@
 //! object syntax, XML parameter values — each guarded so a string cannot spell a marker.
 
 use super::*;
+use crate::format::json_string::{StrSpelling, push_json_string};
 
 // --- writing values ------------------------------------------------------------------------
 
@@ -14,23 +15,14 @@ pub(super) struct JsonStyle<'m> {
     pub(super) markers: &'m [&'m str],
 }
 
+/// A JSON string, compact spelling (`\u0008`, `\u000c`); each marker in `markers` loses its
+/// first character to a `\u` escape.
 pub(super) fn push_json_str(out: &mut String, s: &str, markers: &[&str]) {
-    out.push('"');
-    for (i, c) in s.char_indices() {
-        let marked = markers.iter().any(|m| s[i..].starts_with(m));
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || (marked && (c as u32) < 0x10000) => {
-                let _ = fmt::Write::write_fmt(out, format_args!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    let how = StrSpelling {
+        markers,
+        ..StrSpelling::default()
+    };
+    push_json_string(out, s, how);
 }
 
 pub(super) fn push_json(out: &mut String, v: &J<'_>, st: JsonStyle<'_>) {
