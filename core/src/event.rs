@@ -5,6 +5,69 @@
 
 use core::fmt;
 
+/// `ALL` and `from_code` for a `#[repr(u8)]` enum whose codes run 0, 1, 2, … in the order
+/// listed (the bindings send the code and rebuild the value from it). Generated from one
+/// list, checked at compile time: a variant missing from the list makes the exhaustive match
+/// below fail, and a code out of order makes the const assertion fail.
+macro_rules! codes {
+    ($t:ident: $($v:ident),+ $(,)?) => {
+        impl $t {
+            /// Every variant, in the order of their codes (`as u8`).
+            pub const ALL: &'static [$t] = &[$($t::$v),+];
+
+            /// The variant whose code (`as u8`) is `code`; `None` for a code no variant has.
+            ///
+            #[doc = concat!("```\nuse tokensieve::", stringify!($t), ";\nfor v in ",
+                stringify!($t), "::ALL {\n    assert_eq!(", stringify!($t),
+                "::from_code(*v as u8), Some(*v));\n}\nassert_eq!(", stringify!($t),
+                "::from_code(200), None);\n```")]
+            pub const fn from_code(code: u8) -> Option<$t> {
+                let i = code as usize;
+                if i < Self::ALL.len() {
+                    Some(Self::ALL[i])
+                } else {
+                    None
+                }
+            }
+        }
+
+        const _: () = {
+            let mut i = 0;
+            while i < $t::ALL.len() {
+                assert!($t::ALL[i] as usize == i, "codes out of order");
+                i += 1;
+            }
+        };
+        const _: fn($t) = |v| match v {
+            $($t::$v)|+ => {}
+        };
+    };
+}
+
+codes!(BlockType: Text, Thinking, ToolCall, ToolResult);
+codes!(Part: Name, Id, Input);
+codes!(
+    ErrorReason: MalformedBody,
+    MissingName,
+    MalformedParameter,
+    UnexpectedContent,
+    Unfinished,
+    TooLarge,
+    NestingTooDeep,
+    UnknownTool,
+);
+codes!(
+    FinishReason: Stop,
+    Length,
+    ToolCalls,
+    ContentFilter,
+    Refusal,
+    Error,
+    Other,
+    MalformedToolCall,
+);
+codes!(ErrorSource: Provider, Framing);
+
 /// The kind of a block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]

@@ -95,61 +95,6 @@ fn kind_of(code: u8) -> Option<Kind> {
     })
 }
 
-fn type_of(code: u8) -> Option<BlockType> {
-    [
-        BlockType::Text,
-        BlockType::Thinking,
-        BlockType::ToolCall,
-        BlockType::ToolResult,
-    ]
-    .into_iter()
-    .find(|t| *t as u8 == code)
-}
-
-fn part_of(code: u8) -> Option<Part> {
-    [Part::Name, Part::Id, Part::Input]
-        .into_iter()
-        .find(|p| *p as u8 == code)
-}
-
-fn reason_of(code: u8) -> Option<ErrorReason> {
-    use ErrorReason::*;
-    [
-        MalformedBody,
-        MissingName,
-        MalformedParameter,
-        UnexpectedContent,
-        Unfinished,
-        TooLarge,
-        NestingTooDeep,
-        UnknownTool,
-    ]
-    .into_iter()
-    .find(|r| *r as u8 == code)
-}
-
-fn finish_of(code: u8) -> Option<FinishReason> {
-    use FinishReason::*;
-    [
-        Stop,
-        Length,
-        ToolCalls,
-        ContentFilter,
-        Refusal,
-        Error,
-        Other,
-        MalformedToolCall,
-    ]
-    .into_iter()
-    .find(|r| *r as u8 == code)
-}
-
-fn source_of(code: u8) -> Option<ErrorSource> {
-    [ErrorSource::Provider, ErrorSource::Framing]
-        .into_iter()
-        .find(|s| *s as u8 == code)
-}
-
 /// Rebuilds a pickled event (`Event.__reduce__`).
 #[pyfunction]
 pub(crate) fn _event<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>) -> PyResult<Py<PyAny>> {
@@ -192,7 +137,8 @@ pub(crate) fn _event<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>) -> PyRes
                     Option<String>,
                 ) = extra_state.extract()?;
                 Extra::Finish {
-                    reason: finish_of(reason).ok_or_else(|| bad_state("finish reason"))?,
+                    reason: FinishReason::from_code(reason)
+                        .ok_or_else(|| bad_state("finish reason"))?,
                     raw_reason,
                     usage: usage.map(|u| Usage {
                         input_tokens: u.0,
@@ -209,7 +155,8 @@ pub(crate) fn _event<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>) -> PyRes
                 let (_, source, code, message): (String, u8, Option<String>, String) =
                     extra_state.extract()?;
                 Extra::Error {
-                    source: source_of(source).ok_or_else(|| bad_state("error source"))?,
+                    source: ErrorSource::from_code(source)
+                        .ok_or_else(|| bad_state("error source"))?,
                     code,
                     message,
                 }
@@ -220,17 +167,17 @@ pub(crate) fn _event<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>) -> PyRes
     let code = |i: usize| -> PyResult<Option<u8>> { at(i)?.extract() };
     let event = Event {
         kind: kind_of(at(1)?.extract()?).ok_or_else(|| bad_state("kind"))?,
-        ty: type_of(at(2)?.extract()?).ok_or_else(|| bad_state("type"))?,
+        ty: BlockType::from_code(at(2)?.extract()?).ok_or_else(|| bad_state("type"))?,
         part: match code(3)? {
             None => None,
-            Some(c) => Some(part_of(c).ok_or_else(|| bad_state("part"))?),
+            Some(c) => Some(Part::from_code(c).ok_or_else(|| bad_state("part"))?),
         },
         depth: at(4)?.extract()?,
         is_error: at(5)?.extract()?,
         raw_truncated: at(6)?.extract()?,
         reason: match code(7)? {
             None => None,
-            Some(c) => Some(reason_of(c).ok_or_else(|| bad_state("reason"))?),
+            Some(c) => Some(ErrorReason::from_code(c).ok_or_else(|| bad_state("reason"))?),
         },
         index: at(8)?.extract()?,
         text: at(9)?.extract()?,
