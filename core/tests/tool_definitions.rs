@@ -357,3 +357,28 @@ fn replaced_call_markers_get_the_conventional_form() {
         "{text}"
     );
 }
+
+/// The JSON entry point (what the CLI and every binding call) reads `tools.json` itself —
+/// the schema's own text, not serde_json's respelling — and writes what the `ToolDef` one
+/// writes, for every dialect (so every fixture above holds for it too).
+#[test]
+fn the_json_form_writes_the_same() {
+    use tokensieve::format::format_tool_definitions_json;
+    let owned = tools();
+    let defs: Vec<ToolDef<'_>> = owned
+        .iter()
+        .map(|(name, description, schema)| ToolDef {
+            name,
+            description: description.as_deref(),
+            schema: schema.as_deref(),
+        })
+        .collect();
+    for d in Dialect::ALL {
+        let c = Config::new(d);
+        let json = format_tool_definitions_json(&c, TOOLS).map_err(|e| e.to_string());
+        let defs = format_tool_definitions(&c, &defs).map_err(|e| e.to_string());
+        assert_eq!(json, defs, "{}", d.name());
+    }
+    let text = format_tool_definitions_json(&Config::new(Dialect::Hermes), TOOLS).unwrap();
+    assert_eq!(text, include_str!("tool_definitions/hermes.txt"));
+}
