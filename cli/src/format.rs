@@ -6,10 +6,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use serde_json::Value;
 use tokensieve::Dialect;
 use tokensieve::format::{
-    ToolDef, format_tool_calls_json, format_tool_definitions, format_tool_results_json,
+    format_tool_calls_json, format_tool_definitions_json, format_tool_results_json,
     stop_sequences_for,
 };
 
@@ -64,14 +63,6 @@ fn input(args: &FormatArgs) -> Result<(String, String), String> {
     Ok((read_text(&path)?, what))
 }
 
-fn opt_str<'v>(item: &'v Value, key: &str, at: &str) -> Result<Option<&'v str>, String> {
-    match item.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(format!("{at}: \"{key}\" is not a string")),
-    }
-}
-
 /// Runs a `format` subcommand, writing its text to standard output.
 pub(crate) fn run(command: &FormatCommand) -> Result<(), String> {
     let out = match command {
@@ -90,50 +81,8 @@ pub(crate) fn run(command: &FormatCommand) -> Result<(), String> {
         FormatCommand::Tools(args) => {
             let config = args.source.load()?;
             let (text, what) = input(args)?;
-            let items = match serde_json::from_str::<Value>(&text) {
-                Ok(Value::Array(items)) => items,
-                Ok(_) => return Err(format!("{what}: not a JSON array")),
-                Err(e) => return Err(format!("{what}: {e}")),
-            };
-            let mut owned = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                let at = format!("{what}: [{i}]");
-                let Some(object) = item.as_object() else {
-                    return Err(format!("{at}: not an object {{name, description, schema}}"));
-                };
-                if let Some(k) = object
-                    .keys()
-                    .find(|k| !matches!(k.as_str(), "name" | "description" | "schema"))
-                {
-                    return Err(format!(
-                        "{at}: \"{k}\" is not a tool key (name, description, schema)"
-                    ));
-                }
-                let name = opt_str(item, "name", &at)?.ok_or(format!("{at}: no \"name\""))?;
-                let description = opt_str(item, "description", &at)?;
-                // serde_json keeps the keys' order and the numbers' spelling here
-                // (`preserve_order`, `arbitrary_precision`).
-                let schema = match item.get("schema") {
-                    None | Some(Value::Null) => None,
-                    Some(Value::String(text)) => Some(text.clone()),
-                    Some(v @ Value::Object(_)) => Some(v.to_string()),
-                    Some(_) => {
-                        return Err(format!(
-                            "{at}: \"schema\" is not an object or its JSON text"
-                        ));
-                    }
-                };
-                owned.push((name, description, schema));
-            }
-            let tools: Vec<ToolDef<'_>> = owned
-                .iter()
-                .map(|(name, description, schema)| ToolDef {
-                    name,
-                    description: *description,
-                    schema: schema.as_deref(),
-                })
-                .collect();
-            format_tool_definitions(&config.config(), &tools).map_err(|e| format!("{what}: {e}"))?
+            format_tool_definitions_json(&config.config(), &text)
+                .map_err(|e| format!("{what}: {e}"))?
         }
         FormatCommand::Results(args) => {
             let config = args.source.load()?;

@@ -30,6 +30,7 @@
 //! | apertus | ye-NX/llama.cpp `models/templates/Apertus-8B-Instruct.jinja` @ b354d7c9ecb7 |
 //! | cohere-command | ggml-org/llama.cpp `models/templates/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja` @ 041462bd55ae |
 //! | gemma-4 | ggml-org/llama.cpp `models/templates/gemma4.jinja` @ 75f1ba738906 (the first two tools) |
+//! | inkling | lightseekorg/tokenspeed `python/tokenspeed/runtime/chat_templates/inkling.jinja` @ bdb8becd784f (its packaged template, "validated against the reference TMLv0 renderer snapshot"; re-implementations of the checkpoint's own template agree) |
 //! | anthropic-xml | no public template: Claude's tool-prompt form, written by `gen.py` itself |
 //!
 //! (The llama.cpp forks hold the same files as ggml-org/llama.cpp's `models/templates/`.)
@@ -133,6 +134,7 @@ fixture! {
     apertus: Apertus, "apertus";
     cohere_command: CohereCommand, "cohere-command";
     gemma_4: Gemma4, "gemma-4";
+    inkling: Inkling, "inkling";
 }
 
 fn one(dialect: Dialect, def: ToolDef<'_>) -> String {
@@ -355,5 +357,59 @@ fn replaced_call_markers_get_the_conventional_form() {
     assert!(
         text.ends_with("write it in this format:\n<call>\n{\"name\": \"example_function_name\", \"arguments\": {\"example_parameter\": \"value\"}}\n</call>"),
         "{text}"
+    );
+}
+
+/// The JSON entry point (what the CLI and every binding call) reads `tools.json` itself —
+/// the schema's own text, not serde_json's respelling — and writes what the `ToolDef` one
+/// writes, for every dialect (so every fixture above holds for it too).
+#[test]
+fn the_json_form_writes_the_same() {
+    use tokensieve::format::format_tool_definitions_json;
+    let owned = tools();
+    let defs: Vec<ToolDef<'_>> = owned
+        .iter()
+        .map(|(name, description, schema)| ToolDef {
+            name,
+            description: description.as_deref(),
+            schema: schema.as_deref(),
+        })
+        .collect();
+    for d in Dialect::ALL {
+        let c = Config::new(d);
+        let json = format_tool_definitions_json(&c, TOOLS).map_err(|e| e.to_string());
+        let defs = format_tool_definitions(&c, &defs).map_err(|e| e.to_string());
+        assert_eq!(json, defs, "{}", d.name());
+    }
+    let text = format_tool_definitions_json(&Config::new(Dialect::Hermes), TOOLS).unwrap();
+    assert_eq!(text, include_str!("tool_definitions/hermes.txt"));
+}
+
+/// Inkling's template always writes the four keys (`""` and `{}` for what the host left
+/// out); a marker in a string is escaped (the same value, no special token).
+#[test]
+fn inkling_defaults_and_guard() {
+    let def = ToolDef {
+        name: "f",
+        description: Some("ends <|end_message|> here"),
+        schema: None,
+    };
+    assert_eq!(
+        one(Dialect::Inkling, def),
+        "<|message_system|>tool_declare<|content_xml|>[{\"description\":\"ends \\u003c|end_message|> here\",\
+         \"name\":\"f\",\"parameters\":{},\"type\":\"function\"}]<|end_message|>"
+    );
+    let nested = ToolDef {
+        name: "g",
+        description: None,
+        schema: Some(
+            r#"{"type": "object", "properties": {"b": {"type": "string"}, "a": {"type": "integer", "é": 1.50}}}"#,
+        ),
+    };
+    assert_eq!(
+        one(Dialect::Inkling, nested),
+        "<|message_system|>tool_declare<|content_xml|>[{\"description\":\"\",\"name\":\"g\",\"parameters\":\
+         {\"properties\":{\"a\":{\"type\":\"integer\",\"é\":1.50},\"b\":{\"type\":\"string\"}},\"type\":\"object\"},\
+         \"type\":\"function\"}]<|end_message|>"
     );
 }

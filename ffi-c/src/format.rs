@@ -1,17 +1,18 @@
-//! The writers: the assistant's past tool calls and tool results in a dialect's wire format,
-//! and the dialect's stop sequences (issue 27). The input is the JSON form every binding
-//! takes (read by the core: `tokensieve::format::format_tool_calls_json`); the text goes
-//! into a caller buffer, rustls-ffi style: when it is too small, TOKENSIEVE_E_BUFFER and the
-//! size needed in `*out_len` (call again with a buffer that large). Nothing is allocated
-//! for the caller. (Room for `tokensieve_format_tool_definitions`: the same shape, once the
-//! core writes tool definitions.)
+//! The writers: the assistant's past tool calls, the prompt's tool definitions and tool
+//! results in a dialect's wire format, and the dialect's stop sequences (issue 27). The input
+//! is the JSON form every binding takes (read by the core:
+//! `tokensieve::format::format_tool_calls_json`, `format_tool_definitions_json`,
+//! `format_tool_results_json`); the text goes into a caller buffer, rustls-ffi style: when
+//! it is too small, TOKENSIEVE_E_BUFFER and the size needed in `*out_len` (call again with a
+//! buffer that large). Nothing is allocated for the caller.
 
 use core::ffi::c_char;
 
 use tokensieve::format::{
-    JsonInputError, format_tool_calls_json, format_tool_results_json, stop_sequences_for,
+    JsonInputError, format_tool_calls_json, format_tool_definitions_json, format_tool_results_json,
+    stop_sequences_for,
 };
-use tokensieve::{ConfigBuf, Dialect};
+use tokensieve::{Config, ConfigBuf, Dialect};
 
 use crate::config::{DialectNames, json_config, read_config};
 use crate::error::{Error, OK, Result, config_err, status};
@@ -67,13 +68,20 @@ fn input_err(what: &str, arg: &str, e: &JsonInputError) -> Error {
     Error::Input.report(format_args!("{what}: {arg}: {e}"))
 }
 
-/// The shared steps of the call writers: check the pointers, read the calls, write them.
+/// A writer of the configured ones: the calls' or the tool definitions' JSON form.
+type Writer = fn(&Config<'_>, &str) -> core::result::Result<String, JsonInputError>;
+
+/// The shared steps of the config-taking writers: check the pointers, read the calls (or
+/// tools, `arg` names which), write them.
 ///
 /// # Safety
 /// The pointer contracts of `tokensieve_format_tool_calls`.
-unsafe fn write_calls(
+#[allow(clippy::too_many_arguments)]
+unsafe fn write_with_config(
     what: &str,
     config: impl FnOnce() -> Result<ConfigBuf>,
+    writer: Writer,
+    arg: &str,
     calls_json: *const c_char,
     calls_json_len: usize,
     buf: *mut c_char,
@@ -87,9 +95,8 @@ unsafe fn write_calls(
             }
             let config = config()?;
             // SAFETY: forwarded contract.
-            let text = unsafe { input(calls_json, calls_json_len, what, "calls_json") }?;
-            let written = format_tool_calls_json(&config.config(), text)
-                .map_err(|e| input_err(what, "calls_json", &e))?;
+            let text = unsafe { input(calls_json, calls_json_len, what, arg) }?;
+            let written = writer(&config.config(), text).map_err(|e| input_err(what, arg, &e))?;
             // SAFETY: forwarded contract; out_len checked above.
             unsafe { deliver(&written, buf, buf_len, out_len, what) }
         })())
@@ -140,9 +147,11 @@ pub unsafe extern "C" fn tokensieve_format_tool_calls_json(
     };
     // SAFETY: forwarded contract.
     unsafe {
-        write_calls(
+        write_with_config(
             WHAT,
             config,
+            format_tool_calls_json,
+            "calls_json",
             calls_json,
             calls_json_len,
             buf,
@@ -150,6 +159,29 @@ pub unsafe extern "C" fn tokensieve_format_tool_calls_json(
             out_len,
         )
     }
+}
+
+/// What the writers take of a struct config: the preset, its call markers, its tools.
+///
+/// # Safety
+/// `config` is NULL or a valid config.
+unsafe fn struct_config(config: *const tokensieve_config, what: &str) -> Result<ConfigBuf> {
+    if config.is_null() {
+        return Err(Error::Null.report(format_args!("{what}: config is NULL")));
+    }
+    // SAFETY: non-NULL, valid by the contract.
+    let r = unsafe { read_config(&*config) }?;
+    let mut c = ConfigBuf::new(r.dialect);
+    c.tool_call_markers = r.markers.map(|(a, b)| (a.into(), b.into()));
+    for i in 0..r.tools.len() {
+        let (name, schema) = r.tool(i)?;
+        let schema = core::str::from_utf8(schema).map_err(|_| {
+            Error::Config.report(format_args!("config: tools[{i}].schema is not UTF-8"))
+        })?;
+        c.add_tool(name, if schema.is_empty() { "{}" } else { schema })
+            .map_err(|e| config_err(&e))?;
+    }
+    Ok(c)
 }
 
 /// `tokensieve_format_tool_calls_json` with a struct config (a `TOKENSIEVE_DIALECT_*`
@@ -169,30 +201,111 @@ pub unsafe extern "C" fn tokensieve_format_tool_calls(
 ) -> i32 {
     const WHAT: &str = "tokensieve_format_tool_calls";
     let config = || {
-        if config.is_null() {
-            return Err(Error::Null.report(format_args!("{WHAT}: config is NULL")));
-        }
-        // SAFETY: non-NULL, valid by the contract.
-        let r = unsafe { read_config(&*config) }?;
-        let mut c = ConfigBuf::new(r.dialect);
-        c.tool_call_markers = r.markers.map(|(a, b)| (a.into(), b.into()));
-        for i in 0..r.tools.len() {
-            let (name, schema) = r.tool(i)?;
-            let schema = core::str::from_utf8(schema).map_err(|_| {
-                Error::Config.report(format_args!("config: tools[{i}].schema is not UTF-8"))
-            })?;
-            c.add_tool(name, if schema.is_empty() { "{}" } else { schema })
-                .map_err(|e| config_err(&e))?;
-        }
-        Ok(c)
+        // SAFETY: NULL or valid, by this function's contract.
+        unsafe { struct_config(config, WHAT) }
     };
     // SAFETY: forwarded contract.
     unsafe {
-        write_calls(
+        write_with_config(
             WHAT,
             config,
+            format_tool_calls_json,
+            "calls_json",
             calls_json,
             calls_json_len,
+            buf,
+            buf_len,
+            out_len,
+        )
+    }
+}
+
+/// Writes the prompt's tool-definition section as the family's chat template renders the
+/// `tools` a host passes (hermes' `# Tools` … `<tools>` list, qwen3-coder's `<function>`
+/// entries, harmony's `namespace functions`, …: the section only, which the host places
+/// where the template does; `tokensieve::format::format_tool_definitions` says where), for
+/// a host that builds the prompt itself. `tools_json` is the config's tool-list form, a JSON
+/// array `[{"name": "get_weather", "description": "…", "schema": {"type": "object", …}}]`
+/// (`description` and `schema` optional; `schema` an object or its JSON text, its keys and
+/// numbers written as given; other keys are errors); `config_json` the JSON config of
+/// `tokensieve_new_json` (its `dialect`, a name or a host-written description). An empty
+/// array writes nothing. The buffer, `*out_len` and the statuses are those of
+/// `tokensieve_format_tool_calls_json` (TOKENSIEVE_E_INPUT: `tools_json` is not such an
+/// array, a schema is not a JSON object, or the dialect has no tool format, e.g.
+/// `tools_json: [0]: no "name" string`).
+///
+/// ```c
+/// char buf[1024]; size_t n;
+/// const char *tools = "[{\"name\": \"get_weather\", \"schema\": {\"type\": \"object\"}}]";
+/// int32_t rc = tokensieve_format_tool_definitions_json("{\"dialect\": \"hermes\"}", tools,
+///                                                      strlen(tools), buf, sizeof buf, &n);
+/// if (rc == TOKENSIEVE_OK) fwrite(buf, 1, n, stdout);
+/// else if (rc == TOKENSIEVE_E_BUFFER) grow_to(n);   // the size needed: call again
+/// ```
+///
+/// # Safety
+/// `config_json` is NULL or NUL-terminated; `tools_json` is NULL or readable for
+/// `tools_json_len` bytes; `buf` is NULL or writable for `buf_len` bytes; `out_len` is NULL
+/// or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_format_tool_definitions_json(
+    config_json: *const c_char,
+    tools_json: *const c_char,
+    tools_json_len: usize,
+    buf: *mut c_char,
+    buf_len: usize,
+    out_len: *mut usize,
+) -> i32 {
+    const WHAT: &str = "tokensieve_format_tool_definitions_json";
+    let config = || {
+        // SAFETY: NULL or NUL-terminated, by this function's contract.
+        unsafe { json_config(config_json, WHAT) }
+    };
+    // SAFETY: forwarded contract.
+    unsafe {
+        write_with_config(
+            WHAT,
+            config,
+            format_tool_definitions_json,
+            "tools_json",
+            tools_json,
+            tools_json_len,
+            buf,
+            buf_len,
+            out_len,
+        )
+    }
+}
+
+/// `tokensieve_format_tool_definitions_json` with a struct config (a `TOKENSIEVE_DIALECT_*`
+/// preset and its `tool_call_open`/`tool_call_close`, which the conventional section's
+/// example call shows; the tools described are those of `tools_json`, not the config's).
+///
+/// # Safety
+/// `config` is NULL or a valid config; the rest as `tokensieve_format_tool_definitions_json`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_format_tool_definitions(
+    config: *const tokensieve_config,
+    tools_json: *const c_char,
+    tools_json_len: usize,
+    buf: *mut c_char,
+    buf_len: usize,
+    out_len: *mut usize,
+) -> i32 {
+    const WHAT: &str = "tokensieve_format_tool_definitions";
+    let config = || {
+        // SAFETY: NULL or valid, by this function's contract.
+        unsafe { struct_config(config, WHAT) }
+    };
+    // SAFETY: forwarded contract.
+    unsafe {
+        write_with_config(
+            WHAT,
+            config,
+            format_tool_definitions_json,
+            "tools_json",
+            tools_json,
+            tools_json_len,
             buf,
             buf_len,
             out_len,

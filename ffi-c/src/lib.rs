@@ -32,7 +32,7 @@
 //! (reading a C or JSON config), `memory` (a parser's block: plan and build, caller memory
 //! or heap), `event` (events and accumulation), `parser` and `stream` (the entry points),
 //! `decoder` (the provider-stream decoder's entry points), `format` (the writers: tool
-//! calls, tool results, stop sequences, into caller buffers).
+//! calls, tool definitions, tool results, stop sequences, into caller buffers).
 
 mod codes;
 mod config;
@@ -55,6 +55,7 @@ pub use decoder::{
 };
 pub use format::{
     tokensieve_dialect_from_name, tokensieve_format_tool_calls, tokensieve_format_tool_calls_json,
+    tokensieve_format_tool_definitions, tokensieve_format_tool_definitions_json,
     tokensieve_format_tool_results, tokensieve_stop_sequences,
 };
 pub use parser::{

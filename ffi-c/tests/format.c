@@ -1,5 +1,5 @@
-/* The writers through the C API: tool calls (JSON config and struct config), tool results,
- * stop sequences, dialect names. Round trip: calls written by
+/* The writers through the C API: tool calls (JSON config and struct config), tool
+ * definitions (byte for byte the core's fixtures), tool results, stop sequences, dialect names. Round trip: calls written by
  * tokensieve_format_tool_calls_json are parsed back by a parser of the same config into
  * the same calls. The caller-buffer protocol (TOKENSIEVE_E_BUFFER with the size needed),
  * and every error: a status and a message that says what was wrong, never a crash.
@@ -154,6 +154,120 @@ static void exact_text_and_buffer(void) {
     CHECK(n == 0);
 }
 
+/* A file of the core's tool-definition fixtures (core/tests/tool_definitions/), found from
+ * this source's path; NULL when it cannot be read. The caller frees it. */
+static char *fixture(const char *name, size_t *len) {
+    char path[4096];
+    const char *here = __FILE__;
+    const char *cut = strstr(here, "ffi-c/tests/format.c");
+    size_t prefix = cut ? (size_t)(cut - here) : 0;
+    FILE *f;
+    char *text;
+    long size;
+    if (prefix + strlen(name) + 64 > sizeof path) return NULL;
+    memcpy(path, here, prefix);
+    sprintf(path + prefix, "core/tests/tool_definitions/%s", name);
+    f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "  cannot open %s\n", path); return NULL; }
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    text = (char *)malloc((size_t)size + 1);
+    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) { free(text); text = NULL; }
+    fclose(f);
+    if (text) { text[size] = 0; *len = (size_t)size; }
+    return text;
+}
+
+static void definitions(void) {
+    static const char *const dialects[][3] = {
+        {"{\"dialect\": \"hermes\"}", "hermes.txt", "hermes"},
+        {"{\"dialect\": \"qwen3-coder\"}", "qwen3-coder.txt", "qwen3-coder"},
+    };
+    size_t tools_len = 0, i;
+    char *tools = fixture("tools.json", &tools_len);
+    CHECK(tools != NULL);
+    if (!tools) return;
+    for (i = 0; i < 2; i++) {
+        size_t want_len = 0, n = 0;
+        char *want = fixture(dialects[i][1], &want_len);
+        char *buf;
+        tokensieve_config c;
+        int32_t code = tokensieve_dialect_from_name(dialects[i][2]);
+        CHECK(want != NULL);
+        if (!want) continue;
+        /* The size query, then exactly that much. */
+        CHECK(tokensieve_format_tool_definitions_json(dialects[i][0], tools, tools_len, NULL, 0, &n) ==
+              TOKENSIEVE_E_BUFFER);
+        CHECK(n == want_len);
+        buf = (char *)malloc(n);
+        CHECK(tokensieve_format_tool_definitions_json(dialects[i][0], tools, tools_len, buf, n, &n) ==
+              TOKENSIEVE_OK);
+        CHECK(same(buf, n, want));
+        /* The struct config writes the same. */
+        memset(buf, 0, n);
+        tokensieve_config_default(&c);
+        c.dialect = (uint32_t)code;
+        CHECK(tokensieve_format_tool_definitions(&c, tools, tools_len, buf, want_len, &n) == TOKENSIEVE_OK);
+        CHECK(same(buf, n, want));
+        free(buf);
+        free(want);
+    }
+    {
+        /* Too small: the size needed, nothing written. */
+        const char *one = "[{\"name\": \"ping\", \"schema\": {\"type\": \"object\"}}]";
+        const char *want = "[AVAILABLE_TOOLS][{\"type\": \"function\", \"function\": {\"name\": \"ping\", "
+                           "\"parameters\": {\"type\": \"object\"}}}][/AVAILABLE_TOOLS]";
+        char small[16], buf[256];
+        size_t n = 0;
+        memset(small, 'z', sizeof small);
+        CHECK(tokensieve_format_tool_definitions_json("{\"dialect\":\"mistral\"}", one, strlen(one), small,
+                                                      sizeof small, &n) == TOKENSIEVE_E_BUFFER);
+        CHECK(n == strlen(want));
+        CHECK(small[0] == 'z');
+        CHECK(has(tokensieve_last_error(NULL), "call again with a larger buffer"));
+        CHECK(tokensieve_format_tool_definitions_json("{\"dialect\":\"mistral\"}", one, strlen(one), buf,
+                                                      sizeof buf, &n) == TOKENSIEVE_OK);
+        CHECK(same(buf, n, want));
+        /* No tools: no text. */
+        CHECK(tokensieve_format_tool_definitions_json("{\"dialect\":\"hermes\"}", "[]", 2, NULL, 0, &n) ==
+              TOKENSIEVE_OK);
+        CHECK(n == 0);
+    }
+    {
+        char buf[256];
+        size_t n = 0;
+        const char *bad[][2] = {
+            {"[{\"name\": \"f\"", "tools_json: not JSON: unexpected end of input at byte 13"},
+            {"[{\"description\": \"x\"}]", "tools_json: [0]: no \"name\" string"},
+            {"[{\"name\": \"f\", \"input_schema\": {}}]",
+             "tools_json: [0]: \"input_schema\" is not a tool key (name, description, schema)"},
+            {"[{\"name\": \"f\", \"schema\": \"[1]\"}]", "tools_json: tool 0: the schema is not a JSON object"},
+        };
+        tokensieve_config c;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            CHECK(tokensieve_format_tool_definitions_json("{\"dialect\":\"hermes\"}", bad[i][0],
+                                                          strlen(bad[i][0]), buf, sizeof buf, &n) ==
+                  TOKENSIEVE_E_INPUT);
+            CHECK(has(tokensieve_last_error(NULL), bad[i][1]));
+        }
+        CHECK(tokensieve_format_tool_definitions_json("{\"dialect\":\"passthrough\"}", "[{\"name\":\"f\"}]",
+                                                      14, buf, sizeof buf, &n) == TOKENSIEVE_E_INPUT);
+        CHECK(has(tokensieve_last_error(NULL), "the dialect writes no tool calls"));
+        CHECK(tokensieve_format_tool_definitions_json(NULL, "[]", 2, buf, sizeof buf, &n) == TOKENSIEVE_E_NULL);
+        CHECK(tokensieve_format_tool_definitions_json("{\"dialect\":\"hermes\"}", NULL, 0, buf, sizeof buf,
+                                                      &n) == TOKENSIEVE_E_NULL);
+        CHECK(has(tokensieve_last_error(NULL), "tokensieve_format_tool_definitions_json: tools_json is NULL"));
+        CHECK(tokensieve_format_tool_definitions_json("{\"dialect\":\"hermes\"}", "[]", 2, buf, sizeof buf,
+                                                      NULL) == TOKENSIEVE_E_NULL);
+        CHECK(tokensieve_format_tool_definitions(NULL, "[]", 2, buf, sizeof buf, &n) == TOKENSIEVE_E_NULL);
+        CHECK(has(tokensieve_last_error(NULL), "tokensieve_format_tool_definitions: config is NULL"));
+        tokensieve_config_default(&c); /* no dialect */
+        CHECK(tokensieve_format_tool_definitions(&c, "[]", 2, buf, sizeof buf, &n) == TOKENSIEVE_E_CONFIG);
+    }
+    free(tools);
+}
+
 static void results(void) {
     const char *r = "[{\"tool_use_id\": \"functions.get_weather:0\", \"name\": \"get_weather\", "
                     "\"content\": \"18\xc2\xb0" "C\"}, {\"content\": \"ENOENT\", \"is_error\": true}]";
@@ -267,6 +381,7 @@ static void errors(void) {
 int main(void) {
     round_trip();
     exact_text_and_buffer();
+    definitions();
     results();
     stops();
     errors();

@@ -14,8 +14,10 @@ export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemin
 
 export interface Tool {
   name: string;
-  /** A JSON Schema for the input object. */
-  schema?: Record<string, unknown>;
+  /** What it does (written by formatToolDefinitions; the parser ignores it). */
+  description?: string | null;
+  /** A JSON Schema for the input object, or its JSON text. */
+  schema?: Record<string, unknown> | string | null;
 }
 
 /** The parser config: the JSON form's `config` (conformance/README.md, "Config keys"). */
@@ -186,6 +188,22 @@ export interface ToolResultInput {
  * ```
  */
 export declare function formatToolCalls(config: Dialect | SieveConfig, calls: ToolCallInput[]): string;
+
+/**
+ * The prompt's tool-definition section as the family's published chat template renders the
+ * tools (hermes' `# Tools` … `<tools>` list, qwen3-coder's `<function>` entries, harmony's
+ * `namespace functions`, kimi-k2's `tool_declare` message, …), for a host that builds the
+ * prompt itself: the section only, which the host places where the template does. `tools`
+ * is the config's tool list (`{name, description?, schema?}`; other keys are errors) or its
+ * JSON text, whose numbers are kept as spelled. `[]` writes `''`. Throws an Error naming
+ * the bad tool (`tools: [0]: no "name" string`) or config key.
+ *
+ * ```js
+ * formatToolDefinitions('mistral', [{ name: 'ping', schema: { type: 'object' } }]);
+ * // '[AVAILABLE_TOOLS][{"type": "function", "function": {"name": "ping", "parameters": {"type": "object"}}}][/AVAILABLE_TOOLS]'
+ * ```
+ */
+export declare function formatToolDefinitions(config: Dialect | SieveConfig, tools: Tool[] | string): string;
 
 /**
  * Tool results written as the family's chat template gives them back to the model.

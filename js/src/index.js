@@ -127,7 +127,6 @@ export class Decoder extends Handle {
 }
 
 // --- the writers (issue 27): what the model writes or reads, in its wire format ------------
-// (formatToolDefinitions goes here once the core writes tool definitions.)
 
 /** Two texts back to back in the input buffer; calls `f(ptr, lenA, lenB)`, returns its text. */
 function writer(f, a, b) {
@@ -164,6 +163,19 @@ function dialectName(dialect) {
 export function formatToolCalls(config, calls) {
   const c = typeof config === 'string' ? { dialect: config } : config;
   return writer(wasm.ts_format_calls, configText(c), list(calls, 'calls'));
+}
+
+/**
+ * The prompt's tool-definition section as the family's chat template renders the tools
+ * (the section only, placed where the template places it), for a host that builds the
+ * prompt itself. `config`: a dialect name or a Sieve config (its `dialect`, a name or a
+ * description, and `tool_call_markers`); `tools`: the config's tool form
+ * `[{name, description?, schema?}]`, or its JSON text (numbers kept as spelled there).
+ */
+export function formatToolDefinitions(config, tools) {
+  const c = typeof config === 'string' ? { dialect: config } : config;
+  const text = typeof tools === 'string' ? tools : list(tools, 'tools');
+  return writer(wasm.ts_format_tool_definitions, configText(c), text);
 }
 
 /** Tool results as the family's template gives them back: `[{content, tool_use_id?, name?, is_error?}]`. */

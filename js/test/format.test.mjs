@@ -1,8 +1,45 @@
-// The writers: formatToolCalls, formatToolResults, stopSequences. What they write, a Sieve
-// of the same config reads back as the same calls and results.
+// The writers: formatToolCalls, formatToolDefinitions, formatToolResults, stopSequences. What
+// they write, a Sieve of the same config reads back as the same calls and results; the tool
+// definitions are byte for byte the core's fixtures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Sieve, formatToolCalls, formatToolResults, stopSequences } from '../src/index.js';
+import { readFileSync } from 'node:fs';
+import { Sieve, formatToolCalls, formatToolDefinitions, formatToolResults, stopSequences } from '../src/index.js';
+
+const fixture = (name) =>
+  readFileSync(new URL(`../../core/tests/tool_definitions/${name}`, import.meta.url), 'utf8');
+
+test('tool definitions are the templates\' text', () => {
+  const json = fixture('tools.json');
+  for (const dialect of ['hermes', 'qwen3-coder']) {
+    const want = fixture(`${dialect}.txt`);
+    assert.equal(formatToolDefinitions(dialect, JSON.parse(json)), want, dialect);
+    assert.equal(formatToolDefinitions({ dialect }, json), want, dialect);
+  }
+  assert.equal(
+    formatToolDefinitions('kimi-k2', [{ name: 'ping', description: 'Is it up?', schema: '{"type": "object"}' }]),
+    '<|im_system|>tool_declare<|im_middle|>[{"type": "function", "function": {"name": "ping", ' +
+      '"description": "Is it up?", "parameters": {"type": "object"}}}]<|im_end|>',
+  );
+  assert.equal(formatToolDefinitions('hermes', []), '');
+  // Replaced call markers: the conventional section, its example call in them.
+  const text = formatToolDefinitions({ dialect: 'hermes', tool_call_markers: ['<c>', '</c>'] }, [{ name: 'f' }]);
+  assert.ok(text.includes('<c>') && !text.includes('<tool_call>'), text);
+});
+
+test('tool definitions: bad input', () => {
+  for (const [tools, message] of [
+    ['[{"name": "f"', 'tools: not JSON: unexpected end of input at byte 13'],
+    [[{ description: 'x' }], 'tools: [0]: no "name" string'],
+    [[{ name: 'f', input_schema: {} }], 'tools: [0]: "input_schema" is not a tool key (name, description, schema)'],
+    [[{ name: 'f', schema: '[1]' }], 'tools: tool 0: the schema is not a JSON object'],
+  ]) {
+    assert.throws(() => formatToolDefinitions('hermes', tools), { message }, JSON.stringify(tools));
+  }
+  assert.throws(() => formatToolDefinitions('passthrough', [{ name: 'f' }]), /the dialect writes no tool calls/);
+  assert.throws(() => formatToolDefinitions('nope', []), /dialect/);
+  assert.throws(() => formatToolDefinitions('hermes', { name: 'f' }), TypeError);
+});
 
 const CALLS = [
   { name: 'get_weather', id: 'call_0', input: { city: 'Paris', days: 3, t: 1.5 } },

@@ -1,13 +1,17 @@
-//! The writers (issue 27): the assistant's past tool calls and tool results in a dialect's
-//! wire format, and the dialect's stop sequences. The package's Python functions
-//! (`tokensieve.format_tool_calls`, …, in `_format.py`) encode the lists of dicts as JSON;
-//! the core reads that JSON (`tokensieve::format::format_tool_calls_json`, one reader for
-//! every binding). (Room for `format_tool_definitions` once the core writes definitions.)
+//! The writers (issue 27): the prompt's tool definitions, the assistant's past tool calls
+//! and tool results in a dialect's wire format, and the dialect's stop sequences. The
+//! package's Python functions (`tokensieve.format_tool_calls`, …, in `_format.py`) encode
+//! the lists of dicts as JSON; the core reads that JSON
+//! (`tokensieve::format::format_tool_calls_json`, `format_tool_definitions_json`, …: one
+//! reader for every binding).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use pyo3::prelude::*;
-use tokensieve::format::{format_tool_calls_json, format_tool_results_json, stop_sequences_for};
+use tokensieve::format::{
+    format_tool_calls_json, format_tool_definitions_json, format_tool_results_json,
+    stop_sequences_for,
+};
 
 use crate::config::Options;
 
@@ -50,6 +54,36 @@ fn _format_tool_calls(
     })
 }
 
+/// `format_tool_definitions(dialect, tools_json, tool_call_markers)`: the dialect (a name or
+/// a description mapping) and markers as `Sieve`'s, the tools as JSON text.
+#[pyfunction]
+#[pyo3(signature = (dialect, tools_json, tool_call_markers = None))]
+fn _format_tool_definitions(
+    py: Python<'_>,
+    dialect: &Bound<'_, PyAny>,
+    tools_json: &str,
+    tool_call_markers: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    guarded("format_tool_definitions", || {
+        let config = Options {
+            dialect_key: "dialect",
+            dialect,
+            tools: None,
+            thinking_tags: None,
+            tool_call_markers,
+            start_in: None,
+            stop_sequences: None,
+            id_prefix: None,
+            on_malformed: None,
+            max_call_bytes: None,
+            unknown_tools: None,
+        }
+        .build(py)?;
+        format_tool_definitions_json(&config.config(), tools_json)
+            .map_err(|e| crate::errors::format(format!("tools: {e}")))
+    })
+}
+
 /// `format_tool_results(dialect, results_json)`.
 #[pyfunction]
 fn _format_tool_results(dialect: &Bound<'_, PyAny>, results_json: &str) -> PyResult<String> {
@@ -72,6 +106,7 @@ fn stop_sequences(dialect: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
 /// Adds the writers to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_format_tool_calls, m)?)?;
+    m.add_function(wrap_pyfunction!(_format_tool_definitions, m)?)?;
     m.add_function(wrap_pyfunction!(_format_tool_results, m)?)?;
     m.add_function(wrap_pyfunction!(stop_sequences, m)?)?;
     Ok(())

@@ -1,9 +1,11 @@
-"""The writers: format_tool_calls, format_tool_results, stop_sequences. What they write, a
-Sieve of the same config reads back as the same calls and results."""
+"""The writers: format_tool_calls, format_tool_definitions, format_tool_results,
+stop_sequences. What they write, a Sieve of the same config reads back as the same calls and
+results; the tool definitions are byte for byte the core's fixtures."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -100,6 +102,54 @@ def test_unknown_dialects() -> None:
         tokensieve.stop_sequences("nope")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         tokensieve.stop_sequences(3)  # type: ignore[arg-type]
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "core" / "tests" / "tool_definitions"
+
+
+@pytest.mark.parametrize("dialect", ["hermes", "qwen3-coder"])
+def test_tool_definitions_are_the_templates_text(dialect: tokensieve.Dialect) -> None:
+    tools: list[tokensieve.ToolDefinition] = json.loads((FIXTURES / "tools.json").read_text(encoding="utf-8"))
+    want = (FIXTURES / f"{dialect}.txt").read_text(encoding="utf-8")
+    assert tokensieve.format_tool_definitions(dialect, tools) == want
+    # A schema as its JSON text is the same schema.
+    as_text: list[tokensieve.ToolDefinition] = [
+        {"name": t["name"], "description": t.get("description"), "schema": json.dumps(t.get("schema"))} for t in tools
+    ]
+    assert tokensieve.format_tool_definitions(dialect, as_text) == want
+
+
+def test_tool_definitions() -> None:
+    one: list[tokensieve.ToolDefinition] = [{"name": "ping", "description": "Is it up?", "schema": {"type": "object"}}]
+    assert tokensieve.format_tool_definitions("kimi-k2", one) == (
+        '<|im_system|>tool_declare<|im_middle|>[{"type": "function", "function": {"name": "ping", '
+        '"description": "Is it up?", "parameters": {"type": "object"}}}]<|im_end|>'
+    )
+    assert tokensieve.format_tool_definitions("hermes", []) == ""
+    # A description and replaced markers: the conventional section, its example call in them.
+    text = tokensieve.format_tool_definitions({"shape": "json-call", "wrapper": ["<c>", "</c>"]}, one)
+    assert text.startswith("# Tools\n") and "<c>" in text, text
+    text = tokensieve.format_tool_definitions("hermes", one, tool_call_markers=("<c>", "</c>"))
+    assert "<c>" in text and "<tool_call>" not in text, text
+
+
+def test_tool_definitions_bad_input() -> None:
+    bad: list[tuple[Any, str]] = [
+        ([{"description": "x"}], r'tools: \[0\]: no "name" string'),
+        ([{"name": "f", "input_schema": {}}], r'tools: \[0\]: "input_schema" is not a tool key'),
+        ([{"name": "f", "schema": "[1]"}], "tools: tool 0: the schema is not a JSON object"),
+        ([{"name": "f", "schema": '{"a": '}], "tools: tool 0: the schema is not JSON"),
+        ([{"name": "f", "schema": {"x": float("inf")}}], "tools: cannot be written as JSON"),
+    ]
+    for tools, message in bad:
+        with pytest.raises(tokensieve.FormatError, match=message):
+            tokensieve.format_tool_definitions("hermes", tools)
+    with pytest.raises(tokensieve.FormatError, match="the dialect writes no tool calls"):
+        tokensieve.format_tool_definitions("passthrough", [{"name": "f"}])
+    with pytest.raises(tokensieve.ConfigError, match="hermes"):
+        tokensieve.format_tool_definitions("nope", [])  # type: ignore[arg-type]
+    with pytest.raises(tokensieve.ArgumentError, match="list of dicts"):
+        tokensieve.format_tool_definitions("hermes", '[{"name": "f"}]')  # type: ignore[arg-type]
 
 
 def test_bad_input() -> None:

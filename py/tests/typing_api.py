@@ -112,6 +112,13 @@ assert_type(tokensieve.format_tool_calls({"shape": "json-call", "wrapper": ["<c>
 results: list[tokensieve.ToolResultInput] = [{"content": "x", "tool_use_id": "call_0", "is_error": False}]
 assert_type(tokensieve.format_tool_results("kimi-k2", results), str)
 assert_type(tokensieve.stop_sequences("harmony"), list[str])
+definitions: list[tokensieve.ToolDefinition] = [
+    {"name": "f", "description": "Does f.", "schema": {"type": "object"}},
+    {"name": "g", "schema": '{"type": "object"}'},
+    {"name": "h", "description": None},
+]
+assert_type(tokensieve.format_tool_definitions("hermes", definitions), str)
+assert_type(tokensieve.format_tool_definitions("step-3", definitions, tool_call_markers=("<c>", "</c>")), str)
 try:
     tokensieve.format_tool_calls("hermes", [{"name": "f", "input": {"x": float("nan")}}])
 except tokensieve.FormatError as format_error:
@@ -121,6 +128,8 @@ except tokensieve.FormatError as format_error:
 tokensieve.format_tool_calls("openai", to_write)  # type: ignore[arg-type]
 tokensieve.format_tool_calls("hermes", [{"input": {}}])  # type: ignore[typeddict-item]
 tokensieve.format_tool_results("hermes", [{"name": "f"}])  # type: ignore[typeddict-item]
+tokensieve.format_tool_definitions("hermes", [{"description": "no name"}])  # type: ignore[typeddict-item]
+tokensieve.format_tool_definitions("hermes", [{"name": "f", "input_schema": {}}])  # type: ignore[typeddict-unknown-key]
 tokensieve.stop_sequences("openai")  # type: ignore[arg-type]
 Decoder("openai")  # type: ignore[arg-type]
 Decoder("openai-chat", dialect="hermes")  # type: ignore[call-arg]

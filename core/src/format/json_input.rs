@@ -1,10 +1,14 @@
 //! The JSON input forms of the writers, read once here for every binding (the CLI's
 //! `tokensieve format`, the C ABI, Python, PHP, JS): calls `[{"name", "id"?, "input": {…}}]`,
-//! results `[{"tool_use_id"?, "name"?, "content", "is_error"?}]`.
+//! results `[{"tool_use_id"?, "name"?, "content", "is_error"?}]`, tool definitions in the
+//! config's tool-list form `[{"name", "description"?, "schema"?}]`.
 //!
 //! The text is checked by the strict validator and read by the writers' own reader, so an
-//! `input` object keeps its numbers exactly as written (`1.0e5`, 30-digit integers). Keys
-//! other than the listed ones are ignored; `null` counts as absent.
+//! `input` object or a `schema` keeps its numbers exactly as written (`1.0e5`, 30-digit
+//! integers). In calls and results keys other than the listed ones are ignored; a tool's
+//! other keys are errors, as in the config (an Anthropic `input_schema` or an OpenAI
+//! `parameters` ignored would silently describe a tool without parameters). `null` counts
+//! as absent.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -14,10 +18,12 @@ use crate::config::{Config, Dialect};
 use crate::json::strict::{self, Kind};
 
 use super::tool_calls::{FormatError, J, Reader, ToolCallIn, format_tool_calls};
+use super::tool_definitions::{ToolDef, format_tool_definitions};
 use super::tool_results::{ToolResult, format_tool_results};
 
-/// Why [`format_tool_calls_json`] or [`format_tool_results_json`] wrote nothing: the JSON
-/// array was not of the expected form, or a call in it cannot be written.
+/// Why [`format_tool_calls_json`], [`format_tool_results_json`] or
+/// [`format_tool_definitions_json`] wrote nothing: the JSON array was not of the expected
+/// form, or a call or tool in it cannot be written.
 ///
 /// ```
 /// use tokensieve::{Config, Dialect};
@@ -47,7 +53,15 @@ pub enum JsonInputError {
         /// What is wrong (`no "name" string`, `"input" is not an object`, …).
         what: &'static str,
     },
-    /// The calls were read but one cannot be written in the dialect.
+    /// Item `index` (a tool) has a key that is not a tool key (`name`, `description`,
+    /// `schema`).
+    UnknownKey {
+        /// Its index in the array.
+        index: usize,
+        /// The key.
+        key: String,
+    },
+    /// The calls or tools were read but one cannot be written in the dialect.
     Format(FormatError),
 }
 
@@ -66,6 +80,10 @@ impl fmt::Display for JsonInputError {
             }
             JsonInputError::NotAnArray => f.write_str("not a JSON array"),
             JsonInputError::Item { index, what } => write!(f, "[{index}]: {what}"),
+            JsonInputError::UnknownKey { index, key } => write!(
+                f,
+                "[{index}]: {key:?} is not a tool key (name, description, schema)"
+            ),
             JsonInputError::Format(e) => e.fmt(f),
         }
     }
@@ -205,6 +223,67 @@ pub fn format_tool_results_json(dialect: Dialect, text: &str) -> Result<String, 
     Ok(format_tool_results(dialect, &results))
 }
 
+/// [`format_tool_definitions`] from the config's tool-list form
+/// `[{"name", "description"?, "schema"?}]` (what the CLI's `tokensieve format tools` and
+/// every binding take, and a config's `tools`): `schema` is the JSON Schema of the input,
+/// an object or its JSON text, keys and numbers kept as written. Other keys are errors.
+///
+/// ```
+/// use tokensieve::{Config, Dialect};
+/// use tokensieve::format::format_tool_definitions_json;
+/// let tools = r#"[{"name": "ping", "description": "Is it up?", "schema": {"type": "object"}}]"#;
+/// let text = format_tool_definitions_json(&Config::new(Dialect::Mistral), tools).unwrap();
+/// assert_eq!(text, r#"[AVAILABLE_TOOLS][{"type": "function", "function": {"name": "ping", "description": "Is it up?", "parameters": {"type": "object"}}}][/AVAILABLE_TOOLS]"#);
+///
+/// let e = |t| format_tool_definitions_json(&Config::new(Dialect::Hermes), t).unwrap_err().to_string();
+/// assert_eq!(e(r#"[{"description": "x"}]"#), r#"[0]: no "name" string"#);
+/// assert_eq!(e(r#"[{"name": "f", "input_schema": {}}]"#),
+///     r#"[0]: "input_schema" is not a tool key (name, description, schema)"#);
+/// assert_eq!(e(r#"[{"name": "f", "schema": "{\"a\": "}]"#),
+///     "tool 0: the schema is not JSON: unexpected end of input at byte 6");
+/// ```
+pub fn format_tool_definitions_json(
+    config: &Config<'_>,
+    text: &str,
+) -> Result<String, JsonInputError> {
+    let items = objects(text)?;
+    let mut tools = Vec::with_capacity(items.len());
+    for (index, m) in items.iter().enumerate() {
+        if let Some((key, _, _)) = m
+            .iter()
+            .find(|(k, _, _)| !matches!(k.as_str(), "name" | "description" | "schema"))
+        {
+            return Err(JsonInputError::UnknownKey {
+                index,
+                key: key.clone(),
+            });
+        }
+        let name =
+            opt_str(m, "name", index, "\"name\" is not a string")?.ok_or(JsonInputError::Item {
+                index,
+                what: "no \"name\" string",
+            })?;
+        // The schema's own text (numbers as spelled), or the JSON text a string holds.
+        let schema = match get(m, "schema") {
+            None => None,
+            Some((J::Obj(_), raw)) => Some(raw),
+            Some((J::Str(s), _)) => Some(s.as_str()),
+            Some(_) => {
+                return Err(JsonInputError::Item {
+                    index,
+                    what: "\"schema\" is not an object or its JSON text",
+                });
+            }
+        };
+        tools.push(ToolDef {
+            name,
+            description: opt_str(m, "description", index, "\"description\" is not a string")?,
+            schema,
+        });
+    }
+    format_tool_definitions(config, &tools).map_err(JsonInputError::Format)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,6 +343,53 @@ mod tests {
             "[0]: \"tool_use_id\" is not a string"
         );
         assert_eq!(r("\"x\""), "not a JSON array");
+    }
+
+    #[test]
+    fn tools_take_the_config_form_only() {
+        let c = Config::new(Dialect::Mistral);
+        let e = |t: &str| format_tool_definitions_json(&c, t).unwrap_err().to_string();
+        assert_eq!(
+            e(r#"[{"name":"f","schema":[1]}]"#),
+            "[0]: \"schema\" is not an object or its JSON text"
+        );
+        assert_eq!(
+            e(r#"[{"name":"f","schema":"[1]"}]"#),
+            "tool 0: the schema is not a JSON object"
+        );
+        assert_eq!(
+            e(r#"[{"name":"f","description":1}]"#),
+            "[0]: \"description\" is not a string"
+        );
+        assert_eq!(
+            e(r#"[{"name":"f"},{"name":"g","parameters":{}}]"#),
+            "[1]: \"parameters\" is not a tool key (name, description, schema)"
+        );
+        assert_eq!(
+            e(r#"[{"name":""}]"#),
+            "tool 0: the name cannot be written: it is empty"
+        );
+        assert_eq!(e(r#"{"name":"f"}"#), "not a JSON array");
+        assert_eq!(e("[\"f\"]"), "[0]: not an object");
+        assert_eq!(
+            format_tool_definitions_json(&Config::new(Dialect::Passthrough), r#"[{"name":"f"}]"#)
+                .unwrap_err()
+                .to_string(),
+            "call 0: the dialect writes no tool calls"
+        );
+        assert_eq!(format_tool_definitions_json(&c, "[]").unwrap(), "");
+        // An object schema keeps its spelling; a string schema, the text it holds; null: none.
+        let out = format_tool_definitions_json(
+            &c,
+            r#"[{"name":"a","schema":{"n":1.50e0}},{"name":"b","schema":"{\"k\": \"\\u00e9\"}","description":null}]"#,
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "[AVAILABLE_TOOLS][{\"type\": \"function\", \"function\": {\"name\": \"a\", \"parameters\": \
+             {\"n\": 1.50e0}}}, {\"type\": \"function\", \"function\": {\"name\": \"b\", \"parameters\": \
+             {\"k\": \"é\"}}}][/AVAILABLE_TOOLS]"
+        );
     }
 
     #[test]

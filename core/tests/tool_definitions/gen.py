@@ -10,7 +10,8 @@ used for the committed fixtures keep each template's tool-rendering part verbati
 system/developer message construction) and may drop the message loop past the first user
 turn, which the tools section does not depend on.
 
-Run from the repository root: python3 core/tests/tool_definitions/gen.py [TEMPLATES]
+Run from the repository root: python3 core/tests/tool_definitions/gen.py [TEMPLATES [FAMILY...]]
+(with FAMILY names, only those fixtures are written).
 """
 
 import json
@@ -89,6 +90,13 @@ SOURCES = {
                        "You have been trained to have advanced", "]\n```", True),
     "gemma-4": ("ggml-org/llama.cpp", "models/templates/gemma4.jinja",
                 "75f1ba7389067a9f90082515e124c377a1e104b2", "<|tool>", "<turn|>", False),
+    # TokenSpeed's packaged Inkling template ("validated against the reference TMLv0 renderer
+    # snapshot"; since replaced there by the checkpoint's own chat_template.jinja, which is
+    # not public here). Independent re-implementations of the checkpoint's template agree on
+    # the section: four keys, sorted at every depth, compact separators.
+    "inkling": ("lightseekorg/tokenspeed", "python/tokenspeed/runtime/chat_templates/inkling.jinja",
+                "bdb8becd784f0b5ccd35e6b5d2aa0b8108cf2427", "<|message_system|>tool_declare",
+                "<|end_message|>", True),
 }
 
 # Templates that fail on some of the tools (gemma-4 reads `additionalProperties: false` as a
@@ -164,6 +172,7 @@ def anthropic(tools):
 
 def main():
     directory = sys.argv[1] if len(sys.argv) > 1 else "target/tdefs/templates"
+    only = set(sys.argv[2:])
     with open(os.path.join(HERE, "tools.json"), encoding="utf-8") as f:
         tools = json.load(f)
     # The OpenAI form the templates take.
@@ -173,6 +182,8 @@ def main():
                 {"role": "user", "content": "Hi"}]
     env = environment()
     for family, (repo, path, commit, start, end, include) in SOURCES.items():
+        if only and family not in only:
+            continue
         text = (environment(True) if family in MUTABLE else env).from_string(template_text(directory, repo, path, commit)).render(
             messages=messages[1:] if family in NO_SYSTEM else messages,
             tools=[t["function"] for t in openai[:TOOL_COUNT.get(family)]] if family in UNWRAPPED
@@ -187,6 +198,8 @@ def main():
         with open(os.path.join(HERE, f"{family}.txt"), "w", encoding="utf-8", newline="") as f:
             f.write(cut)
         print(f"{family}: {len(cut)} bytes from {repo}/{path}@{commit[:12]}")
+    if only:
+        return
     # gemma-4 once more with the third tool, less the properties its template fails on
     # (`extra`, and `filter`, which has no type): its type lists, arrays of objects, nullable.
     third = json.loads(json.dumps(openai[2]))

@@ -1053,6 +1053,57 @@ int32_t tokensieve_format_tool_calls(const struct tokensieve_config *config,
                                      size_t *out_len);
 
 /**
+ * Writes the prompt's tool-definition section as the family's chat template renders the
+ * `tools` a host passes (hermes' `# Tools` … `<tools>` list, qwen3-coder's `<function>`
+ * entries, harmony's `namespace functions`, …: the section only, which the host places
+ * where the template does; `tokensieve::format::format_tool_definitions` says where), for
+ * a host that builds the prompt itself. `tools_json` is the config's tool-list form, a JSON
+ * array `[{"name": "get_weather", "description": "…", "schema": {"type": "object", …}}]`
+ * (`description` and `schema` optional; `schema` an object or its JSON text, its keys and
+ * numbers written as given; other keys are errors); `config_json` the JSON config of
+ * `tokensieve_new_json` (its `dialect`, a name or a host-written description). An empty
+ * array writes nothing. The buffer, `*out_len` and the statuses are those of
+ * `tokensieve_format_tool_calls_json` (TOKENSIEVE_E_INPUT: `tools_json` is not such an
+ * array, a schema is not a JSON object, or the dialect has no tool format, e.g.
+ * `tools_json: [0]: no "name" string`).
+ *
+ * ```c
+ * char buf[1024]; size_t n;
+ * const char *tools = "[{\"name\": \"get_weather\", \"schema\": {\"type\": \"object\"}}]";
+ * int32_t rc = tokensieve_format_tool_definitions_json("{\"dialect\": \"hermes\"}", tools,
+ *                                                      strlen(tools), buf, sizeof buf, &n);
+ * if (rc == TOKENSIEVE_OK) fwrite(buf, 1, n, stdout);
+ * else if (rc == TOKENSIEVE_E_BUFFER) grow_to(n);   // the size needed: call again
+ * ```
+ *
+ * # Safety
+ * `config_json` is NULL or NUL-terminated; `tools_json` is NULL or readable for
+ * `tools_json_len` bytes; `buf` is NULL or writable for `buf_len` bytes; `out_len` is NULL
+ * or writable.
+ */
+int32_t tokensieve_format_tool_definitions_json(const char *config_json,
+                                                const char *tools_json,
+                                                size_t tools_json_len,
+                                                char *buf,
+                                                size_t buf_len,
+                                                size_t *out_len);
+
+/**
+ * `tokensieve_format_tool_definitions_json` with a struct config (a `TOKENSIEVE_DIALECT_*`
+ * preset and its `tool_call_open`/`tool_call_close`, which the conventional section's
+ * example call shows; the tools described are those of `tools_json`, not the config's).
+ *
+ * # Safety
+ * `config` is NULL or a valid config; the rest as `tokensieve_format_tool_definitions_json`.
+ */
+int32_t tokensieve_format_tool_definitions(const struct tokensieve_config *config,
+                                           const char *tools_json,
+                                           size_t tools_json_len,
+                                           char *buf,
+                                           size_t buf_len,
+                                           size_t *out_len);
+
+/**
  * Writes tool results as the family's chat template gives them back to the model:
  * `results_json` is a JSON array `[{"tool_use_id": "call_0", "name": "get_weather",
  * "content": "18°C", "is_error": false}]` (only `content` required), `dialect` a

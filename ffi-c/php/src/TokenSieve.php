@@ -133,7 +133,52 @@ final class TokenSieve
     }
 
     // --- the writers (issue 27): what the model writes or reads, in its wire format ---------
-    // (formatToolDefinitions goes here once the core writes tool definitions.)
+
+    /**
+     * Writes the prompt's tool-definition section as the family's chat template renders the
+     * tools (hermes' `# Tools` … `<tools>` list, qwen3-coder's `<function>` entries, harmony's
+     * `namespace functions`, …), for a host that builds the prompt itself: the section only,
+     * placed where the template places it (the core's `format_tool_definitions` says where
+     * for each dialect). The tools are the config's tool list, so one list serves both.
+     *
+     *     TokenSieve::formatToolDefinitions(['dialect' => 'mistral'],
+     *         [['name' => 'ping', 'description' => 'Is it up?', 'schema' => ['type' => 'object']]]);
+     *     // '[AVAILABLE_TOOLS][{"type": "function", "function": {"name": "ping", "description":
+     *     //  "Is it up?", "parameters": {"type": "object"}}}][/AVAILABLE_TOOLS]'
+     *
+     * @param array<string,mixed>|string $config the config of the constructor (its dialect, a
+     *        name or a description)
+     * @param list<array{name: string, description?: ?string, schema?: array<string,mixed>|object|string|null}>|string $tools
+     *        the tools, or their JSON text (kept as written: numbers spelled as there). A
+     *        schema is an object or its JSON text; `[]` as a whole schema is `{}`, but an empty
+     *        PHP array inside one is a JSON list: write `(object) []` there, or pass JSON text.
+     *        Keys other than name, description and schema are errors.
+     * @throws ConfigException when the config is rejected
+     * @throws Exception when a tool is not of the form, its schema is not a JSON object, or
+     *         the dialect has no tool format (the message names the tool)
+     */
+    public static function formatToolDefinitions(array|string $config, array|string $tools): string
+    {
+        $ffi = Library::load();
+        $json = self::configJson($config);
+        if (str_contains($json, "\0")) {
+            throw new ConfigException('config: contains a NUL byte');
+        }
+        if (\is_string($tools)) {
+            $text = $tools;
+        } else {
+            $items = [];
+            foreach ($tools as $tool) {
+                if (\is_array($tool) && \array_key_exists('schema', $tool) && $tool['schema'] === []) {
+                    $tool['schema'] = new \stdClass();
+                }
+                $items[] = $tool;
+            }
+            $text = self::inputJson($items, 'tools');
+        }
+        return self::written($ffi, static fn ($buf, int $cap, \FFI\CData $n): int =>
+            $ffi->tokensieve_format_tool_definitions_json($json, $text, \strlen($text), $buf, $cap, $n));
+    }
 
     /**
      * Writes the assistant's past tool calls as the model writes them (what the family's chat

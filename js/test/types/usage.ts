@@ -1,6 +1,6 @@
 // Compiled with tsc --noEmit by test/types.test.mjs: the declarations accept real use and
 // narrow events on `event`.
-import { Sieve, Decoder, stream, formatToolCalls, formatToolResults, stopSequences, type Event, type ToolCallInput } from 'tokensieve';
+import { Sieve, Decoder, stream, formatToolCalls, formatToolDefinitions, formatToolResults, stopSequences, type Event, type Tool, type ToolCallInput } from 'tokensieve';
 import { MembraneAdapter, type ChunkMeta } from 'tokensieve/membrane';
 import { tokensieveMiddleware } from 'tokensieve/ai-sdk';
 
@@ -39,4 +39,8 @@ const calls: ToolCallInput[] = [{ name: 'f', id: 'call_0', input: { a: 1 } }, { 
 const written: string = formatToolCalls('hermes', calls) + formatToolCalls({ dialect: 'qwen3-coder', tools: [{ name: 'f' }] }, calls);
 const results: string = formatToolResults('kimi-k2', [{ content: 'x', tool_use_id: 'functions.f:0', is_error: false }]);
 const stops: string[] = stopSequences('harmony');
-void [written, results, stops];
+const tools: Tool[] = [{ name: 'f', description: 'Does f.', schema: { type: 'object' } }, { name: 'g', schema: '{}' }];
+const defined: string = formatToolDefinitions('hermes', tools) + formatToolDefinitions({ dialect: 'step-3', tool_call_markers: ['<c>', '</c>'] }, '[]');
+// @ts-expect-error a tool needs a name
+formatToolDefinitions('hermes', [{ description: 'x' }]);
+void [written, results, stops, defined];

@@ -1,8 +1,8 @@
-//! The writers (issue 27): tool calls, tool results, stop sequences, each into the output
-//! buffer (its length, or -1 and the message). Behind the default feature `writers`: they
-//! add about 20 KB gzipped to the .wasm (js/README.md), which a size-critical build drops
-//! with `--no-default-features` (the JS functions then throw "not in this build").
-//! (`ts_format_tool_definitions` goes here once the core writes tool definitions.)
+//! The writers (issue 27): tool calls, tool definitions, tool results, stop sequences, each
+//! into the output buffer (its length, or -1 and the message). Behind the default feature
+//! `writers`: they add about 20 KB gzipped to the .wasm (js/README.md), which a
+//! size-critical build drops with `--no-default-features` (the JS functions then throw "not
+//! in this build").
 
 use tokensieve::config::ConfigBuf;
 
@@ -58,6 +58,27 @@ pub unsafe extern "C" fn ts_format_calls(
         let c = ConfigBuf::from_json(config).map_err(|e| format!("config: {e}"))?;
         tokensieve::format::format_tool_calls_json(&c.config(), calls)
             .map_err(|e| format!("calls: {e}"))
+    });
+    written(r)
+}
+
+/// Writes the prompt's tool-definition section: a JSON config (`config_len` bytes) then the
+/// tools' JSON array in the config's tool form (`tools_len` bytes) at `ptr`; the text's
+/// length in the output buffer, or -1 (message).
+///
+/// # Safety
+/// See [`bytes`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ts_format_tool_definitions(
+    ptr: *const u8,
+    config_len: usize,
+    tools_len: usize,
+) -> i32 {
+    // SAFETY: per the caller's contract.
+    let r = unsafe { two_texts(ptr, config_len, tools_len) }.and_then(|(config, tools)| {
+        let c = ConfigBuf::from_json(config).map_err(|e| format!("config: {e}"))?;
+        tokensieve::format::format_tool_definitions_json(&c.config(), tools)
+            .map_err(|e| format!("tools: {e}"))
     });
     written(r)
 }

@@ -14,9 +14,10 @@ text (or body, with ``provider=``); :func:`stream` and :func:`astream` drive a p
 an iterable or async iterable of chunks; :class:`Collector` gathers complete blocks, tool
 calls and the finish. Events are :class:`Event` objects with the attributes of the JSON form.
 
-The writers go the other way: :func:`format_tool_calls` and :func:`format_tool_results`
-write the assistant's tool calls and the tool results in a dialect's wire format (for a
-host that builds the prompt itself), :func:`stop_sequences` names the stops to set.
+The writers go the other way: :func:`format_tool_definitions`, :func:`format_tool_calls`
+and :func:`format_tool_results` write the prompt's tool section, the assistant's tool calls
+and the tool results in a dialect's wire format (for a host that builds the prompt itself),
+:func:`stop_sequences` names the stops to set.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import overload as _overload
 
 from ._collect import Collector
 from ._errors import ArgumentError, ConfigError, Error, FormatError, StateError
-from ._format import format_tool_calls, format_tool_results
+from ._format import format_tool_calls, format_tool_definitions, format_tool_results
 from ._tokensieve import (
     DIALECTS,
     PROVIDERS,
@@ -58,6 +59,7 @@ from ._types import (
     SieveOptions,
     ToolCall,
     ToolCallInput,
+    ToolDefinition,
     ToolResultInput,
     Usage,
 )
@@ -96,11 +98,13 @@ __all__ = [
     "StopEvent",
     "ToolCall",
     "ToolCallInput",
+    "ToolDefinition",
     "ToolResultInput",
     "Usage",
     "__version__",
     "astream",
     "format_tool_calls",
+    "format_tool_definitions",
     "format_tool_results",
     "parse",
     "stop_sequences",

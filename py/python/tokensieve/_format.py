@@ -1,10 +1,11 @@
 """The writers (issue 27): what the model writes or reads, in its wire format.
 
-:func:`format_tool_calls` writes the assistant's past tool calls as the model writes them
-(what the family's chat template renders), :func:`format_tool_results` writes tool results
-as the template gives them back, :func:`~tokensieve.stop_sequences` names the stops a host
-sets. The lists are encoded as JSON here and read by the core (the reader every binding
-shares). (``format_tool_definitions`` goes here once the core writes tool definitions.)
+:func:`format_tool_definitions` writes the prompt's tool section as the family's chat
+template renders it, :func:`format_tool_calls` writes the assistant's past tool calls as the
+model writes them (what the template renders), :func:`format_tool_results` writes tool
+results as the template gives them back, :func:`~tokensieve.stop_sequences` names the stops
+a host sets. The lists are encoded as JSON here and read by the core (the reader every
+binding shares).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from typing import Any
 
 from . import _tokensieve
 from ._errors import ArgumentError, FormatError
-from ._types import Dialect, ToolCallInput, ToolResultInput
+from ._types import Dialect, ToolCallInput, ToolDefinition, ToolResultInput
 
-__all__ = ["format_tool_calls", "format_tool_results"]
+__all__ = ["format_tool_calls", "format_tool_definitions", "format_tool_results"]
 
 
 def _dumps(items: Iterable[Mapping[str, Any]], what: str) -> str:
@@ -29,6 +30,36 @@ def _dumps(items: Iterable[Mapping[str, Any]], what: str) -> str:
         raise ArgumentError(f"{what}: cannot be written as JSON: {e}") from e
     except ValueError as e:
         raise FormatError(f"{what}: cannot be written as JSON: {e}") from e
+
+
+def format_tool_definitions(
+    dialect: Dialect | Mapping[str, Any],
+    tools: Iterable[ToolDefinition],
+    *,
+    tool_call_markers: tuple[str, str] | list[str] | None = None,
+) -> str:
+    """Writes the prompt's tool-definition section as the family's published chat template
+    renders the tools (hermes' ``# Tools`` … ``<tools>`` list, qwen3-coder's ``<function>``
+    entries, harmony's ``namespace functions``, kimi-k2's ``tool_declare`` message, …), so a
+    host that builds the prompt itself describes the tools in the form the model was trained
+    on. It is the section only, which the host places where the template does (the core's
+    ``format_tool_definitions`` documents where, per dialect); no tools write ``""``.
+
+    Each tool is the config's tool form, ``{"name", "description"?, "schema"?}`` (the same
+    list :class:`~tokensieve.Sieve` takes as ``tools``); ``schema`` is the JSON Schema of the
+    input, a mapping or its JSON text. Other keys are errors (an ``input_schema`` or
+    ``parameters`` would otherwise describe a tool without parameters). ``dialect`` is a name
+    or a description mapping, ``tool_call_markers`` as :class:`~tokensieve.Sieve`'s (both
+    change the example call of the conventional section). Raises
+    :class:`~tokensieve.ConfigError` for a bad dialect, :class:`~tokensieve.FormatError` for
+    a tool not of the form, a schema that is not a JSON object, or a dialect with no tool
+    format (passthrough).
+
+    >>> import tokensieve
+    >>> tokensieve.format_tool_definitions("mistral", [{"name": "ping", "schema": {"type": "object"}}])
+    '[AVAILABLE_TOOLS][{"type": "function", "function": {"name": "ping", "parameters": {"type": "object"}}}][/AVAILABLE_TOOLS]'
+    """
+    return _tokensieve._format_tool_definitions(dialect, _dumps(tools, "tools"), tool_call_markers)
 
 
 def format_tool_calls(

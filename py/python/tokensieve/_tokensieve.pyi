@@ -42,6 +42,11 @@ def _format_tool_calls(
     calls_json: str,
     tools: list[Mapping[str, Any]] | tuple[Mapping[str, Any], ...] | None = None,
 ) -> str: ...
+def _format_tool_definitions(
+    dialect: Dialect | Mapping[str, Any],
+    tools_json: str,
+    tool_call_markers: tuple[str, str] | list[str] | None = None,
+) -> str: ...
 def _format_tool_results(dialect: Dialect, results_json: str) -> str: ...
 
 class Event:

@@ -95,6 +95,16 @@ class ToolCallInput(TypedDict):
     input: NotRequired[Mapping[str, Any] | None]
 
 
+class ToolDefinition(TypedDict):
+    """A tool to describe to the model (:func:`~tokensieve.format_tool_definitions`): the
+    config's tool form, so one list serves :class:`~tokensieve.Sieve`'s ``tools`` too."""
+
+    name: str
+    description: NotRequired[str | None]
+    #: The JSON Schema of the tool's input: a mapping or its JSON text.
+    schema: NotRequired[Mapping[str, Any] | str | None]
+
+
 class ToolResultInput(TypedDict):
     """A tool result to write (:func:`~tokensieve.format_tool_results`)."""
 

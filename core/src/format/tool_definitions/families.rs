@@ -3,7 +3,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::py::{json, json_indented, py_str};
+use super::py::{json, json_compact_sorted, json_indented, py_str};
 use super::{Tool, get, get_str, truthy};
 use crate::format::tool_calls::args::J;
 
@@ -99,6 +99,36 @@ pub(super) fn list(
     }
     out.push(']');
     out.push_str(close);
+}
+
+/// Inkling's `tool_declare` system message: each tool as the four keys its template builds
+/// (`description` `""` and `parameters` `{}` when absent, `type` `"function"`), written
+/// with sorted keys at every depth and no spaces (`tojson(sort_keys=True, separators=(",",
+/// ":"))`).
+pub(super) fn inkling(out: &mut String, tools: &[Tool<'_>]) {
+    // Every Inkling marker is a `<|…|>` special token.
+    const MARKERS: &[&str] = &["<|"];
+    out.push_str("<|message_system|>tool_declare<|content_xml|>[");
+    for (i, t) in tools.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let params = match &t.params {
+            Some(p) if truthy(Some(p)) => p.clone(),
+            _ => J::Obj(Vec::new()),
+        };
+        let tree = J::Obj(alloc::vec![
+            (
+                "description".into(),
+                J::Str(t.description.unwrap_or("").into())
+            ),
+            ("name".into(), J::Str(t.name.into())),
+            ("parameters".into(), params),
+            ("type".into(), J::Str("function".into())),
+        ]);
+        json_compact_sorted(out, &tree, MARKERS);
+    }
+    out.push_str("]<|end_message|>");
 }
 
 pub(super) fn deepseek_v31(out: &mut String, tools: &[Tool<'_>]) {

@@ -110,6 +110,7 @@ fn read_tool<'a>(i: usize, t: &ToolDef<'a>) -> Result<Tool<'a>, FormatError> {
 /// | llama3-json | `Given the following functions, …` then each tool as indented JSON and a blank line | the start of the first user message (the system message gains `Environment: ipython\n`) |
 /// | mistral | `[AVAILABLE_TOOLS][…][/AVAILABLE_TOOLS]` | before the last `[INST]` |
 /// | kimi-k2 | `<\|im_system\|>tool_declare<\|im_middle\|>[…]<\|im_end\|>` | a message of its own, first |
+/// | inkling | `<\|message_system\|>tool_declare<\|content_xml\|>[…]<\|end_message\|>`, each tool `{"description","name","parameters","type":"function"}` with keys sorted at every depth and no spaces (its template's `tojson(sort_keys=True, separators=(",", ":"))`; `""` and `{}` for a missing description and schema) | a system message of its own, first (before the system messages and the thinking-effort one) |
 /// | deepseek-v3.1 | `## Tools` … `### NAME`, `Description:`, `Parameters: {JSON}` per tool … the `IMPORTANT:` format lines, ending in a line feed | the end of the system prompt, after `\n\n` |
 /// | glm-4.5 | `# Tools` … `<tools>` one JSON object a line `</tools>` … the `<arg_key>`/`<arg_value>` instruction | a `<\|system\|>\n` turn of its own, first |
 /// | minimax-m2 | `# Tools` … `<tools>` of `<tool>{JSON}</tool>` lines … the `<minimax:tool_call>` instruction | the end of the system message, after `\n\n` |
@@ -206,6 +207,7 @@ pub fn format_tool_definitions(
             "[/AVAILABLE_TOOLS]",
             &["[/AVAILABLE_TOOLS]", "[TOOL_CALLS]", "[INST]"],
         ),
+        Dialect::Inkling => families::inkling(&mut out, &read),
         Dialect::KimiK2 => families::list(
             &mut out,
             &read,

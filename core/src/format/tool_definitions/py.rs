@@ -32,6 +32,41 @@ pub(super) fn json(out: &mut String, v: &J<'_>, markers: &[&str]) {
     );
 }
 
+/// `json.dumps(v, sort_keys=True, separators=(",", ":"))`: no spaces, every object's keys
+/// sorted (by code point, as Python sorts `str`; UTF-8 byte order is the same order).
+pub(super) fn json_compact_sorted(out: &mut String, v: &J<'_>, markers: &[&str]) {
+    match v {
+        J::Null => out.push_str("null"),
+        J::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        J::Num(n) => out.push_str(n),
+        J::Str(s) => json_str(out, s, markers),
+        J::Arr(items) => {
+            out.push('[');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                json_compact_sorted(out, x, markers);
+            }
+            out.push(']');
+        }
+        J::Obj(members) => {
+            let mut sorted: alloc::vec::Vec<&(String, J<'_>)> = members.iter().collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            out.push('{');
+            for (i, (k, x)) in sorted.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                json_str(out, k, markers);
+                out.push(':');
+                json_compact_sorted(out, x, markers);
+            }
+            out.push('}');
+        }
+    }
+}
+
 /// `json.dumps(v, indent=4)`: one member a line, `,` at line ends, `": "`; empty containers
 /// as `[]` and `{}`.
 pub(super) fn json_indented(out: &mut String, v: &J<'_>, markers: &[&str], level: usize) {

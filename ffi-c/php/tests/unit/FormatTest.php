@@ -9,7 +9,7 @@ use TokenSieve\ConfigException;
 use TokenSieve\Exception;
 use TokenSieve\TokenSieve;
 
-/** The writers: formatToolCalls, formatToolResults, stopSequences. */
+/** The writers: formatToolCalls, formatToolDefinitions, formatToolResults, stopSequences. */
 final class FormatTest extends TestCase
 {
     private const CALLS = [
@@ -78,6 +78,72 @@ final class FormatTest extends TestCase
         $long = str_repeat('é', 5000);
         $text = TokenSieve::formatToolCalls(['dialect' => 'hermes'], [['name' => 'f', 'input' => ['s' => $long]]]);
         self::assertSame([['f', ['s' => $long]]], self::calls(TokenSieve::parse(['dialect' => 'hermes'], $text)));
+    }
+
+    /** The core's tool-definition fixtures (core/tests/tool_definitions/). */
+    private static function fixture(string $name): string
+    {
+        $text = file_get_contents(__DIR__ . '/../../../../core/tests/tool_definitions/' . $name);
+        self::assertIsString($text);
+        return $text;
+    }
+
+    /** @return iterable<string, array{0: string}> */
+    public static function definitionDialects(): iterable
+    {
+        yield 'hermes' => ['hermes'];
+        yield 'qwen3-coder' => ['qwen3-coder'];
+    }
+
+    /** @dataProvider definitionDialects */
+    public function testToolDefinitionsAreTheTemplatesText(string $dialect): void
+    {
+        $want = self::fixture("$dialect.txt");
+        $json = self::fixture('tools.json');
+        // As JSON text, and as PHP arrays (objects kept objects), the same section.
+        self::assertSame($want, TokenSieve::formatToolDefinitions(['dialect' => $dialect], $json));
+        $tools = json_decode($json, false, 512, JSON_THROW_ON_ERROR);
+        self::assertIsArray($tools);
+        $list = array_map(static fn (object $t): array => (array) $t, $tools);
+        self::assertSame($want, TokenSieve::formatToolDefinitions("{\"dialect\": \"$dialect\"}", $list));
+    }
+
+    public function testToolDefinitionsExactText(): void
+    {
+        self::assertSame(
+            '[AVAILABLE_TOOLS][{"type": "function", "function": {"name": "ping", "description": "Is it up?", '
+            . '"parameters": {"type": "object"}}}][/AVAILABLE_TOOLS]',
+            TokenSieve::formatToolDefinitions(['dialect' => 'mistral'],
+                [['name' => 'ping', 'description' => 'Is it up?', 'schema' => ['type' => 'object']]])
+        );
+        // A whole schema [] is {}; a schema as JSON text; no tools, no text.
+        self::assertSame(
+            TokenSieve::formatToolDefinitions(['dialect' => 'kimi-k2'], [['name' => 'f', 'schema' => '{}']]),
+            TokenSieve::formatToolDefinitions(['dialect' => 'kimi-k2'], [['name' => 'f', 'schema' => []]])
+        );
+        self::assertSame('', TokenSieve::formatToolDefinitions(['dialect' => 'hermes'], []));
+    }
+
+    public function testToolDefinitionsBadInput(): void
+    {
+        $cases = [
+            ['[{"name": "f"', 'tools_json: not JSON: unexpected end of input at byte 13'],
+            [[['description' => 'no name']], 'tools_json: [0]: no "name" string'],
+            [[['name' => 'f', 'input_schema' => ['type' => 'object']]],
+                'tools_json: [0]: "input_schema" is not a tool key (name, description, schema)'],
+            [[['name' => 'f', 'schema' => '[1]']], 'tools_json: tool 0: the schema is not a JSON object'],
+        ];
+        foreach ($cases as [$tools, $message]) {
+            try {
+                TokenSieve::formatToolDefinitions(['dialect' => 'hermes'], $tools);
+                self::fail('no exception');
+            } catch (Exception $e) {
+                self::assertSame(-8, $e->getCode());
+                self::assertStringContainsString($message, $e->getMessage());
+            }
+        }
+        $this->expectException(ConfigException::class);
+        TokenSieve::formatToolDefinitions(['dialect' => 'nope'], []);
     }
 
     public function testResults(): void
