@@ -5,6 +5,7 @@
 #   bash ffi-c/test.sh
 # Steps: build libtokensieve (.so and .a); headers fresh (cbindgen); C tests built with
 # gcc -std=c99 -Wall -Wextra -pedantic -Werror and once as C++; the conformance vectors of
+# the writers (tests/format.c: tool calls written then parsed back, results, stops, errors);
 # every supported dialect through the C API (caller memory, heap struct config, JSON config)
 # at chunk sizes 1,2,3,5,7,64,whole; the provider vectors of every provider the library
 # decodes through the decoder API (JSON config, heap struct config, caller memory), at the
@@ -60,17 +61,18 @@ run bash "$here/gen-headers.sh" --check
 step "compile the C tests (C99 and C++)"
 CFLAGS=(-std=c99 -Wall -Wextra -pedantic -Werror -g -I"$root/include")
 LINK=(-L"$lib" -ltokensieve -Wl,-rpath,"$lib")
-for t in conformance decode misuse nomalloc; do
+for t in conformance decode misuse nomalloc format; do
   gcc "${CFLAGS[@]}" "$here/tests/$t.c" -o "$out/$t" "${LINK[@]}"
 done
 # The example links the static library (what an embedded host does).
 gcc "${CFLAGS[@]}" "$here/examples/nano_stream.c" -o "$out/nano_stream" "$lib/libtokensieve.a" -lpthread -ldl -lm
 # Once as C++ (nomalloc redefines the allocator, which C++ declares noexcept: C only).
-for t in tests/conformance.c tests/decode.c tests/misuse.c examples/nano_stream.c; do
+for t in tests/conformance.c tests/decode.c tests/misuse.c tests/format.c examples/nano_stream.c; do
   g++ -x c++ -std=c++11 -Wall -Wextra -pedantic -Werror -I"$root/include" "$here/$t" \
       -o "$out/cxx_$(basename "$t" .c)" "${LINK[@]}"
 done
 "$out/cxx_misuse" >/dev/null && ok || bad "misuse built as C++"
+"$out/cxx_format" >/dev/null && ok || bad "format built as C++"
 ok
 
 check_py="$root/conformance/check.py"
@@ -98,8 +100,9 @@ for p in openai-chat openai-responses anthropic gemini bedrock ollama; do
   fi
 done
 
-step "misuse and malloc-free path"
+step "misuse, the writers (format), malloc-free path"
 run "$out/misuse"
+run "$out/format"
 run "$out/nomalloc"
 
 step "conformance vectors through the C API"
@@ -120,6 +123,7 @@ if [ "$quick" = 0 ]; then
 step "valgrind (zero errors, zero leaks)"
 VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all)
 run "${VG[@]}" "$out/misuse"
+run "${VG[@]}" "$out/format"
 TOKENSIEVE_VALGRIND=1 run "${VG[@]}" "$out/nomalloc"
 run "${VG[@]}" "$out/nano_stream" 7 >/dev/null
 # One process per vector covers all chunk sizes (--also-sizes). Every vector in caller memory

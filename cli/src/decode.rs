@@ -15,8 +15,8 @@ use crate::output::{Output, View};
 use crate::stream::Fail;
 
 /// The arguments of `tokensieve decode`:
-/// `(--config FILE | --provider P [--text-dialect D]) [--chunk N] [--json | --visible-only]
-/// [FILE|-]`.
+/// `(--config FILE | --provider P [--text-dialect D]) [--chunk N]
+/// [--json | --visible-only | --stats [--json]] [FILE|-]...`.
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("source").required(true).args(["config", "provider"])))]
 pub struct DecodeArgs {
@@ -41,17 +41,24 @@ pub struct DecodeArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub chunk: usize,
 
-    /// One JSON event per line (the conformance-vector form)
+    /// One JSON event per line (the conformance-vector form); with --stats, the summary as
+    /// one JSON object
     #[arg(long, overrides_with = "visible_only")]
     pub json: bool,
 
     /// Only the text a text-to-speech engine should speak (with a last newline)
-    #[arg(long, overrides_with = "json")]
+    #[arg(long, overrides_with = "json", conflicts_with = "stats")]
     pub visible_only: bool,
 
-    /// The response body to read; standard input when absent or `-`
+    /// Print only counts: events by kind, bytes by block type, calls by name, errors, finish
+    /// reasons and usage totals
+    #[arg(long)]
+    pub stats: bool,
+
+    /// The response body to read; standard input when absent or `-` (several: --stats only,
+    /// each through a fresh decoder, the counts summed)
     #[arg(value_name = "FILE")]
-    pub file: Option<PathBuf>,
+    pub files: Vec<PathBuf>,
 }
 
 /// The streaming APIs `decode` reads (the config's `provider` names).
@@ -118,6 +125,23 @@ pub fn run(args: &DecodeArgs) -> Result<bool, Fail> {
     let settings = settings_of(args)?;
     let config = settings.config();
     let mut decoder = Decoder::new(&config).map_err(|e| format!("config: {e}"))?;
+    if args.stats {
+        // Each file is a response body of its own: a fresh decoder for each.
+        let mut stats = crate::stats::Stats::default();
+        for (i, file) in crate::stats_inputs(&args.files).into_iter().enumerate() {
+            if i > 0 {
+                decoder = Decoder::new(&config).map_err(|e| format!("config: {e}"))?;
+            }
+            crate::stream::stream(file, args.chunk, |piece, _| {
+                decoder.feed_with(piece, &mut |ev: tokensieve::Event<'_>| stats.event(&ev));
+                Ok(())
+            })?;
+            decoder.finish_with(&mut |ev: tokensieve::Event<'_>| stats.event(&ev));
+        }
+        stats.print(args.json)?;
+        return Ok(stats.failed);
+    }
+    let file = crate::one_file(&args.files, "decode");
     let view = match (args.json, args.visible_only) {
         (true, _) => View::Json,
         (_, true) => View::Visible,
@@ -130,7 +154,7 @@ pub fn run(args: &DecodeArgs) -> Result<bool, Fail> {
         color,
     );
     let mut fail = None;
-    crate::stream::stream(args.file.as_deref(), args.chunk, |piece, last| {
+    crate::stream::stream(file.as_deref(), args.chunk, |piece, last| {
         decoder.feed_with(piece, &mut |ev: tokensieve::Event<'_>| {
             if fail.is_none() {
                 fail = out.event(&ev).err();

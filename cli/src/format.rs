@@ -7,11 +7,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use serde_json::Value;
-use serde_json::value::RawValue;
 use tokensieve::Dialect;
 use tokensieve::format::{
-    ToolCallIn, ToolDef, ToolResult, format_tool_calls, format_tool_definitions,
-    format_tool_results, stop_sequences_for,
+    ToolDef, format_tool_calls_json, format_tool_definitions, format_tool_results_json,
+    stop_sequences_for,
 };
 
 use crate::{ConfigSource, dialect_parser, read_text};
@@ -54,31 +53,15 @@ pub(crate) struct StopsArgs {
     dialect: Option<Dialect>,
 }
 
-/// The input array, the raw text of each item's `input` (numbers as written: serde_json's
-/// values respell `1.0e5`), and what names the input in messages.
-type Items = (Vec<Value>, Vec<Option<String>>, String);
-
-fn items(args: &FormatArgs) -> Result<Items, String> {
+/// The input text and what names it in messages.
+fn input(args: &FormatArgs) -> Result<(String, String), String> {
     let path = args.file.clone().unwrap_or_else(|| PathBuf::from("-"));
     let what = if path.as_os_str() == "-" {
         "standard input".to_string()
     } else {
         path.display().to_string()
     };
-    let text = read_text(&path)?;
-    let raw: Vec<Option<String>> =
-        match serde_json::from_str::<Vec<std::collections::BTreeMap<String, &RawValue>>>(&text) {
-            Ok(objects) => objects
-                .iter()
-                .map(|o| o.get("input").map(|r| r.get().to_string()))
-                .collect(),
-            Err(_) => Vec::new(),
-        };
-    match serde_json::from_str::<Value>(&text) {
-        Ok(Value::Array(items)) => Ok((items, raw, what)),
-        Ok(_) => Err(format!("{what}: not a JSON array")),
-        Err(e) => Err(format!("{what}: {e}")),
-    }
+    Ok((read_text(&path)?, what))
 }
 
 fn opt_str<'v>(item: &'v Value, key: &str, at: &str) -> Result<Option<&'v str>, String> {
@@ -98,34 +81,20 @@ pub(crate) fn run(command: &FormatCommand) -> Result<(), String> {
             s.push('\n');
             s
         }
+        // The JSON forms are read by the core (one reader for the CLI and every binding).
         FormatCommand::Calls(args) => {
             let config = args.source.load()?;
-            let (items, raw, what) = items(args)?;
-            let mut owned = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                let at = format!("{what}: [{i}]");
-                let name = opt_str(item, "name", &at)?.ok_or(format!("{at}: no \"name\""))?;
-                let id = opt_str(item, "id", &at)?;
-                let input = match (item.get("input"), raw.get(i).and_then(Option::as_deref)) {
-                    (None | Some(Value::Null), _) => "{}".to_string(),
-                    (Some(Value::Object(_)), Some(text)) => text.to_string(),
-                    _ => return Err(format!("{at}: \"input\" is not an object")),
-                };
-                owned.push((name, id, input));
-            }
-            let calls: Vec<ToolCallIn<'_>> = owned
-                .iter()
-                .map(|(name, id, input)| ToolCallIn {
-                    name,
-                    id: *id,
-                    arguments: input,
-                })
-                .collect();
-            format_tool_calls(&config.config(), &calls).map_err(|e| format!("{what}: {e}"))?
+            let (text, what) = input(args)?;
+            format_tool_calls_json(&config.config(), &text).map_err(|e| format!("{what}: {e}"))?
         }
         FormatCommand::Tools(args) => {
             let config = args.source.load()?;
-            let (items, _, what) = items(args)?;
+            let (text, what) = input(args)?;
+            let items = match serde_json::from_str::<Value>(&text) {
+                Ok(Value::Array(items)) => items,
+                Ok(_) => return Err(format!("{what}: not a JSON array")),
+                Err(e) => return Err(format!("{what}: {e}")),
+            };
             let mut owned = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
                 let at = format!("{what}: [{i}]");
@@ -168,25 +137,8 @@ pub(crate) fn run(command: &FormatCommand) -> Result<(), String> {
         }
         FormatCommand::Results(args) => {
             let config = args.source.load()?;
-            let (items, _, what) = items(args)?;
-            let mut results = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                let at = format!("{what}: [{i}]");
-                let content =
-                    opt_str(item, "content", &at)?.ok_or(format!("{at}: no \"content\" string"))?;
-                let is_error = match item.get("is_error") {
-                    None | Some(Value::Null) => false,
-                    Some(Value::Bool(b)) => *b,
-                    Some(_) => return Err(format!("{at}: \"is_error\" is not a boolean")),
-                };
-                results.push(ToolResult {
-                    tool_use_id: opt_str(item, "tool_use_id", &at)?,
-                    tool_name: opt_str(item, "name", &at)?,
-                    content,
-                    is_error,
-                });
-            }
-            format_tool_results(config.dialect, &results)
+            let (text, what) = input(args)?;
+            format_tool_results_json(config.dialect, &text).map_err(|e| format!("{what}: {e}"))?
         }
     };
     let mut stdout = std::io::stdout().lock();

@@ -2,12 +2,12 @@
 //!
 //! ```text
 //! tokensieve parse (--config FILE | --dialect D [--tools FILE]) [--prefill FILE]
-//!                  [--chunk N] [--json | --visible-only] [FILE|-]
+//!                  [--chunk N] [--json | --visible-only | --stats [--json]] [FILE|-]...
 //! tokensieve demo [--fast]
 //! tokensieve dialects [--names | --json]
 //! tokensieve providers [--names | --json]
 //! tokensieve decode (--config FILE | --provider P [--text-dialect D]) [--chunk N]
-//!                   [--json | --visible-only] [FILE|-]
+//!                   [--json | --visible-only | --stats [--json]] [FILE|-]...
 //! tokensieve format calls|tools|results (--config FILE | --dialect D [--tools FILE]) [FILE|-]
 //! tokensieve format stops --dialect D
 //! ```
@@ -21,6 +21,7 @@ mod decode;
 mod demo;
 mod format;
 mod output;
+mod stats;
 mod stream;
 
 use std::io::{IsTerminal, Read, Write};
@@ -71,7 +72,12 @@ Read model output (FILE, or standard input) and print its events.
 The default view is for people: text; thinking dimmed (after `[thinking]` when the output
 is not a terminal); tool calls as `→ name(args)`; tool results as `← name: summary`.
 --json prints one JSON event per line; --visible-only prints only the text a text-to-speech
-engine should speak.";
+engine should speak.
+
+--stats prints no events, only counts at the end (events by kind, completed blocks by type,
+chunk bytes by block type, tool calls by name, failed calls by reason): an aligned table, or
+with --json one JSON object (keys in the README). With --stats several FILEs may be given:
+each goes through a fresh parser and the counts are summed.";
 
 /// Where a command's parser config comes from: a `--config` file, or `--dialect` with its
 /// `--tools` (one or the other; `parse` and `format calls|tools|results` share it).
@@ -105,17 +111,51 @@ struct ParseArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     chunk: usize,
 
-    /// One JSON event per line (the conformance-vector form)
+    /// One JSON event per line (the conformance-vector form); with --stats, the summary as
+    /// one JSON object
     #[arg(long, overrides_with = "visible_only")]
     json: bool,
 
     /// Only the text a text-to-speech engine should speak (with a last newline)
-    #[arg(long, overrides_with = "json")]
+    #[arg(long, overrides_with = "json", conflicts_with = "stats")]
     visible_only: bool,
 
-    /// The model output to read; standard input when absent or `-`
+    /// Print only counts: events by kind, bytes by block type, calls by name, errors by reason
+    #[arg(long)]
+    stats: bool,
+
+    /// The model output to read; standard input when absent or `-` (several: --stats only,
+    /// each through a fresh parser, the counts summed)
     #[arg(value_name = "FILE")]
-    file: Option<PathBuf>,
+    files: Vec<PathBuf>,
+}
+
+/// The one FILE a run that prints events reads (`None`: standard input); several FILEs are
+/// for --stats only, a usage error (status 2) otherwise.
+pub(crate) fn one_file(files: &[PathBuf], sub: &str) -> Option<PathBuf> {
+    if files.len() > 1 {
+        use clap::CommandFactory;
+        let mut cmd = Cli::command();
+        cmd.build(); // names the subcommand's usage `tokensieve SUB`
+        let cmd = cmd
+            .find_subcommand_mut(sub)
+            .expect("a subcommand of the CLI");
+        cmd.error(
+            clap::error::ErrorKind::TooManyValues,
+            "several FILEs are read only with --stats",
+        )
+        .exit();
+    }
+    files.first().cloned()
+}
+
+/// The inputs a --stats run reads: each FILE, or standard input when none is given.
+pub(crate) fn stats_inputs(files: &[PathBuf]) -> Vec<Option<&Path>> {
+    if files.is_empty() {
+        vec![None]
+    } else {
+        files.iter().map(|f| Some(f.as_path())).collect()
+    }
 }
 
 /// The arguments of `tokensieve dialects` and `tokensieve providers`.
@@ -321,6 +361,28 @@ fn parse(args: ParseArgs) -> Result<(), stream::Fail> {
     };
     let config = args.source.load()?;
     let prefill = args.prefill.as_deref().map(read_file).transpose()?;
+    if args.stats {
+        // Each file is a transcript of its own: a fresh parser (and prefill) for each.
+        let mut stats = stats::Stats::default();
+        for file in stats_inputs(&args.files) {
+            let mut sieve = Sieve::from_config_buf(config.clone()).map_err(|e| e.to_string())?;
+            if let Some(p) = &prefill {
+                sieve.prefill(p).map_err(|e| e.to_string())?;
+            }
+            stream::stream(file, args.chunk, |mut piece, _| {
+                while let Some(ev) = sieve.next(&mut piece) {
+                    stats.event(&ev);
+                }
+                Ok(())
+            })?;
+            sieve.finish();
+            while let Some(ev) = sieve.next(&mut &b""[..]) {
+                stats.event(&ev);
+            }
+        }
+        return stats.print(args.json);
+    }
+    let file = one_file(&args.files, "parse");
     let mut sieve = Sieve::from_config_buf(config).map_err(|e| e.to_string())?;
     if let Some(p) = prefill {
         sieve.prefill(&p).map_err(|e| e.to_string())?;
@@ -331,7 +393,7 @@ fn parse(args: ParseArgs) -> Result<(), stream::Fail> {
         std::io::BufWriter::new(std::io::stdout().lock()),
         color,
     );
-    stream::stream(args.file.as_deref(), args.chunk, |mut piece, last| {
+    stream::stream(file.as_deref(), args.chunk, |mut piece, last| {
         while let Some(ev) = sieve.next(&mut piece) {
             out.event(&ev)?;
         }

@@ -127,6 +127,7 @@ fn every_option_of_every_subcommand_has_a_description() {
                 "--chunk <N>",
                 "--json",
                 "--visible-only",
+                "--stats",
             ],
         ),
         ("demo", &["--fast"]),
@@ -140,6 +141,7 @@ fn every_option_of_every_subcommand_has_a_description() {
                 "--chunk <N>",
                 "--json",
                 "--visible-only",
+                "--stats",
             ],
         ),
     ];
@@ -745,4 +747,239 @@ fn format_tools() {
         br#"[{"name": "f"}]"#,
     );
     assert_eq!(o.status.code(), Some(1), "{o:?}");
+}
+
+/// The counts `--stats --json` should print, computed from the `--json` events of the same
+/// run (so the summary is checked against the events, not against pinned numbers).
+fn stats_of_events(json_lines: &str) -> serde_json::Value {
+    use serde_json::{Map, Value, json};
+    let mut events: Map<String, Value> = Map::new();
+    for k in [
+        "block_start",
+        "chunk",
+        "block_complete",
+        "stop",
+        "finish",
+        "error",
+    ] {
+        events.insert(k.into(), 0.into());
+    }
+    let mut blocks = json!({"text":0,"thinking":0,"tool_call":0,"tool_result":0});
+    let mut bytes = json!({"text":0,"thinking":0,"tool_call_name":0,"tool_call_id":0,
+        "tool_call_input":0,"tool_result":0,"visible":0});
+    let mut calls: Map<String, Value> = Map::new();
+    let mut call_errors = json!({"malformed-body":0,"missing-name":0,"malformed-parameter":0,
+        "unexpected-content":0,"unfinished":0,"too-large":0,"nesting-too-deep":0,"unknown-tool":0});
+    let mut stream_errors: Map<String, Value> = Map::new();
+    let mut finishes = json!({"stop":0,"length":0,"tool_calls":0,"content_filter":0,
+        "refusal":0,"error":0,"other":0,"malformed_tool_call":0});
+    let mut usage = json!({"input_tokens":0,"output_tokens":0,"cache_read_tokens":0,
+        "cache_write_tokens":0,"reasoning_tokens":0});
+    fn add(v: &mut Value, n: u64) {
+        *v = (v.as_u64().unwrap_or(0) + n).into();
+    }
+    for line in json_lines.lines() {
+        let e: Value = serde_json::from_str(line).expect("an event line is JSON");
+        let kind = e["event"].as_str().expect("event kind");
+        add(&mut events[kind], 1);
+        match kind {
+            "chunk" => {
+                let n = e["text"].as_str().unwrap().len() as u64;
+                let key = match (e["type"].as_str().unwrap(), e["part"].as_str()) {
+                    ("tool_call", Some(part)) => format!("tool_call_{part}"),
+                    (t, _) => t.to_string(),
+                };
+                add(&mut bytes[key.as_str()], n);
+                if e["visible"] == true {
+                    add(&mut bytes["visible"], n);
+                }
+            }
+            "block_complete" => {
+                let t = e["type"].as_str().unwrap();
+                add(&mut blocks[t], 1);
+                if t == "tool_call" {
+                    let name = e["tool_name"].as_str().unwrap_or("").to_string();
+                    add(calls.entry(name).or_insert(0.into()), 1);
+                }
+                if let Some(r) = e["error"]["reason"].as_str() {
+                    add(&mut call_errors[r], 1);
+                }
+            }
+            "finish" => {
+                add(&mut finishes[e["reason"].as_str().unwrap()], 1);
+                if let Some(u) = e["usage"].as_object() {
+                    for (k, v) in u {
+                        add(&mut usage[k.as_str()], v.as_u64().unwrap());
+                    }
+                }
+            }
+            "error" => {
+                let key = match e["code"].as_str() {
+                    Some(code) => format!("{}:{code}", e["source"].as_str().unwrap()),
+                    None => e["source"].as_str().unwrap().to_string(),
+                };
+                add(stream_errors.entry(key).or_insert(0.into()), 1);
+            }
+            _ => {}
+        }
+    }
+    json!({"events": events, "blocks": blocks, "bytes": bytes, "calls": calls,
+        "call_errors": call_errors, "stream_errors": stream_errors,
+        "finish_reasons": finishes, "usage": usage})
+}
+
+/// The inputs of hermes vectors (`conformance/cases/hermes/NAME.json`), one after another.
+fn hermes_inputs(names: &[&str]) -> String {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance/cases/hermes");
+    names
+        .iter()
+        .map(|n| {
+            let text = std::fs::read_to_string(format!("{dir}/{n}.json")).expect("read vector");
+            let v: serde_json::Value = serde_json::from_str(&text).expect("vector is JSON");
+            v["input"].as_str().expect("input").to_string()
+        })
+        .collect()
+}
+
+/// `parse --stats`: thinking, calls (one with a non-ASCII name), two malformed calls and
+/// tool results, counted as the events of `parse --json` say, whole and in 3-byte pieces.
+#[test]
+fn parse_stats_match_the_events() {
+    let input = hermes_inputs(&[
+        "043-multibyte-utf8",
+        "030-text-after-body-unexpected-content",
+        "037-tool-response-content-as-written",
+    ]);
+    let path = file("stats-hermes.txt", &input);
+    let path = path.to_str().unwrap();
+    for chunk in ["0", "3"] {
+        let events = run(&[
+            "parse",
+            "--dialect",
+            "hermes",
+            "--chunk",
+            chunk,
+            "--json",
+            path,
+        ]);
+        assert!(events.status.success(), "{events:?}");
+        let expected = stats_of_events(&stdout(&events));
+        let o = run(&[
+            "parse",
+            "--dialect",
+            "hermes",
+            "--chunk",
+            chunk,
+            "--stats",
+            "--json",
+            path,
+        ]);
+        assert!(o.status.success(), "{o:?}");
+        assert_eq!(stderr(&o), "");
+        let out = stdout(&o);
+        assert_eq!(out.lines().count(), 1, "one JSON object, one line: {out}");
+        let got: serde_json::Value = serde_json::from_str(&out).expect("--stats --json is JSON");
+        assert_eq!(got, expected);
+        // The vector has what the test means to count.
+        assert_eq!(got["call_errors"]["unexpected-content"], 2, "{got}");
+        assert_eq!(got["calls"]["météo_🌦"], 1, "{got}");
+        assert!(got["bytes"]["thinking"].as_u64() > Some(0), "{got}");
+        assert!(got["blocks"]["tool_result"].as_u64() > Some(0), "{got}");
+    }
+
+    // The table for people: the same numbers, one aligned row each; from standard input too.
+    let o = run_with(
+        &["parse", "--dialect", "hermes", "--stats"],
+        input.as_bytes(),
+    );
+    assert!(o.status.success(), "{o:?}");
+    let table = stdout(&o);
+    for section in [
+        "events\n",
+        "blocks\n",
+        "bytes\n",
+        "calls\n",
+        "call errors\n",
+    ] {
+        assert!(table.contains(section), "{section:?} missing:\n{table}");
+    }
+    let row = |name: &str| {
+        table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no row {name}:\n{table}"))
+            .to_string()
+    };
+    assert!(row("unexpected-content").ends_with(" 2"), "{table}");
+    assert!(row("block_start").starts_with("  block_start "), "{table}");
+
+    // Several files: each through a fresh parser, the counts summed; without --stats, refused.
+    let one = file("stats-one.txt", &hermes_inputs(&["043-multibyte-utf8"]));
+    let one = one.to_str().unwrap();
+    let stats = |files: &[&str]| -> serde_json::Value {
+        let mut args = vec!["parse", "--dialect", "hermes", "--stats", "--json"];
+        args.extend(files);
+        let o = run(&args);
+        assert!(o.status.success(), "{o:?}");
+        serde_json::from_str(&stdout(&o)).expect("JSON")
+    };
+    let (a, b, both) = (stats(&[path]), stats(&[one]), stats(&[path, one]));
+    for (group, key) in [
+        ("events", "chunk"),
+        ("bytes", "thinking"),
+        ("blocks", "tool_call"),
+        ("call_errors", "unexpected-content"),
+    ] {
+        let sum = a[group][key].as_u64().unwrap() + b[group][key].as_u64().unwrap();
+        assert_eq!(both[group][key], sum, "{group}.{key}");
+    }
+    assert_eq!(both["calls"]["météo_🌦"], 2, "{both}");
+    let o = run(&["parse", "--dialect", "hermes", path, one]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(stderr(&o).contains("only with --stats"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("Usage: tokensieve parse"),
+        "{}",
+        stderr(&o)
+    );
+
+    // --stats prints counts, not events: it cannot be combined with --visible-only.
+    let o = run(&["parse", "--dialect", "hermes", "--stats", "--visible-only"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+}
+
+/// `decode --stats` over the OpenAI chat vectors: finish reasons, usage totals and stream
+/// errors as the events say; status 1 when the stream carried an error, as without --stats.
+#[test]
+fn decode_stats_match_the_events() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../conformance/providers/openai-chat"
+    );
+    let config = file("stats-openai-chat.json", r#"{"provider":"openai-chat"}"#);
+    let config = config.to_str().unwrap();
+    let mut seen_usage = false;
+    let mut seen_error = false;
+    for name in [
+        "004-one-tool-call",
+        "005-parallel-tool-calls",
+        "017-event-error",
+    ] {
+        let body = format!("{dir}/{name}.sse");
+        let events = run(&["decode", "--config", config, "--json", &body]);
+        let expected = stats_of_events(&stdout(&events));
+        let o = run(&["decode", "--config", config, "--stats", "--json", &body]);
+        assert_eq!(o.status.code(), events.status.code(), "{name}: {o:?}");
+        let got: serde_json::Value =
+            serde_json::from_str(&stdout(&o)).expect("--stats --json is JSON");
+        assert_eq!(got, expected, "{name}");
+        seen_usage |= got["usage"]["input_tokens"].as_u64() > Some(0);
+        seen_error |= got["events"]["error"].as_u64() > Some(0);
+        if got["events"]["error"].as_u64() > Some(0) {
+            assert_eq!(o.status.code(), Some(1), "{name}: {o:?}");
+        }
+        let table = stdout(&run(&["decode", "--config", config, "--stats", &body]));
+        assert!(table.contains("finish reasons\n"), "{name}:\n{table}");
+    }
+    assert!(seen_usage && seen_error);
 }

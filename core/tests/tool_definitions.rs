@@ -1,3 +1,4 @@
+#![cfg(feature = "alloc")]
 //! `format_tool_definitions` compared byte for byte with what each family's published chat
 //! template renders for the same tools.
 //!

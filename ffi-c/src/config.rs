@@ -215,22 +215,29 @@ impl<'c> Read<'c> {
 /// # Safety
 /// `config_json` is NULL or a NUL-terminated string.
 pub(crate) unsafe fn json_sieve(config_json: *const c_char) -> Result<Sieve<'static>> {
+    // SAFETY: forwarded contract.
+    let c = unsafe { json_config(config_json, "tokensieve_new_json") }?;
+    Sieve::from_config_buf(c).map_err(|e| config_err(&e))
+}
+
+/// A JSON config (`tokensieve_new_json`'s) read by the core; `what` names the entry point.
+///
+/// # Safety
+/// `config_json` is NULL or a NUL-terminated string.
+pub(crate) unsafe fn json_config(config_json: *const c_char, what: &str) -> Result<ConfigBuf> {
     // SAFETY: NULL or NUL-terminated by the contract.
-    let text = unsafe { cstr(config_json, "config_json") }?.ok_or_else(|| {
-        Error::Null.report(format_args!("tokensieve_new_json: config_json is NULL"))
-    })?;
-    ConfigBuf::from_json(text)
-        .and_then(Sieve::from_config_buf)
-        .map_err(|e| {
-            if e.key() == "dialect" && e.message() == "is required" {
-                // No binding picks a dialect: say which names exist.
-                Error::Config.report(format_args!(
-                    "config key `dialect`: is required, one of {DialectNames}"
-                ))
-            } else {
-                config_err(&e)
-            }
-        })
+    let text = unsafe { cstr(config_json, "config_json") }?
+        .ok_or_else(|| Error::Null.report(format_args!("{what}: config_json is NULL")))?;
+    ConfigBuf::from_json(text).map_err(|e| {
+        if e.key() == "dialect" && e.message() == "is required" {
+            // No binding picks a dialect: say which names exist.
+            Error::Config.report(format_args!(
+                "config key `dialect`: is required, one of {DialectNames}"
+            ))
+        } else {
+            config_err(&e)
+        }
+    })
 }
 
 /// The dialects this build parses, by name, comma-separated (for messages; they fit the

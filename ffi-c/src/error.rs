@@ -35,6 +35,10 @@ pub(crate) enum Error {
     Invalid,
     /// `TOKENSIEVE_E_PANIC`.
     Panic,
+    /// `TOKENSIEVE_E_BUFFER`.
+    Buffer,
+    /// `TOKENSIEVE_E_INPUT`.
+    Input,
 }
 
 /// What the crate's fallible steps return; entry points turn it into a status with
@@ -51,6 +55,8 @@ impl Error {
             Error::Memory => tokensieve_status::TOKENSIEVE_E_MEMORY,
             Error::Invalid => tokensieve_status::TOKENSIEVE_E_INVALID,
             Error::Panic => tokensieve_status::TOKENSIEVE_E_PANIC,
+            Error::Buffer => tokensieve_status::TOKENSIEVE_E_BUFFER,
+            Error::Input => tokensieve_status::TOKENSIEVE_E_INPUT,
         }) as i32
     }
 

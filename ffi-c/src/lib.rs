@@ -31,13 +31,15 @@
 //! (statuses as one `Result`, message buffers), `panic` (the panic boundary), `config`
 //! (reading a C or JSON config), `memory` (a parser's block: plan and build, caller memory
 //! or heap), `event` (events and accumulation), `parser` and `stream` (the entry points),
-//! `decoder` (the provider-stream decoder's entry points).
+//! `decoder` (the provider-stream decoder's entry points), `format` (the writers: tool
+//! calls, tool results, stop sequences, into caller buffers).
 
 mod codes;
 mod config;
 mod decoder;
 mod error;
 mod event;
+mod format;
 mod memory;
 mod panic;
 mod parser;
@@ -50,6 +52,10 @@ pub use decoder::{
     tokensieve_decoder_last_error, tokensieve_decoder_new, tokensieve_decoder_new_json,
     tokensieve_decoder_next, tokensieve_decoder_reset, tokensieve_decoder_state_size,
     tokensieve_provider_supported,
+};
+pub use format::{
+    tokensieve_dialect_from_name, tokensieve_format_tool_calls, tokensieve_format_tool_calls_json,
+    tokensieve_format_tool_results, tokensieve_stop_sequences,
 };
 pub use parser::{
     tokensieve_abi_version, tokensieve_config_default, tokensieve_dialect_supported,

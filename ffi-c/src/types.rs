@@ -47,6 +47,12 @@ pub enum tokensieve_status {
     TOKENSIEVE_E_INVALID = -5,
     /// An internal error (a Rust panic) was caught; the parser is poisoned until reset.
     TOKENSIEVE_E_PANIC = -6,
+    /// The caller's output buffer is too small: nothing was written, the size needed is in
+    /// the call's length out-parameter (`*out_len`, `*count`); call again with that much.
+    TOKENSIEVE_E_BUFFER = -7,
+    /// The input text was rejected (a writer's JSON array that is not of the form, or a
+    /// call the dialect cannot carry): the message says what and where.
+    TOKENSIEVE_E_INPUT = -8,
 }
 
 /// `tokensieve_event.kind`.

@@ -115,6 +115,9 @@ int main(int argc, char **argv) {
     } else if (strcmp(mode, "heap") == 0) {
         p = tokensieve_new(&c);
     } else {
+        /* The vectors describe the heap parser: a call of a few hundred bytes (kimi-k3's
+         * typed values: ~900) must fit the caller memory's raw budget as it does there. */
+        if (c.buffer_size < 8192) c.buffer_size = 8192;
         size_t size = tokensieve_state_size(&c);
         void *mem = size ? aligned_block(size, tokensieve_state_align(), &base) : NULL;
         p = mem ? tokensieve_init(mem, size, &c) : NULL;

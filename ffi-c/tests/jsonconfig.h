@@ -34,6 +34,26 @@ static int expect(jr *r, char c) {
     return 1;
 }
 
+/* Skips one JSON object or array at the reader's position (strings and nesting followed). */
+static void skip_compound(jr *r) {
+    int depth = 0, in_string = 0;
+    ws(r);
+    while (r->i < r->n) {
+        char ch = r->s[r->i++];
+        if (in_string) {
+            if (ch == '\\') r->i++;
+            else if (ch == '"') in_string = 0;
+        } else if (ch == '"') {
+            in_string = 1;
+        } else if (ch == '{' || ch == '[') {
+            depth++;
+        } else if (ch == '}' || ch == ']') {
+            if (--depth == 0) return;
+        }
+    }
+    r->err = 1;
+}
+
 /* The first non-blank byte after the `[` at the reader's position (which must be one). */
 static int peek_after_bracket(jr *r) {
     size_t j = r->i + 1;
@@ -171,13 +191,13 @@ static int read_thinking(jr *r, const char **a, const char **b) {
     return read_pair(r, a, b);
 }
 
+/* The library names its dialects (aliases too): every dialect with vectors is covered, a new
+ * one without editing a list here. */
 static int dialect_code(const char *name, uint32_t *out) {
-    static const char *names[] = {"passthrough", "anthropic-xml", "hermes", "morph-xml", "qwen3-coder",
-                                  "minimax-m2", "glm-4.5", "harmony", "kimi-k2", "deepseek-v3.1", "deepseek-v3", "mistral", "llama3-json", "pythonic"};
-    uint32_t k;
-    for (k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (strcmp(names[k], name) == 0) { *out = k; return 1; }
-    return 0;
+    int32_t code = tokensieve_dialect_from_name(name);
+    if (code < 0) return 0;
+    *out = (uint32_t)code;
+    return 1;
 }
 
 static const char *stops[64];
@@ -197,7 +217,11 @@ static int read_config_with(const char *text, tokensieve_config *c, extra_key ex
         char *key = keep(jstring(&r));
         expect(&r, ':');
         if (strcmp(key, "dialect") == 0) {
-            if (!dialect_code(keep(jstring(&r)), &c->dialect)) return 0;
+            if (peek(&r) == '{') {
+                /* A host-written description: only the JSON config carries it. */
+                skip_compound(&r);
+                needs_json_config = 1;
+            } else if (!dialect_code(keep(jstring(&r)), &c->dialect)) return 0;
         } else if (strcmp(key, "thinking_tags") == 0) {
             read_thinking(&r, &c->thinking_open, &c->thinking_close);
         } else if (strcmp(key, "tool_call_markers") == 0) {

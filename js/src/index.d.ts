@@ -155,3 +155,53 @@ export declare function stream(
   config: SieveConfig | DecoderConfig,
   options?: { prefill?: Input },
 ): AsyncGenerator<Event, void, undefined>;
+
+/** A tool call to write (formatToolCalls). */
+export interface ToolCallInput {
+  name: string;
+  /** Written where the format carries ids (mistral, kimi-k2, cohere-command). */
+  id?: string | null;
+  /** The arguments (absent or null: `{}`). */
+  input?: Record<string, unknown> | null;
+}
+
+/** A tool result to write (formatToolResults). */
+export interface ToolResultInput {
+  content: string;
+  tool_use_id?: string | null;
+  name?: string | null;
+  is_error?: boolean | null;
+}
+
+/**
+ * The assistant's past tool calls written as the model writes them (what the family's chat
+ * template renders), for a host that builds the prompt itself; a Sieve of the same config
+ * reads the text back as the same calls. `config`: a dialect name, or a Sieve config whose
+ * `tools` type the values of the XML-parameter formats. Throws an Error naming the bad item
+ * (`calls: [0]: no "name" string`) or config key.
+ *
+ * ```js
+ * formatToolCalls('hermes', [{ name: 'get_weather', input: { city: 'Paris' } }]);
+ * // '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+ * ```
+ */
+export declare function formatToolCalls(config: Dialect | SieveConfig, calls: ToolCallInput[]): string;
+
+/**
+ * Tool results written as the family's chat template gives them back to the model.
+ *
+ * ```js
+ * formatToolResults('hermes', [{ content: '18°C' }]); // '<tool_response>\n18°C\n</tool_response>'
+ * ```
+ */
+export declare function formatToolResults(dialect: Dialect, results: ToolResultInput[]): string;
+
+/**
+ * The stop sequences a host sets when it runs a model of the dialect in completions mode
+ * (for anthropic-xml prefill, add `"\n" + name + ":"` per other participant).
+ *
+ * ```js
+ * stopSequences('harmony'); // ['<|return|>', '<|call|>']
+ * ```
+ */
+export declare function stopSequences(dialect: Dialect): string[];

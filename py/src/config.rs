@@ -110,7 +110,7 @@ fn pair(key: &str, v: &Bound<'_, PyAny>) -> PyResult<(Box<str>, Box<str>)> {
     }
 }
 
-fn dialect(key: &str, v: &Bound<'_, PyAny>) -> PyResult<Dialect> {
+pub(crate) fn dialect(key: &str, v: &Bound<'_, PyAny>) -> PyResult<Dialect> {
     let name = string(key, v)?;
     Dialect::from_name(&name)
         .filter(|d| d.is_supported())

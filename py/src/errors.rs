@@ -33,3 +33,8 @@ pub(crate) fn argument(msg: impl Into<String>) -> PyErr {
 pub(crate) fn state(msg: impl Into<String>) -> PyErr {
     raise("StateError", msg.into())
 }
+
+/// Tool calls or results that cannot be written: `FormatError` (a `ValueError`).
+pub(crate) fn format(msg: impl Into<String>) -> PyErr {
+    raise("FormatError", msg.into())
+}

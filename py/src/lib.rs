@@ -1,7 +1,8 @@
 //! `tokensieve._tokensieve`: the extension module behind the Python package `tokensieve`
 //! (py/python/tokensieve). It holds the parser (`Sieve`), the provider-stream decoder
 //! (`Decoder`) and their events (`Event`); the package adds the helpers (`parse`, `stream`,
-//! `astream`, `Collector`) in Python.
+//! `astream`, `Collector`) in Python. `format` holds the writers (tool calls, tool results,
+//! stop sequences).
 //!
 //! Every entry point catches panics and raises `RuntimeError`. One `unsafe` call
 //! (`event::untrack`, a GC flag) is all the unsafe code there is.
@@ -14,6 +15,7 @@ mod config;
 mod decoder;
 mod errors;
 mod event;
+mod format;
 mod input;
 mod sieve;
 
@@ -49,5 +51,6 @@ fn _tokensieve(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RELEASE_GIL_AT", sieve::RELEASE_GIL_AT)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(_panic_boundary_check, m)?)?;
+    format::register(m)?;
     Ok(())
 }

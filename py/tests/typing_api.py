@@ -105,7 +105,23 @@ assert_type(tokensieve.astream(chunks(), provider="openai-chat"), AsyncIterator[
 tokensieve.stream([b""], decoder)
 assert_type(tokensieve.PROVIDERS, tuple[Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "ollama"], ...])
 
+# The writers.
+to_write: list[tokensieve.ToolCallInput] = [{"name": "f", "id": "call_0", "input": {"a": 1}}, {"name": "g"}]
+assert_type(tokensieve.format_tool_calls("hermes", to_write), str)
+assert_type(tokensieve.format_tool_calls({"shape": "json-call", "wrapper": ["<c>", "</c>"]}, to_write, tools=[{"name": "f"}]), str)
+results: list[tokensieve.ToolResultInput] = [{"content": "x", "tool_use_id": "call_0", "is_error": False}]
+assert_type(tokensieve.format_tool_results("kimi-k2", results), str)
+assert_type(tokensieve.stop_sequences("harmony"), list[str])
+try:
+    tokensieve.format_tool_calls("hermes", [{"name": "f", "input": {"x": float("nan")}}])
+except tokensieve.FormatError as format_error:
+    format_value_error: ValueError = format_error
+
 # Misuse the stubs reject.
+tokensieve.format_tool_calls("openai", to_write)  # type: ignore[arg-type]
+tokensieve.format_tool_calls("hermes", [{"input": {}}])  # type: ignore[typeddict-item]
+tokensieve.format_tool_results("hermes", [{"name": "f"}])  # type: ignore[typeddict-item]
+tokensieve.stop_sequences("openai")  # type: ignore[arg-type]
 Decoder("openai")  # type: ignore[arg-type]
 Decoder("openai-chat", dialect="hermes")  # type: ignore[call-arg]
 Decoder("openai-chat", max_frame_bytes="1")  # type: ignore[arg-type]

@@ -3,6 +3,7 @@
 use alloc::string::String;
 
 use crate::config::Dialect;
+use crate::format::json_string::{self, StrSpelling};
 
 /// One tool result to write back to the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -571,22 +572,11 @@ pub(super) fn push_unmarked(out: &mut String, text: &str, markers: &[&str]) {
 
 /// `text` as a JSON string, `<` escaped too (`\u003c`).
 fn push_json_string(out: &mut String, text: &str) {
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' => out.push_str("\\u003c"),
-            c if (c as u32) < 0x20 => {
-                let _ = core::fmt::Write::write_fmt(out, format_args!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    let how = StrSpelling {
+        escape_lt: true,
+        ..StrSpelling::default()
+    };
+    json_string::push_json_string(out, text, how);
 }
 
 fn push_attr(out: &mut String, value: &str) {

@@ -78,6 +78,16 @@ typedef enum tokensieve_status {
    * An internal error (a Rust panic) was caught; the parser is poisoned until reset.
    */
   TOKENSIEVE_E_PANIC = -6,
+  /**
+   * The caller's output buffer is too small: nothing was written, the size needed is in
+   * the call's length out-parameter (`*out_len`, `*count`); call again with that much.
+   */
+  TOKENSIEVE_E_BUFFER = -7,
+  /**
+   * The input text was rejected (a writer's JSON array that is not of the form, or a
+   * call the dialect cannot carry): the message says what and where.
+   */
+  TOKENSIEVE_E_INPUT = -8,
 } tokensieve_status;
 
 /**
@@ -989,6 +999,111 @@ int32_t tokensieve_decoder_init(void *mem,
  */
 int32_t tokensieve_decoder_new(const struct tokensieve_decoder_config *config,
                                struct tokensieve_decoder **out);
+
+/**
+ * Writes the assistant's past tool calls as the model writes them (what the family's chat
+ * template renders), for a host that builds the prompt itself: `calls_json` is a JSON
+ * array `[{"name": "get_weather", "id": "call_0", "input": {"city": "Paris"}}]` (`id` and
+ * `input` optional; `input`'s numbers are written as spelled), `config_json` the JSON
+ * config of `tokensieve_new_json` (its `dialect` — a name or a host-written description —
+ * and its `tools`, whose parameter types decide how the XML-parameter formats write
+ * values). The text goes into `buf` (`buf_len` bytes; not NUL-terminated) and its length
+ * into `*out_len`.
+ *
+ * Returns TOKENSIEVE_OK; TOKENSIEVE_E_BUFFER when `buf_len` is too small (or `buf` NULL),
+ * with the size needed in `*out_len` and nothing written: call again with a buffer that
+ * large; TOKENSIEVE_E_CONFIG (a bad config), TOKENSIEVE_E_INPUT (`calls_json` is not
+ * such an array, or a call cannot be written in the dialect), TOKENSIEVE_E_NULL. The
+ * message (`tokensieve_last_error(NULL)`) says what was wrong, e.g. `calls_json: [0]:
+ * "input" is not an object`. Allocates internally, never for the caller.
+ *
+ * ```c
+ * char buf[256]; size_t n;
+ * const char *calls = "[{\"name\": \"get_weather\", \"input\": {\"city\": \"Paris\"}}]";
+ * if (tokensieve_format_tool_calls_json("{\"dialect\": \"hermes\"}", calls, strlen(calls),
+ *                                       buf, sizeof buf, &n) == TOKENSIEVE_OK)
+ *     printf("%.*s\n", (int)n, buf);
+ * ```
+ *
+ * # Safety
+ * `config_json` is NULL or NUL-terminated; `calls_json` is NULL or readable for
+ * `calls_json_len` bytes; `buf` is NULL or writable for `buf_len` bytes; `out_len` is NULL
+ * or writable.
+ */
+int32_t tokensieve_format_tool_calls_json(const char *config_json,
+                                          const char *calls_json,
+                                          size_t calls_json_len,
+                                          char *buf,
+                                          size_t buf_len,
+                                          size_t *out_len);
+
+/**
+ * `tokensieve_format_tool_calls_json` with a struct config (a `TOKENSIEVE_DIALECT_*`
+ * preset, its `tools` and `tool_call_open`/`tool_call_close`; the other fields do not
+ * change what is written).
+ *
+ * # Safety
+ * `config` is NULL or a valid config; the rest as `tokensieve_format_tool_calls_json`.
+ */
+int32_t tokensieve_format_tool_calls(const struct tokensieve_config *config,
+                                     const char *calls_json,
+                                     size_t calls_json_len,
+                                     char *buf,
+                                     size_t buf_len,
+                                     size_t *out_len);
+
+/**
+ * Writes tool results as the family's chat template gives them back to the model:
+ * `results_json` is a JSON array `[{"tool_use_id": "call_0", "name": "get_weather",
+ * "content": "18°C", "is_error": false}]` (only `content` required), `dialect` a
+ * `TOKENSIEVE_DIALECT_*` value. The buffer, `*out_len` and the statuses are those of
+ * `tokensieve_format_tool_calls_json` (TOKENSIEVE_E_CONFIG for an unknown dialect).
+ *
+ * # Safety
+ * `results_json` is NULL or readable for `results_json_len` bytes; `buf` is NULL or
+ * writable for `buf_len` bytes; `out_len` is NULL or writable.
+ */
+int32_t tokensieve_format_tool_results(uint32_t dialect_code,
+                                       const char *results_json,
+                                       size_t results_json_len,
+                                       char *buf,
+                                       size_t buf_len,
+                                       size_t *out_len);
+
+/**
+ * The stop sequences a host sets when it runs a model of `dialect` (a
+ * `TOKENSIEVE_DIALECT_*` value) in completions mode: up to `cap` of them are written to
+ * `out` as slices of static strings (valid for the life of the process, not
+ * NUL-terminated), their number to `*count` (0 for dialects with none known). Returns
+ * TOKENSIEVE_OK; TOKENSIEVE_E_BUFFER when `cap` is smaller than `*count` (nothing written:
+ * call again with `cap >= *count`; 8 is always enough today); TOKENSIEVE_E_CONFIG for an
+ * unknown dialect; TOKENSIEVE_E_NULL (`count` NULL, or `out` NULL with `cap > 0`).
+ *
+ * ```c
+ * tokensieve_str stops[8]; size_t n;
+ * if (tokensieve_stop_sequences(TOKENSIEVE_DIALECT_HARMONY, stops, 8, &n) == TOKENSIEVE_OK)
+ *     for (size_t i = 0; i < n; i++) printf("%.*s\n", (int)stops[i].len, stops[i].ptr);
+ * ```
+ *
+ * For anthropic-xml prefill, add `"\n" NAME ":"` for each of the host's other participants.
+ *
+ * # Safety
+ * `out` is NULL or writable for `cap` slices; `count` is NULL or writable.
+ */
+int32_t tokensieve_stop_sequences(uint32_t dialect_code,
+                                  struct tokensieve_str *out,
+                                  size_t cap,
+                                  size_t *count);
+
+/**
+ * The `TOKENSIEVE_DIALECT_*` value of a dialect name (`"hermes"`, `"anthropic-xml"`, an
+ * alias such as `"glm-4.7"`), or TOKENSIEVE_E_CONFIG with a message naming the dialects
+ * (TOKENSIEVE_E_NULL for NULL). For hosts that hold names (the JSON config's spelling).
+ *
+ * # Safety
+ * `name` is NULL or NUL-terminated.
+ */
+int32_t tokensieve_dialect_from_name(const char *name);
 
 /**
  * The ABI version of the library (`TOKENSIEVE_ABI_VERSION` of the header it was built

@@ -132,6 +132,145 @@ final class TokenSieve
         return [...$sieve->feed($text), ...$sieve->finish()];
     }
 
+    // --- the writers (issue 27): what the model writes or reads, in its wire format ---------
+    // (formatToolDefinitions goes here once the core writes tool definitions.)
+
+    /**
+     * Writes the assistant's past tool calls as the model writes them (what the family's chat
+     * template renders), for a host that builds the prompt itself; the parser reads the text
+     * back as the same calls.
+     *
+     *     TokenSieve::formatToolCalls(['dialect' => 'hermes'],
+     *         [['name' => 'get_weather', 'id' => 'call_0', 'input' => ['city' => 'Paris']]]);
+     *     // "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>"
+     *
+     * @param array<string,mixed>|string $config the config of the constructor (its dialect, a
+     *        name or a description, and its tools, whose parameter types decide how the XML
+     *        formats write values)
+     * @param list<array{name: string, id?: ?string, input?: array<string,mixed>|object|null}> $calls
+     *        `input` an object: `[]` and `(object) []` are both `{}`; floats are written as PHP
+     *        encodes them (shortest round trip)
+     * @throws ConfigException when the config is rejected
+     * @throws Exception when a call is not of the form or cannot be written (the message names it)
+     */
+    public static function formatToolCalls(array|string $config, array $calls): string
+    {
+        $ffi = Library::load();
+        $json = self::configJson($config);
+        if (str_contains($json, "\0")) {
+            throw new ConfigException('config: contains a NUL byte');
+        }
+        $items = [];
+        foreach ($calls as $i => $call) {
+            // An empty PHP array is a JSON list: the input is an object.
+            if (\is_array($call) && \array_key_exists('input', $call) && $call['input'] === []) {
+                $call['input'] = new \stdClass();
+            }
+            $items[] = $call;
+        }
+        $text = self::inputJson($items, 'calls');
+        return self::written($ffi, static fn ($buf, int $cap, \FFI\CData $n): int =>
+            $ffi->tokensieve_format_tool_calls_json($json, $text, \strlen($text), $buf, $cap, $n));
+    }
+
+    /**
+     * Writes tool results as the family's chat template gives them back to the model.
+     *
+     *     TokenSieve::formatToolResults('hermes', [['tool_use_id' => 'call_0', 'content' => '18°C']]);
+     *     // "<tool_response>\n18°C\n</tool_response>"
+     *
+     * @param string $dialect a dialect name ('hermes', 'kimi-k2', …)
+     * @param list<array{content: string, tool_use_id?: ?string, name?: ?string, is_error?: ?bool}> $results
+     * @throws ConfigException for an unknown dialect
+     * @throws Exception when a result is not of the form (the message names it)
+     */
+    public static function formatToolResults(string $dialect, array $results): string
+    {
+        $ffi = Library::load();
+        $code = self::dialectCode($ffi, $dialect);
+        $text = self::inputJson(array_values($results), 'results');
+        return self::written($ffi, static fn ($buf, int $cap, \FFI\CData $n): int =>
+            $ffi->tokensieve_format_tool_results($code, $text, \strlen($text), $buf, $cap, $n));
+    }
+
+    /**
+     * The stop sequences a host sets when it runs a model of the dialect in completions mode
+     * (for anthropic-xml prefill, add "\n{name}:" for each other participant).
+     *
+     *     TokenSieve::stopSequences('harmony'); // ['<|return|>', '<|call|>']
+     *
+     * @return list<string>
+     * @throws ConfigException for an unknown dialect
+     */
+    public static function stopSequences(string $dialect): array
+    {
+        $ffi = Library::load();
+        $code = self::dialectCode($ffi, $dialect);
+        $count = $ffi->new('size_t');
+        $cap = 8;
+        for (;;) {
+            $out = $ffi->new("tokensieve_str[$cap]");
+            $rc = $ffi->tokensieve_stop_sequences($code, $out, $cap, \FFI::addr($count));
+            if ($rc === -7) {
+                $cap = (int) $count->cdata;
+                continue;
+            }
+            if ($rc < 0) {
+                throw self::error($ffi->tokensieve_last_error(null), $rc);
+            }
+            $stops = [];
+            for ($i = 0; $i < $count->cdata; $i++) {
+                $stops[] = \FFI::string($out[$i]->ptr, $out[$i]->len);
+            }
+            return $stops;
+        }
+    }
+
+    private static function dialectCode(\FFI $ffi, string $dialect): int
+    {
+        if (str_contains($dialect, "\0")) {
+            throw new ConfigException('dialect: contains a NUL byte', -3);
+        }
+        $code = $ffi->tokensieve_dialect_from_name($dialect);
+        if ($code < 0) {
+            throw self::error($ffi->tokensieve_last_error(null), $code);
+        }
+        return $code;
+    }
+
+    /** @param list<mixed> $items */
+    private static function inputJson(array $items, string $what): string
+    {
+        try {
+            return json_encode(array_values($items), JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES
+                | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION);
+        } catch (\JsonException $e) {
+            throw new Exception("$what: cannot be written as JSON: " . $e->getMessage(), -8, $e);
+        }
+    }
+
+    /**
+     * Runs a writer into a buffer, again with the size it asks for when that is too small.
+     * @param callable(?\FFI\CData, int, \FFI\CData): int $write
+     */
+    private static function written(\FFI $ffi, callable $write): string
+    {
+        $n = $ffi->new('size_t');
+        $cap = 4096;
+        for (;;) {
+            $buf = $ffi->new("char[$cap]");
+            $rc = $write($buf, $cap, \FFI::addr($n));
+            if ($rc === -7) {
+                $cap = (int) $n->cdata;
+                continue;
+            }
+            if ($rc < 0) {
+                throw self::error($ffi->tokensieve_last_error(null), $rc);
+            }
+            return \FFI::string($buf, (int) $n->cdata);
+        }
+    }
+
     /**
      * The exception for a negative status of the C library.
      * @internal

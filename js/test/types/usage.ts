@@ -1,6 +1,6 @@
 // Compiled with tsc --noEmit by test/types.test.mjs: the declarations accept real use and
 // narrow events on `event`.
-import { Sieve, Decoder, stream, type Event } from 'tokensieve';
+import { Sieve, Decoder, stream, formatToolCalls, formatToolResults, stopSequences, type Event, type ToolCallInput } from 'tokensieve';
 import { MembraneAdapter, type ChunkMeta } from 'tokensieve/membrane';
 import { tokensieveMiddleware } from 'tokensieve/ai-sdk';
 
@@ -33,3 +33,10 @@ const mw = tokensieveMiddleware({ dialect: 'hermes' });
 void mw.specificationVersion;
 // @ts-expect-error an unknown dialect
 new Sieve({ dialect: 'nope' });
+
+// The writers.
+const calls: ToolCallInput[] = [{ name: 'f', id: 'call_0', input: { a: 1 } }, { name: 'g' }];
+const written: string = formatToolCalls('hermes', calls) + formatToolCalls({ dialect: 'qwen3-coder', tools: [{ name: 'f' }] }, calls);
+const results: string = formatToolResults('kimi-k2', [{ content: 'x', tool_use_id: 'functions.f:0', is_error: false }]);
+const stops: string[] = stopSequences('harmony');
+void [written, results, stops];

@@ -15,6 +15,9 @@ use tokensieve::config::ConfigBuf;
 use tokensieve::provider::{Decoder, DecoderConfigBuf};
 use tokensieve::{Event, Sieve};
 
+#[cfg(feature = "writers")]
+pub mod writers;
+
 /// The output of the last call (events or an error message).
 struct Out {
     buf: Vec<u8>,
@@ -294,5 +297,32 @@ mod tests {
             assert_eq!(ts_reset(h), 0);
             ts_drop(h);
         }
+        #[cfg(feature = "writers")]
+        writers_write();
+    }
+
+    /// The writers (called from the test above: the one output buffer).
+    #[cfg(feature = "writers")]
+    fn writers_write() {
+        use crate::writers::*;
+        let input = br#"{"dialect":"hermes"}[{"name":"f","input":{"a":1.50}}]"#;
+        // SAFETY: `input` is readable for its length.
+        let n = unsafe { ts_format_calls(input.as_ptr(), 20, input.len() - 20) };
+        assert_eq!(
+            &out()[..n as usize],
+            b"<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1.50}}\n</tool_call>"
+        );
+        let input = b"harmony";
+        // SAFETY: as above.
+        let n = unsafe { ts_stop_sequences(input.as_ptr(), input.len()) };
+        assert_eq!(&out()[..n as usize], br#"["<|return|>","<|call|>"]"#);
+        let input = b"anthropic-xml";
+        // SAFETY: as above.
+        let n = unsafe { ts_stop_sequences(input.as_ptr(), input.len()) };
+        assert_eq!(&out()[..n as usize], br#"["\nHuman:","\nUser:"]"#);
+        let input = br#"nope[]"#;
+        // SAFETY: as above.
+        assert_eq!(unsafe { ts_format_results(input.as_ptr(), 4, 2) }, -1);
+        assert_eq!(out().as_slice(), br#"unknown dialect "nope""#);
     }
 }

@@ -13,6 +13,10 @@ OpenAI SSE body, …), whose events add ``finish`` and ``error``. :func:`parse` 
 text (or body, with ``provider=``); :func:`stream` and :func:`astream` drive a parser over
 an iterable or async iterable of chunks; :class:`Collector` gathers complete blocks, tool
 calls and the finish. Events are :class:`Event` objects with the attributes of the JSON form.
+
+The writers go the other way: :func:`format_tool_calls` and :func:`format_tool_results`
+write the assistant's tool calls and the tool results in a dialect's wire format (for a
+host that builds the prompt itself), :func:`stop_sequences` names the stops to set.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from typing import Any as _Any
 from typing import overload as _overload
 
 from ._collect import Collector
-from ._errors import ArgumentError, ConfigError, Error, StateError
+from ._errors import ArgumentError, ConfigError, Error, FormatError, StateError
+from ._format import format_tool_calls, format_tool_results
 from ._tokensieve import (
     DIALECTS,
     PROVIDERS,
@@ -37,6 +42,7 @@ from ._tokensieve import (
     Sieve,
     StopEvent,
     __version__,
+    stop_sequences,
 )
 from ._types import (
     BlockType,
@@ -51,6 +57,8 @@ from ._types import (
     Provider,
     SieveOptions,
     ToolCall,
+    ToolCallInput,
+    ToolResultInput,
     Usage,
 )
 
@@ -78,6 +86,7 @@ __all__ = [
     "EventKind",
     "FinishEvent",
     "FinishReason",
+    "FormatError",
     "Parser",
     "Part",
     "Provider",
@@ -86,10 +95,15 @@ __all__ = [
     "StateError",
     "StopEvent",
     "ToolCall",
+    "ToolCallInput",
+    "ToolResultInput",
     "Usage",
     "__version__",
     "astream",
+    "format_tool_calls",
+    "format_tool_results",
     "parse",
+    "stop_sequences",
     "stream",
 ]
 

@@ -4,7 +4,7 @@ working."""
 
 from __future__ import annotations
 
-__all__ = ["ArgumentError", "ConfigError", "Error", "StateError"]
+__all__ = ["ArgumentError", "ConfigError", "Error", "FormatError", "StateError"]
 
 
 class Error(Exception):
@@ -13,6 +13,12 @@ class Error(Exception):
 
 class ConfigError(Error, ValueError):
     """A bad config (an unknown dialect or provider, a bad key or value): a ValueError."""
+
+
+class FormatError(Error, ValueError):
+    """Tool calls or results that cannot be written (not of the form, arguments that are not
+    a JSON object, a name the format cannot carry): a ValueError whose message names the
+    item, e.g. ``calls: [0]: no "name" string``."""
 
 
 class ArgumentError(Error, TypeError):

@@ -26,6 +26,24 @@ PROVIDERS: Final[tuple[Provider, ...]]
 #: Inputs at least this many bytes long are scanned with the GIL released.
 RELEASE_GIL_AT: Final[int]
 
+def stop_sequences(dialect: Dialect) -> list[str]:
+    """The stop sequences (end-of-turn markers) a host sets when it runs a model of the
+    dialect in completions mode (``[]`` where none is known). For anthropic-xml prefill, add
+    ``"\\n" + name + ":"`` for each of the host's other participants.
+    ``ConfigError`` for an unknown dialect.
+
+    >>> import tokensieve
+    >>> tokensieve.stop_sequences("harmony")
+    ['<|return|>', '<|call|>']
+    """
+
+def _format_tool_calls(
+    dialect: Dialect | Mapping[str, Any],
+    calls_json: str,
+    tools: list[Mapping[str, Any]] | tuple[Mapping[str, Any], ...] | None = None,
+) -> str: ...
+def _format_tool_results(dialect: Dialect, results_json: str) -> str: ...
+
 class Event:
     """One event of the stream; immutable. Attributes are named as in the JSON form, and
     one is ``None`` exactly when the JSON form omits its key for this event.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -84,6 +84,24 @@ class ToolCall(TypedDict):
     id: str
     name: str
     arguments: dict[str, Any]
+
+
+class ToolCallInput(TypedDict):
+    """A tool call to write (:func:`~tokensieve.format_tool_calls`): the name, the id where
+    the format carries one, the arguments (absent or ``None``: ``{}``)."""
+
+    name: str
+    id: NotRequired[str | None]
+    input: NotRequired[Mapping[str, Any] | None]
+
+
+class ToolResultInput(TypedDict):
+    """A tool result to write (:func:`~tokensieve.format_tool_results`)."""
+
+    content: str
+    tool_use_id: NotRequired[str | None]
+    name: NotRequired[str | None]
+    is_error: NotRequired[bool | None]
 
 
 class Parser(Protocol):

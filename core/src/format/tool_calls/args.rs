@@ -16,12 +16,80 @@ pub(in crate::format) enum J<'a> {
 }
 
 /// Reads JSON text already checked by [`strict::validate`].
-pub(super) struct Reader<'a> {
+pub(in crate::format) struct Reader<'a> {
     s: &'a str,
     i: usize,
 }
 
 impl<'a> Reader<'a> {
+    /// A reader of `s`, which [`strict::validate`] accepted.
+    pub(in crate::format) fn new(s: &'a str) -> Reader<'a> {
+        Reader { s, i: 0 }
+    }
+
+    /// The next value and its text as written (without the whitespace around it).
+    fn value_with_text(&mut self) -> (J<'a>, &'a str) {
+        self.ws();
+        let start = self.i;
+        let v = self.value();
+        (v, &self.s[start..self.i])
+    }
+
+    /// The items of the array `s` (checked by [`strict::validate`]), each as its text;
+    /// empty when `s` is not an array.
+    pub(in crate::format) fn items(s: &'a str) -> Vec<&'a str> {
+        let mut r = Reader::new(s);
+        let b = s.as_bytes();
+        let mut out = Vec::new();
+        r.ws();
+        if b.get(r.i) != Some(&b'[') {
+            return out;
+        }
+        r.i += 1;
+        r.ws();
+        if b.get(r.i) == Some(&b']') {
+            return out;
+        }
+        loop {
+            out.push(r.value_with_text().1);
+            r.ws();
+            r.i += 1;
+            if b.get(r.i - 1) != Some(&b',') {
+                return out;
+            }
+        }
+    }
+
+    /// The members of the object `s` (checked by [`strict::validate`]): each key, value and
+    /// the value's text; empty when `s` is not an object.
+    pub(in crate::format) fn members(s: &'a str) -> Vec<(String, J<'a>, &'a str)> {
+        let mut r = Reader::new(s);
+        let b = s.as_bytes();
+        let mut out = Vec::new();
+        r.ws();
+        if b.get(r.i) != Some(&b'{') {
+            return out;
+        }
+        r.i += 1;
+        r.ws();
+        if b.get(r.i) == Some(&b'}') {
+            return out;
+        }
+        loop {
+            r.ws();
+            let k = r.string();
+            r.ws();
+            r.i += 1; // ':'
+            let (v, text) = r.value_with_text();
+            out.push((k, v, text));
+            r.ws();
+            r.i += 1;
+            if b.get(r.i - 1) != Some(&b',') {
+                return out;
+            }
+        }
+    }
+
     fn ws(&mut self) {
         let b = self.s.as_bytes();
         while self.i < b.len() && matches!(b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
@@ -171,4 +239,44 @@ pub(super) fn read_arguments(call: usize, args: &str) -> Result<Vec<(String, J<'
 /// members in order).
 pub(in crate::format) fn read_value(text: &str) -> J<'_> {
     (Reader { s: text, i: 0 }).value()
+}
+
+/// Writes `v` with `", "` between items and `": "` after keys (Python's `json.dumps` and
+/// `repr` layout), `lits` spelling null, true and false, `string` writing strings and keys
+/// (with `markers`, as the caller's string writer takes them); numbers as written.
+pub(in crate::format) fn write_spaced(
+    out: &mut String,
+    v: &J<'_>,
+    lits: [&str; 3],
+    string: fn(&mut String, &str, &[&str]),
+    markers: &[&str],
+) {
+    match v {
+        J::Null => out.push_str(lits[0]),
+        J::Bool(b) => out.push_str(if *b { lits[1] } else { lits[2] }),
+        J::Num(n) => out.push_str(n),
+        J::Str(s) => string(out, s, markers),
+        J::Arr(items) => {
+            out.push('[');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_spaced(out, x, lits, string, markers);
+            }
+            out.push(']');
+        }
+        J::Obj(members) => {
+            out.push('{');
+            for (i, (k, x)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                string(out, k, markers);
+                out.push_str(": ");
+                write_spaced(out, x, lits, string, markers);
+            }
+            out.push('}');
+        }
+    }
 }

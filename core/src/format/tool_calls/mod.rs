@@ -278,6 +278,7 @@ mod tests;
 mod values;
 
 use args::*;
+pub(in crate::format) use args::{J, Reader};
 use checks::*;
 pub use stops::{participant_stops, stop_sequences_for};
 use values::*;

@@ -2,6 +2,7 @@
 //! object syntax, XML parameter values — each guarded so a string cannot spell a marker.
 
 use super::*;
+use crate::format::json_string::{StrSpelling, push_json_string};
 
 // --- writing values ------------------------------------------------------------------------
 
@@ -14,23 +15,14 @@ pub(super) struct JsonStyle<'m> {
     pub(super) markers: &'m [&'m str],
 }
 
+/// A JSON string, compact spelling (`\u0008`, `\u000c`); each marker in `markers` loses its
+/// first character to a `\u` escape.
 pub(super) fn push_json_str(out: &mut String, s: &str, markers: &[&str]) {
-    out.push('"');
-    for (i, c) in s.char_indices() {
-        let marked = markers.iter().any(|m| s[i..].starts_with(m));
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || (marked && (c as u32) < 0x10000) => {
-                let _ = fmt::Write::write_fmt(out, format_args!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    let how = StrSpelling {
+        markers,
+        ..StrSpelling::default()
+    };
+    push_json_string(out, s, how);
 }
 
 pub(super) fn push_json(out: &mut String, v: &J<'_>, st: JsonStyle<'_>) {
@@ -69,34 +61,7 @@ pub(super) fn push_json_obj(out: &mut String, members: &[(String, J<'_>)], st: J
 /// A Python literal (pythonic calls): `True`/`False`/`None`, `"…"` strings with Python
 /// escapes, numbers as written; `markers` as in [`push_json_str`] (escaped `\xNN`/`\uNNNN`).
 pub(super) fn push_python(out: &mut String, v: &J<'_>, markers: &[&str]) {
-    match v {
-        J::Null => out.push_str("None"),
-        J::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
-        J::Num(n) => out.push_str(n),
-        J::Str(s) => push_python_str(out, s, markers),
-        J::Arr(items) => {
-            out.push('[');
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                push_python(out, x, markers);
-            }
-            out.push(']');
-        }
-        J::Obj(members) => {
-            out.push('{');
-            for (i, (k, x)) in members.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                push_python_str(out, k, markers);
-                out.push_str(": ");
-                push_python(out, x, markers);
-            }
-            out.push('}');
-        }
-    }
+    super::args::write_spaced(out, v, ["None", "True", "False"], push_python_str, markers);
 }
 
 pub(super) fn push_python_str(out: &mut String, s: &str, markers: &[&str]) {

@@ -6,61 +6,30 @@
 use alloc::string::String;
 use core::fmt::Write;
 
+use crate::format::json_string::{StrSpelling, push_json_string};
+
 use crate::format::tool_calls::args::J;
 
-/// A JSON string as `json.dumps(ensure_ascii=False)` writes it; the first character of each
-/// occurrence of a marker in `markers` is written as a `\u` escape (the same value, no marker).
+/// A JSON string as `json.dumps(ensure_ascii=False)` writes it (`\b`, `\f` short); each
+/// marker in `markers` loses its first character to a `\u` escape.
 pub(super) fn json_str(out: &mut String, s: &str, markers: &[&str]) {
-    out.push('"');
-    for (i, c) in s.char_indices() {
-        let marked = (c as u32) < 0x10000 && markers.iter().any(|m| s[i..].starts_with(m));
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 || marked => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    let how = StrSpelling {
+        short_bf: true,
+        escape_lt: false,
+        markers,
+    };
+    push_json_string(out, s, how);
 }
 
 /// `json.dumps(v)` on one line: `", "` and `": "`.
 pub(super) fn json(out: &mut String, v: &J<'_>, markers: &[&str]) {
-    match v {
-        J::Null => out.push_str("null"),
-        J::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        J::Num(n) => out.push_str(n),
-        J::Str(s) => json_str(out, s, markers),
-        J::Arr(items) => {
-            out.push('[');
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                json(out, x, markers);
-            }
-            out.push(']');
-        }
-        J::Obj(members) => {
-            out.push('{');
-            for (i, (k, x)) in members.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                json_str(out, k, markers);
-                out.push_str(": ");
-                json(out, x, markers);
-            }
-            out.push('}');
-        }
-    }
+    crate::format::tool_calls::args::write_spaced(
+        out,
+        v,
+        ["null", "true", "false"],
+        json_str,
+        markers,
+    );
 }
 
 /// `json.dumps(v, indent=4)`: one member a line, `,` at line ends, `": "`; empty containers
