@@ -13,11 +13,43 @@
 # Instruction counts only, one line per standard input and chunk size (the before/after
 # tables of benches/README.md): compare two commits by running it in a worktree of each
 # (`git worktree add /tmp/base COMMIT && bash /tmp/base/benches/profile.sh --counts base.tsv`).
+#
+#   bash benches/profile.sh --peers FAMILY PEER... [BYTES]
+#
+# Instructions per 4-byte chunk of tokensieve and each named peer (`Peer::name`, feature
+# `compare`) on the first BYTES (default 100 000) of mixed-FAMILY, minus the same
+# contender's run on 0 bytes (loading the file, building the parser): the tables of
+# "side by side" in benches/README.md.
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$PWD
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$here/../target-bench}"
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
+if [ "${1:-}" = "--peers" ]; then
+  shift
+  family=$1
+  shift
+  bytes=100000
+  if [ $# -gt 0 ] && [[ "${!#}" =~ ^[0-9]+$ ]]; then
+    bytes=${!#}
+    set -- "${@:1:$#-1}"
+  fi
+  cargo build -q --profile profiling --features compare --bin profile --bin gen-data
+  "$CARGO_TARGET_DIR/profiling/gen-data" >/dev/null
+  # Prints "CHUNKS INSTRUCTIONS" of one run (chunks as the driver counted them).
+  count() {
+    PROFILE_BYTES=$1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+      "$CARGO_TARGET_DIR/profiling/profile" "mixed-$family" 4 1 "$2" 2>&1 |
+      sed -n -e 's/.*(\([0-9]*\) chunks).*/\1/p' -e 's/.*Collected : *\([0-9]*\).*/\1/p' | tr '\n' ' '
+  }
+  printf 'contender\tchunks\tinstructions per chunk\n'
+  for who in tokensieve "$@"; do
+    read -r chunks total <<<"$(count "$bytes" "$who")"
+    read -r _ base <<<"$(count 0 "$who")"
+    printf '%s\t%s\t%s\n' "$who" "$chunks" "$(( (total - base + chunks / 2) / chunks ))"
+  done
+  exit 0
+fi
 cargo build -q --profile profiling --bin profile --bin gen-data
 "$CARGO_TARGET_DIR/profiling/gen-data" >/dev/null
 if [ "${1:-}" = "--counts" ]; then

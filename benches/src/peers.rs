@@ -4,13 +4,19 @@
 //!   `<tool_call>\n{json}\n</tool_call>`, `QwenXmlParser` reads qwen3-coder; for the issue 15
 //!   formats `MinimaxM2Parser`, `Glm4MoeParser` (`glm45()` and `glm47()`), `KimiK2Parser`,
 //!   `DeepSeek31Parser`, `DeepSeekParser` (V3), `MistralParser`, `LlamaParser` (JSON) and
-//!   `PythonicParser`. None reads `<think>` (that is a separate crate): thinking stays in
+//!   `PythonicParser`. For the issue 24 families: `DeepSeekDsmlParser` (`v32()`,
+//!   `v4()`), `KimiK3Parser`, `MinimaxM3Parser`, `Gemma4Parser`, `CohereParser`, `HyV4Parser`
+//!   (Hunyuan), `Step3Parser`, `InklingParser` and `JsonParser` (bare JSON, on xlam files); it
+//!   has none for seed-oss, olmo-3, lfm2, apertus, granite, phi-4-mini, minicpm5 or
+//!   functiongemma. None reads `<think>` (that is a separate crate): thinking stays in
 //!   `normal_text`. It has no harmony (gpt-oss) parser.
 //! * `dynamo-parsers-v2` 0.9.6 (NVIDIA Dynamo): the unified families `qwen3`, `glm47`,
 //!   and `kimi_k2` read tool calls and reasoning in one state machine; `minimax_m2` exists
 //!   only as a tool-call parser. Its `harmony` family is not driven here: it loads the
 //!   tokenizer's vocabulary (openai-harmony downloads it) and fails offline. It has no hermes,
 //!   DeepSeek V3/V3.1, Mistral, Llama or pythonic family.
+//!   For the issue 24 families it has the unified `deepseek_v4`, `kimi_k3`, `minimax_m3` and
+//!   `gemma4` (none of the others).
 //!
 //! Each runner consumes every output item (sums the lengths of texts and argument
 //! fragments into a [`Tally`]) exactly as the tokensieve runner does.
@@ -59,6 +65,34 @@ pub enum Peer {
     DynamoGlm47,
     /// `dynamo_parsers_v2` unified `kimi_k2` on kimi-k2 files (with `<think>`).
     DynamoKimiK2,
+    /// `tool_parser::DeepSeekDsmlParser::v32()` on deepseek-v3.2 files.
+    SglangDeepSeekV32,
+    /// `tool_parser::DeepSeekDsmlParser::v4()` on deepseek-v4 files.
+    SglangDeepSeekV4,
+    /// `dynamo_parsers_v2` unified `deepseek_v4` on deepseek-v4 files (with `<think>`).
+    DynamoDeepSeekV4,
+    /// `tool_parser::KimiK3Parser` on kimi-k3 files.
+    SglangKimiK3,
+    /// `dynamo_parsers_v2` unified `kimi_k3` on kimi-k3 files.
+    DynamoKimiK3,
+    /// `tool_parser::MinimaxM3Parser` on minimax-m3 files.
+    SglangMinimaxM3,
+    /// `dynamo_parsers_v2` unified `minimax_m3` on minimax-m3 files.
+    DynamoMinimaxM3,
+    /// `tool_parser::Gemma4Parser` on gemma-4 files.
+    SglangGemma4,
+    /// `dynamo_parsers_v2` unified `gemma4` on gemma-4 files.
+    DynamoGemma4,
+    /// `tool_parser::CohereParser` on cohere-command files.
+    SglangCohere,
+    /// `tool_parser::HyV4Parser` (Hunyuan v4) on hunyuan files.
+    SglangHyV4,
+    /// `tool_parser::Step3Parser` on step-3 files.
+    SglangStep3,
+    /// `tool_parser::InklingParser` on inkling files.
+    SglangInkling,
+    /// `tool_parser::JsonParser` (bare JSON calls) on xlam files.
+    SglangJsonXlam,
 }
 
 /// How a peer is built and driven.
@@ -73,7 +107,7 @@ enum Engine {
 
 impl Peer {
     /// Every peer.
-    pub const ALL: [Peer; 15] = [
+    pub const ALL: [Peer; 29] = [
         Peer::SglangQwen,
         Peer::SglangQwenXml,
         Peer::DynamoQwen3,
@@ -89,6 +123,20 @@ impl Peer {
         Peer::SglangMistral,
         Peer::SglangLlama,
         Peer::SglangPythonic,
+        Peer::SglangDeepSeekV32,
+        Peer::SglangDeepSeekV4,
+        Peer::DynamoDeepSeekV4,
+        Peer::SglangKimiK3,
+        Peer::DynamoKimiK3,
+        Peer::SglangMinimaxM3,
+        Peer::DynamoMinimaxM3,
+        Peer::SglangGemma4,
+        Peer::DynamoGemma4,
+        Peer::SglangCohere,
+        Peer::SglangHyV4,
+        Peer::SglangStep3,
+        Peer::SglangInkling,
+        Peer::SglangJsonXlam,
     ];
 
     /// A short name for tables and criterion ids.
@@ -109,6 +157,20 @@ impl Peer {
             Peer::DynamoMinimaxM2 => "dynamo-minimax-m2",
             Peer::DynamoGlm47 => "dynamo-glm47",
             Peer::DynamoKimiK2 => "dynamo-kimi-k2",
+            Peer::SglangDeepSeekV32 => "tool-parser-deepseek32",
+            Peer::SglangDeepSeekV4 => "tool-parser-deepseek-v4",
+            Peer::DynamoDeepSeekV4 => "dynamo-deepseek-v4",
+            Peer::SglangKimiK3 => "tool-parser-kimi-k3",
+            Peer::DynamoKimiK3 => "dynamo-kimi-k3",
+            Peer::SglangMinimaxM3 => "tool-parser-minimax-m3",
+            Peer::DynamoMinimaxM3 => "dynamo-minimax-m3",
+            Peer::SglangGemma4 => "tool-parser-gemma4",
+            Peer::DynamoGemma4 => "dynamo-gemma4",
+            Peer::SglangCohere => "tool-parser-cohere",
+            Peer::SglangHyV4 => "tool-parser-hy-v4",
+            Peer::SglangStep3 => "tool-parser-step3",
+            Peer::SglangInkling => "tool-parser-inkling",
+            Peer::SglangJsonXlam => "tool-parser-json",
         }
     }
 
@@ -130,6 +192,20 @@ impl Peer {
             Peer::SglangMistral => Dialect::Mistral,
             Peer::SglangLlama => Dialect::Llama3Json,
             Peer::SglangPythonic => Dialect::Pythonic,
+            Peer::SglangDeepSeekV32 => Dialect::DeepSeekV32,
+            Peer::SglangDeepSeekV4 => Dialect::DeepSeekV4,
+            Peer::DynamoDeepSeekV4 => Dialect::DeepSeekV4,
+            Peer::SglangKimiK3 => Dialect::KimiK3,
+            Peer::DynamoKimiK3 => Dialect::KimiK3,
+            Peer::SglangMinimaxM3 => Dialect::MinimaxM3,
+            Peer::DynamoMinimaxM3 => Dialect::MinimaxM3,
+            Peer::SglangGemma4 => Dialect::Gemma4,
+            Peer::DynamoGemma4 => Dialect::Gemma4,
+            Peer::SglangCohere => Dialect::CohereCommand,
+            Peer::SglangHyV4 => Dialect::Hunyuan,
+            Peer::SglangStep3 => Dialect::Step3,
+            Peer::SglangInkling => Dialect::Inkling,
+            Peer::SglangJsonXlam => Dialect::Xlam,
         }
     }
 
@@ -154,6 +230,26 @@ impl Peer {
             Peer::DynamoGlm47 => Engine::DynamoUnified("glm47"),
             Peer::DynamoKimiK2 => Engine::DynamoUnified("kimi_k2"),
             Peer::DynamoMinimaxM2 => Engine::DynamoTool("minimax_m2"),
+            Peer::SglangDeepSeekV32 => {
+                Engine::Sglang(|| b(tool_parser::parsers::DeepSeekDsmlParser::v32()))
+            }
+            Peer::SglangDeepSeekV4 => {
+                Engine::Sglang(|| b(tool_parser::parsers::DeepSeekDsmlParser::v4()))
+            }
+            Peer::DynamoDeepSeekV4 => Engine::DynamoUnified("deepseek_v4"),
+            Peer::SglangKimiK3 => Engine::Sglang(|| b(tool_parser::parsers::KimiK3Parser::new())),
+            Peer::DynamoKimiK3 => Engine::DynamoUnified("kimi_k3"),
+            Peer::SglangMinimaxM3 => {
+                Engine::Sglang(|| b(tool_parser::parsers::MinimaxM3Parser::new()))
+            }
+            Peer::DynamoMinimaxM3 => Engine::DynamoUnified("minimax_m3"),
+            Peer::SglangGemma4 => Engine::Sglang(|| b(tool_parser::parsers::Gemma4Parser::new())),
+            Peer::DynamoGemma4 => Engine::DynamoUnified("gemma4"),
+            Peer::SglangCohere => Engine::Sglang(|| b(tool_parser::parsers::CohereParser::new())),
+            Peer::SglangHyV4 => Engine::Sglang(|| b(tool_parser::parsers::HyV4Parser::new())),
+            Peer::SglangStep3 => Engine::Sglang(|| b(tool_parser::parsers::Step3Parser::new())),
+            Peer::SglangInkling => Engine::Sglang(|| b(tool_parser::parsers::InklingParser::new())),
+            Peer::SglangJsonXlam => Engine::Sglang(|| b(tool_parser::parsers::JsonParser::new())),
         }
     }
 

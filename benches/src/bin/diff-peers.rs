@@ -1,9 +1,12 @@
 //! Does each peer see what tokensieve sees? For every mixed transcript a peer reads, at
 //! 4-byte and 64 KiB chunks: visible text, thinking, and tool calls (name and arguments as
-//! JSON values), compared with tokensieve's. Printed as JSON lines.
+//! JSON values), compared with tokensieve's. Printed as JSON lines: `calls_equal` counts
+//! identical calls, `calls_equal_but_framing_newline` those that differ only by one newline
+//! at an end of a string value, `first_call_difference` shows the first other difference.
 //!
 //! Arguments, if any, are peer names (`Peer::name`): only those peers are compared; a
-//! chunking label (`4B`, `64KiB`) among them keeps only that chunking.
+//! chunking label (`4B`, `64KiB`) among them keeps only that chunking. `DIFF_BYTES=N` compares
+//! the first N bytes of each transcript only.
 
 use tokensieve_benches::peers::Peer;
 use tokensieve_benches::{CHUNKINGS, load, tokensieve_outcome};
@@ -26,7 +29,19 @@ fn main() {
             );
             continue;
         }
-        let input = load(&format!("mixed-{}", d.name()));
+        let mut input = load(&format!("mixed-{}", d.name()));
+        // `DIFF_BYTES=N`: only the first N bytes (to the next character boundary), for peers
+        // too slow to finish a whole transcript (as `profile`'s `PROFILE_BYTES`).
+        if let Some(n) = std::env::var("DIFF_BYTES")
+            .ok()
+            .and_then(|s| s.parse::<usize>().ok())
+        {
+            let mut k = n.min(input.bytes.len());
+            while k < input.bytes.len() && (input.bytes[k] & 0xC0) == 0x80 {
+                k += 1;
+            }
+            input.bytes.truncate(k);
+        }
         let ours = tokensieve_outcome(&input.config_buf(), &input.bytes, input.bytes.len());
         for (label, chunk) in CHUNKINGS {
             if !labels.is_empty() && !labels.iter().any(|l| l == label) {
@@ -42,6 +57,15 @@ fn main() {
             // What ours shows as text, thinking or result: the peer must show it somewhere.
             let ours_content = ours.text.len() + ours.thinking.len() + ours.results.len();
             let theirs_content = theirs.text.len() + theirs.thinking.len();
+            // The XML dialects' framing newlines: tokensieve drops one at each end of a raw
+            // string value (docs/design.md), some peers keep it. Counted apart so that this
+            // documented difference does not hide real ones.
+            let same_but_framing = ours
+                .calls
+                .iter()
+                .zip(&theirs.calls)
+                .filter(|(a, b)| a != b && a.0 == b.0 && unframed(&a.1) == unframed(&b.1))
+                .count();
             let first_diff = ours
                 .calls
                 .iter()
@@ -54,6 +78,7 @@ fn main() {
                     "peer": peer.name(), "input": input.name, "chunking": label,
                     "calls_ours": ours.calls.len(), "calls_theirs": theirs.calls.len(),
                     "calls_equal": same_calls,
+                    "calls_equal_but_framing_newline": same_but_framing,
                     "text_ours": ours.text.len(), "text_theirs": theirs.text.len(),
                     "thinking_ours": ours.thinking.len(), "thinking_theirs": theirs.thinking.len(),
                     "content_ours": ours_content, "content_theirs": theirs_content,
@@ -62,5 +87,21 @@ fn main() {
                 })
             );
         }
+    }
+}
+
+/// `v` with one newline removed from each end of every string in it.
+fn unframed(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => {
+            let s = s.strip_prefix('\n').unwrap_or(s);
+            Value::String(s.strip_suffix('\n').unwrap_or(s).to_owned())
+        }
+        Value::Array(a) => Value::Array(a.iter().map(unframed).collect()),
+        Value::Object(o) => {
+            Value::Object(o.iter().map(|(k, v)| (k.clone(), unframed(v))).collect())
+        }
+        other => other.clone(),
     }
 }
