@@ -125,6 +125,14 @@ keys! {
     ExecutableCode = b"executableCode",
     CodeExecutionResult = b"codeExecutionResult",
     ThoughtsTokenCount = b"thoughtsTokenCount",
+    // Vertex streamed function-call arguments (`streamFunctionCallArguments`).
+    PartialArgs = b"partialArgs",
+    JsonPath = b"jsonPath",
+    StringValue = b"stringValue",
+    NumberValue = b"numberValue",
+    BoolValue = b"boolValue",
+    NullValue = b"nullValue",
+    WillContinue = b"willContinue",
     UsageMetadata = b"usageMetadata",
     // ollama (also Message, Content, Thinking, ToolCalls, Response, Model, Error above)
     Done = b"done",
