@@ -82,6 +82,8 @@ keys! {
     RedactedContent = b"redactedContent",
     Start = b"start",
     ToolUse = b"toolUse",
+    AwsToolResult = b"toolResult",
+    AwsJson = b"json",
     // openai-responses (also Output above)
     CallId = b"call_id",
     EncryptedContent = b"encrypted_content",
