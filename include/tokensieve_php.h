@@ -243,6 +243,12 @@ typedef enum tokensieve_flag {
    * Decoders, finish: the provider reported usage (`usage_present` says which counters).
    */
   TOKENSIEVE_FLAG_USAGE = 64,
+  /**
+   * Decoders, block_complete of a thinking block that is a context compaction (Anthropic
+   * `compaction`, Responses `compaction` item): `content` is the summary, `redacted` the
+   * encrypted content; the host sends it back as a compaction, not as thinking.
+   */
+  TOKENSIEVE_FLAG_COMPACTION = 128,
 } tokensieve_flag;
 
 /**

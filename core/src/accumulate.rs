@@ -71,6 +71,8 @@ pub enum OwnedEvent {
         signature: Option<String>,
         /// Redacted thinking to send back.
         redacted: Option<String>,
+        /// A thinking block that is a compaction.
+        compaction: bool,
     },
     /// A stop sequence ended the stream.
     Stop {
@@ -177,6 +179,7 @@ impl Collector {
                     server: b.server,
                     signature: b.signature.map(Into::into),
                     redacted: b.redacted.map(Into::into),
+                    compaction: b.compaction,
                 }
             }
             Event::Stop { sequence } => OwnedEvent::Stop {
@@ -292,6 +295,7 @@ impl OwnedEvent {
                 server,
                 signature,
                 redacted,
+                compaction,
             } => {
                 o.push_str("{\"event\":\"block_complete\"");
                 kv_raw(&mut o, "index", &itoa(*index));
@@ -330,6 +334,9 @@ impl OwnedEvent {
                 }
                 if let Some(r) = redacted {
                     kv_str(&mut o, "redacted", r);
+                }
+                if *compaction {
+                    kv_raw(&mut o, "compaction", "true");
                 }
             }
             OwnedEvent::Stop { sequence } => {

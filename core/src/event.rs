@@ -250,6 +250,10 @@ pub struct BlockComplete<'a> {
     pub signature: Option<&'a str>,
     /// Provider streams: redacted (encrypted) thinking the host must send back.
     pub redacted: Option<&'a str>,
+    /// Provider streams: a thinking block that is a context compaction (Anthropic
+    /// `compaction`, Responses `compaction` item): its text is the summary, `redacted` its
+    /// `encrypted_content`; the host sends it back as a compaction, not as thinking.
+    pub compaction: bool,
 }
 
 impl<'a> BlockComplete<'a> {
@@ -273,6 +277,7 @@ impl<'a> BlockComplete<'a> {
             server: false,
             signature: None,
             redacted: None,
+            compaction: false,
         }
     }
 }

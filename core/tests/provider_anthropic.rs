@@ -604,3 +604,69 @@ fn a_signature_past_the_memory_bound_is_dropped_and_reported() {
         );
     }
 }
+
+#[test]
+fn a_compaction_keeps_its_summary_and_latest_encrypted_content() {
+    let cmp = |content: &str, enc: &str| {
+        format!(
+            r#"{{"type":"content_block_delta","index":0,"delta":{{"type":"compaction_delta","content":"{content}","encrypted_content":"{enc}"}}}}"#
+        )
+    };
+    let body = sse(&[
+        START,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"compaction","content":null,"encrypted_content":null}}"#,
+        &cmp("Sum", "old"),
+        &cmp("mary.", "new+/=="),
+        r#"{"type":"content_block_stop","index":0}"#,
+        &delta("compaction", 3),
+        STOP,
+    ]);
+    let events = invariant(&body, 40);
+    assert_eq!(
+        find(&events, "block_complete"),
+        r#"{"event":"block_complete","index":0,"type":"thinking","content":"Summary.","redacted":"new+/==","compaction":true}"#
+    );
+    assert!(find(&events, "finish").contains(r#""reason":"other","raw_reason":"compaction""#));
+}
+
+#[test]
+fn a_compaction_encrypted_content_past_the_memory_bound_is_dropped_and_reported() {
+    let long = "E".repeat(300);
+    let body = sse(&[
+        START,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"compaction","content":null}}"#,
+        &format!(
+            r#"{{"type":"content_block_delta","index":0,"delta":{{"type":"compaction_delta","content":"S.","encrypted_content":"{long}"}}}}"#
+        ),
+        r#"{"type":"content_block_stop","index":0}"#,
+        &delta("end_turn", 3),
+        STOP,
+    ]);
+    let config = DecoderConfig::new(Provider::Anthropic);
+    for size in [1, 7, body.len()] {
+        // 640 bytes of memory: 128 for the encrypted content.
+        let mut memory = [0u8; 640];
+        let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
+        let mut lines = Vec::new();
+        let mut collector = Collector::new();
+        let mut on = |ev: Event<'_>| {
+            let owned = collector.push(&ev);
+            if !matches!(ev, Event::Chunk(_)) {
+                lines.push(owned.to_json());
+            }
+        };
+        for read in body.chunks(size) {
+            decoder.feed_with(read, &mut on);
+        }
+        decoder.finish_with(&mut on);
+        assert_eq!(
+            lines[..3],
+            [
+                r#"{"event":"block_start","index":0,"type":"thinking"}"#,
+                r#"{"event":"block_complete","index":0,"type":"thinking","content":"S.","compaction":true}"#,
+                r#"{"event":"error","source":"framing","code":"max-call-bytes","message":"a compaction block's encrypted_content exceeded max_call_bytes; it is dropped"}"#,
+            ],
+            "size {size}"
+        );
+    }
+}

@@ -133,6 +133,9 @@ pub(crate) fn convert(ev: &Event<'_>, acc: &mut Acc) -> tokensieve_event {
             if b.server {
                 e.flags |= tokensieve_flag::TOKENSIEVE_FLAG_SERVER as u32;
             }
+            if b.compaction {
+                e.flags |= tokensieve_flag::TOKENSIEVE_FLAG_COMPACTION as u32;
+            }
             e.tool_name = opt_str(b.tool_name);
             e.tool_id = opt_str(b.tool_id);
             if b.is_error {

@@ -207,6 +207,7 @@ static void print_event(FILE *out, const tokensieve_event *e) {
         if (e->flags & TOKENSIEVE_FLAG_SERVER) fputs(",\"server\":true", out);
         json_key_str(out, "signature", e->signature);
         json_key_str(out, "redacted", e->redacted);
+        if (e->flags & TOKENSIEVE_FLAG_COMPACTION) fputs(",\"compaction\":true", out);
         fputs("}\n", out);
         break;
     case TOKENSIEVE_KIND_STOP:

@@ -76,6 +76,19 @@ export interface BlockCompleteEvent {
   input?: unknown;
   error?: { reason: string; raw: string };
   is_error?: boolean;
+  /** Provider streams (docs/providers.md): the choice, when not 0. */
+  choice?: number;
+  /** Provider streams: a text block made of refusal deltas. */
+  refusal?: true;
+  /** Provider streams: a call (or result) the provider ran itself. */
+  server?: true;
+  /** Provider streams: the opaque signature the host sends back with the block. */
+  signature?: string;
+  /** Provider streams: redacted thinking, or a compaction's encrypted content, to send back. */
+  redacted?: string;
+  /** Provider streams: a thinking block that is a context compaction (`content` the summary):
+   * the host sends it back as a compaction, not as thinking. */
+  compaction?: true;
 }
 
 export interface StopEvent {

@@ -149,6 +149,7 @@ enum Rec {
         server: bool,
         signature: Option<Range<usize>>,
         redacted: Option<Range<usize>>,
+        compaction: bool,
     },
     Stop(Range<usize>),
     Finish {
@@ -206,6 +207,7 @@ impl Recorded {
                 server: b.server,
                 signature: b.signature.map(|s| self.text(s)),
                 redacted: b.redacted.map(|s| self.text(s)),
+                compaction: b.compaction,
             },
             CoreEvent::Stop { sequence } => Rec::Stop(self.text(sequence)),
             CoreEvent::Finish(f) => Rec::Finish {
@@ -266,6 +268,7 @@ impl Recorded {
                     server,
                     signature,
                     redacted,
+                    compaction,
                 } => CoreEvent::BlockComplete(BlockComplete {
                     index: *index,
                     block_type: *block_type,
@@ -282,6 +285,7 @@ impl Recorded {
                     server: *server,
                     signature: signature.as_ref().map(t),
                     redacted: redacted.as_ref().map(t),
+                    compaction: *compaction,
                 }),
                 Rec::Stop(seq) => CoreEvent::Stop { sequence: t(seq) },
                 Rec::Finish {

@@ -141,6 +141,22 @@ def test_provider_vector_events_pickle() -> None:
         assert pickle.loads(pickle.dumps(events)) == events, sse.name
 
 
+def test_a_compaction_pickles_and_a_version_1_state_still_reads() -> None:
+    decoder = Decoder("anthropic")
+    events = decoder.feed((PROVIDERS / "anthropic" / "024-compaction.sse").read_bytes())
+    events += decoder.finish()
+    done = next(e for e in events if e.event == "block_complete")
+    assert done.compaction is True and done.redacted == "EqQBCkgIARABGAIiQL0ldFinalOpaque/+=="
+    assert pickle.loads(pickle.dumps(events)) == events
+    rebuild, (state,) = done.__reduce__()
+    assert state[0] == 2 and len(state) == 18
+    # Version 1 (before `compaction`): 17 items, read as no compaction.
+    old = rebuild((1,) + state[1:17])
+    assert old.compaction is None and old.redacted == done.redacted
+    with pytest.raises(ValueError, match="not a pickled event"):
+        rebuild((1,) + state[1:])
+
+
 def test_copies_are_the_event_itself() -> None:
     for ev in every_kind():
         assert copy.copy(ev) is ev

@@ -13,9 +13,11 @@
 //!   body): `type`, `text` → text, `thinking` → thinking, `signature` and `data`
 //!   (`redacted_thinking`) → the thinking block's `signature` / `redacted`, `id`, `name`,
 //!   `input` (the call's initial arguments: nothing when `{}`), `tool_use_id` and `content`
-//!   of a `*_tool_result` block (a `tool_result` block, `server: true`).
+//!   of a `*_tool_result` block (a `tool_result` block, `server: true`); a `compaction`
+//!   block's `content` → thinking and `encrypted_content` → `redacted` (`compaction: true`).
 //! - `delta` (2): `type`, `text`, `thinking`, `signature`, `partial_json` (the open call's
-//!   arguments), `stop_reason` (`message_delta`).
+//!   arguments), `content` and `encrypted_content` (`compaction_delta`), `stop_reason`
+//!   (`message_delta`).
 //! - `usage` (2, `message_delta` and a whole body), `stop_reason` (1, a whole body).
 //! - `error` (2): `type`, `message`, `code`; an `error` document without one: its own fields.
 //!
@@ -58,6 +60,8 @@ enum Kind {
     },
     /// A server tool's `*_tool_result`.
     ToolResult,
+    /// `compaction`: a thinking block marked `compaction` (docs/providers.md).
+    Compaction,
     /// A type this mapping does not know: skipped.
     Other,
 }
@@ -67,6 +71,7 @@ fn kind_of(ty: &[u8]) -> Kind {
         b"text" => Kind::Text,
         b"thinking" => Kind::Thinking,
         b"redacted_thinking" => Kind::Redacted,
+        b"compaction" => Kind::Compaction,
         b"tool_use" => Kind::ToolUse { server: false },
         t if t.ends_with(b"_tool_use") => Kind::ToolUse { server: true },
         t if t.ends_with(b"_tool_result") => Kind::ToolResult,
@@ -82,6 +87,7 @@ enum Delta {
     Thinking,
     Signature,
     InputJson,
+    Compaction,
     Other,
 }
 
@@ -91,6 +97,7 @@ fn delta_of(ty: &[u8]) -> Delta {
         b"thinking_delta" => Delta::Thinking,
         b"signature_delta" => Delta::Signature,
         b"input_json_delta" => Delta::InputJson,
+        b"compaction_delta" => Delta::Compaction,
         _ => Delta::Other,
     }
 }
@@ -108,6 +115,8 @@ enum What {
     BlockName,
     Signature,
     Redacted,
+    /// A compaction's `encrypted_content`: each value replaces the one before.
+    Encrypted,
     StopReason,
     ResponseId,
     Model,
@@ -141,6 +150,8 @@ const BLOCK: Block = Block {
 const RESTARTED: &[u8] = b"a second message_start: the message restarted";
 const SIG_DROPPED: &str =
     "a thinking block's signature or redacted data exceeded max_call_bytes; it is dropped";
+const ENC_DROPPED: &str =
+    "a compaction block's encrypted_content exceeded max_call_bytes; it is dropped";
 
 pub(crate) struct Anthropic {
     ev: Ev,
@@ -165,6 +176,8 @@ pub(crate) struct Anthropic {
     open_index: Option<u64>,
     /// A `partial_json` was skipped: the block it names is not a tool call.
     args_skipped: bool,
+    /// An `encrypted_content` string began: its first piece replaces the value held.
+    enc_fresh: bool,
 }
 
 /// The decoder's own error for a content block event whose `index` names no open block.
@@ -188,6 +201,7 @@ impl Anthropic {
             doc_index: None,
             open_index: None,
             args_skipped: false,
+            enc_fresh: false,
         }
     }
 
@@ -274,6 +288,17 @@ impl Anthropic {
             out.sig_block = Some(index);
             out.signature.clear();
             out.redacted.clear();
+        }
+    }
+
+    /// The compaction block is the open block (one is opened unless open): compaction text
+    /// and `encrypted_content` go to it, not to a thinking block open before.
+    fn compaction_block(out: &mut Out) {
+        if !matches!(out.open, Some(o) if o.compaction && o.choice == 0) {
+            out.open_text(BlockType::Thinking, 0, false);
+            if let Some(o) = out.open.as_mut() {
+                o.compaction = true;
+            }
         }
     }
 
@@ -425,6 +450,11 @@ impl Map for Anthropic {
                     self.what = What::Signature;
                 }
                 (Key::Data, Kind::Redacted) => self.what = What::Redacted,
+                (Key::Content, Kind::Compaction) => {
+                    Self::compaction_block(out);
+                    return text(BlockType::Thinking);
+                }
+                (Key::EncryptedContent, Kind::Compaction) => self.what = What::Encrypted,
                 (Key::Id | Key::ToolUseId, _) => self.what = What::BlockId,
                 (Key::Name, _) => self.what = What::BlockName,
                 _ => {}
@@ -446,6 +476,13 @@ impl Map for Anthropic {
                 Key::Signature if self.delta_or(Delta::Signature) == Delta::Signature => {
                     self.what = What::Signature;
                 }
+                Key::Content if self.delta == Delta::Compaction => {
+                    Self::compaction_block(out);
+                    return text(BlockType::Thinking);
+                }
+                Key::EncryptedContent if self.delta == Delta::Compaction => {
+                    self.what = What::Encrypted;
+                }
                 Key::PartialJson if self.delta_or(Delta::InputJson) == Delta::InputJson => {
                     if !matches!(self.block.kind, Kind::ToolUse { .. }) {
                         // (A block of a type this mapping does not know is skipped whole.)
@@ -464,6 +501,7 @@ impl Map for Anthropic {
             What::BlockType => self.block.ty.clear(),
             What::BlockId => self.block.id.clear(),
             What::BlockName => self.block.name.clear(),
+            What::Encrypted => self.enc_fresh = true,
             _ => self.word.clear(),
         }
         Sink::Collect
@@ -491,6 +529,24 @@ impl Map for Anthropic {
                 }
             }
             What::Signature | What::Redacted => {}
+            What::Encrypted if !bytes.is_empty() && !self.sig_dropped => {
+                Self::compaction_block(out);
+                Self::sig_block(out);
+                if self.enc_fresh {
+                    // A whole value, not a delta: a later one replaces it (the SDKs keep the
+                    // latest).
+                    self.enc_fresh = false;
+                    out.redacted.clear();
+                }
+                if !out.redacted.push(bytes) {
+                    // As a signature: the block completes without it, then the error; the
+                    // rest of this content block's encrypted_content is ignored.
+                    out.redacted.clear();
+                    self.sig_dropped = true;
+                    out.fault("max-call-bytes", ENC_DROPPED);
+                }
+            }
+            What::Encrypted => {}
             What::ErrMessage => {
                 let _ = out.message.push(bytes);
             }
@@ -509,7 +565,14 @@ impl Map for Anthropic {
                 self.ev = ev_of(word.bytes());
                 self.err.ty = word;
             }
-            What::BlockType => self.block.kind = kind_of(self.block.ty.bytes()),
+            What::BlockType => {
+                self.block.kind = kind_of(self.block.ty.bytes());
+                if self.block.kind == Kind::Compaction {
+                    // It appears even when it carries nothing (a failed compaction, `content`
+                    // null): the host sends it back as it came.
+                    Self::compaction_block(out);
+                }
+            }
             What::DeltaType => self.delta = delta_of(word.bytes()),
             What::ResponseId if !word.is_empty() => out.response_id = word,
             What::Model if !word.is_empty() => out.model = word,

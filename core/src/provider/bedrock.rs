@@ -5,8 +5,11 @@
 //! says where the base64 text is).
 //!
 //! Paths read (depth = containers open at the value), by event type:
-//! `contentBlockStart`: `contentBlockIndex` (1), `start.toolUse` (3): `name`, `toolUseId`;
+//! `contentBlockStart`: `contentBlockIndex` (1), `start.toolUse` (3): `name`, `toolUseId`,
+//! `type` (`server_tool_use`: a server call); `start.toolResult` (3): `toolUseId`, `type` (a
+//! server tool_result block);
 //! `contentBlockDelta`: `delta` (2): `text` → text; `delta.toolUse.input` (3) → arguments;
+//! `delta.toolResult[k]` (4): `text`, `json` (compact) → the server result's content;
 //! `delta.reasoningContent` (3): `text` → thinking, `signature`, `redactedContent`;
 //! `contentBlockStop`; `messageStop`: `stopReason` (1); `metadata`: `usage` (2);
 //! `chunk`: `bytes` (1); an exception frame: `message` (1), its code the `:exception-type`;
@@ -59,6 +62,11 @@ enum What {
     Signature,
     Redacted,
     ErrMessage,
+    /// A server tool result's `type` (its tool name) and `toolUseId`.
+    ResultType,
+    ResultId,
+    /// A tool call's `type` (`server_tool_use`: run by Bedrock, as Nova's system tools).
+    CallType,
 }
 
 pub(crate) struct Bedrock {
@@ -88,6 +96,13 @@ pub(crate) struct Bedrock {
     /// A whole body: it has `output`; it has a top-level `message`.
     output: bool,
     body_message: bool,
+    /// The latest server tool result (`start.toolResult`): its block index, name (its
+    /// `type`, else the name of the call it answers) and id.
+    result_wire: Option<u32>,
+    result_name: Slot,
+    result_id: Slot,
+    /// The latest tool call's `type`.
+    call_type: Slot,
 }
 
 impl Bedrock {
@@ -110,6 +125,25 @@ impl Bedrock {
             err_code: Slot::EMPTY,
             output: false,
             body_message: false,
+            result_wire: None,
+            result_name: Slot::EMPTY,
+            result_id: Slot::EMPTY,
+            call_type: Slot::EMPTY,
+        }
+    }
+
+    /// Makes the server tool result of block `self.index` the open block (a delta after a
+    /// framing fault reopens it; a delta for a result never started opens one unnamed).
+    fn result_block(&mut self, out: &mut Out) {
+        if self.result_wire != Some(self.index) {
+            self.result_wire = Some(self.index);
+            self.result_name.clear();
+            self.result_id.clear();
+        }
+        let open = matches!(out.open, Some(o) if o.ty == BlockType::ToolResult);
+        if !open || self.open_wire != Some(self.index) {
+            self.switch_to(out);
+            out.open_result(0, true, self.result_name.bytes(), self.result_id.bytes());
         }
     }
 
@@ -147,10 +181,11 @@ impl Bedrock {
         self.next_call += 1;
         self.call_opened = true;
         self.switch_to(out);
+        let server = self.call_type.bytes() == b"server_tool_use";
         out.open_call(
             0,
             self.call_n,
-            false,
+            server,
             self.call_name.bytes(),
             self.call_id.bytes(),
         );
@@ -162,6 +197,7 @@ impl Bedrock {
         if self.call_wire != Some(self.index) {
             self.call_name.clear();
             self.call_id.clear();
+            self.call_type.clear();
             self.start_call(out);
             return;
         }
@@ -169,7 +205,8 @@ impl Bedrock {
         let open = matches!(out.open, Some(o) if o.ty == BlockType::ToolCall && o.call == n);
         if !open || self.open_wire != Some(self.index) {
             self.switch_to(out);
-            out.open_call(0, n, false, self.call_name.bytes(), self.call_id.bytes());
+            let server = self.call_type.bytes() == b"server_tool_use";
+            out.open_call(0, n, server, self.call_name.bytes(), self.call_id.bytes());
         }
     }
 
@@ -252,6 +289,11 @@ impl Map for Bedrock {
             Doc::Start if d == 3 && p.key(1) == Key::Start && p.key(2) == Key::ToolUse => {
                 self.call_name.clear();
                 self.call_id.clear();
+                self.call_type.clear();
+            }
+            Doc::Start if d == 3 && p.key(1) == Key::Start && p.key(2) == Key::AwsToolResult => {
+                self.result_name.clear();
+                self.result_id.clear();
             }
             Doc::Whole => {
                 if d == 2 && p.key(1) == Key::Output {
@@ -262,6 +304,7 @@ impl Map for Bedrock {
                     self.call_name.clear();
                     self.call_id.clear();
                     self.call_opened = false;
+                    self.call_type.clear();
                 }
             }
             _ => {}
@@ -273,6 +316,15 @@ impl Map for Bedrock {
         match self.doc {
             Doc::Start if d == 3 && p.key(1) == Key::Start && p.key(2) == Key::ToolUse => {
                 self.start_call(out);
+            }
+            Doc::Start if d == 3 && p.key(1) == Key::Start && p.key(2) == Key::AwsToolResult => {
+                if self.result_name.is_empty() && self.call_id.bytes() == self.result_id.bytes() {
+                    // No `type`: named after the call it answers.
+                    self.result_name = self.call_name;
+                }
+                self.result_wire = Some(self.index);
+                self.switch_to(out);
+                out.open_result(0, true, self.result_name.bytes(), self.result_id.bytes());
             }
             Doc::Whole => {
                 if d == 6 && self.in_content(p, 6) && p.key(5) == Key::ToolUse {
@@ -313,11 +365,28 @@ impl Map for Bedrock {
                         _ => {}
                     }
                 }
+                if d == 4 && p.key(2) == Key::AwsToolResult && p.key(4) == Key::Text {
+                    // A server tool's result text (Nova's built-in tools).
+                    self.result_block(out);
+                    return Sink::Text {
+                        ty: BlockType::ToolResult,
+                        choice: 0,
+                        refusal: false,
+                    };
+                }
+            }
+            Doc::Start if d == 3 && p.key(1) == Key::Start && p.key(2) == Key::AwsToolResult => {
+                self.what = match p.key(3) {
+                    Key::Type => What::ResultType,
+                    Key::AwsToolUseId => What::ResultId,
+                    _ => What::None,
+                };
             }
             Doc::Start if d == 3 && p.key(1) == Key::Start && p.key(2) == Key::ToolUse => {
                 self.what = match p.key(3) {
                     Key::Name => What::ToolName,
                     Key::AwsToolUseId => What::ToolId,
+                    Key::Type => What::CallType,
                     _ => What::None,
                 };
             }
@@ -369,6 +438,9 @@ impl Map for Bedrock {
             What::None => return Sink::Skip,
             What::ToolName => self.call_name.clear(),
             What::ToolId => self.call_id.clear(),
+            What::ResultType => self.result_name.clear(),
+            What::ResultId => self.result_id.clear(),
+            What::CallType => self.call_type.clear(),
             What::Reason => self.reason.clear(),
             _ => {}
         }
@@ -380,6 +452,9 @@ impl Map for Bedrock {
             What::None => {}
             What::ToolName => self.call_name.push(bytes),
             What::ToolId => self.call_id.push(bytes),
+            What::ResultType => self.result_name.push(bytes),
+            What::ResultId => self.result_id.push(bytes),
+            What::CallType => self.call_type.push(bytes),
             What::Reason => self.reason.push(bytes),
             What::ErrMessage => {
                 let _ = out.message.push(bytes);
@@ -436,6 +511,16 @@ impl Map for Bedrock {
 
     fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
         let d = p.depth();
+        if self.doc == Doc::Delta
+            && d == 4
+            && p.key(1) == Key::Delta
+            && p.key(2) == Key::AwsToolResult
+            && p.key(4) == Key::AwsJson
+        {
+            // A server tool's JSON result: its compact JSON text, as other server results.
+            self.result_block(out);
+            return Some(Capture::Text);
+        }
         // A whole body's `toolUse.input` is a JSON value; a stream's is a string (an object
         // there is taken too).
         let input = match self.doc {

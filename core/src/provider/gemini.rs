@@ -4,7 +4,8 @@
 //! Paths read (depth = containers open at the value):
 //! `responseId`, `modelVersion` (1); `candidates[i]` (3): `index`, `finishReason`;
 //! `candidates[i].content.parts[j]` (6): `text`, `thought`, `thoughtSignature`,
-//! `functionCall` (7): `id`, `name`, `args`; `executableCode`, `codeExecutionResult` (6,
+//! `functionCall` (7): `id`, `name`, `args`, `willContinue`, `partialArgs[k]` (9): `jsonPath`,
+//! `stringValue`, `numberValue`, `boolValue`, `nullValue`, `willContinue`; `executableCode`, `codeExecutionResult` (6,
 //! objects); `usageMetadata` (2); `promptFeedback` (2):
 //! `blockReason`; `error` (2): `code`, `message`, `status`.
 //!
@@ -24,6 +25,10 @@
 //! - A `functionCall` arrives whole: one tool_call block, opened when `args` starts (its
 //!   `id` and `name` come first on the wire) or at the call's end, completed at the part's
 //!   end. `args` (an object) is rendered as compact JSON; no `args` is `{}`.
+//! - Vertex streamed arguments (`partialArgs`, `willContinue`): a call whose `functionCall`
+//!   says `willContinue` stays open across parts and documents; its input is rebuilt as
+//!   `{"key":value,…}` from the top-level members the `jsonPath`s name (`Streamed`); other
+//!   paths fail the call with a `partial-args` framing error.
 //! - Code execution runs on Google's side: an `executableCode` part is a server tool_call
 //!   (`server: true`) named `code_execution` whose input is the part's object as written
 //!   (`{"language": …, "code": …}`), its id `{id_prefix}{n}`; a `codeExecutionResult`
@@ -54,6 +59,8 @@ enum What {
     Signature,
     CallName,
     CallId,
+    /// A partial argument's `jsonPath`.
+    JsonPath,
     ErrMessage,
     ErrCode,
     ErrType,
@@ -79,6 +86,58 @@ struct Part {
     result: bool,
 }
 
+/// A function call whose arguments stream as `partialArgs` (Vertex
+/// `streamFunctionCallArguments`): its input is rebuilt as `{"key":value,…}` in the order
+/// the arguments come, so its input chunks concatenate to its input.
+#[derive(Clone, Copy)]
+struct Streamed {
+    /// A call is streaming: its `{` went out, its `}` goes out with the part that ends it.
+    active: bool,
+    /// Its call number (`OpenBlock::call`).
+    call: u32,
+    /// Members written.
+    members: u32,
+    /// A string value is open (its last piece said `willContinue`), of the member `key`.
+    in_string: bool,
+    key: Slot,
+    /// A partial argument could not be rebuilt: the call failed (one error event), the rest
+    /// of it is skipped until the part that ends it.
+    broken: bool,
+}
+
+const STREAMED: Streamed = Streamed {
+    active: false,
+    call: 0,
+    members: 0,
+    in_string: false,
+    key: Slot::EMPTY,
+    broken: false,
+};
+
+/// The partial argument being read (`partialArgs[k]`).
+#[derive(Clone, Copy)]
+struct PartialArg {
+    /// Its `jsonPath` was read and its member opened.
+    path: bool,
+    /// It continues the open string value (same path).
+    cont_string: bool,
+    /// Its value is a string.
+    string: bool,
+    /// Its `willContinue`.
+    cont: bool,
+    key: Slot,
+}
+
+const PARTIAL_ARG: PartialArg = PartialArg {
+    path: false,
+    cont_string: false,
+    string: false,
+    cont: false,
+    key: Slot::EMPTY,
+};
+
+const PARTIAL_UNSUPPORTED: &str = "a streamed function-call argument (partialArgs) that is not rebuilt: its jsonPath is not a top-level member ($.name or $['name']), or its value came before its jsonPath, or the call was interrupted; the call fails and the rest of its arguments is skipped";
+
 pub(crate) struct Gemini {
     choice: u32,
     what: What,
@@ -97,6 +156,10 @@ pub(crate) struct Gemini {
     err: ErrorFields,
     /// The id of the last `executableCode` call (its result names it).
     code_id: Slot,
+    streamed: Streamed,
+    pa: PartialArg,
+    /// The `functionCall` being read said `willContinue: true`.
+    call_continue: bool,
 }
 
 /// The server tool a code execution part is a call of.
@@ -124,7 +187,126 @@ impl Gemini {
             reason: Slot::EMPTY,
             err: ErrorFields::NEW,
             code_id: Slot::EMPTY,
+            streamed: STREAMED,
+            pa: PARTIAL_ARG,
+            call_continue: false,
         }
+    }
+
+    /// Inside a partial argument object (`functionCall.partialArgs[k]`).
+    fn in_partial_arg(p: &Path) -> bool {
+        p.depth() == 9
+            && Self::in_part(p, 9)
+            && p.key(6) == Key::FunctionCall
+            && p.key(7) == Key::PartialArgs
+    }
+
+    /// The streamed call's block is open, and nothing broke it.
+    fn streaming(&mut self, out: &mut Out) -> bool {
+        if !self.streamed.active || self.streamed.broken {
+            return false;
+        }
+        let open = matches!(out.open, Some(o) if o.ty == BlockType::ToolCall && o.call == self.streamed.call);
+        if !open {
+            // Another block came between its parts: what follows cannot join it.
+            self.partial_fail(out);
+        }
+        open
+    }
+
+    /// A partial argument that cannot be rebuilt: the call fails (the fault completes it,
+    /// cut), reported once; the rest of it is skipped.
+    fn partial_fail(&mut self, out: &mut Out) {
+        if !self.streamed.broken {
+            self.streamed.broken = true;
+            out.fault("partial-args", PARTIAL_UNSUPPORTED);
+        }
+    }
+
+    /// Starts the streamed call (its block, its `{`) unless one is streaming.
+    fn stream_start(&mut self, out: &mut Out) {
+        if self.streamed.active || self.streamed.broken {
+            return;
+        }
+        self.streamed = Streamed {
+            active: true,
+            call: self.next_call,
+            ..STREAMED
+        };
+        self.open_call(out);
+        out.args_text(b"{");
+        // Its block outlives the part (`end_part`).
+        self.part.call = false;
+    }
+
+    /// The part that ends the streamed call: an open string and the object close.
+    fn stream_end(&mut self, out: &mut Out) {
+        if self.streaming(out) {
+            if self.streamed.in_string {
+                out.args_text(b"\"");
+            }
+            out.args_text(b"}");
+            // Its block completes at this part's end.
+            self.part.call = true;
+        }
+        self.streamed = STREAMED;
+    }
+
+    /// A partial argument's `jsonPath` (in `value`): the member it names opens, or the open
+    /// string goes on.
+    fn partial_path(&mut self, out: &mut Out) {
+        if !self.streaming(out) {
+            return;
+        }
+        let Some(key) = member_of(self.value.bytes()) else {
+            self.partial_fail(out);
+            return;
+        };
+        if self.streamed.in_string {
+            if key == self.streamed.key.bytes() {
+                self.pa.path = true;
+                self.pa.cont_string = true;
+                return;
+            }
+            out.args_text(b"\"");
+            self.streamed.in_string = false;
+        }
+        let mut buf = [0u8; super::out::ARGS_STEP];
+        let mut n = 0;
+        let mut put = |bytes: &[u8]| -> bool {
+            if n + bytes.len() > buf.len() {
+                return false;
+            }
+            buf[n..n + bytes.len()].copy_from_slice(bytes);
+            n += bytes.len();
+            true
+        };
+        let mut ok = (self.streamed.members == 0 || put(b",")) && put(b"\"");
+        for &b in key {
+            let mut esc = [0u8; 6];
+            ok = ok && put(super::out::escape_byte(b, &mut esc));
+        }
+        ok = ok && put(b"\":");
+        if !ok {
+            self.partial_fail(out);
+            return;
+        }
+        self.pa.key.set(key);
+        out.args_text(&buf[..n]);
+        self.streamed.members += 1;
+        self.pa.path = true;
+    }
+
+    /// A partial argument's value starts: is its member open?
+    fn partial_value(&mut self, out: &mut Out) -> bool {
+        if !self.streaming(out) {
+            return false;
+        }
+        if !self.pa.path {
+            self.partial_fail(out);
+            return false;
+        }
+        true
     }
 
     /// Inside `candidates[i].content.parts[j]` (at `level` or deeper).
@@ -214,6 +396,19 @@ impl Gemini {
     /// The part ended: its text goes out, its signature signs its block, which ends.
     fn end_part(&mut self, out: &mut Out) {
         self.flush_text(out);
+        if self.streamed.active && !self.part.call {
+            // A part of a call still streaming: its block stays open, and a signature waits
+            // for it.
+            let part = self.part;
+            self.part = Part::default();
+            if part.sig_over {
+                out.signature.clear();
+                self.partial_fail(out);
+            } else if part.sig && self.streaming(out) {
+                out.sig_block = out.open.map(|o| o.index);
+            }
+            return;
+        }
         let part = self.part;
         self.part = Part::default();
         let choice = self.choice;
@@ -283,11 +478,18 @@ impl Map for Gemini {
         } else if d == 6 && Self::in_part(p, 6) {
             self.part = Part::default();
             out.held.clear();
-            out.signature.clear();
-            out.sig_block = None;
+            if !self.streamed.active {
+                // (A streamed call's signature waits for its block to complete.)
+                out.signature.clear();
+                out.sig_block = None;
+            }
         } else if d == 7 && Self::in_part(p, 7) && p.key(6) == Key::FunctionCall {
             self.call_name.clear();
             self.call_id.clear();
+            self.call_continue = false;
+        } else if Self::in_partial_arg(p) {
+            self.pa = PARTIAL_ARG;
+            self.stream_start(out);
         } else if d == 2 && p.key(1) == Key::Error && self.err.depth == 0 {
             self.err.start(2, out);
         }
@@ -296,8 +498,30 @@ impl Map for Gemini {
     fn close(&mut self, p: &Path, out: &mut Out) {
         let d = p.depth();
         if d == 7 && Self::in_part(p, 7) && p.key(6) == Key::FunctionCall {
-            // A call without `args`: its input is `{}`.
-            self.open_call(out);
+            if self.streamed.active || self.streamed.broken {
+                // A part of the streamed call; without `willContinue` it is the last.
+                if !self.call_continue {
+                    self.stream_end(out);
+                }
+            } else if self.call_continue {
+                // Its arguments stream in the parts that follow.
+                self.stream_start(out);
+            } else {
+                // A call without `args`: its input is `{}`.
+                self.open_call(out);
+            }
+        } else if Self::in_partial_arg(p) {
+            if self.pa.string && self.streamed.active && !self.streamed.broken {
+                if self.pa.cont {
+                    self.streamed.in_string = true;
+                    if !self.pa.cont_string {
+                        self.streamed.key = self.pa.key;
+                    }
+                } else {
+                    out.args_text(b"\"");
+                    self.streamed.in_string = false;
+                }
+            }
         } else if d == 6 && Self::in_part(p, 6) {
             self.end_part(out);
         } else if d == 3 && p.key(1) == Key::Candidates {
@@ -378,6 +602,21 @@ impl Map for Gemini {
                 }
                 _ => {}
             }
+        } else if Self::in_partial_arg(p) {
+            match p.key(9) {
+                Key::JsonPath => self.what = What::JsonPath,
+                Key::StringValue if self.partial_value(out) => {
+                    self.pa.string = true;
+                    if !self.pa.cont_string {
+                        out.args_text(b"\"");
+                    }
+                    return Sink::ArgsString;
+                }
+                Key::NullValue if self.partial_value(out) => {
+                    out.args_text(b"null");
+                }
+                _ => {}
+            }
         }
         if self.what == What::None {
             return Sink::Skip;
@@ -400,6 +639,7 @@ impl Map for Gemini {
             }
             What::CallName => self.call_name.push(bytes),
             What::CallId => self.call_id.push(bytes),
+            What::JsonPath => self.value.push(bytes),
             What::ErrCode => self.err.code.push(bytes),
             What::ErrType => self.err.ty.push(bytes),
             What::ErrStatus => self.err.status.push(bytes),
@@ -421,6 +661,7 @@ impl Map for Gemini {
             What::BlockReason if named => {
                 out.choice_reason(0, FinishReason::ContentFilter, value.bytes());
             }
+            What::JsonPath => self.partial_path(out),
             What::ErrMessage if self.err.depth == 1 => {
                 self.err.depth = 0;
                 self.err.seen = false;
@@ -440,6 +681,15 @@ impl Map for Gemini {
             self.part.thought = Some(v == Scalar::Literal(Literal::True));
             // The type is known: held text goes out now.
             self.flush_text(out);
+            return;
+        }
+        if p.last_key() == Key::WillContinue {
+            let yes = v == Scalar::Literal(Literal::True);
+            if Self::in_partial_arg(p) {
+                self.pa.cont = yes;
+            } else if Self::in_call(p) {
+                self.call_continue = yes;
+            }
             return;
         }
         let Scalar::Int(n) = v else {
@@ -482,6 +732,13 @@ impl Map for Gemini {
             out.open_result(self.choice, true, CODE_EXECUTION, self.code_id.bytes());
             return Some(Capture::Text);
         }
+        if v == ValueStart::Scalar
+            && Self::in_partial_arg(p)
+            && matches!(p.key(9), Key::NumberValue | Key::BoolValue)
+        {
+            // The number or literal as written.
+            return self.partial_value(out).then_some(Capture::Args);
+        }
         // `args` is an object (a `Struct`), rendered whole into the call's arguments.
         if matches!(v, ValueStart::Object | ValueStart::Array)
             && Self::in_call(p)
@@ -507,4 +764,25 @@ impl Map for Gemini {
     fn eof(&mut self, out: &mut Out) {
         out.finish_all(true);
     }
+}
+
+/// The member a partial argument's `jsonPath` names: `$.name` or `$['name']` / `$["name"]`
+/// (RFC 9535); `None` for any other path (nested members, array elements).
+fn member_of(path: &[u8]) -> Option<&[u8]> {
+    if let Some(name) = path.strip_prefix(b"$.") {
+        let plain = !name.is_empty()
+            && name
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80);
+        return plain.then_some(name);
+    }
+    for q in [b'\'', b'"'] {
+        let inner = path
+            .strip_prefix(&[b'$', b'[', q][..])
+            .and_then(|r| r.strip_suffix(&[q, b']'][..]));
+        if let Some(name) = inner {
+            return (!name.contains(&q) && !name.contains(&b'\\')).then_some(name);
+        }
+    }
+    None
 }

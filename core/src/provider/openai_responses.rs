@@ -13,7 +13,8 @@
 //!   call's arguments), `response.custom_tool_call_input.delta` (a custom call's free-form
 //!   input, escaped into the string of its input object `{"input": …}`).
 //! - `item` (2, `response.output_item.added` / `.done`): `type`, `name`, `call_id` (the
-//!   call's tool id), `id`; `encrypted_content` of a done reasoning item; a done `mcp_call`'s
+//!   call's tool id), `id`; `encrypted_content` of a done reasoning item (its `signature`) or
+//!   `compaction` item (an empty thinking block, `compaction: true`, `redacted`); a done `mcp_call`'s
 //!   `output` / `error` (a server tool_result block); every member of a done host tool item
 //!   (`computer_call`, `local_shell_call`, `shell_call`, `apply_patch_call`: `WHOLE_ITEMS`), its
 //!   block's input.
@@ -102,6 +103,9 @@ enum Kind {
     Custom,
     /// `mcp_call`: run by the server; its `arguments` stream, its `output` is a result.
     Mcp,
+    /// `compaction`: a thinking block marked `compaction`, `redacted` its
+    /// `encrypted_content` (docs/providers.md).
+    Compaction,
     /// An item made whole from its done snapshot (`WHOLE_ITEMS[i]`).
     Whole(u8),
     /// An item type this mapping does not know: skipped.
@@ -138,6 +142,7 @@ fn kind_of(ty: &[u8]) -> Kind {
         b"function_call" => Kind::FunctionCall,
         b"custom_tool_call" => Kind::Custom,
         b"mcp_call" => Kind::Mcp,
+        b"compaction" => Kind::Compaction,
         _ => match WHOLE_ITEMS.iter().position(|w| w.0 == ty) {
             Some(i) => Kind::Whole(i as u8),
             None => Kind::Other,
@@ -501,6 +506,25 @@ impl OpenAiResponses {
                 if item.kind == Kind::Custom && self.item_custom_streaming {
                     out.args_text(CUSTOM_CLOSE);
                 }
+            }
+            (Ev::ItemDone | Ev::Unknown, Kind::Compaction) => {
+                // The encrypted_content was read as a reasoning item's (into `signature`,
+                // whatever the members' order); a compaction's goes back as `redacted`.
+                out.open_text(BlockType::Thinking, 0, false);
+                let Some(open) = out.open.as_mut() else {
+                    return;
+                };
+                open.compaction = true;
+                out.sig_block = Some(open.index);
+                out.redacted.clear();
+                let kept = out.redacted.push(out.signature.bytes());
+                out.signature.clear();
+                if !kept {
+                    // (The buffers have one bound, so this is not expected: never silent.)
+                    out.redacted.clear();
+                    out.fault("max-call-bytes", SIG_DROPPED);
+                }
+                out.close();
             }
             (Ev::ItemDone | Ev::Unknown, Kind::Reasoning) => {
                 Self::attach_signature(out);

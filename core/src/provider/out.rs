@@ -53,6 +53,8 @@ pub(crate) struct OpenBlock {
     pub choice: u32,
     pub refusal: bool,
     pub server: bool,
+    /// A thinking block that is a compaction (docs/providers.md): its completion says so.
+    pub compaction: bool,
     /// Which call (mapper's numbering) a tool_call block belongs to.
     pub call: u32,
     /// Not a block: the choice's text runs through the text dialect, whose blocks the
@@ -441,6 +443,7 @@ impl<'m> Out<'m> {
             choice,
             refusal,
             server: false,
+            compaction: false,
             call: 0,
             routed: false,
         });
@@ -611,6 +614,7 @@ impl<'m> Out<'m> {
             choice,
             refusal: false,
             server,
+            compaction: false,
             call,
             routed: false,
         });
@@ -681,6 +685,7 @@ impl<'m> Out<'m> {
                     choice: open.choice,
                     refusal: false,
                     server: false,
+                    compaction: false,
                     call: 0,
                     routed: false,
                 });
@@ -707,6 +712,7 @@ impl<'m> Out<'m> {
             choice,
             refusal: false,
             server,
+            compaction: false,
             call: 0,
             routed: false,
         });

@@ -82,6 +82,8 @@ keys! {
     RedactedContent = b"redactedContent",
     Start = b"start",
     ToolUse = b"toolUse",
+    AwsToolResult = b"toolResult",
+    AwsJson = b"json",
     // openai-responses (also Output above)
     CallId = b"call_id",
     EncryptedContent = b"encrypted_content",
@@ -125,6 +127,14 @@ keys! {
     ExecutableCode = b"executableCode",
     CodeExecutionResult = b"codeExecutionResult",
     ThoughtsTokenCount = b"thoughtsTokenCount",
+    // Vertex streamed function-call arguments (`streamFunctionCallArguments`).
+    PartialArgs = b"partialArgs",
+    JsonPath = b"jsonPath",
+    StringValue = b"stringValue",
+    NumberValue = b"numberValue",
+    BoolValue = b"boolValue",
+    NullValue = b"nullValue",
+    WillContinue = b"willContinue",
     UsageMetadata = b"usageMetadata",
     // ollama (also Message, Content, Thinking, ToolCalls, Response, Model, Error above)
     Done = b"done",

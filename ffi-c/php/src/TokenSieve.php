@@ -32,7 +32,7 @@ namespace TokenSieve;
  *     foreach ($decoder->stream($reads) as $event) { … }
  *
  * Its events add 'choice' (when not 0) and, on block_complete, 'refusal' / 'server' (true when
- * set), 'signature', 'redacted'; and two kinds:
+ * set), 'signature', 'redacted', 'compaction' (true when set); and two kinds:
  *   ['event' => 'finish', 'reason' => 'tool_calls', 'raw_reason' => 'tool_calls',
  *    'usage' => ['input_tokens' => 81, 'output_tokens' => 17], 'response_id' => …, 'model' => …]
  *   ['event' => 'error', 'source' => 'provider', 'code' => 'rate_limit_exceeded', 'message' => …]
@@ -433,6 +433,9 @@ final class TokenSieve
             }
             self::str($ev->signature, 'signature', $e);
             self::str($ev->redacted, 'redacted', $e);
+            if (($flags & 128) !== 0) {
+                $e['compaction'] = true;
+            }
             return $e;
         }
         if ($kind === 5) {

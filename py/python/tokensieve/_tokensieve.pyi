@@ -132,6 +132,11 @@ class Event:
     def redacted(self) -> str | None:
         """block_complete of redacted thinking: the data the host must send back."""
     @property
+    def compaction(self) -> Literal[True] | None:
+        """block_complete of a context compaction (a thinking block: its content is the
+        summary, ``redacted`` its encrypted content): ``True``; the host sends it back as a
+        compaction, not as thinking."""
+    @property
     def reason(self) -> FinishReason | None:
         """finish: why the response (or its choice) ended, normalised."""
     @property

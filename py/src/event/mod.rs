@@ -63,9 +63,10 @@ pub struct Event {
     body: Option<String>,
     /// Provider streams: the choice (0 unless `n > 1`; the JSON form omits 0).
     choice: u32,
-    /// block_complete of a provider block: refusal text, server-side tool.
+    /// block_complete of a provider block: refusal text, server-side tool, compaction.
     refusal: bool,
     server: bool,
+    compaction: bool,
     /// finish and error events: their fields; a block_complete's signature and redacted
     /// data (boxed: most events have none, and a small event is made faster).
     extra: Option<Box<Extra>>,
@@ -245,6 +246,9 @@ impl Event {
                     if let Some(x) = new_opt(py, redacted) {
                         v.push(("redacted", x.into_any()));
                     }
+                }
+                if self.compaction {
+                    v.push(("compaction", true.into_bound_py_any(py)?));
                 }
             }
             Kind::Stop => v.push(("sequence", s(&self.text).expect("stops have a sequence"))),
@@ -504,6 +508,14 @@ impl Event {
         self.server.then_some(true)
     }
 
+    /// block_complete of a context compaction (a thinking block whose content is the
+    /// summary and `redacted` its encrypted content): `True` (else `None`); the host sends
+    /// it back as a compaction block or item, not as thinking.
+    #[getter]
+    fn compaction(&self) -> Option<bool> {
+        self.compaction.then_some(true)
+    }
+
     /// block_complete: the opaque signature the host sends back with the block.
     #[getter]
     fn signature<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
@@ -646,6 +658,7 @@ impl Event {
             && self.choice == o.choice
             && self.refusal == o.refusal
             && self.server == o.server
+            && self.compaction == o.compaction
             && self.extra == o.extra;
         same.into_py_any(py)
     }
@@ -810,6 +823,7 @@ impl Converter {
                     choice: b.choice,
                     refusal: b.refusal,
                     server: b.server,
+                    compaction: b.compaction,
                     extra: (b.signature.is_some() || b.redacted.is_some()).then(|| {
                         Box::new(Extra::Block {
                             signature: b.signature.map(Into::into),
@@ -870,6 +884,7 @@ impl Event {
             choice: 0,
             refusal: false,
             server: false,
+            compaction: false,
             extra: None,
         }
     }

@@ -9,8 +9,9 @@ use tokensieve::{BlockType, ErrorReason, ErrorSource, FinishReason, Part, Usage}
 use super::{Event, Extra, Kind, make_object, untrack};
 
 /// Pickled state: the layout `Event::state` writes and `_event` reads (a version number
-/// first, so a later layout can still read this one).
-const STATE_VERSION: u8 = 1;
+/// first, so a later layout can still read this one). Version 2 appended `compaction`;
+/// version 1 (17 items, no `compaction`) is still read.
+const STATE_VERSION: u8 = 2;
 
 impl Event {
     /// The fields as a tuple of plain Python values.
@@ -45,7 +46,7 @@ impl Event {
                 message,
             }) => ("e", *source as u8, code, message).into_py_any(py)?,
         };
-        let items: [Py<PyAny>; 17] = [
+        let items: [Py<PyAny>; 18] = [
             STATE_VERSION.into_py_any(py)?,
             (self.kind as u8).into_py_any(py)?,
             (self.ty as u8).into_py_any(py)?,
@@ -63,6 +64,7 @@ impl Event {
             self.refusal.into_py_any(py)?,
             self.server.into_py_any(py)?,
             extra,
+            self.compaction.into_py_any(py)?,
         ];
         PyTuple::new(py, items)
     }
@@ -98,13 +100,15 @@ fn kind_of(code: u8) -> Option<Kind> {
 /// Rebuilds a pickled event (`Event.__reduce__`).
 #[pyfunction]
 pub(crate) fn _event<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>) -> PyResult<Py<PyAny>> {
-    if state.len() != 17 {
+    let at = |i: usize| state.get_item(i);
+    if state.is_empty() {
         return Err(bad_state("layout"));
     }
-    let at = |i: usize| state.get_item(i);
     let version: u8 = at(0)?.extract()?;
-    if version != STATE_VERSION {
-        return Err(bad_state("version"));
+    match (version, state.len()) {
+        (1, 17) | (STATE_VERSION, 18) => {}
+        (1 | STATE_VERSION, _) => return Err(bad_state("layout")),
+        _ => return Err(bad_state("version")),
     }
     let extra_state = at(16)?;
     let extra = if extra_state.is_none() {
@@ -187,6 +191,7 @@ pub(crate) fn _event<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>) -> PyRes
         choice: at(13)?.extract()?,
         refusal: at(14)?.extract()?,
         server: at(15)?.extract()?,
+        compaction: version >= 2 && at(17)?.extract()?,
         extra,
     };
     let obj = make_object(py, event)?;

@@ -20,6 +20,7 @@ impl Out<'_> {
             choice,
             refusal: false,
             server: false,
+            compaction: false,
             call: 0,
             routed: true,
         });

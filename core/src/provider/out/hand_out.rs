@@ -86,6 +86,7 @@ impl Out<'_> {
                     server: open.server,
                     signature: signature.then(|| valid_prefix(self.signature.bytes())),
                     redacted: redacted.then(|| valid_prefix(self.redacted.bytes())),
+                    compaction: open.compaction,
                     ..BlockComplete::new(open.index, open.ty)
                 })
             }
