@@ -4,6 +4,8 @@
 //! with `--no-default-features` (the JS functions then throw "not in this build").
 //! (`ts_format_tool_definitions` goes here once the core writes tool definitions.)
 
+use alloc::format;
+use alloc::string::String;
 use tokensieve::config::ConfigBuf;
 
 use crate::{bytes, out, set_error};
