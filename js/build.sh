@@ -8,9 +8,10 @@ rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
 (cd "$root" && cargo build -q --profile wasm --target wasm32-unknown-unknown -p tokensieve-wasm)
 wasm="$root/target/wasm32-unknown-unknown/wasm/tokensieve_wasm.wasm"
 mkdir -p "$here/dist"
-# binaryen's wasm-opt -Oz when installed (Debian: apt-get install binaryen): about 11 % smaller.
+# binaryen's wasm-opt -Oz when installed (Debian: apt-get install binaryen): about 11 % smaller;
+# --converge (repeat until nothing shrinks) another 0.3 %.
 if command -v wasm-opt >/dev/null 2>&1; then
-  wasm-opt -Oz --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
+  wasm-opt -Oz --converge --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
     --enable-mutable-globals "$wasm" -o "$here/dist/tokensieve.wasm"
 else
   echo "(wasm-opt not installed: the .wasm is not post-optimised)"

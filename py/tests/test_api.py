@@ -104,7 +104,7 @@ def test_keywords_are_the_json_config_keys() -> None:
     # No default dialect (every binding: a config names its dialect).
     assert list(params)[0] == "dialect" and params["dialect"].default is inspect.Parameter.empty
     keys = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
-    # The keys of the JSON config (core/src/config.rs, ConfigBuf::from_value), no more.
+    # The keys of the JSON config (core/src/config/owned.rs, ConfigBuf::from_json), no more.
     assert keys == {
         "tools", "thinking_tags", "tool_call_markers", "start_in", "stop_sequences",
         "id_prefix", "on_malformed", "max_call_bytes", "unknown_tools",

@@ -2,11 +2,11 @@
 
 use super::*;
 use crate::json::schema::{self, Found, Property, SchemaError};
+use crate::json::value::{self, Value};
 use alloc::borrow::ToOwned;
 use alloc::boxed::Box;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
-use serde_json::Value;
 
 /// An owned [`Config`], read from JSON (the `config` object of the conformance vectors).
 ///
@@ -162,7 +162,7 @@ impl DescriptionBuf {
     /// Reads a description object: `shape` is required; every other field defaults to
     /// the shape's preset (hermes for json-call, qwen3-coder for xml-params, minimax-m2
     /// for invoke).
-    fn from_value(v: &Value) -> Result<DescriptionBuf, ConfigError> {
+    fn from_value(v: &Value<'_>) -> Result<DescriptionBuf, ConfigError> {
         let obj = v
             .as_object()
             .ok_or_else(|| err("dialect", "must be a dialect name or a description object"))?;
@@ -178,7 +178,7 @@ impl DescriptionBuf {
         };
         let preset = Description::preset(shape.preset()).expect("a shape's preset has one");
         let mut d = DescriptionBuf::from_description(&preset);
-        let keys = |key: &str, v: &Value| -> Result<Vec<Box<str>>, ConfigError> {
+        let keys = |key: &str, v: &Value<'_>| -> Result<Vec<Box<str>>, ConfigError> {
             v.as_array()
                 .and_then(|l| l.iter().map(|k| k.as_str().map(Box::from)).collect())
                 .ok_or_else(|| err(key, "must be a list of strings"))
@@ -234,8 +234,14 @@ impl DescriptionBuf {
                 "markup" if value.is_null() => d.markup = None,
                 // One pair, or a list of pairs (the first is `markup`, the rest
                 // `more_markup`).
-                "markup" if value.get(0).is_some_and(Value::is_array) && shape != Shape::Invoke => {
-                    let pairs = value.as_array().map_or(&[][..], Vec::as_slice);
+                "markup"
+                    if value
+                        .as_array()
+                        .and_then(|l| l.first())
+                        .is_some_and(Value::is_array)
+                        && shape != Shape::Invoke =>
+                {
+                    let pairs = value.as_array().unwrap_or_default();
                     d.markup = Some(marker_pair(&full, &pairs[0])?);
                     for p in &pairs[1..] {
                         let (a, b) = marker_pair(&full, p)?;
@@ -295,8 +301,8 @@ fn err(key: &str, message: &'static str) -> ConfigError {
     }
 }
 
-fn marker_pair(key: &str, v: &Value) -> Result<(Box<str>, Box<str>), ConfigError> {
-    match v.as_array().map(Vec::as_slice) {
+fn marker_pair(key: &str, v: &Value<'_>) -> Result<(Box<str>, Box<str>), ConfigError> {
+    match v.as_array() {
         Some([Value::String(a), Value::String(b)]) => Ok((a.as_str().into(), b.as_str().into())),
         _ => Err(err(key, "must be a list of two strings [open, close]")),
     }
@@ -368,13 +374,26 @@ impl ConfigBuf {
 
     /// Reads a config from JSON text; unknown keys and bad values are errors that name the key.
     pub fn from_json(text: &str) -> Result<ConfigBuf, ConfigError> {
-        let v: Value =
-            serde_json::from_str(text).map_err(|_| err("(config)", "is not valid JSON"))?;
-        ConfigBuf::from_value(&v)
+        let v = value::parse(text).map_err(|_| err("(config)", "is not valid JSON"))?;
+        ConfigBuf::from_tree(&v)
     }
 
-    /// Reads a config from a parsed JSON object.
-    pub fn from_value(v: &Value) -> Result<ConfigBuf, ConfigError> {
+    /// Reads a config from a JSON value of a JSON library whose `Display` writes the value's
+    /// JSON text, as `serde_json::Value`'s does: it is written out and read by
+    /// [`ConfigBuf::from_json`] (the core links no JSON library).
+    ///
+    /// ```
+    /// use tokensieve::{ConfigBuf, Dialect};
+    /// let v = serde_json::json!({"dialect": "hermes", "id_prefix": "tc_"});
+    /// let buf = ConfigBuf::from_value(&v).unwrap();
+    /// assert_eq!((buf.dialect, &*buf.id_prefix), (Dialect::Hermes, "tc_"));
+    /// ```
+    pub fn from_value(v: &impl core::fmt::Display) -> Result<ConfigBuf, ConfigError> {
+        ConfigBuf::from_json(&alloc::format!("{v}"))
+    }
+
+    /// Reads a config from the core's JSON tree (also the decoder config's reader).
+    pub(crate) fn from_tree(v: &Value<'_>) -> Result<ConfigBuf, ConfigError> {
         let obj = v
             .as_object()
             .ok_or_else(|| err("(config)", "must be a JSON object"))?;
@@ -400,9 +419,9 @@ impl ConfigBuf {
         for (key, value) in obj {
             match key.as_str() {
                 "dialect" => {}
-                "thinking_tags" => match value.as_array().map(Vec::as_slice) {
+                "thinking_tags" => match value.as_array() {
                     // Several spellings: a list of pairs, the first one in force.
-                    Some([first @ Value::Array(_), rest @ ..]) => {
+                    Some([first @ Value::Array(..), rest @ ..]) => {
                         buf.thinking_tags = Some(marker_pair(key, first)?);
                         for p in rest {
                             let (a, b) = marker_pair(key, p)?;
@@ -504,7 +523,7 @@ impl ConfigBuf {
     }
 }
 
-fn read_tool(t: &Value) -> Result<ToolBuf, ConfigError> {
+fn read_tool(t: &Value<'_>) -> Result<ToolBuf, ConfigError> {
     let obj = t
         .as_object()
         .ok_or_else(|| err("tools", "each tool must be an object {name, schema}"))?;
@@ -521,10 +540,10 @@ fn read_tool(t: &Value) -> Result<ToolBuf, ConfigError> {
         .and_then(Value::as_str)
         .ok_or_else(|| err("tools", "each tool needs a string name"))?;
     match obj.get("schema") {
-        // Schemas may arrive as JSON text; an object is read as its JSON text too (one
-        // reader for both, and for the C ABI).
+        // Schemas may arrive as JSON text; an object is read as its JSON text too, as
+        // written (one reader for both, and for the C ABI).
         Some(Value::String(s)) => tool_from_schema(name, Some(s.as_bytes())),
-        Some(v) => tool_from_schema(name, Some(v.to_string().as_bytes())),
+        Some(v) => tool_from_schema(name, Some(v.text().unwrap_or_default().as_bytes())),
         None => tool_from_schema(name, None),
     }
 }

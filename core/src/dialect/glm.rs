@@ -86,7 +86,7 @@ struct Markers<'m> {
 
 impl<'m> Markers<'m> {
     /// The markers in force, read by reference (no description copied per decision).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn of(out: &'m Emitter<'_>) -> Markers<'m> {
         let (wrapper, names) =
             out.with_description(spec::preset_key_value, |d| (d.wrapper, d.elements));

@@ -135,7 +135,7 @@ pub(crate) enum Open {
 }
 
 /// The vocabulary of element tags spelled `sp` (attributes allowed).
-#[inline(always)]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn elements<'s>(sp: &Spelling<'s>, open: u32, close: u32) -> Vocab<'s> {
     Vocab {
         names: sp.names,
@@ -174,7 +174,7 @@ impl Region {
 
     /// What may appear here (inlined: the caller's constant [`Syntax`] then folds its
     /// spelling function away).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn vocab<'m>(&self, syn: &Syntax, out: &'m Emitter<'_>) -> Vocab<'m> {
         let sp = (syn.spelling)(out);
         // Without a region element, no element closes one (a marker region's closer is a

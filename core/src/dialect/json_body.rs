@@ -163,7 +163,7 @@ pub(super) enum BodyEnd {
 /// first token was read; a first token other than `{` fails the body as `malformed-body`.
 // Inlined into its four callers: as a call, returning (Act, BodyEnd) cost kimi-k2 and
 // deepseek 0.9 % more instructions per 4-byte chunk.
-#[inline(always)]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn object_step(
     out: &mut Emitter<'_>,
     lexer: &mut Lexer,

@@ -83,7 +83,7 @@ fn region_marker<'m>(out: &'m Emitter<'_>) -> Option<&'m [u8]> {
 }
 
 /// The element names of the description in force.
-#[inline(always)]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn spelling<'e>(out: &'e Emitter<'_>) -> Spelling<'e> {
     let kind = match out.invoke_region() {
         (true, _) => RegionKind::Markers,

@@ -155,7 +155,7 @@ macro_rules! registry {
                 }
             }
 
-            #[inline(always)]
+            #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
             pub(crate) fn vocab<'m>(&self, emit: &'m Emitter<'_>) -> Vocab<'m> {
                 match self {
                     $(Active::$variant(s) => s.vocab(emit),)*

@@ -76,12 +76,12 @@ struct Markers<'m> {
 
 impl<'m> Markers<'m> {
     /// The markers in force, read by reference (no description copied per decision).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn of(out: &'m Emitter<'_>) -> Markers<'m> {
         out.with_description(spec::preset_sectioned, Markers::from)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn from(d: &crate::Description<'m>) -> Markers<'m> {
         let (fence_open, fence_close) = d.fence.unwrap_or(("", ""));
         Markers {

@@ -76,7 +76,7 @@ impl<'a> Emitter<'a> {
     /// Calls `f` with the description in force — the host's, else the preset's (`preset`
     /// gives the constant, for a dialect of the shape or any other) — by reference: no copy
     /// of the description on the per-decision path (borrowed configs and presets).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn with_description<'s, R>(
         &'s self,
         preset: fn(Dialect) -> &'static Description<'static>,
@@ -96,7 +96,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// [`with_description`](Emitter::with_description) for the invoke shape.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn with_invoke_description<'s, R>(
         &'s self,
         f: impl FnOnce(&Description<'s>) -> R,
@@ -203,7 +203,7 @@ impl<'a> Emitter<'a> {
     /// The other spellings of the thinking markers, as the scanner matches them beside a
     /// context's vocabulary (reported as the marker in force they spell otherwise); `None`
     /// without any (the common case: the scanner's plain entry points are used).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn thinking_alt(&self) -> Option<crate::scan::Alt<'_>> {
         if !self.facts.has(Facts::THINKING_ALTERNATES) {
             return None;

@@ -234,7 +234,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// `bytes` were consumed: whether the input now stands at the start of a line.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn note_line(&mut self, bytes: &[u8]) {
         if let Some(&b) = bytes.iter().rev().find(|&&b| b != b' ' && b != b'\t') {
             self.line_start = b == b'\n';
@@ -434,7 +434,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Metadata for a chunk of the open block.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn meta(&self, part: Option<Part>) -> Meta {
         let open = self.open.unwrap_or(Open {
             index: 0,

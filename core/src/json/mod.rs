@@ -96,3 +96,5 @@ pub fn compact_piece(src: &[u8], from: usize, to: usize) -> (usize, usize) {
 pub mod relaxed;
 pub mod schema;
 pub mod strict;
+#[cfg(feature = "alloc")]
+pub(crate) mod value;

@@ -2,12 +2,11 @@
 //! whose chunk payload is `{"bytes":"<base64 of a JSON event>"}`: the string's text arrives
 //! in pieces split anywhere, the decoded bytes go to a caller buffer.
 //!
-//! Whole 4-character groups go to the `base64` crate's decoder in bulk; up to 3 characters of
+//! Whole 4-character groups are decoded in bulk by [`decode_groups`]; up to 3 characters of
 //! an unfinished group are carried to the next piece. AWS sends no whitespace or line
-//! breaks, so any byte outside the alphabet is an error.
-
-use ::base64::engine::general_purpose::STANDARD;
-use ::base64::{DecodeError, DecodeSliceError, Engine as _};
+//! breaks, so any byte outside the alphabet is an error. (Our own group decoder, not the
+//! `base64` crate's: a tenth of its code in the npm package's .wasm, js/README.md "Size";
+//! the crate checks it in the tests.)
 
 /// Why base64 text is not valid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,20 +20,54 @@ pub(crate) enum Base64Error {
     Truncated,
 }
 
-impl Base64Error {
-    fn of(e: DecodeSliceError) -> Self {
-        match e {
-            DecodeSliceError::DecodeError(DecodeError::InvalidByte(_, b))
-                if b != b'='
-                    && !matches!(b, b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'+' | b'/') =>
-            {
-                Base64Error::InvalidByte
-            }
-            // `=` misplaced, bad padding, trailing bits, and (never here: groups are whole and
-            // the output has room) length errors.
-            _ => Base64Error::Padding,
-        }
+/// The 6 bits of an alphabet character; 64 for `=`, 255 for any other byte.
+const SEXTETS: [u8; 256] = {
+    let mut t = [255u8; 256];
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut i = 0;
+    while i < 64 {
+        t[alphabet[i] as usize] = i as u8;
+        i += 1;
     }
+    t[b'=' as usize] = 64;
+    t
+};
+
+/// Decodes whole 4-character groups (`text.len()` a multiple of 4) into `out`, which has room
+/// for 3 bytes a group; returns the bytes written. Only the last group may be padded
+/// (`XX==`, `XXX=`), canonically (the bits past its last byte clear). The first bad byte in
+/// text order decides the error: `=` misplaced or anything after it is `Padding`.
+fn decode_groups(text: &[u8], out: &mut [u8]) -> Result<usize, Base64Error> {
+    let mut written = 0;
+    let groups = text.chunks_exact(4);
+    let last = groups.len();
+    for (n, group) in groups.enumerate() {
+        let mut bits = 0u32;
+        let mut chars = 4;
+        for (i, &b) in group.iter().enumerate() {
+            match SEXTETS[usize::from(b)] {
+                // `=` from the third character of the last group on, and only `=` after it.
+                64 if i >= 2 && n + 1 == last => chars = chars.min(i),
+                64 => return Err(Base64Error::Padding),
+                _ if chars < 4 => return Err(Base64Error::Padding),
+                255 => return Err(Base64Error::InvalidByte),
+                v => bits = bits << 6 | u32::from(v),
+            }
+        }
+        bits <<= 6 * (4 - chars);
+        let bytes = bits.to_be_bytes();
+        let len = chars - 1;
+        // Not canonical: bits set past the last byte.
+        if bits << (8 * len) & 0x00FF_FFFF != 0 {
+            return Err(Base64Error::Padding);
+        }
+        let Some(dst) = out.get_mut(written..written + len) else {
+            return Err(Base64Error::Padding);
+        };
+        dst.copy_from_slice(&bytes[1..1 + len]);
+        written += len;
+    }
+    Ok(written)
 }
 
 /// A base64 decoder fed piece by piece.
@@ -101,9 +134,9 @@ impl Base64Stream {
             if self.len < 4 || out.len() < 3 {
                 return Ok((used, 0));
             }
-            match STANDARD.decode_slice(self.carry, &mut *out) {
+            match decode_groups(&self.carry, &mut *out) {
                 Ok(w) => written = w,
-                Err(e) => return self.fail(Base64Error::of(e)),
+                Err(e) => return self.fail(e),
             }
             self.len = 0;
             if self.carry[3] == b'=' {
@@ -116,7 +149,7 @@ impl Base64Stream {
         let groups = (rest.len() / 4).min(room);
         let bulk = &rest[..groups * 4];
         let dst = &mut out[written..];
-        match STANDARD.decode_slice(bulk, &mut *dst) {
+        match decode_groups(bulk, &mut *dst) {
             Ok(w) => {
                 written += w;
                 used += bulk.len();
@@ -127,9 +160,9 @@ impl Base64Stream {
                 // on where the pieces were cut; the bad group fails when it comes first.
                 let mut at = 0;
                 for group in bulk.chunks_exact(4) {
-                    match STANDARD.decode_slice(group, &mut dst[at..]) {
+                    match decode_groups(group, &mut dst[at..]) {
                         Ok(w) => at += w,
-                        Err(e) if used == 0 => return self.fail(Base64Error::of(e)),
+                        Err(e) if used == 0 => return self.fail(e),
                         Err(_) => break,
                     }
                     used += 4;
@@ -169,9 +202,7 @@ impl Base64Stream {
             _ => {
                 let mut group = [b'='; 4];
                 group[..chars].copy_from_slice(&me.carry[..chars]);
-                STANDARD
-                    .decode_slice(group, &mut out[..])
-                    .map_err(Base64Error::of)
+                decode_groups(&group, &mut out[..])
             }
         }
     }
@@ -182,6 +213,8 @@ mod tests {
     extern crate std;
 
     use super::*;
+    use ::base64::Engine as _;
+    use ::base64::engine::general_purpose::STANDARD;
     use proptest::prelude::*;
     use std::vec;
     use std::vec::Vec;

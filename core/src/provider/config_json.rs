@@ -6,9 +6,9 @@ use super::{DecoderConfig, Provider};
 use crate::config::ConfigBuf;
 #[cfg(test)]
 use crate::config::Dialect;
+use crate::json::value::{self, Value};
 use alloc::format;
-use alloc::string::{String, ToString};
-use serde_json::Value;
+use alloc::string::String;
 
 /// A decoder config read from JSON, owning its options ([`DecoderConfigBuf::config`] borrows
 /// a [`DecoderConfig`] from it).
@@ -82,8 +82,8 @@ impl DecoderConfigBuf {
     /// one reader of this form: the CLI's `decode --config`, the C ABI's JSON decoder config
     /// and the npm package call it.
     pub fn from_json(text: &str) -> Result<DecoderConfigBuf, DecoderConfigError> {
-        let v: Value = serde_json::from_str(text)
-            .map_err(|e| err("(config)", format!("is not valid JSON: {e}")))?;
+        let v =
+            value::parse(text).map_err(|e| err("(config)", format!("is not valid JSON: {e}")))?;
         let Value::Object(mut obj) = v else {
             return Err(err("(config)", "must be a JSON object"));
         };
@@ -131,8 +131,8 @@ impl DecoderConfigBuf {
             Some(Value::String(name)) => name,
             Some(_) => return Err(err("text_dialect", "must be a string")),
         };
-        obj.insert("dialect".to_string(), Value::String(dialect.clone()));
-        let options = ConfigBuf::from_value(&Value::Object(obj)).map_err(|e| {
+        obj.insert("dialect", Value::String(dialect.clone()));
+        let options = ConfigBuf::from_tree(&Value::Object(obj)).map_err(|e| {
             // The dialect reader names `dialect`: for a decoder that key is `text_dialect`.
             match e.key() {
                 "dialect" => err("text_dialect", format!("{} (not {dialect:?})", e.message())),

@@ -112,7 +112,7 @@ impl Reader {
 
     /// Handles one token; returns a text piece when it is content of a `Sink::Text` string
     /// or base64 text of a `Sink::Inner` string (the caller decides how it goes on).
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(super) fn token<'i>(
         &mut self,
         t: Token<'i>,

@@ -560,7 +560,7 @@ impl<'a> Decoder<'a> {
 
     /// One token of the body's document. A `Sink::Inner` string's start, base64 text and
     /// end go to the nested reader.
-    #[inline(always)]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(super) fn token<'i>(&mut self, t: Token<'i>) -> Option<TextOut<'i>> {
         let before = self.reader.sink;
         let text = self.reader.token(t, self.map.get(), &mut self.out);

@@ -348,7 +348,7 @@ enum Candidate {
 }
 
 // Inlined into its two callers: the per-decision hot path (+1 % on anthropic-xml as a call).
-#[inline(always)]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn candidate_at<const ALT: bool>(v: &Vocab<'_>, alt: &Alt<'_>, d: &[u8], eof: bool) -> Candidate {
     let mut partial = false;
     if d[0] == b'<' && v.has_elements() {
@@ -420,7 +420,7 @@ fn special_bytes_in<const ALT: bool>(v: &Vocab<'_>, alt: &Alt<'_>) -> Option<([u
 
 /// The first bytes of the markers of context `v` (`<` for its tags, its literals' first
 /// bytes, with `ALT` the other spellings' of `alt`); stop sequences not included.
-#[inline(always)]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn marker_starts<const ALT: bool>(v: &Vocab<'_>, alt: &Alt<'_>) -> ByteSet {
     let mut set = ByteSet::new();
     if v.has_elements() {
@@ -452,7 +452,7 @@ pub fn decide_alt(v: &Vocab<'_>, alt: &Alt<'_>, data: &[u8], eof: bool) -> Decis
     decide_in::<true>(v, alt, data, eof)
 }
 
-#[inline(always)]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn decide_in<const ALT: bool>(v: &Vocab<'_>, alt: &Alt<'_>, data: &[u8], eof: bool) -> Decision {
     // Look at most DECIDE_SPAN bytes ahead: a dialect may consume a small part of a long
     // text run per decision (one JSON token), so scanning the whole rest every time would

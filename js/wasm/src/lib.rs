@@ -9,7 +9,19 @@
 //! Handles are pointers to boxed [`State`]s (a parser or a decoder, made by [`ts_sieve_new`] or
 //! [`ts_decoder_new`]); one export set serves both ([`ts_feed`], [`ts_finish`], [`ts_reset`],
 //! [`ts_drop`]). A null handle is an error (-1, "null handle"), never undefined behaviour.
+//!
+//! On wasm32 the crate is `no_std` (the core without its `std` feature): std's panic
+//! machinery and its formatting code would be about 15 % of the .wasm, and a panic only
+//! traps anyway (`panic = "abort"`). The allocator is `alloc_wasm`'s size classes.
 
+#![cfg_attr(target_arch = "wasm32", no_std)]
+
+extern crate alloc;
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
 use tokensieve::accumulate::Collector;
 use tokensieve::config::ConfigBuf;
 use tokensieve::provider::{Decoder, DecoderConfigBuf};
@@ -17,6 +29,20 @@ use tokensieve::{Event, Sieve};
 
 #[cfg(feature = "writers")]
 pub mod writers;
+
+/// A panic (which the core must never reach) traps, as `panic = "abort"` did with std.
+#[cfg(all(target_arch = "wasm32", not(test)))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    core::arch::wasm32::unreachable()
+}
+
+#[cfg(target_arch = "wasm32")]
+mod alloc_wasm;
+
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOC: alloc_wasm::Classes = alloc_wasm::Classes::new();
 
 /// The output of the last call (events or an error message).
 struct Out {

@@ -4,6 +4,8 @@
 //! size-critical build drops with `--no-default-features` (the JS functions then throw "not
 //! in this build").
 
+use alloc::format;
+use alloc::string::String;
 use tokensieve::config::ConfigBuf;
 
 use crate::{bytes, out, set_error};

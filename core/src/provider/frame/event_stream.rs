@@ -76,11 +76,7 @@ pub(crate) struct EventStreamFramer {
 // The framer lives inside the decoder, which may live on a small stack.
 const _: () = assert!(core::mem::size_of::<EventStreamFramer>() <= 1536);
 
-fn crc_update(crc: u32, bytes: &[u8]) -> u32 {
-    let mut h = crc32fast::Hasher::new_with_initial(crc);
-    h.update(bytes);
-    h.finalize()
-}
+use super::crc::update as crc_update;
 
 fn be_u32(b: &[u8]) -> u32 {
     match b {
@@ -166,7 +162,7 @@ impl EventStreamFramer {
         let total = be_u32(&p[0..4]);
         let headers_len = be_u32(&p[4..8]);
         self.fill = 0;
-        if crc32fast::hash(&p[0..8]) != be_u32(&p[8..12]) {
+        if super::crc::hash(&p[0..8]) != be_u32(&p[8..12]) {
             self.state = State::Abandoned;
             return Some(Framed::Fault(Fault::PreludeCrc));
         }
@@ -182,7 +178,7 @@ impl EventStreamFramer {
             self.state = State::Skip;
             return Some(Framed::Fault(Fault::FrameTooLarge));
         }
-        self.crc = crc32fast::hash(&p);
+        self.crc = super::crc::hash(&p);
         self.meta = [(0, 0); 5];
         self.left = total - MIN_FRAME - headers_len;
         match usize::try_from(headers_len) {

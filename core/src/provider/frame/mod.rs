@@ -16,6 +16,7 @@
 //! * `event_stream.rs` — the AWS event stream (Bedrock): prelude, headers, payload, CRCs.
 //! * `ndjson.rs` — newline-delimited JSON, one document per line (Ollama).
 
+mod crc;
 pub(crate) mod event_stream;
 pub(crate) mod json_array;
 pub(crate) mod ndjson;
