@@ -12,7 +12,7 @@
 //!
 //! On wasm32 the crate is `no_std` (the core without its `std` feature): std's panic
 //! machinery and its formatting code would be about 15 % of the .wasm, and a panic only
-//! traps anyway (`panic = "abort"`). The allocator is `alloc_wasm`'s size classes.
+//! traps anyway (`panic = "abort"`). The allocator is std's own, dlmalloc.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
@@ -38,11 +38,8 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 }
 
 #[cfg(target_arch = "wasm32")]
-mod alloc_wasm;
-
-#[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOC: alloc_wasm::Classes = alloc_wasm::Classes::new();
+static ALLOC: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
 
 /// The output of the last call (events or an error message).
 struct Out {
