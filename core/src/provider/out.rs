@@ -483,6 +483,10 @@ impl<'m> Out<'m> {
         if self.acc_block.is_some_and(|b| b != block) {
             self.flush_acc();
         }
+        // Gathered text already handed out frees its room first (F24: a short plain piece
+        // gathered behind a full buffer went through `small` and lost all but its first
+        // `SMALL + 8` bytes).
+        self.acc_room();
         let len = self.acc_len as usize;
         if len + text.len() <= ACC {
             self.gathering = true;
