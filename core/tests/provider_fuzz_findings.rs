@@ -125,3 +125,18 @@ fn f24_gathered_text_loses_nothing_at_any_chunking() {
         }
     }
 }
+
+/// F25 (gemini, the hermes text dialect): with the dialect's run end and input waiting in
+/// the decoder's 8-entry queue, a failed call's completion, its raw text block and the next
+/// blocks overflowed it: a thinking block's `block_complete` was dropped (an error followed
+/// with the block open). The queue holds 16 now.
+#[test]
+fn f25_a_full_queue_drops_no_event() {
+    let mut config = DecoderConfig::new(Provider::Gemini);
+    config.options.dialect = Dialect::Hermes;
+    if let Some(body) = raw("decode_gemini/f25-queue-overflow-drops-complete") {
+        for memory in [None, Some(16 * 1024)] {
+            well_formed(&invariant(&config, &body, SIZES, memory));
+        }
+    }
+}
