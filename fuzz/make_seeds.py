@@ -2,7 +2,8 @@
 """Writes the seed corpus fuzz/seeds/<target>/ from the conformance vectors.
 
 Stream targets read [flags, seed, (prefill length, prefill)?, input...] (see src/lib.rs), the
-ffi target the same after a dialect byte (src/ffi.rs):
+ffi target the same after a dialect byte (src/ffi.rs; and the provider bodies after a
+provider byte, src/ffi_decoder.rs):
 the flags are derived from each vector's config (stop sequences, tools, start_in,
 on_malformed, prefill). Also seeded: the @ai-sdk-tool/parser anchor cases (hermes h_*,
 morph-xml m_*, qwen3-coder q_*), a few realistic transcripts, JSON values for the json
@@ -17,6 +18,8 @@ import shutil
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
+# TOKENSIEVE_PROVIDER_* codes, in order (Provider::ALL).
+PROVIDERS = ["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "ollama"]
 MAIN = HERE.parent
 DIRS = [MAIN / "conformance" / "cases", MAIN.parent / "shared" / "conformance" / "cases"]
 ANCHORS = MAIN.parent / "shared" / "anchors" / "aisdk" / "cases"
@@ -220,6 +223,12 @@ def main():
                 continue
             for flags in (0, 1, 8):
                 put(target, bytes([flags, 7]) + f.read_bytes())
+            # ffi, the decoder functions (src/ffi_decoder.rs): [0xE0 + TOKENSIEVE_PROVIDER_*,
+            # flags, seed, body]; the hermes text dialect made from JSON, and caller memory
+            # with accumulate and the misuse schedule.
+            code = PROVIDERS.index(d.name)
+            for flags in (1 | 32, 8 | 16 | 64):
+                put("ffi", bytes([0xE0 + code, flags, 7]) + f.read_bytes())
             # The framings alone, [flags, seed, body]: payloads taken whole, 3 bytes at a
             # time, 1 at a time with (event stream) a small frame length cap.
             frame = {".sse": "frame_sse", ".jsonarray": "frame_json_array", ".bin": "frame_event_stream",

@@ -1,9 +1,9 @@
 //! The `ffi` target: the C ABI (`ffi-c/src`, the only crate with `unsafe` code),
 //! called as C would call it, under AddressSanitizer.
 //!
-//! Input: `[dialect, flags, seed, (prefill length)?, input…]`, or `[0xF0..=0xFF, config
-//! text…]` (below). `dialect` (mod 5) is a
-//! `TOKENSIEVE_DIALECT_*` code; `flags`: bit 0 stop sequences, 1 typed tools (morph-xml
+//! Input: `[dialect, flags, seed, (prefill length)?, input…]`, `[0xE0..=0xEF, flags, seed,
+//! body…]` (a provider decoder: `crate::ffi_decoder`), or `[0xF0..=0xFF, config text…]`
+//! (below). `dialect` (mod 14, the length of `DIALECTS`) is a `TOKENSIEVE_DIALECT_*` code; `flags`: bit 0 stop sequences, 1 typed tools (morph-xml
 //! always gets tools), 2 start in thinking, 3 drop malformed calls, 4 accumulate, 5 caller
 //! memory (`tokensieve_state_size` + `tokensieve_init`, `buffer_size` `MIN_MEMORY` +
 //! 13·seed) instead of the heap, 6 a prefill (the next byte mod 48 is its length), 7 the
@@ -104,7 +104,7 @@ pub struct CEvent {
 }
 
 /// Copies a slice out (the read the sanitizer checks).
-fn copy(s: c::tokensieve_str) -> Option<Vec<u8>> {
+pub(crate) fn copy(s: c::tokensieve_str) -> Option<Vec<u8>> {
     if s.ptr.is_null() {
         assert_eq!(s.len, 0, "a NULL slice with a length");
         return None;
@@ -115,7 +115,7 @@ fn copy(s: c::tokensieve_str) -> Option<Vec<u8>> {
 }
 
 impl CEvent {
-    fn of(e: &c::tokensieve_event) -> CEvent {
+    pub(crate) fn of(e: &c::tokensieve_event) -> CEvent {
         assert_eq!(e.reserved, 0, "reserved is not 0");
         CEvent {
             kind: e.kind,
@@ -153,7 +153,7 @@ impl CEvent {
 type ChunkKey<'a> = (u32, u32, u32, u32, &'a Option<Vec<u8>>, &'a Option<Vec<u8>>);
 
 /// Merges adjacent chunks whose fields other than the text are equal.
-fn coalesce_c(events: &[CEvent]) -> Vec<CEvent> {
+pub(crate) fn coalesce_c(events: &[CEvent]) -> Vec<CEvent> {
     let mut out: Vec<CEvent> = Vec::new();
     for ev in events {
         if let Some(last) = out.last_mut() {
@@ -279,13 +279,13 @@ impl CConfig {
 }
 
 /// Caller memory: an exact-size, `tokensieve_state_align()`-aligned allocation.
-struct Memory {
-    ptr: *mut u8,
+pub(crate) struct Memory {
+    pub(crate) ptr: *mut u8,
     layout: Layout,
 }
 
 impl Memory {
-    fn new(size: usize) -> Memory {
+    pub(crate) fn new(size: usize) -> Memory {
         let layout =
             Layout::from_size_align(size, c::tokensieve_state_align()).expect("valid layout");
         // SAFETY: `size` > 0 (tokensieve_state_size never says 0 for a valid config).
@@ -322,7 +322,7 @@ fn expect_failure(p: *const c::tokensieve_parser, rc: i32, want: i32, what: &str
 }
 
 /// An empty event to write into.
-fn blank() -> c::tokensieve_event {
+pub(crate) fn blank() -> c::tokensieve_event {
     // SAFETY: tokensieve_event is plain old data (integers and raw pointers): all zeroes is
     // a valid value.
     unsafe { std::mem::zeroed() }
@@ -626,7 +626,7 @@ fn lint_c(events: &[CEvent], accumulate: bool) {
     }
 }
 
-fn part_code(p: Option<Part>) -> u32 {
+pub(crate) fn part_code(p: Option<Part>) -> u32 {
     match p {
         None => 0,
         Some(Part::Name) => 1,
@@ -635,7 +635,7 @@ fn part_code(p: Option<Part>) -> u32 {
     }
 }
 
-fn block_code(t: BlockType) -> u32 {
+pub(crate) fn block_code(t: BlockType) -> u32 {
     match t {
         BlockType::Text => 0,
         BlockType::Thinking => 1,
@@ -721,6 +721,9 @@ pub fn check_ffi(data: &[u8]) {
     if let Some((&mode, text)) = data.split_first() {
         if mode >= CONFIG_TEXT {
             return check_config_text(mode, text);
+        }
+        if mode >= crate::ffi_decoder::DECODER {
+            return crate::ffi_decoder::check_decoder(mode, text);
         }
     }
     let Some(s) = FfiSetup::decode(data) else {

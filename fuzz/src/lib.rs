@@ -9,6 +9,7 @@
 
 pub mod fast;
 pub mod ffi;
+pub mod ffi_decoder;
 pub mod frame;
 pub mod provider;
 

@@ -87,6 +87,27 @@ fn replay_ffi() {
     replay("ffi", tokensieve_fuzz::ffi::check_ffi);
 }
 
+/// The `ffi` target's decoder inputs (`[0xE0 + provider, flags, seed, body…]`, seeded from the
+/// provider vectors' bodies) pass its checks, plainly and with every flag combination the
+/// seeds do not carry: the decoder functions work before any campaign ran them.
+#[test]
+fn ffi_decoder_passes_its_seeds() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/ffi");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).expect("seeds").flatten() {
+        let mut data = std::fs::read(e.path()).expect("read");
+        if !(0xE0..0xF0).contains(&data[0]) {
+            continue;
+        }
+        n += 1;
+        for flags in [0, 1 | 2 | 4, 8 | 1, 16, 32 | 16, 64, 8 | 64 | 2] {
+            data[1] = flags;
+            tokensieve_fuzz::ffi::check_ffi(&data);
+        }
+    }
+    assert!(n > 0, "no decoder seeds in {}", dir.display());
+}
+
 /// Events of `input` (coalesced) through a parser on `memory` bytes of caller memory, fed
 /// whole (`split` = None) or in two pieces.
 fn fixed(config: &str, memory: usize, input: &[u8], split: Option<usize>) -> Vec<Ev> {

@@ -443,6 +443,10 @@ impl<'a> Decoder<'a> {
                     if step.is_none() {
                         r.at = 0;
                         r.len = 0;
+                        // Round again: a `FlushText` at the queue's front is the decoder's to
+                        // take (finish and drain the dialect), not `pop`'s to skip (F23: the
+                        // dialect's open call never completed before an error or the finish).
+                        continue;
                     }
                 } else if self.out.route_next() {
                     // Text a mapper held (`Out::text_as`), fed a piece at a time once the

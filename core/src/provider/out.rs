@@ -192,7 +192,11 @@ pub(crate) struct Out<'m> {
     next_index: u32,
     /// tool_call blocks so far (`{id_prefix}{n}`).
     pub(crate) calls: u32,
-    queue: Deque<Pending, 8>,
+    /// 16: one step queues up to about ten entries (a failed call's completion and its raw
+    /// text block, the next block's start, name, id and chunk, an error), and with a text
+    /// dialect its `Route` and `FlushText` entries wait in front of them (F25: 8 overflowed
+    /// and dropped a `block_complete`).
+    queue: Deque<Pending, 16>,
     /// A `FlushText` is queued: blocks started now are numbered after the dialect's.
     deferring: bool,
     /// Blocks started while deferring.
@@ -486,6 +490,10 @@ impl<'m> Out<'m> {
         if self.acc_block.is_some_and(|b| b != block) {
             self.flush_acc();
         }
+        // Gathered text already handed out frees its room first (F24: a short plain piece
+        // gathered behind a full buffer went through `small` and lost all but its first
+        // `SMALL + 8` bytes).
+        self.acc_room();
         let len = self.acc_len as usize;
         if len + text.len() <= ACC {
             self.gathering = true;
