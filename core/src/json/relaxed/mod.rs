@@ -162,7 +162,7 @@ mod writer;
 
 pub use error::{Error, ErrorKind};
 pub(crate) use lexer::Quick;
-pub use lexer::{Lex, Lexer};
+pub use lexer::{Lex, Lexer, Verbatim};
 pub use piece::{InlineBuf, Piece};
 pub use token::{Literal, Text, Token};
 pub use transcoder::{Step, Transcoder};

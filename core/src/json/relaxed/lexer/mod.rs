@@ -4,9 +4,11 @@
 
 mod quick;
 mod string;
+mod verbatim;
 mod word;
 
 pub(crate) use quick::Quick;
+pub use verbatim::Verbatim;
 
 use super::error::{Error, Reason};
 use super::token::{Text, Token};
@@ -461,10 +463,22 @@ impl Lexer {
 
     #[inline]
     fn open<'a>(&mut self, input: &mut &'a [u8], obj: bool) -> Option<Lex<'a>> {
-        let d = self.depth as usize;
-        if d >= MAX_DEPTH {
+        if self.depth as usize >= MAX_DEPTH {
             return self.fail(Reason::TooDeep);
         }
+        self.push(obj);
+        self.bump(input, 1);
+        Some(Lex::Token(if obj {
+            Token::ObjectStart
+        } else {
+            Token::ArrayStart
+        }))
+    }
+
+    /// Opens an object or array (below [`MAX_DEPTH`]): the gap after its opening bracket.
+    #[inline]
+    fn push(&mut self, obj: bool) {
+        let d = self.depth as usize;
         if let Some(w) = self.stack.get_mut(d / 64) {
             let bit = 1u64 << (d % 64);
             if obj {
@@ -474,14 +488,11 @@ impl Lexer {
             }
         }
         self.depth += 1;
-        self.bump(input, 1);
-        if obj {
-            self.state = State::Gap(Gap::KeyOrClose);
-            Some(Lex::Token(Token::ObjectStart))
+        self.state = State::Gap(if obj {
+            Gap::KeyOrClose
         } else {
-            self.state = State::Gap(Gap::ValueOrClose);
-            Some(Lex::Token(Token::ArrayStart))
-        }
+            Gap::ValueOrClose
+        });
     }
 
     #[inline]
