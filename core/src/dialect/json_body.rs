@@ -92,8 +92,12 @@ pub(super) fn pack_arguments(
         return (act, false);
     };
     // Arguments that are already strict compact JSON (the usual case) are emitted where they
-    // are: the piece, when it is the window's bytes before the lexer, and the run after it.
-    if let Some(start) = verbatim_start(out, emit, window, act.consume) {
+    // are: the piece, when it is the window's bytes before the lexer, and the run after it
+    // (not tried on a few bytes: in small reads, mostly a token cut by the read's end).
+    let start = (n - act.consume >= PROBE / 4)
+        .then(|| verbatim_start(out, emit, window, act.consume))
+        .flatten();
+    if let Some(start) = start {
         let v = lexer.verbatim(
             writer,
             window.get(act.consume..n).unwrap_or(&[]),

@@ -444,6 +444,32 @@ impl Lexer {
         self.offset += n as u64;
     }
 
+    /// Whether the innermost container is an object when `d` are open (false for none).
+    #[inline]
+    fn is_object_at(&self, d: u8) -> bool {
+        let Some(top) = (d as usize).checked_sub(1) else {
+            return false;
+        };
+        self.stack
+            .get(top / 64)
+            .is_some_and(|w| w & (1u64 << (top % 64)) != 0)
+    }
+
+    /// Records whether the container opened at depth `d` (its contents at `d + 1`) is an
+    /// object.
+    #[inline]
+    fn set_object_at(&mut self, d: u8, obj: bool) {
+        let d = d as usize;
+        if let Some(w) = self.stack.get_mut(d / 64) {
+            let bit = 1u64 << (d % 64);
+            if obj {
+                *w |= bit;
+            } else {
+                *w &= !bit;
+            }
+        }
+    }
+
     fn top_is_object(&self) -> bool {
         let Some(top) = (self.depth as usize).checked_sub(1) else {
             return false;
@@ -478,15 +504,7 @@ impl Lexer {
     /// Opens an object or array (below [`MAX_DEPTH`]): the gap after its opening bracket.
     #[inline]
     fn push(&mut self, obj: bool) {
-        let d = self.depth as usize;
-        if let Some(w) = self.stack.get_mut(d / 64) {
-            let bit = 1u64 << (d % 64);
-            if obj {
-                *w |= bit;
-            } else {
-                *w &= !bit;
-            }
-        }
+        self.set_object_at(self.depth, obj);
         self.depth += 1;
         self.state = State::Gap(if obj {
             Gap::KeyOrClose
