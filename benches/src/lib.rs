@@ -9,6 +9,8 @@
 //!   text, thinking, tool calls with nested arguments, tool results, unicode.
 //! * `longarg-<dialect>-<size>.txt`: one tool call whose one string argument is 100 KB,
 //!   1 MB or 10 MB of code-like text (quotes, backslashes, `<`, newlines, unicode).
+//! * `jsonargs-hermes-1m.txt`: 1 MB of hermes calls whose arguments are nested objects and
+//!   arrays of numbers, literals and short keys (structural JSON, few string bytes).
 //! * `<input>.config.json`: the tokensieve config for that input; `tools.aisdk.json`: the
 //!   same tools in the form the Node harness reads.
 
@@ -23,7 +25,7 @@ use serde_json::{Value, json};
 use tokensieve::{ConfigBuf, Dialect, Event, Sieve};
 
 /// Bumped whenever a generator changes: stale data is regenerated.
-pub const DATA_VERSION: &str = "tokensieve-bench-data v2";
+pub const DATA_VERSION: &str = "tokensieve-bench-data v3";
 
 /// Size of the prose input.
 pub const PROSE_BYTES: usize = 10_000_000;
@@ -862,6 +864,45 @@ pub fn long_arg(d: Dialect, bytes: usize) -> String {
     out
 }
 
+/// Calls whose `filters` argument is a nested object of short keys, numbers, literals and
+/// arrays: JSON that is mostly structure (issue 28's tool-call JSON per byte), `bytes` long.
+pub fn json_args(d: Dialect, bytes: usize) -> String {
+    let mut rng = Rng::new(0x5EED_0004);
+    let mut out = String::from("Let me run the queries.\n");
+    let mut n = 0usize;
+    while out.len() < bytes {
+        let mut filters = serde_json::Map::new();
+        for k in 0..(8 + rng.below(8)) {
+            let v = match rng.below(4) {
+                0 => json!(
+                    (0..(4 + rng.below(12)))
+                        .map(|_| rng.below(100_000))
+                        .collect::<Vec<_>>()
+                ),
+                1 => json!({"x": rng.below(1000) as f64 / 8.0, "y": -(rng.below(500) as i64),
+                            "ok": rng.one_in(2), "n": null, "id": rng.below(1 << 30)}),
+                2 => {
+                    json!([{"a": rng.below(10), "b": [1.25, -2, 3e5]}, {"a": rng.below(10), "b": []}, false])
+                }
+                _ => json!(rng.below(1_000_000) as f64 / 1000.0),
+            };
+            filters.insert(format!("k{k}"), v);
+        }
+        let call = Call {
+            name: "search",
+            args: vec![
+                ("query", Value::String(format!("q{n}"))),
+                ("filters", Value::Object(filters)),
+                ("limit", json!(10 + n % 7)),
+            ],
+        };
+        write_call(d, &call, &mut out);
+        out.push('\n');
+        n += 1;
+    }
+    out
+}
+
 // --- the data directory ----------------------------------------------------------------
 
 /// One benchmark input: its name, dialect, bytes and tokensieve config.
@@ -925,6 +966,12 @@ fn catalogue() -> Vec<Entry> {
             Box::new(move || mixed(d, MIXED_BYTES)),
         ));
     }
+    v.push((
+        "jsonargs-hermes-1m".into(),
+        Dialect::Hermes,
+        false,
+        Box::new(|| json_args(Dialect::Hermes, MIXED_BYTES)),
+    ));
     for d in TOOL_DIALECTS {
         for (label, n) in LONG_SIZES {
             v.push((

@@ -91,6 +91,30 @@ pub(super) fn pack_arguments(
     let Some((meta, emit)) = act.emit else {
         return (act, false);
     };
+    // Arguments that are already strict compact JSON (the usual case) are emitted where they
+    // are: the piece, when it is the window's bytes before the lexer, and the run after it
+    // (not tried on a few bytes: in small reads, mostly a token cut by the read's end).
+    let start = (n - act.consume >= PROBE / 4)
+        .then(|| verbatim_start(out, emit, window, act.consume))
+        .flatten();
+    if let Some(start) = start {
+        let v = lexer.verbatim(
+            writer,
+            window.get(act.consume..n).unwrap_or(&[]),
+            end_depth,
+            string_only,
+        );
+        if v.len > 0 && v.start == 0 {
+            let end = act.consume + v.len;
+            return (
+                Act {
+                    consume: end,
+                    emit: Some((meta, Emit::Window(start, end))),
+                },
+                v.ended,
+            );
+        }
+    }
     let mut buf = [0u8; INLINE_CAP];
     let mut len = match emit {
         Emit::Window(a, b) if b - a < INLINE_CAP / 2 => {
@@ -110,6 +134,8 @@ pub(super) fn pack_arguments(
     };
     let mut used = act.consume;
     let mut packed = false;
+    // Probes left (each a copy of the lexer: only the first tokens after a cut one).
+    let mut probes = 3u8;
     let mut ended = false;
     while used < n && (!string_only || lexer.in_quotes()) {
         let (saved_lexer, saved_writer) = (*lexer, *writer);
@@ -133,6 +159,18 @@ pub(super) fn pack_arguments(
             ended = true;
             break;
         }
+        if probes > 0 && n - used >= PROBE {
+            // A long run may follow (after a token cut by the window's end): end the act so
+            // the next one reads it whole.
+            probes -= 1;
+            let (mut l, mut w) = (*lexer, *writer);
+            if l.verbatim(&mut w, &window[used..used + PROBE], usize::MAX, string_only)
+                .len
+                >= PROBE / 2
+            {
+                break;
+            }
+        }
     }
     if !packed {
         return (
@@ -144,6 +182,48 @@ pub(super) fn pack_arguments(
         );
     }
     (out.inline_act(meta, used, &buf[..len]), ended)
+}
+
+/// Streaming arguments, at the start of an act: the run of the decided text (`window[..n]`)
+/// that is already strict compact JSON ([`Lexer::verbatim`]), emitted where it is, and
+/// whether it ended the arguments (at `end_depth`); `None` when there is no such run.
+#[inline]
+pub(super) fn verbatim_run(
+    out: &mut Emitter<'_>,
+    lexer: &mut Lexer,
+    writer: &mut Writer,
+    window: &[u8],
+    n: usize,
+    string_only: bool,
+    end_depth: usize,
+) -> Option<(Act, bool)> {
+    let v = lexer.verbatim(writer, window.get(..n)?, end_depth, string_only);
+    if v.len == 0 {
+        return None;
+    }
+    let meta = out.meta(Some(Part::Input));
+    Some((
+        Act {
+            consume: v.len,
+            emit: Some((meta, Emit::Window(v.start, v.len))),
+        },
+        v.ended,
+    ))
+}
+
+/// How far [`pack_arguments`] looks for a run it leaves to the next act.
+const PROBE: usize = 64;
+
+/// Where in `window` the bytes of `emit` are, when they are the bytes right before `end`
+/// (a piece the writer spells as the input does).
+fn verbatim_start(out: &Emitter<'_>, emit: Emit, window: &[u8], end: usize) -> Option<usize> {
+    let bytes = match emit {
+        Emit::Window(a, b) => return (b == end).then_some(a),
+        Emit::Static(text) => text.as_bytes(),
+        Emit::Inline(k) => out.inline_bytes(k),
+    };
+    let start = end.checked_sub(bytes.len())?;
+    (window.get(start..end) == Some(bytes)).then_some(start)
 }
 
 /// Where an object body stands after [`object_step`].
@@ -172,6 +252,18 @@ pub(super) fn object_step(
     window: &[u8],
     n: usize,
 ) -> (Act, BodyEnd) {
+    if *started {
+        if let Some((act, ended)) = verbatim_run(out, lexer, writer, window, n, false, 0) {
+            return (
+                act,
+                if ended {
+                    BodyEnd::Closed
+                } else {
+                    BodyEnd::Open
+                },
+            );
+        }
+    }
     let mut input = &window[..n];
     let result = lexer.next(&mut input);
     let consumed = n - input.len();

@@ -308,6 +308,24 @@ pub(crate) fn body<C: Copy>(
 ) -> Act {
     recapture(out, s);
     let decided_in_quotes = s.lexer.in_quotes();
+    if s.call_open && s.member == Member::Args && s.name == Progress::Done {
+        // Arguments already in strict compact form are emitted as they are, a run at a time.
+        let obj = member_depth(s);
+        if let Some((act, ended)) = json_body::verbatim_run(
+            out,
+            &mut s.lexer,
+            &mut s.writer,
+            window,
+            n,
+            decided_in_quotes,
+            obj,
+        ) {
+            if ended {
+                s.args_done();
+            }
+            return act;
+        }
+    }
     let mut input = &window[..n];
     let result = s.lexer.next(&mut input);
     let consumed = n - input.len();

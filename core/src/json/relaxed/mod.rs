@@ -150,7 +150,8 @@
 //!
 //! `piece.rs` (output [`Piece`]s), `token.rs` ([`Token`]s and their [`Text`]), `error.rs`
 //! ([`Error`]), `lexer/` (the [`Lexer`]: structure and comments in `mod.rs`, quoted and bare
-//! keys and strings in `string.rs`, bare words in `word.rs`), `writer.rs` ([`Writer`]) and
+//! keys and strings in `string.rs`, bare words in `word.rs`, [`Lexer::verbatim`]'s runs of
+//! input that is already strict compact JSON in `verbatim.rs`), `writer.rs` ([`Writer`]) and
 //! `transcoder.rs` ([`Transcoder`]).
 
 mod error;
@@ -162,7 +163,7 @@ mod writer;
 
 pub use error::{Error, ErrorKind};
 pub(crate) use lexer::Quick;
-pub use lexer::{Lex, Lexer};
+pub use lexer::{Lex, Lexer, Verbatim};
 pub use piece::{InlineBuf, Piece};
 pub use token::{Literal, Text, Token};
 pub use transcoder::{Step, Transcoder};

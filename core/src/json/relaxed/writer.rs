@@ -23,9 +23,9 @@ use super::token::{Literal, Token};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Writer {
     /// The current container has no element yet.
-    empty: bool,
+    pub(super) empty: bool,
     /// A key was just written: the next value needs no comma.
-    after_key: bool,
+    pub(super) after_key: bool,
 }
 
 impl Writer {

@@ -4,9 +4,11 @@
 
 mod quick;
 mod string;
+mod verbatim;
 mod word;
 
 pub(crate) use quick::Quick;
+pub use verbatim::Verbatim;
 
 use super::error::{Error, Reason};
 use super::token::{Text, Token};
@@ -442,6 +444,32 @@ impl Lexer {
         self.offset += n as u64;
     }
 
+    /// Whether the innermost container is an object when `d` are open (false for none).
+    #[inline]
+    fn is_object_at(&self, d: u8) -> bool {
+        let Some(top) = (d as usize).checked_sub(1) else {
+            return false;
+        };
+        self.stack
+            .get(top / 64)
+            .is_some_and(|w| w & (1u64 << (top % 64)) != 0)
+    }
+
+    /// Records whether the container opened at depth `d` (its contents at `d + 1`) is an
+    /// object.
+    #[inline]
+    fn set_object_at(&mut self, d: u8, obj: bool) {
+        let d = d as usize;
+        if let Some(w) = self.stack.get_mut(d / 64) {
+            let bit = 1u64 << (d % 64);
+            if obj {
+                *w |= bit;
+            } else {
+                *w &= !bit;
+            }
+        }
+    }
+
     fn top_is_object(&self) -> bool {
         let Some(top) = (self.depth as usize).checked_sub(1) else {
             return false;
@@ -461,27 +489,28 @@ impl Lexer {
 
     #[inline]
     fn open<'a>(&mut self, input: &mut &'a [u8], obj: bool) -> Option<Lex<'a>> {
-        let d = self.depth as usize;
-        if d >= MAX_DEPTH {
+        if self.depth as usize >= MAX_DEPTH {
             return self.fail(Reason::TooDeep);
         }
-        if let Some(w) = self.stack.get_mut(d / 64) {
-            let bit = 1u64 << (d % 64);
-            if obj {
-                *w |= bit;
-            } else {
-                *w &= !bit;
-            }
-        }
-        self.depth += 1;
+        self.push(obj);
         self.bump(input, 1);
-        if obj {
-            self.state = State::Gap(Gap::KeyOrClose);
-            Some(Lex::Token(Token::ObjectStart))
+        Some(Lex::Token(if obj {
+            Token::ObjectStart
         } else {
-            self.state = State::Gap(Gap::ValueOrClose);
-            Some(Lex::Token(Token::ArrayStart))
-        }
+            Token::ArrayStart
+        }))
+    }
+
+    /// Opens an object or array (below [`MAX_DEPTH`]): the gap after its opening bracket.
+    #[inline]
+    fn push(&mut self, obj: bool) {
+        self.set_object_at(self.depth, obj);
+        self.depth += 1;
+        self.state = State::Gap(if obj {
+            Gap::KeyOrClose
+        } else {
+            Gap::ValueOrClose
+        });
     }
 
     #[inline]
