@@ -4,7 +4,8 @@
 //! driver's questions — what may appear in the current context ([`Machine::vocab`]), what to
 //! do with the scanner's decision there ([`Machine::act`]), what to close at the end of input
 //! ([`Machine::end_of_input`]) — and states its facts (default thinking tags, where its
-//! calls sit). It writes events through the [`Emitter`]; holdback, UTF-8, stop sequences,
+//! calls sit). It reads its configuration from the [`Settings`] the driver hands to every
+//! call, and writes events through the [`Emitter`]; holdback, UTF-8, stop sequences,
 //! block bookkeeping and JSON escaping live in the shared layers, so dialects only choose.
 //! The driver (`sieve.rs`) never names a dialect: it holds an [`Active`], which the
 //! [`registry!`] below generates together with the public [`Dialect`] enum.
@@ -162,7 +163,11 @@ macro_rules! registry {
             }
 
             #[inline(always)]
-            pub(crate) fn vocab<'m>(&self, cfg: &'m Settings<'_>, emit: &'m Emitter<'_>) -> Vocab<'m> {
+            pub(crate) fn vocab<'m>(
+                &self,
+                cfg: &'m Settings<'_>,
+                emit: &'m Emitter<'_>,
+            ) -> Vocab<'m> {
                 match self {
                     $(Active::$variant(s) => s.vocab(cfg, emit),)*
                 }

@@ -2,11 +2,15 @@
 //! the pending-event queue, the buffers behind queued chunks (spans of the raw, value and
 //! strings buffers), the tool name/id/key slots, raw-text capture of a call, and failed calls.
 //!
-//! A front end (the model-text driver in `sieve.rs` with its dialect; later the provider
+//! A front end (the model-text driver in `sieve/driver.rs` with its dialect; later the provider
 //! decoders) decides *what* happens; the emitter turns that into well-formed events: every
 //! block started is completed once, indices have no gaps, chunks carry the metadata of their
 //! block (docs/design.md, rules 1, 3, 8, 9, 10). It borrows nothing from the input: queued
 //! chunks are spans of its own buffers, read when the event is handed out (`materialize`).
+//!
+//! It holds no configuration: the driver owns it (`config::Settings`) and passes what the
+//! emitter needs to the calls that need it — the id prefix, the tools for `unknown_tools`, the
+//! stop sequences a stop event names; only `on_malformed` is copied in at construction.
 
 use crate::buf::Buf;
 use crate::config::Settings;

@@ -1,8 +1,10 @@
 //! The decision path of the [`Sieve`](super::Sieve): the configuration, the dialect and its
-//! emitter, the fast
-//! path's derived data (special bytes, the remembered text run), decisions in the current
-//! context and what a closer cut off by the end of input does. The pull API, the holdback
-//! window and the loop that acts on decisions are in the parent module.
+//! emitter, the fast path's derived data (special bytes, the remembered text run), decisions
+//! in the current context and what a closer cut off by the end of input does. The pull API,
+//! the holdback window and the loop that acts on decisions are in the parent module.
+//!
+//! The driver owns the configuration ([`Settings`]) and hands it to the dialect on every
+//! call (`vocab`, `act`, `end_of_input`, `cut_closer`); the emitter is only the event sink.
 
 use super::Step;
 use crate::config::Settings;
