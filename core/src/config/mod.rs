@@ -397,6 +397,9 @@ mod validate;
 pub(crate) use validate::closing_tag_name;
 use validate::validate_description;
 
+mod settings;
+pub(crate) use settings::{Cfg, Settings};
+
 /// A rejected configuration: which key, and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {

@@ -16,6 +16,7 @@
 //! closer in thinking or in `<stdout>`/`<error>` stays content.
 
 use crate::config::Config;
+use crate::config::Settings;
 use crate::emit::{Act, BufId, Emitter, Spool, SpoolMode, content_act};
 use crate::event::BlockType;
 use crate::scan::tag::attr;
@@ -119,7 +120,7 @@ impl Machine for State {
             | (self.is_error as u32) << 9
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
         // A plain fn, not a closure: rustc 1.95 ICEs on a closure doing struct update over
         // `Vocab`'s const-sized arrays.
         fn elements(open: u32, close: u32) -> Vocab<'static> {
@@ -134,13 +135,13 @@ impl Machine for State {
         }
         match self.ctx {
             Ctx::Text | Ctx::Thinking => {
-                let (open, close) = out.thinking_tags();
+                let (open, close) = cfg.thinking_tags();
                 let thinking = self.ctx == Ctx::Thinking;
                 let mut v = if thinking {
                     Vocab::EMPTY
                 } else {
                     Vocab {
-                        stops: out.stops(),
+                        stops: cfg.stops(),
                         ..elements(bit(FC) | bit(FR), 0)
                     }
                 };
@@ -158,8 +159,13 @@ impl Machine for State {
                     // Other spellings are literals here (the scanner's aliases need a
                     // literal to spell otherwise): `on_literal` reads any literal as the
                     // thinking marker.
-                    if let Some(alt) = out.thinking_alt() {
-                        for m in alt.spellings.iter().skip(thinking as usize).step_by(2) {
+                    if cfg.has_thinking_alternates() {
+                        for m in cfg
+                            .thinking_alternates()
+                            .iter()
+                            .skip(thinking as usize)
+                            .step_by(2)
+                        {
                             v.add_literal(m.as_bytes());
                         }
                     }
@@ -170,7 +176,7 @@ impl Machine for State {
                     v.with_literal(open.as_bytes())
                 }
             }
-            Ctx::Calls => self.calls.vocab(&SYNTAX, out),
+            Ctx::Calls => self.calls.vocab(&SYNTAX, cfg),
             Ctx::Results => elements(bit(RESULT), bit(FR)),
             Ctx::Result => elements(
                 bit(TOOL_NAME) | bit(STDOUT) | bit(ERROR),
@@ -181,7 +187,13 @@ impl Machine for State {
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         if out.call_too_large() && !(self.ctx == Ctx::Calls && self.calls.at == invoke::At::Skip) {
             // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
             self.ctx = Ctx::Calls;
@@ -192,28 +204,28 @@ impl Machine for State {
             self.stray = false;
         }
         if self.ctx == Ctx::Calls {
-            let (act, open) = self.calls.act(&SYNTAX, out, d, window);
+            let (act, open) = self.calls.act(&SYNTAX, cfg, out, d, window);
             if open == Open::No {
                 self.ctx = Ctx::Text;
             }
             return act;
         }
         match d {
-            Decision::Element(tag) => on_tag(out, self, tag, &window[..tag.len]),
+            Decision::Element(tag) => on_tag(cfg, out, self, tag, &window[..tag.len]),
             Decision::Literal { len, .. } => on_literal(out, self, len),
             Decision::Text(_) | Decision::Invalid(_) => on_text(out, self, d, window),
             Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
         }
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match self.ctx {
-            Ctx::Calls => self.calls.end_of_input(out),
+            Ctx::Calls => self.calls.end_of_input(cfg, out),
             Ctx::ResultName => {
                 set_result_name(out);
-                out.complete_tool(None, self.is_error);
+                out.complete_tool(cfg, None, self.is_error);
             }
-            Ctx::Result | Ctx::ResultBody => out.complete_tool(None, self.is_error),
+            Ctx::Result | Ctx::ResultBody => out.complete_tool(cfg, None, self.is_error),
             Ctx::Text | Ctx::Thinking | Ctx::Results => {}
         }
         self.ctx = Ctx::Text;
@@ -231,11 +243,14 @@ impl Machine for State {
     /// A cut `</parameter>` ends the value (typed as at the whole closer); a cut marker
     /// inside an invoke or a result after its complete children completes it. The bytes are
     /// then wire syntax, dropped, as a cut marker between a region's elements is. A cut CDATA opener leaves the value open (it fails as unfinished).
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
         match self.ctx {
-            Ctx::Calls => self.calls.cut_closer(&SYNTAX, out, cut).unwrap_or(Cut::No),
+            Ctx::Calls => self
+                .calls
+                .cut_closer(&SYNTAX, cfg, out, cut)
+                .unwrap_or(Cut::No),
             Ctx::Results | Ctx::Result | Ctx::ResultName => {
-                self.end_of_input(out);
+                self.end_of_input(cfg, out);
                 Cut::Done
             }
             _ => Cut::No,
@@ -292,7 +307,7 @@ fn on_literal(out: &mut Emitter<'_>, s: &mut State, len: usize) -> Act {
     Act::skip(len)
 }
 
-fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+fn on_tag(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     let len = tag.len;
     let opening = !tag.closing;
     match (s.ctx, tag.element, opening) {
@@ -332,7 +347,7 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
             }
             s.is_error = false;
             if tag.self_closing {
-                out.complete_tool(None, false);
+                out.complete_tool(cfg, None, false);
             } else {
                 s.ctx = Ctx::Result;
             }
@@ -350,11 +365,11 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
             }
         }
         (Ctx::Result, RESULT, false) => {
-            out.complete_tool(None, s.is_error);
+            out.complete_tool(cfg, None, s.is_error);
             s.ctx = Ctx::Results;
         }
         (Ctx::Result, FR, false) => {
-            out.complete_tool(None, s.is_error);
+            out.complete_tool(cfg, None, s.is_error);
             s.ctx = Ctx::Text;
         }
         (Ctx::ResultName, TOOL_NAME, false) => {

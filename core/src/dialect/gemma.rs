@@ -43,6 +43,7 @@
 //!   (`response:NAME{value:<|"|>…<|"|>}`): not decoded.
 
 use crate::config::Config;
+use crate::config::Settings;
 use crate::emit::{Act, Emitter, STR_CAP, content_act};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{Lex, Lexer, Token, Writer};
@@ -163,16 +164,16 @@ impl Machine for State {
         self.ctx as u32 | ((self.fresh | self.yielded) as u32) << 8
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
         let m = self.markers();
-        let (open, close) = out.thinking_tags();
+        let (open, close) = cfg.thinking_tags();
         let call = Vocab::EMPTY
             .with_literal(m.call_close)
             .with_literal(m.call_open);
         match self.ctx {
             Ctx::Text => {
                 let v = Vocab {
-                    stops: out.stops(),
+                    stops: cfg.stops(),
                     ..Vocab::EMPTY
                 }
                 .with_literal(open.as_bytes())
@@ -201,7 +202,13 @@ impl Machine for State {
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         self.fresh = false;
         let in_call = matches!(self.ctx, Ctx::Head | Ctx::Body | Ctx::Str | Ctx::After);
         if in_call && out.call_too_large() {
@@ -209,32 +216,32 @@ impl Machine for State {
             return Act::WAIT;
         }
         match d {
-            Decision::Literal { index, len } => self.literal(out, index, len, window),
-            Decision::Text(n) | Decision::Invalid(n) => self.text(out, d, window, n),
+            Decision::Literal { index, len } => self.literal(cfg, out, index, len, window),
+            Decision::Text(n) | Decision::Invalid(n) => self.text(cfg, out, d, window, n),
             Decision::NeedMore | Decision::Stop { .. } | Decision::Element(_) => Act::WAIT,
         }
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match self.ctx {
             Ctx::Head | Ctx::Body | Ctx::Str => {
                 self.fail(out, ErrorReason::Unfinished);
                 out.fail_call(self.reason, false);
             }
-            Ctx::After => out.complete_call(),
+            Ctx::After => out.complete_call(cfg),
             Ctx::Skip => out.fail_call(self.reason, false),
-            Ctx::Result => out.complete_tool(None, false),
+            Ctx::Result => out.complete_tool(cfg, None, false),
             Ctx::Text | Ctx::Label | Ctx::LabelNl | Ctx::Thinking => {}
         }
         self.ctx = Ctx::Text;
     }
 
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         if self.ctx != Ctx::After {
             return Cut::No;
         }
         // `…}<tool_ca`: the call is complete, the cut closer is wire syntax.
-        out.complete_call();
+        out.complete_call(cfg);
         self.ctx = Ctx::Text;
         Cut::Done
     }
@@ -250,11 +257,18 @@ impl Machine for State {
 }
 
 impl State {
-    fn literal(&mut self, out: &mut Emitter<'_>, index: usize, len: usize, window: &[u8]) -> Act {
+    fn literal(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        index: usize,
+        len: usize,
+        window: &[u8],
+    ) -> Act {
         match (self.ctx, index) {
             (Ctx::Text, LIT_THINK) => {
                 out.close_content();
-                let labelled = !self.function_gemma && out.thinking_tags().0 == CHANNEL_OPEN;
+                let labelled = !self.function_gemma && cfg.thinking_tags().0 == CHANNEL_OPEN;
                 self.ctx = if labelled { Ctx::Label } else { Ctx::Thinking };
             }
             (Ctx::Text, LIT_CALL) => {
@@ -293,7 +307,7 @@ impl State {
                 return super::thinking_marker(out, false, &window[..len]).unwrap_or(Act::WAIT);
             }
             (Ctx::Result, _) => {
-                out.complete_tool(None, false);
+                out.complete_tool(cfg, None, false);
                 self.ctx = Ctx::Text;
             }
             (Ctx::Body | Ctx::Str, QUOTE) => return self.quote(out, len, window),
@@ -306,12 +320,12 @@ impl State {
                 return out.close_skipped(self.reason, 0, false);
             }
             (Ctx::After, CALL_CLOSE) => {
-                out.complete_call();
+                out.complete_call(cfg);
                 self.ctx = Ctx::Text;
             }
             (Ctx::After, _) => {
                 // The next call's opener: this call's closer is missing.
-                out.complete_call();
+                out.complete_call(cfg);
                 self.ctx = Ctx::Text;
                 return Act::WAIT;
             }
@@ -336,7 +350,14 @@ impl State {
         Act::skip(len)
     }
 
-    fn text(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8], n: usize) -> Act {
+    fn text(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+        n: usize,
+    ) -> Act {
         match self.ctx {
             Ctx::Text => out.content(BlockType::Text, 0, d),
             Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
@@ -353,7 +374,7 @@ impl State {
                     Act::WAIT
                 }
             }
-            Ctx::Head => self.head(out, d, window, n),
+            Ctx::Head => self.head(cfg, out, d, window, n),
             Ctx::Body => {
                 let (act, end) = json_body::object_step(
                     out,
@@ -390,7 +411,14 @@ impl State {
     }
 
     /// The header, kept in the name slot up to the body's `{`.
-    fn head(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8], n: usize) -> Act {
+    fn head(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+        n: usize,
+    ) -> Act {
         let bytes: &[u8] = match d {
             Decision::Text(_) => &window[..n],
             _ => "\u{FFFD}".as_bytes(),
@@ -432,7 +460,7 @@ impl State {
             self.fail(out, ErrorReason::MissingName);
             return Act::WAIT;
         }
-        out.announce_call(name);
+        out.announce_call(cfg, name);
         self.lexer = Lexer::new();
         self.writer = Writer::new();
         self.started = false;

@@ -41,6 +41,7 @@
 //! pairs (HY3's `<tool_calls>` region and `<answer>` wrapper) are dropped in text; the
 //! first pair's opener inside thinking yields to the calls like the call opener.
 
+use crate::config::Settings;
 use crate::config::{Config, ValueType};
 use crate::emit::{Act, Emitter, STR_CAP};
 use crate::event::{BlockType, ErrorReason};
@@ -87,9 +88,9 @@ struct Markers<'m> {
 impl<'m> Markers<'m> {
     /// The markers in force, read by reference (no description copied per decision).
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn of(out: &'m Emitter<'_>) -> Markers<'m> {
+    fn of(cfg: &'m Settings<'_>) -> Markers<'m> {
         let (wrapper, names) =
-            out.with_description(spec::preset_key_value, |d| (d.wrapper, d.elements));
+            cfg.with_description(spec::preset_key_value, |d| (d.wrapper, d.elements));
         // A validated closer is `</name>`.
         let close = wrapper.1.as_bytes();
         Markers {
@@ -228,21 +229,21 @@ impl Machine for State {
         self.ctx as u32 | ((self.fresh | self.yielded) as u32) << 8 | (self.after_call as u32) << 9
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let m = Markers::of(out);
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
+        let m = Markers::of(cfg);
         // The thinking markers are read where they count only (text, thinking): inside a
         // call, most decisions, they would be a wasted read per decision.
         match self.ctx {
             Ctx::Text => {
-                let (open, close) = out.thinking_tags();
+                let (open, close) = cfg.thinking_tags();
                 // The element names ride along (nothing open) for the look-ahead.
                 let mut v = Vocab {
-                    stops: out.stops(),
+                    stops: cfg.stops(),
                     ..m.elements(0, 0)
                 }
                 .with_literal(open.as_bytes())
                 .with_literal_when(m.open, name_follows);
-                for (a, b) in out.markup().into_iter().flatten() {
+                for (a, b) in cfg.markup().into_iter().flatten() {
                     v.add_literal(a.as_bytes());
                     v.add_literal(b.as_bytes());
                 }
@@ -256,13 +257,13 @@ impl Machine for State {
                 v
             }
             Ctx::Thinking => {
-                let (open, close) = out.thinking_tags();
+                let (open, close) = cfg.thinking_tags();
                 let v = m
                     .elements(0, 0)
                     .with_literal(close.as_bytes())
                     .with_literal_when(m.open, name_follows)
                     .with_literal(open.as_bytes());
-                match out.markup()[0] {
+                match cfg.markup()[0] {
                     Some((region, _)) => v.with_literal(region.as_bytes()),
                     None => v,
                 }
@@ -276,13 +277,20 @@ impl Machine for State {
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         self.fresh = false;
         if self.after_call && self.ctx == Ctx::Text {
-            fn closer<'e>(out: &'e Emitter<'_>) -> &'e [u8] {
-                Markers::of(out).close
+            fn closer<'e>(cfg: &'e Settings<'_>) -> &'e [u8] {
+                Markers::of(cfg).close
             }
-            if let Some(act) = super::after_call(out, &mut self.after_call, closer, d, window) {
+            if let Some(act) = super::after_call(cfg, out, &mut self.after_call, closer, d, window)
+            {
                 return act;
             }
         }
@@ -292,7 +300,7 @@ impl Machine for State {
             return Act::WAIT;
         }
         match d {
-            Decision::Element(tag) => self.on_tag(out, tag),
+            Decision::Element(tag) => self.on_tag(cfg, out, tag),
             Decision::Literal { index, len } => {
                 if self.ctx == Ctx::Thinking
                     && matches!(index, THINK_CALL | THINK_REOPEN | THINK_REGION)
@@ -306,7 +314,7 @@ impl Machine for State {
                 }
                 out.close_content();
                 // The markup markers sit between the call opener and the stray closer.
-                let markup = 2 * out.markup().into_iter().flatten().count();
+                let markup = 2 * cfg.markup().into_iter().flatten().count();
                 match (self.ctx, index) {
                     (Ctx::Text, i) if i >= LIT_MARKUP + markup => self.yielded = false,
                     (Ctx::Text, i) if i >= LIT_MARKUP => {}
@@ -323,12 +331,12 @@ impl Machine for State {
                 }
                 Act::skip(len)
             }
-            Decision::Text(_) | Decision::Invalid(_) => self.on_text(out, d, window),
+            Decision::Text(_) | Decision::Invalid(_) => self.on_text(cfg, out, d, window),
             Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
         }
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match self.ctx {
             Ctx::Name => {
                 // A name line that ended (whitespace after the name) is a call without
@@ -336,8 +344,8 @@ impl Machine for State {
                 let held = out.value.bytes();
                 let (a, b) = trim(held);
                 if b > a && b < held.len() {
-                    if self.announce(out) {
-                        out.finish_call(false);
+                    if self.announce(cfg, out) {
+                        out.finish_call(cfg, false);
                     } else {
                         out.fail_call(self.reason, false);
                     }
@@ -345,7 +353,7 @@ impl Machine for State {
                     out.fail_call(ErrorReason::Unfinished, false);
                 }
             }
-            Ctx::Call => out.finish_call(self.params > 0),
+            Ctx::Call => out.finish_call(cfg, self.params > 0),
             Ctx::Key | Ctx::AfterKey | Ctx::Value => out.fail_call(ErrorReason::Unfinished, false),
             Ctx::Skip => out.fail_call(self.reason, false),
             Ctx::Text | Ctx::Thinking => {}
@@ -366,7 +374,7 @@ impl Machine for State {
     /// A marker cut off right after a complete call (`…</tool_call>\n</tool_ca`, HY3's
     /// `…</tool_call></tool_cal`) is wire syntax: dropped. Inside a call the cut is read by
     /// the text decision ([`truncated_closer`]).
-    fn cut_closer(&mut self, _out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, _cfg: &Settings<'_>, _out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         if self.ctx == Ctx::Text && self.after_call {
             self.after_call = false;
             return Cut::Done;
@@ -383,7 +391,7 @@ impl State {
     }
 
     /// Streams the held name (trimmed) and the id; a call without a name fails.
-    fn announce(&mut self, out: &mut Emitter<'_>) -> bool {
+    fn announce(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) -> bool {
         let mut name = [0u8; STR_CAP];
         let held = out.value.bytes();
         let (a, b) = trim(held);
@@ -396,12 +404,18 @@ impl State {
             self.fail(ErrorReason::MissingName);
             return false;
         }
-        out.announce_call(name);
-        self.tool = out.tools().find(name).map(|i| i as u16);
+        out.announce_call(cfg, name);
+        self.tool = cfg.tools().find(name).map(|i| i as u16);
         true
     }
 
-    fn on_text(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn on_text(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         let n = match d {
             Decision::Text(n) | Decision::Invalid(n) => n,
             _ => return Act::WAIT,
@@ -416,12 +430,12 @@ impl State {
             Ctx::Name => {
                 // A partial closer at the end of input ends the name (see `truncated_closer`).
                 if let Some(p) = bytes.iter().position(|&b| b == b'<')
-                    && truncated_closer(out, true, d, window, p)
+                    && truncated_closer(cfg, true, d, window, p)
                 {
                     out.value.push(&bytes[..p]);
-                    if self.announce(out) {
+                    if self.announce(cfg, out) {
                         // The partial closer is wire syntax: dropped with the name.
-                        out.finish_call(false);
+                        out.finish_call(cfg, false);
                         self.ctx = Ctx::Text;
                         return Act::skip(n);
                     }
@@ -438,10 +452,10 @@ impl State {
                 let ws = leading_ws(d, window);
                 if ws > 0 {
                     Act::skip(ws)
-                } else if self.ctx == Ctx::Call && truncated_closer(out, false, d, window, 0) {
+                } else if self.ctx == Ctx::Call && truncated_closer(cfg, false, d, window, 0) {
                     // The closer was cut off: the call is complete and the partial closer
                     // is wire syntax, dropped (docs/design.md "Lenient recovery").
-                    out.finish_call(self.params > 0);
+                    out.finish_call(cfg, self.params > 0);
                     self.ctx = Ctx::Text;
                     Act::skip(n)
                 } else {
@@ -458,12 +472,12 @@ impl State {
         }
     }
 
-    fn on_tag(&mut self, out: &mut Emitter<'_>, tag: Tag) -> Act {
+    fn on_tag(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, tag: Tag) -> Act {
         let opening = !tag.closing;
         match (self.ctx, tag.element, opening) {
             (Ctx::Name, SEP, true) => {
                 // The separator after the name is wire syntax.
-                if self.announce(out) {
+                if self.announce(cfg, out) {
                     self.ctx = Ctx::Call;
                 }
                 if self.ctx == Ctx::Skip {
@@ -471,7 +485,7 @@ impl State {
                 }
             }
             (Ctx::Name, _, _) => {
-                if self.announce(out) {
+                if self.announce(cfg, out) {
                     self.ctx = Ctx::Call;
                 }
                 // The tag is read again in the call (or skipped with it).
@@ -481,15 +495,15 @@ impl State {
                 out.value.clear();
                 self.ctx = Ctx::Key;
                 if tag.self_closing {
-                    self.close_key(out);
+                    self.close_key(cfg, out);
                 }
             }
             (Ctx::Call, CALL, false) => {
-                out.finish_call(self.params > 0);
+                out.finish_call(cfg, self.params > 0);
                 self.ctx = Ctx::Text;
                 self.after_call = true;
             }
-            (Ctx::Key, KEY, false) => self.close_key(out),
+            (Ctx::Key, KEY, false) => self.close_key(cfg, out),
             (Ctx::Key | Ctx::AfterKey, CALL, false) => {
                 // A key without its value: the closer is read again in the failed call.
                 self.fail(ErrorReason::MalformedParameter);
@@ -517,7 +531,7 @@ impl State {
     }
 
     /// `</arg_key>`: the held key (trimmed) opens its value, or fails the call when empty.
-    fn close_key(&mut self, out: &mut Emitter<'_>) {
+    fn close_key(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         let mut key = [0u8; STR_CAP];
         let held = out.value.bytes();
         let (a, b) = trim(held);
@@ -528,7 +542,7 @@ impl State {
             return;
         }
         let key = &key[..n];
-        let ty = value::param_type(out, self.tool, key);
+        let ty = value::param_type(cfg, self.tool, key);
         self.value = value::open(out, self.params == 0, key, ty);
         self.params = self.params.saturating_add(1);
         self.ctx = Ctx::AfterKey;
@@ -539,11 +553,11 @@ impl State {
 /// `</tool_call>` (after the name, `name`: or of the separator) at the end of input: the
 /// decision is the whole window (a partial tag short of the end of input is still undecided,
 /// so this is the end) and those bytes could still grow into the closer.
-fn truncated_closer(out: &Emitter<'_>, name: bool, d: Decision, window: &[u8], at: usize) -> bool {
+fn truncated_closer(cfg: &Settings<'_>, name: bool, d: Decision, window: &[u8], at: usize) -> bool {
     let Decision::Text(n) = d else {
         return false;
     };
-    let m = Markers::of(out);
+    let m = Markers::of(cfg);
     let closer = m.elements(if name { m.sep() } else { 0 }, bit(CALL));
     n == window.len()
         && window.get(at) == Some(&b'<')

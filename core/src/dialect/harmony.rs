@@ -77,6 +77,7 @@
 //! calls or results.
 
 use crate::config::Config;
+use crate::config::Settings;
 use crate::emit::{Act, Emitter, STR_CAP, Spool, SpoolMode, floor_char_boundary};
 use crate::event::{BlockType, ErrorReason};
 use crate::json::relaxed::{Lexer, Writer};
@@ -190,9 +191,9 @@ impl Machine for State {
         self.ctx as u32
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
         let stops = match self.ctx {
-            Ctx::Outside | Ctx::Text => out.stops(),
+            Ctx::Outside | Ctx::Text => cfg.stops(),
             _ => Vocab::EMPTY.stops,
         };
         let mut v = Vocab {
@@ -214,30 +215,36 @@ impl Machine for State {
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         if matches!(self.ctx, Ctx::Body | Ctx::After) && out.call_too_large() {
             fail(out, self, ErrorReason::TooLarge);
             return Act::WAIT;
         }
         match d {
-            Decision::Literal { index, len } => self.on_marker(out, marker(index), index, len),
-            Decision::Text(n) | Decision::Invalid(n) => self.on_text(out, d, window, n),
+            Decision::Literal { index, len } => self.on_marker(cfg, out, marker(index), index, len),
+            Decision::Text(n) | Decision::Invalid(n) => self.on_text(cfg, out, d, window, n),
             Decision::NeedMore | Decision::Element(_) | Decision::Stop { .. } => Act::WAIT,
         }
     }
 
     /// A marker cut off by the end of input after a complete body (`…}<|ca`: max_tokens)
     /// completes the call; the cut bytes are top-level text.
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         if self.ctx != Ctx::After {
             return Cut::No;
         }
-        out.complete_call();
+        out.complete_call(cfg);
         self.ctx = Ctx::Outside;
         Cut::Done
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match self.ctx {
             // An unfinished header is dropped (unless it is text); so is an empty body's
             // call (nothing of it).
@@ -250,7 +257,7 @@ impl Machine for State {
                 out.fail_call(self.reason, false);
             }
             Ctx::After | Ctx::Result => {
-                out.complete_call();
+                out.complete_call(cfg);
             }
             Ctx::Skip => out.fail_call(self.reason, false),
             Ctx::Outside | Ctx::Text | Ctx::Thinking => {}
@@ -260,7 +267,14 @@ impl Machine for State {
 }
 
 impl State {
-    fn on_marker(&mut self, out: &mut Emitter<'_>, m: Marker, index: usize, len: usize) -> Act {
+    fn on_marker(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        m: Marker,
+        index: usize,
+        len: usize,
+    ) -> Act {
         match (self.ctx, m) {
             (Ctx::Outside, Marker::Open) => {
                 out.close_content();
@@ -285,7 +299,7 @@ impl State {
                 Act::skip(len)
             }
             (Ctx::Header, Marker::Message) => {
-                self.header_done(out);
+                self.header_done(cfg, out);
                 Act::skip(len)
             }
             (Ctx::Header, Marker::Close) => {
@@ -305,19 +319,19 @@ impl State {
                 Act::WAIT
             }
             (Ctx::Result, Marker::Close) => {
-                out.complete_tool(None, false);
+                out.complete_tool(cfg, None, false);
                 self.ctx = Ctx::Outside;
                 Act::skip(len)
             }
             (Ctx::Result, Marker::Open) => {
-                out.complete_tool(None, false);
+                out.complete_tool(cfg, None, false);
                 self.ctx = Ctx::Outside;
                 Act::WAIT
             }
             (Ctx::Text | Ctx::Thinking | Ctx::Result, _) => Act::skip(len),
             (Ctx::Body, Marker::Close) if !self.opened => {
                 // An empty body: no arguments.
-                out.finish_call(false);
+                out.finish_call(cfg, false);
                 self.ctx = Ctx::Outside;
                 Act::skip(len)
             }
@@ -334,12 +348,12 @@ impl State {
                 Act::WAIT
             }
             (Ctx::After, Marker::Close) => {
-                out.complete_call();
+                out.complete_call(cfg);
                 self.ctx = Ctx::Outside;
                 Act::skip(len)
             }
             (Ctx::After, Marker::Open) => {
-                out.complete_call();
+                out.complete_call(cfg);
                 self.ctx = Ctx::Outside;
                 Act::WAIT
             }
@@ -366,12 +380,19 @@ impl State {
         }
     }
 
-    fn on_text(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8], n: usize) -> Act {
+    fn on_text(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+        n: usize,
+    ) -> Act {
         match self.ctx {
             Ctx::Outside | Ctx::Text => out.content(BlockType::Text, 0, d),
             Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
             Ctx::Result => out.content(BlockType::ToolResult, 1, d),
-            Ctx::Header => self.header_text(out, d, &window[..n]),
+            Ctx::Header => self.header_text(cfg, out, d, &window[..n]),
             // Invalid bytes go to the lexer as they are: it decodes strings lossily.
             Ctx::Body => body(out, self, window, n),
             Ctx::After => after_body(out, self, d, &window[..n]),
@@ -392,7 +413,13 @@ impl State {
     }
 
     /// Header text: kept while it fits; past [`HEADER_CAP`] it was not a header.
-    fn header_text(&mut self, out: &mut Emitter<'_>, d: Decision, text: &[u8]) -> Act {
+    fn header_text(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        text: &[u8],
+    ) -> Act {
         let len = self.hdr_len as usize;
         let room = HEADER_CAP - len;
         let fit = match d {
@@ -403,7 +430,7 @@ impl State {
         if fit > 0 {
             out.strs.write_at(HEADER_AT + len, &text[..fit]);
             self.hdr_len += fit as u8;
-            if out.prefilling {
+            if cfg.prefilling() {
                 self.hdr_prefill = self.hdr_len;
             }
         }
@@ -463,7 +490,7 @@ impl State {
     }
 
     /// `<|message|>`: the header says what the message is.
-    fn header_done(&mut self, out: &mut Emitter<'_>) {
+    fn header_done(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         let mut buf = [0u8; HEADER_CAP];
         let len = self.hdr_len as usize;
         let kept = out
@@ -497,7 +524,7 @@ impl State {
                     self.reason = ErrorReason::MissingName;
                     self.ctx = Ctx::Skip;
                 } else {
-                    out.announce_call(name);
+                    out.announce_call(cfg, name);
                 }
             }
             None => {

@@ -33,6 +33,7 @@
 //! - `tools` neither restricts nor coerces hermes calls.
 
 use crate::config::Config;
+use crate::config::Settings;
 use crate::emit::{Act, Emitter, content_act};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Vocab};
@@ -110,25 +111,25 @@ impl Machine for State {
             | (self.bare as u32) << 12
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let (open, close) = out.call_markers();
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
+        let (open, close) = cfg.call_markers();
         match self.call.host {
             Ctx::Text => {
-                let (think_open, think_close) = out.thinking_tags();
+                let (think_open, think_close) = cfg.thinking_tags();
                 // Built in place: this runs for every decision in text.
                 let mut v = Vocab {
-                    stops: out.stops(),
+                    stops: cfg.stops(),
                     ..Vocab::EMPTY
                 };
                 v.add_literal(think_open.as_bytes());
                 v.add_literal_before(open.as_bytes(), CALL_FOLLOWS);
-                if let Some((result_open, _)) = out.result_markers() {
+                if let Some((result_open, _)) = cfg.result_markers() {
                     v.add_literal(result_open.as_bytes());
                 }
                 if self.fresh || self.yielded {
                     v.add_literal(think_close.as_bytes());
                 }
-                if self.start && out.bare_array() {
+                if self.start && cfg.bare_array() {
                     v.add_literal_before(b"[", CALL_FOLLOWS);
                 }
                 // A repeated closer is dropped, unless the opener begins with it (xlam's
@@ -136,8 +137,8 @@ impl Machine for State {
                 if self.after_call && !close.is_empty() && !open.starts_with(close) {
                     v.add_literal(close.as_bytes());
                 }
-                if out.has_markup() {
-                    for (m_open, m_close) in out.markup().into_iter().flatten() {
+                if cfg.has_markup() {
+                    for (m_open, m_close) in cfg.markup().into_iter().flatten() {
                         v.add_literal(m_open.as_bytes());
                         v.add_literal(m_close.as_bytes());
                     }
@@ -145,13 +146,13 @@ impl Machine for State {
                 v
             }
             Ctx::Thinking => {
-                let (think_open, think_close) = out.thinking_tags();
+                let (think_open, think_close) = cfg.thinking_tags();
                 Vocab::EMPTY
                     .with_literal(think_close.as_bytes())
                     .with_literal_before(open.as_bytes(), CALL_FOLLOWS)
                     .with_literal(think_open.as_bytes())
             }
-            Ctx::Response => match out.result_markers() {
+            Ctx::Response => match cfg.result_markers() {
                 Some((_, result_close)) => Vocab::EMPTY.with_literal(result_close.as_bytes()),
                 None => Vocab::EMPTY,
             },
@@ -166,13 +167,20 @@ impl Machine for State {
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         self.fresh = false;
         if self.after_call && self.call.host == Ctx::Text {
-            fn closer<'e>(out: &'e Emitter<'_>) -> &'e [u8] {
-                out.call_markers().1.as_bytes()
+            fn closer<'e>(cfg: &'e Settings<'_>) -> &'e [u8] {
+                cfg.call_markers().1.as_bytes()
             }
-            if let Some(act) = super::after_call(out, &mut self.after_call, closer, d, window) {
+            if let Some(act) = super::after_call(cfg, out, &mut self.after_call, closer, d, window)
+            {
                 return act;
             }
         }
@@ -182,8 +190,8 @@ impl Machine for State {
             call.host = Ctx::Call;
             return Act::WAIT;
         }
-        if call.host == Ctx::Call && (self.bare || out.closer_is_empty()) {
-            let act = closerless(out, call, d, window);
+        if call.host == Ctx::Call && (self.bare || cfg.closer_is_empty()) {
+            let act = closerless(cfg, out, call, d, window);
             self.bare &= call.host == Ctx::Call;
             return act;
         }
@@ -218,8 +226,8 @@ impl Machine for State {
         }
         match (call.host, d) {
             (Ctx::Text, Decision::Literal { len, .. })
-                if out.has_markup()
-                    && out.markup().into_iter().flatten().any(|(o, c)| {
+                if cfg.has_markup()
+                    && cfg.markup().into_iter().flatten().any(|(o, c)| {
                         let lit = window.get(..len);
                         lit == Some(o.as_bytes()) || lit == Some(c.as_bytes())
                     }) =>
@@ -230,7 +238,7 @@ impl Machine for State {
             }
             (Ctx::Text, Decision::Literal { index, len }) => {
                 out.close_content();
-                let results = out.result_markers().is_some();
+                let results = cfg.result_markers().is_some();
                 match index {
                     LIT_THINK => call.host = Ctx::Thinking,
                     LIT_CALL => {
@@ -256,7 +264,7 @@ impl Machine for State {
             (Ctx::Thinking, Decision::Literal { index, len }) => match index {
                 // A special-token opener (`<|START_ACTION|>`) is never prose: it yields
                 // wherever it stands (docs/design.md, "Thinking that yields to tool calls").
-                THINK_CALL if special_token(out.call_markers().0) => {
+                THINK_CALL if special_token(cfg.call_markers().0) => {
                     out.close_content();
                     call.host = Ctx::Text;
                     self.yielded = true;
@@ -278,7 +286,7 @@ impl Machine for State {
                 }
             },
             (Ctx::Response, Decision::Literal { len, .. }) => {
-                out.complete_tool(None, false);
+                out.complete_tool(cfg, None, false);
                 call.host = Ctx::Text;
                 Act::skip(len)
             }
@@ -301,7 +309,7 @@ impl Machine for State {
                     }
                     Phase::After => {
                         if call.call_open {
-                            out.complete_tool(None, false);
+                            out.complete_tool(cfg, None, false);
                         } else {
                             out.close_content();
                         }
@@ -320,18 +328,18 @@ impl Machine for State {
                     Phase::Skip => out.skip(d, call.reason),
                     Phase::After => after_body(out, call, d, window, n),
                     // Invalid bytes go to the lexer as they are: it decodes strings lossily.
-                    Phase::Body => json_call::body(out, call, window, n),
+                    Phase::Body => json_call::body(cfg, out, call, window, n),
                 },
             },
             _ => Act::WAIT,
         }
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         let call = &mut self.call;
         match call.host {
-            Ctx::Call => call.end_of_input(out),
-            Ctx::Response => out.complete_tool(None, false),
+            Ctx::Call => call.end_of_input(cfg, out),
+            Ctx::Response => out.complete_tool(cfg, None, false),
             Ctx::Text | Ctx::Thinking => {}
         }
         call.call_open = false;
@@ -353,7 +361,7 @@ impl Machine for State {
     /// A cut closer after a complete call object completes the call; between the elements
     /// of an array or after it, it ends the array as a closer would. Inside a body it is a
     /// syntax error (the failure's raw text keeps it).
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         if self.after_call && self.call.host == Ctx::Text {
             // A repeated closer cut off right after a call: wire syntax as well.
             self.after_call = false;
@@ -365,7 +373,7 @@ impl Machine for State {
             (Ctx::Call, Phase::Body) if c.array() && !c.call_open => {}
             _ => return Cut::No,
         }
-        self.end_of_input(out);
+        self.end_of_input(cfg, out);
         Cut::Done
     }
 }
@@ -375,11 +383,17 @@ impl Machine for State {
 /// call is skipped to where its value ends ([`json_call::skip`]), else to the next opener
 /// or the end of input; the next opener ends whatever is being read and is read again in
 /// text.
-fn closerless(out: &mut Emitter<'_>, call: &mut JsonCall<Ctx>, d: Decision, window: &[u8]) -> Act {
+fn closerless(
+    cfg: &Settings<'_>,
+    out: &mut Emitter<'_>,
+    call: &mut JsonCall<Ctx>,
+    d: Decision,
+    window: &[u8],
+) -> Act {
     match (call.phase, d) {
         (Phase::After, _) => {
             if call.call_open {
-                out.complete_tool(None, false);
+                out.complete_tool(cfg, None, false);
             } else {
                 out.close_content();
             }
@@ -404,7 +418,7 @@ fn closerless(out: &mut Emitter<'_>, call: &mut JsonCall<Ctx>, d: Decision, wind
         }
         (Phase::Skip, _) => json_call::skip(out, call, d, window),
         (Phase::Body, Decision::Text(n) | Decision::Invalid(n)) => {
-            json_call::body(out, call, window, n)
+            json_call::body(cfg, out, call, window, n)
         }
         _ => Act::WAIT,
     }

@@ -18,6 +18,7 @@
 //! - A marker cut off by the end of input after complete children ends what it would close
 //!   ([`Region::cut_closer`], docs/design.md "Tool calls"): the cut bytes are wire syntax.
 
+use crate::config::Settings;
 use crate::config::ValueType;
 use crate::emit::{Act, Emit, Emitter};
 use crate::event::{BlockType, ErrorReason, Part};
@@ -89,7 +90,7 @@ impl<'s> Spelling<'s> {
 pub(crate) struct Syntax {
     /// The element names, from the emitter's configuration (a function, so that the
     /// spelling is borrowed only while a vocabulary is built or a tag read).
-    pub(crate) spelling: for<'e> fn(&'e Emitter<'_>) -> Spelling<'e>,
+    pub(crate) spelling: for<'e> fn(&'e Settings<'_>) -> Spelling<'e>,
     /// The region's element (`function_calls`, `minimax:tool_call`).
     pub(crate) region: u8,
     /// `invoke`.
@@ -175,8 +176,8 @@ impl Region {
     /// What may appear here (inlined: the caller's constant [`Syntax`] then folds its
     /// spelling function away).
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    pub(crate) fn vocab<'m>(&self, syn: &Syntax, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let sp = (syn.spelling)(out);
+    pub(crate) fn vocab<'m>(&self, syn: &Syntax, cfg: &'m Settings<'_>) -> Vocab<'m> {
+        let sp = (syn.spelling)(cfg);
         // Without a region element, no element closes one (a marker region's closer is a
         // literal).
         let region = if sp.region() == RegionKind::Element {
@@ -213,22 +214,23 @@ impl Region {
     pub(crate) fn act(
         &mut self,
         syn: &Syntax,
+        cfg: &Settings<'_>,
         out: &mut Emitter<'_>,
         d: Decision,
         window: &[u8],
     ) -> (Act, Open) {
         match d {
-            Decision::Element(tag) => self.on_tag(syn, out, tag, &window[..tag.len]),
-            Decision::Literal { len, .. } => self.on_literal(syn, out, &window[..len]),
+            Decision::Element(tag) => self.on_tag(syn, cfg, out, tag, &window[..tag.len]),
+            Decision::Literal { len, .. } => self.on_literal(syn, cfg, out, &window[..len]),
             Decision::Text(_) | Decision::Invalid(_) => (self.on_text(out, d, window), Open::Yes),
             Decision::NeedMore | Decision::Stop { .. } => (Act::WAIT, Open::Yes),
         }
     }
 
     /// End of input inside the region: an open invoke completes, an open parameter fails it.
-    pub(crate) fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    pub(crate) fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match self.at {
-            At::Invoke => self.finish_invoke(out, At::Calls),
+            At::Invoke => self.finish_invoke(cfg, out, At::Calls),
             At::Param | At::Cdata => out.fail_call(ErrorReason::Unfinished, false),
             At::Skip => out.fail_call(self.reason, false),
             At::Calls => {}
@@ -244,18 +246,19 @@ impl Region {
     pub(crate) fn cut_closer(
         &mut self,
         syn: &Syntax,
+        cfg: &Settings<'_>,
         out: &mut Emitter<'_>,
         cut: &[u8],
     ) -> Option<Cut> {
         match self.at {
             At::Param
-                if cut == b"<" || !((syn.spelling)(out).cdata && CDATA_OPEN.starts_with(cut)) =>
+                if cut == b"<" || !((syn.spelling)(cfg).cdata && CDATA_OPEN.starts_with(cut)) =>
             {
                 self.close_param(out);
                 Some(Cut::Again)
             }
             At::Invoke | At::Calls => {
-                self.end_of_input(out);
+                self.end_of_input(cfg, out);
                 Some(Cut::Done)
             }
             _ => None,
@@ -282,15 +285,21 @@ impl Region {
         }
     }
 
-    fn on_literal(&mut self, syn: &Syntax, out: &mut Emitter<'_>, lit: &[u8]) -> (Act, Open) {
+    fn on_literal(
+        &mut self,
+        syn: &Syntax,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        lit: &[u8],
+    ) -> (Act, Open) {
         let len = lit.len();
         if matches!(self.at, At::Calls | At::Invoke | At::Skip)
-            && (syn.spelling)(out).region_closer() == Some(lit)
+            && (syn.spelling)(cfg).region_closer() == Some(lit)
         {
             // A marker region's closer: it ends an open call as `</invoke>` would, and the
             // region.
             match self.at {
-                At::Invoke => self.finish_invoke(out, At::Calls),
+                At::Invoke => self.finish_invoke(cfg, out, At::Calls),
                 At::Skip => {
                     self.at = At::Calls;
                     return (out.close_skipped(self.reason, len, false), Open::No);
@@ -333,6 +342,7 @@ impl Region {
     fn on_tag(
         &mut self,
         syn: &Syntax,
+        cfg: &Settings<'_>,
         out: &mut Emitter<'_>,
         tag: Tag,
         bytes: &[u8],
@@ -345,13 +355,13 @@ impl Region {
                 out.close_content();
                 return (Act::skip(len), Open::No);
             }
-            At::Calls if e == syn.invoke && opening => self.open_invoke(out, tag, bytes),
+            At::Calls if e == syn.invoke && opening => self.open_invoke(cfg, out, tag, bytes),
             At::Invoke if e == syn.param && opening => {
-                return (self.open_param(syn, out, tag, bytes), Open::Yes);
+                return (self.open_param(syn, cfg, out, tag, bytes), Open::Yes);
             }
-            At::Invoke if e == syn.invoke && !opening => self.finish_invoke(out, At::Calls),
+            At::Invoke if e == syn.invoke && !opening => self.finish_invoke(cfg, out, At::Calls),
             At::Invoke if e == syn.region && !opening => {
-                self.finish_invoke(out, At::Calls);
+                self.finish_invoke(cfg, out, At::Calls);
                 return (Act::skip(len), Open::No);
             }
             At::Param if e == syn.param && !opening => self.close_param(out),
@@ -369,7 +379,7 @@ impl Region {
         (Act::skip(len), Open::Yes)
     }
 
-    fn open_invoke(&mut self, out: &mut Emitter<'_>, tag: Tag, bytes: &[u8]) {
+    fn open_invoke(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, tag: Tag, bytes: &[u8]) {
         out.close_content();
         out.open_call(1);
         self.params = 0;
@@ -385,16 +395,23 @@ impl Region {
             }
             return;
         };
-        out.announce_call(name);
-        self.tool = out.tools().find(name).map(|i| i as u16);
+        out.announce_call(cfg, name);
+        self.tool = cfg.tools().find(name).map(|i| i as u16);
         if tag.self_closing {
-            self.finish_invoke(out, At::Calls);
+            self.finish_invoke(cfg, out, At::Calls);
         } else {
             self.at = At::Invoke;
         }
     }
 
-    fn open_param(&mut self, syn: &Syntax, out: &mut Emitter<'_>, tag: Tag, bytes: &[u8]) -> Act {
+    fn open_param(
+        &mut self,
+        syn: &Syntax,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        tag: Tag,
+        bytes: &[u8],
+    ) -> Act {
         let Some(key) = attr(bytes, tag.name_end, b"name").filter(|k| !k.is_empty()) else {
             // Skipped with the rest of the call (the tag is read again as skipped text).
             self.at = At::Skip;
@@ -403,10 +420,10 @@ impl Region {
         };
         // The model's own typing attribute wins over the schema: it says how it wrote the
         // value (a string as is, or JSON).
-        let written = (syn.spelling)(out)
+        let written = (syn.spelling)(cfg)
             .string_attr
             .and_then(|a| attr(bytes, tag.name_end, a.as_bytes()));
-        let ty = match (written, value::param_type(out, self.tool, key)) {
+        let ty = match (written, value::param_type(cfg, self.tool, key)) {
             (Some(b"true"), _) => ValueType::String,
             (Some(b"false"), ValueType::String) => ValueType::Any,
             (_, declared) => declared,
@@ -425,8 +442,8 @@ impl Region {
         value::close(out, self.value);
     }
 
-    fn finish_invoke(&mut self, out: &mut Emitter<'_>, next: At) {
-        out.finish_call(self.params > 0);
+    fn finish_invoke(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, next: At) {
+        out.finish_call(cfg, self.params > 0);
         self.at = next;
     }
 }

@@ -30,6 +30,7 @@
 //! helpers every JSON-bodied dialect shares ([`super::json_body`]); this module adds what a
 //! call object has around them (its name, id, member keys and failures).
 
+use crate::config::Settings;
 use crate::emit::{Act, BufId, Emit, Emitter, Spool, SpoolMode};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{Lex, Lexer, Piece, Step, Text, Token, Transcoder, Writer};
@@ -250,7 +251,7 @@ impl<C: Copy> JsonCall<C> {
     /// (between an array's elements nothing is open), a skipped call fails with its reason,
     /// a complete single call completes. Nothing is open afterwards; the dialect sets its
     /// context and stops the raw capture.
-    pub(crate) fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    pub(crate) fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match self.phase {
             Phase::Body if self.array() && !self.call_open => {}
             Phase::Body => {
@@ -258,7 +259,7 @@ impl<C: Copy> JsonCall<C> {
                 out.fail_call(self.reason, false);
             }
             Phase::Skip => out.fail_call(self.reason, false),
-            Phase::After if self.call_open => out.complete_tool(None, false),
+            Phase::After if self.call_open => out.complete_tool(cfg, None, false),
             Phase::After => {}
         }
         self.call_open = false;
@@ -301,6 +302,7 @@ impl<C: Copy> JsonCall<C> {
 
 /// Reads the decided bytes `window[..n]` of the body.
 pub(crate) fn body<C: Copy>(
+    cfg: &Settings<'_>,
     out: &mut Emitter<'_>,
     s: &mut JsonCall<C>,
     window: &[u8],
@@ -342,7 +344,7 @@ pub(crate) fn body<C: Copy>(
             Act::skip(consumed)
         }
         Lex::Token(t) => {
-            let act = token(out, s, t, window, consumed);
+            let act = token(cfg, out, s, t, window, consumed);
             if s.phase == Phase::Body && s.member == Member::Args && s.name == Progress::Done {
                 pack_arguments(out, s, act, window, n, decided_in_quotes)
             } else {
@@ -498,6 +500,7 @@ fn member_depth<C: Copy>(s: &JsonCall<C>) -> usize {
 }
 
 fn token<C: Copy>(
+    cfg: &Settings<'_>,
     out: &mut Emitter<'_>,
     s: &mut JsonCall<C>,
     t: Token<'_>,
@@ -531,9 +534,9 @@ fn token<C: Copy>(
         };
     }
     match (s.member, t) {
-        (_, Token::ObjectEnd) if depth + 1 == obj => object_closed(out, s),
+        (_, Token::ObjectEnd) if depth + 1 == obj => object_closed(cfg, out, s),
         (Member::None, Token::KeyStart) if depth == obj => {
-            s.member = if s.name == Progress::Absent && out.name_as_key() {
+            s.member = if s.name == Progress::Absent && cfg.name_as_key() {
                 s.name = Progress::Reading;
                 Member::KeyName
             } else {
@@ -549,11 +552,11 @@ fn token<C: Copy>(
                 fail(out, s, ErrorReason::MissingName);
             } else {
                 s.member = Member::ArgsStart;
-                name_done(out, s);
+                name_done(cfg, out, s);
             }
         }
         (Member::Key, Token::Text(text)) => key_piece(s, text),
-        (Member::Key, Token::KeyEnd) => key_done(out, s),
+        (Member::Key, Token::KeyEnd) => key_done(cfg, s),
         (Member::Name, Token::StringStart) => s.name = Progress::Reading,
         (Member::Name, Token::Text(text)) => return name_piece(out, s, text, window, consumed),
         (Member::Name, Token::StringEnd) => {
@@ -562,7 +565,7 @@ fn token<C: Copy>(
             if out.name_len == 0 {
                 fail(out, s, ErrorReason::MissingName);
             } else {
-                name_done(out, s);
+                name_done(cfg, out, s);
             }
         }
         (Member::Name, _) => fail(out, s, ErrorReason::MissingName),
@@ -612,14 +615,14 @@ fn key_piece<C: Copy>(s: &mut JsonCall<C>, text: Text<'_>) {
 
 /// The key is read: the first of the description's name keys and the first of its argument
 /// keys count (hermes: `name`, `arguments`/`parameters`).
-fn key_done<C: Copy>(out: &Emitter<'_>, s: &mut JsonCall<C>) {
-    if out.name_as_key() {
+fn key_done<C: Copy>(cfg: &Settings<'_>, s: &mut JsonCall<C>) {
+    if cfg.name_as_key() {
         // The name was the first key: any other key is ignored.
         s.member = Member::Other;
         return;
     }
     let key = s.key.get(..s.key_len as usize).unwrap_or(&[]);
-    let d = out.description();
+    let d = cfg.description();
     s.member = if s.name == Progress::Absent && d.name_keys.contains(key) {
         Member::Name
     } else if s.args == Progress::Absent && d.argument_keys.contains(key) {
@@ -690,8 +693,8 @@ fn name_piece<C: Copy>(
 }
 
 /// The name string closed: the id follows, then any arguments held until now.
-fn name_done<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>) {
-    out.next_call_id();
+fn name_done<C: Copy>(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut JsonCall<C>) {
+    out.next_call_id(cfg);
     out.queue_chunk(Some(Part::Id), out.id_spool());
     if let Some((a, b)) = core::mem::replace(&mut s.held_args, Held::NONE).get() {
         out.queue_chunk(
@@ -813,7 +816,7 @@ fn transcode_encoded<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>) {
 }
 
 /// The call object closed.
-fn object_closed<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>) {
+fn object_closed<C: Copy>(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut JsonCall<C>) {
     if s.name != Progress::Done {
         fail(out, s, ErrorReason::MissingName);
         return;
@@ -825,8 +828,8 @@ fn object_closed<C: Copy>(out: &mut Emitter<'_>, s: &mut JsonCall<C>) {
         // Complete now: more elements may follow. The next failure's raw starts here — unless
         // this one fails as an unknown tool: its raw text is handed out first, and the next
         // element's is captured again from the next body act (`recapture`).
-        let unknown = out.unknown_tool();
-        out.complete_tool(None, false);
+        let unknown = cfg.unknown_tool(out.tool_name());
+        out.complete_tool(cfg, None, false);
         if !unknown {
             out.restart_capture();
         }

@@ -70,6 +70,7 @@
 //!   complete value or call (`…42<|close|>argu`, `…<|close|>ca`) completes what it would
 //!   close and is dropped (docs/design.md, "Tool calls").
 
+use crate::config::Settings;
 use crate::config::{Config, ValueType};
 use crate::emit::{Act, Emitter, STR_CAP, decimal};
 use crate::event::{BlockType, ErrorReason, Part};
@@ -173,11 +174,11 @@ impl Machine for State {
         self.ctx as u32
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
         match self.ctx {
             Ctx::Text => {
-                let (open, close) = out.thinking_tags();
-                let stops = out.stops();
+                let (open, close) = cfg.thinking_tags();
+                let stops = cfg.stops();
                 let mut v = Vocab {
                     stops,
                     ..Vocab::EMPTY
@@ -201,7 +202,7 @@ impl Machine for State {
                 v
             }
             Ctx::Thinking => {
-                let (open, close) = out.thinking_tags();
+                let (open, close) = cfg.thinking_tags();
                 Vocab::EMPTY
                     .with_literal(close.as_bytes())
                     .with_literal(OPEN_TOOLS)
@@ -257,7 +258,13 @@ impl Machine for State {
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         let in_call = matches!(
             self.ctx,
             Ctx::CallHead | Ctx::Call | Ctx::ArgHead | Ctx::Value
@@ -268,19 +275,19 @@ impl Machine for State {
             return Act::WAIT;
         }
         match d {
-            Decision::Literal { index, len } => self.literal(out, index, len, window),
+            Decision::Literal { index, len } => self.literal(cfg, out, index, len, window),
             Decision::Text(n) | Decision::Invalid(n) => self.text(out, d, window, n),
             Decision::NeedMore | Decision::Stop { .. } | Decision::Element(_) => Act::WAIT,
         }
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match self.ctx {
             // A header cut off: wire syntax, as a cut tag is (no block was started).
             Ctx::CallHead => out.stop_capture(),
             // Between arguments, or inside an argument's header: the arguments read so far
             // are the call's.
-            Ctx::Call | Ctx::ArgHead => out.finish_call(self.params > 0),
+            Ctx::Call | Ctx::ArgHead => out.finish_call(cfg, self.params > 0),
             Ctx::Value => {
                 self.fail(out, ErrorReason::Unfinished);
                 out.fail_call(self.reason, false);
@@ -294,7 +301,7 @@ impl Machine for State {
     /// A marker cut off by the end of input (`…42<|close|>argu`, `…<|close|>ca`, `<|se`):
     /// it completes the value or call it would close, and is dropped; one cut in a header
     /// drops the header, one in the tools channel ends it.
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         match self.ctx {
             Ctx::Value => {
                 self.close_value(out);
@@ -302,7 +309,7 @@ impl Machine for State {
                 Cut::Again
             }
             Ctx::Region | Ctx::CallHead | Ctx::Call | Ctx::ArgHead => {
-                self.end_of_input(out);
+                self.end_of_input(cfg, out);
                 Cut::Done
             }
             _ => Cut::No,
@@ -320,7 +327,14 @@ impl State {
         }
     }
 
-    fn literal(&mut self, out: &mut Emitter<'_>, index: usize, len: usize, window: &[u8]) -> Act {
+    fn literal(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        index: usize,
+        len: usize,
+        window: &[u8],
+    ) -> Act {
         match self.ctx {
             Ctx::Text => {
                 out.close_content();
@@ -362,7 +376,7 @@ impl State {
                     }
                 }
             }
-            Ctx::CallHead if index == H_SEP => return self.call_header(out, len),
+            Ctx::CallHead if index == H_SEP => return self.call_header(cfg, out, len),
             // A marker before the header's end: the call never got a name.
             Ctx::CallHead => {
                 self.fail(out, ErrorReason::MissingName);
@@ -374,7 +388,7 @@ impl State {
                     self.ctx = Ctx::ArgHead;
                 }
                 C_CLOSE => {
-                    out.finish_call(self.params > 0);
+                    out.finish_call(cfg, self.params > 0);
                     self.ctx = self.home();
                 }
                 C_JSON => {
@@ -384,12 +398,12 @@ impl State {
                 // The tools or message closer, or the next call's opener: this call's closer
                 // is missing; the marker acts where the call stood.
                 _ => {
-                    out.finish_call(self.params > 0);
+                    out.finish_call(cfg, self.params > 0);
                     self.ctx = self.home();
                     return Act::WAIT;
                 }
             },
-            Ctx::ArgHead if index == H_SEP => return self.argument_header(out, len),
+            Ctx::ArgHead if index == H_SEP => return self.argument_header(cfg, out, len),
             Ctx::ArgHead => {
                 self.fail(out, ErrorReason::MalformedParameter);
                 return Act::WAIT;
@@ -464,7 +478,7 @@ impl State {
     }
 
     /// The call header's `<|sep|>` (`len` bytes): the block starts, named by `tool`.
-    fn call_header(&mut self, out: &mut Emitter<'_>, len: usize) -> Act {
+    fn call_header(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, len: usize) -> Act {
         let mut name = [0u8; STR_CAP];
         let got = attr(out.value.bytes(), b"tool").map(|v| decode(v, &mut name));
         self.start_call(out);
@@ -494,13 +508,13 @@ impl State {
         id[kept.len() + 1..end].copy_from_slice(k);
         out.set_wire_id(&id[..end]);
         out.queue_chunk(Some(Part::Id), out.id_spool());
-        self.tool = out.tools().find(name).map(|i| i as u16);
+        self.tool = cfg.tools().find(name).map(|i| i as u16);
         Act::skip(len)
     }
 
     /// An argument header's `<|sep|>` (`len` bytes): the value opens, keyed by `key` and
     /// typed by `type`.
-    fn argument_header(&mut self, out: &mut Emitter<'_>, len: usize) -> Act {
+    fn argument_header(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, len: usize) -> Act {
         let mut key = [0u8; STR_CAP];
         let attrs = out.value.bytes();
         let got = attr(attrs, b"key").map(|v| decode(v, &mut key));
@@ -521,7 +535,7 @@ impl State {
         let ty = match written {
             Some(true) => ValueType::String,
             Some(false) => ValueType::Any,
-            None => match value::param_type(out, self.tool, key) {
+            None => match value::param_type(cfg, self.tool, key) {
                 ValueType::Any => ValueType::String,
                 declared => declared,
             },

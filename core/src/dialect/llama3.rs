@@ -48,7 +48,7 @@
 //!   start is also right after thinking that nothing but whitespace preceded.
 //! - Stop sequences apply to top-level text only; `tools` neither restricts nor coerces calls.
 
-use crate::config::Config;
+use crate::config::{Config, Settings};
 use crate::emit::{Act, Emitter};
 use crate::event::{BlockType, ErrorReason};
 use crate::scan::{Decision, Names, Vocab};
@@ -289,30 +289,30 @@ impl Machine for State {
         self.call.host as u32 | phase << 4
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
         // Built in place, the thinking markers read only where they count: this runs for
         // every decision.
         let mut v = Vocab::EMPTY;
         match self.call.host {
             Ctx::Start => {
-                v.stops = out.stops();
-                v.add_literal(out.thinking_tags().0.as_bytes());
+                v.stops = cfg.stops();
+                v.add_literal(cfg.thinking_tags().0.as_bytes());
                 v.add_literal_when(PYTHON_TAG, call_follows);
                 v.add_literal_when(b"{", call_follows);
                 v.add_literal_when(b"[", call_follows);
             }
             Ctx::Text => {
-                v.stops = out.stops();
-                v.add_literal(out.thinking_tags().0.as_bytes());
+                v.stops = cfg.stops();
+                v.add_literal(cfg.thinking_tags().0.as_bytes());
                 v.add_literal_when(PYTHON_TAG, text_follows);
                 // After prose, a call object counts when it names a configured tool.
-                let tools = out.tools();
+                let tools = cfg.tools();
                 if !tools.is_empty() {
                     v.dynamic = Names::Tools(tools);
                     v.add_literal_when(b"{", text_follows);
                 }
             }
-            Ctx::StartThinking | Ctx::Thinking => v.add_literal(out.thinking_tags().1.as_bytes()),
+            Ctx::StartThinking | Ctx::Thinking => v.add_literal(cfg.thinking_tags().1.as_bytes()),
             Ctx::Json => v.add_literal(PYTHON_TAG),
             Ctx::After => {
                 for lit in AFTER_LITERALS {
@@ -323,7 +323,13 @@ impl Machine for State {
         v
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         let host = self.call.host;
         let skipping = host == Ctx::Json && self.call.phase == Phase::Skip;
         if out.call_too_large() && !skipping {
@@ -331,11 +337,11 @@ impl Machine for State {
             return Act::WAIT;
         }
         if host == Ctx::Json && self.call.phase == Phase::After {
-            self.end_json(out);
+            self.end_json(cfg, out);
             return Act::WAIT;
         }
         match d {
-            Decision::Literal { index, len } => self.literal(out, index, len, window),
+            Decision::Literal { index, len } => self.literal(cfg, out, index, len, window),
             Decision::Text(n) | Decision::Invalid(n) => match host {
                 Ctx::Start => {
                     // Whitespace keeps the message at its start; anything else is text.
@@ -356,16 +362,16 @@ impl Machine for State {
                 Ctx::Json => match self.call.phase {
                     Phase::Skip => json_call::skip(out, &mut self.call, d, window),
                     // Invalid bytes go to the lexer as they are: it decodes strings lossily.
-                    _ => json_call::body(out, &mut self.call, window, n),
+                    _ => json_call::body(cfg, out, &mut self.call, window, n),
                 },
             },
             _ => Act::WAIT,
         }
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         if self.call.host == Ctx::Json {
-            self.call.end_of_input(out);
+            self.call.end_of_input(cfg, out);
             self.call.host = Ctx::After;
         }
         out.stop_capture();
@@ -389,9 +395,9 @@ impl State {
     }
 
     /// The JSON value ended: a single call completes; separators or text follow.
-    fn end_json(&mut self, out: &mut Emitter<'_>) {
+    fn end_json(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         if self.call.call_open {
-            out.complete_call();
+            out.complete_call(cfg);
             self.call.call_open = false;
         } else {
             out.stop_capture();
@@ -408,7 +414,14 @@ impl State {
         Act::skip(skip)
     }
 
-    fn literal(&mut self, out: &mut Emitter<'_>, index: usize, len: usize, window: &[u8]) -> Act {
+    fn literal(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        index: usize,
+        len: usize,
+        window: &[u8],
+    ) -> Act {
         let after = window.get(len..).unwrap_or(&[]);
         let array_after = || {
             after
@@ -459,7 +472,7 @@ impl State {
                         self.call.host = Ctx::After;
                         return out.close_skipped(self.call.reason, 0, false);
                     }
-                    Phase::After => self.end_json(out),
+                    Phase::After => self.end_json(cfg, out),
                 }
                 // The tag is read again as the start of the next call.
                 self.call.host = Ctx::After;

@@ -34,6 +34,7 @@
 //! - Stop sequences apply in top-level text only (not inside the region).
 
 use crate::config::Config;
+use crate::config::Settings;
 use crate::emit::{Act, Emitter};
 use crate::event::BlockType;
 use crate::scan::{Decision, Vocab};
@@ -55,8 +56,8 @@ const INVOKE: u8 = SYNTAX.invoke;
 
 /// What opens the calls in text and thinking: the region's opening tag, or the region's
 /// opening marker (a literal, added last), or — without a region — the call's opening tag.
-fn region_opener<'m>(out: &'m Emitter<'_>) -> Vocab<'m> {
-    let sp = spelling(out);
+fn region_opener<'m>(cfg: &'m Settings<'_>) -> Vocab<'m> {
+    let sp = spelling(cfg);
     let opener = match sp.region() {
         RegionKind::Element => 1 << REGION,
         RegionKind::None => 1 << INVOKE,
@@ -74,9 +75,9 @@ fn region_opener<'m>(out: &'m Emitter<'_>) -> Vocab<'m> {
 
 /// A marker region's opener, if the dialect has one.
 #[inline]
-fn region_marker<'m>(out: &'m Emitter<'_>) -> Option<&'m [u8]> {
-    if out.invoke_region().0 {
-        spelling(out).region_markers.map(|m| m.0.as_bytes())
+fn region_marker<'m>(cfg: &'m Settings<'_>) -> Option<&'m [u8]> {
+    if cfg.invoke_region().0 {
+        spelling(cfg).region_markers.map(|m| m.0.as_bytes())
     } else {
         None
     }
@@ -84,13 +85,13 @@ fn region_marker<'m>(out: &'m Emitter<'_>) -> Option<&'m [u8]> {
 
 /// The element names of the description in force.
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-fn spelling<'e>(out: &'e Emitter<'_>) -> Spelling<'e> {
-    let kind = match out.invoke_region() {
+fn spelling<'e>(cfg: &'e Settings<'_>) -> Spelling<'e> {
+    let kind = match cfg.invoke_region() {
         (true, _) => RegionKind::Markers,
         (_, true) => RegionKind::None,
         _ => RegionKind::Element,
     };
-    out.with_invoke_description(|d| Spelling {
+    cfg.with_invoke_description(|d| Spelling {
         names: d.elements,
         prefixes: d.tag_prefixes,
         prefix_required: !d.tag_prefixes.is_empty(),
@@ -142,40 +143,46 @@ impl Machine for State {
         self.ctx as u32 | (self.calls.at as u32) << 4 | ((self.fresh | self.yielded) as u32) << 12
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
         // The thinking markers are read in text and thinking only: inside the calls (most
         // decisions of a long argument) they would be a wasted read per decision.
         match self.ctx {
             Ctx::Text => {
-                let (open, close) = out.thinking_tags();
+                let (open, close) = cfg.thinking_tags();
                 let mut v = Vocab {
-                    stops: out.stops(),
-                    ..region_opener(out)
+                    stops: cfg.stops(),
+                    ..region_opener(cfg)
                 };
                 v.add_literal(open.as_bytes());
                 if self.fresh || self.yielded {
                     v.add_literal(close.as_bytes());
                 }
-                if let Some(m) = region_marker(out) {
+                if let Some(m) = region_marker(cfg) {
                     v.add_literal(m);
                 }
                 v
             }
             Ctx::Thinking => {
-                let (open, close) = out.thinking_tags();
-                let mut v = region_opener(out)
+                let (open, close) = cfg.thinking_tags();
+                let mut v = region_opener(cfg)
                     .with_literal(close.as_bytes())
                     .with_literal(open.as_bytes());
-                if let Some(m) = region_marker(out) {
+                if let Some(m) = region_marker(cfg) {
                     v.add_literal(m);
                 }
                 v
             }
-            Ctx::Calls => self.calls.vocab(&SYNTAX, out),
+            Ctx::Calls => self.calls.vocab(&SYNTAX, cfg),
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         self.fresh = false;
         if out.call_too_large() && !(self.ctx == Ctx::Calls && self.calls.at == At::Skip) {
             // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
@@ -185,16 +192,16 @@ impl Machine for State {
         }
         match (self.ctx, d) {
             (Ctx::Calls, _) => {
-                let (act, open) = self.calls.act(&SYNTAX, out, d, window);
+                let (act, open) = self.calls.act(&SYNTAX, cfg, out, d, window);
                 // Without a region, the stream is back in text once the call ends.
-                let regionless = || out.invoke_region().1;
+                let regionless = || cfg.invoke_region().1;
                 if open == Open::No || (self.calls.at == At::Calls && regionless()) {
                     self.ctx = Ctx::Text;
                 }
                 act
             }
             (Ctx::Text, Decision::Literal { len, .. })
-                if region_marker(out) == window.get(..len) =>
+                if region_marker(cfg) == window.get(..len) =>
             {
                 // A marker region opens (Step-3's `<｜tool_calls_begin｜>`).
                 out.close_content();
@@ -204,7 +211,7 @@ impl Machine for State {
                 Act::skip(len)
             }
             (Ctx::Thinking, Decision::Literal { len, .. })
-                if region_marker(out) == window.get(..len) =>
+                if region_marker(cfg) == window.get(..len) =>
             {
                 super::thinking_marker(out, true, &window[..len]).unwrap_or_else(|| {
                     self.ctx = Ctx::Text;
@@ -274,17 +281,20 @@ impl Machine for State {
         }
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         if self.ctx == Ctx::Calls {
-            self.calls.end_of_input(out);
+            self.calls.end_of_input(cfg, out);
         }
         self.ctx = Ctx::Text;
     }
 
     /// A cut closer in the region is wire syntax, as in anthropic-xml ([`Region::cut_closer`]).
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
         match self.ctx {
-            Ctx::Calls => self.calls.cut_closer(&SYNTAX, out, cut).unwrap_or(Cut::No),
+            Ctx::Calls => self
+                .calls
+                .cut_closer(&SYNTAX, cfg, out, cut)
+                .unwrap_or(Cut::No),
             _ => Cut::No,
         }
     }

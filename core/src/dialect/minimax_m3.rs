@@ -42,6 +42,7 @@
 //!   object with a `$text` member); nested members are typed by the untyped guess (the
 //!   configuration keeps the schema's top-level types only).
 
+use crate::config::Settings;
 use crate::emit::{Act, Emitter, Spool};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::tag::{self, TagLex, attr};
@@ -148,12 +149,18 @@ const LIT_THINKING_OPEN: usize = 2;
 
 /// What may appear in `ctx` (`ns`: the token was just read; `stray`: a thinking closer in
 /// text is dropped).
-pub(super) fn vocab<'m>(out: &'m Emitter<'_>, ctx: Ctx, ns: bool, stray: bool) -> Vocab<'m> {
-    let (open, close) = out.thinking_tags();
+pub(super) fn vocab<'m>(
+    cfg: &'m Settings<'_>,
+    out: &'m Emitter<'_>,
+    ctx: Ctx,
+    ns: bool,
+    stray: bool,
+) -> Vocab<'m> {
+    let (open, close) = cfg.thinking_tags();
     match ctx {
         Ctx::Text => {
             let mut v = Vocab {
-                stops: out.stops(),
+                stops: cfg.stops(),
                 ..Vocab::EMPTY
             };
             v.add_literal(REGION_OPEN);
@@ -180,7 +187,13 @@ pub(super) fn vocab<'m>(out: &'m Emitter<'_>, ctx: Ctx, ns: bool, stray: bool) -
 }
 
 /// What to do with decision `d` about the head of `window`.
-pub(super) fn act(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8]) -> Act {
+pub(super) fn act(
+    cfg: &Settings<'_>,
+    out: &mut Emitter<'_>,
+    s: &mut State,
+    d: Decision,
+    window: &[u8],
+) -> Act {
     if out.call_too_large() && matches!(s.ctx, Ctx::Call | Ctx::Str | Ctx::Held) {
         // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
         s.ns = false;
@@ -199,7 +212,7 @@ pub(super) fn act(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u
             s.ns = true;
             Act::skip(len)
         }
-        (_, Decision::Element(tag)) => on_tag(out, s, tag, &window[..tag.len]),
+        (_, Decision::Element(tag)) => on_tag(cfg, out, s, tag, &window[..tag.len]),
         (_, Decision::Text(_) | Decision::Invalid(_)) if s.ns => {
             // After the token, only where a skipped call reads a tag it does not end at: the
             // bytes are decided again without it (a text run read after the token could
@@ -274,7 +287,7 @@ fn text_or_thinking(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &
     }
 }
 
-fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+fn on_tag(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     let name = tag.name(bytes);
     match s.ctx {
         Ctx::Region if tag.closing => {
@@ -285,7 +298,7 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
         }
         Ctx::Region => {
             s.ns = false;
-            open_invoke(out, s, tag, bytes);
+            open_invoke(cfg, out, s, tag, bytes);
             Act::skip(tag.len)
         }
         Ctx::Skip => {
@@ -306,7 +319,7 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
                 return Act::WAIT;
             }
             s.ns = false;
-            morph::finish_call(out, s);
+            morph::finish_call(cfg, out, s);
             if region {
                 out.close_content();
                 s.ctx = Ctx::Text;
@@ -314,7 +327,7 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
             Act::skip(tag.len)
         }
         Ctx::Call => {
-            let act = morph::open_arg(out, s, tag, name);
+            let act = morph::open_arg(cfg, out, s, tag, name);
             if act.consume > 0 {
                 s.ns = false;
             }
@@ -323,7 +336,7 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
         _ => {
             // A string's closer, or a tag of a held value (kept without the token). A tag
             // that fails the call is read again, after the token, in the skipped call.
-            let act = morph::on_tag(out, s, tag, bytes);
+            let act = morph::on_tag(cfg, out, s, tag, bytes);
             if act.consume > 0 {
                 s.ns = false;
             }
@@ -332,7 +345,7 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     }
 }
 
-fn open_invoke(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
+fn open_invoke(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
     if !matches!(out.open, Some(o) if o.ty == BlockType::ToolCall) {
         // The token's act did not see the tag (it always does: its look-ahead read it).
         out.close_content();
@@ -352,18 +365,23 @@ fn open_invoke(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
         }
         return;
     };
-    out.announce_call(name);
-    s.tool = out.tools().find(name).map_or(NO_TOOL, |i| i as u16);
+    out.announce_call(cfg, name);
+    s.tool = cfg.tools().find(name).map_or(NO_TOOL, |i| i as u16);
     s.ctx = Ctx::Call;
     if tag.self_closing {
-        morph::finish_call(out, s);
+        morph::finish_call(cfg, out, s);
     }
 }
 
 /// A marker cut off by the end of input: the open argument's closer ends it, a marker
 /// between arguments completes the call, one between calls ends the region; the cut bytes
 /// are then wire syntax. The cut may hold the token or start after it.
-pub(super) fn cut_closer(out: &mut Emitter<'_>, s: &mut State, cut: &[u8]) -> Cut {
+pub(super) fn cut_closer(
+    cfg: &Settings<'_>,
+    out: &mut Emitter<'_>,
+    s: &mut State,
+    cut: &[u8],
+) -> Cut {
     // The tag part of the cut (empty while the cut is inside the token).
     let after = match cut.strip_prefix(NS) {
         Some(rest) => rest,
@@ -394,7 +412,7 @@ pub(super) fn cut_closer(out: &mut Emitter<'_>, s: &mut State, cut: &[u8]) -> Cu
                 return Cut::Again;
             }
             s.ns = false;
-            morph::finish_call(out, s);
+            morph::finish_call(cfg, out, s);
             Cut::Again
         }
         Ctx::Region => {

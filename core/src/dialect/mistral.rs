@@ -50,6 +50,7 @@
 //!   mistral calls (as hermes).
 
 use crate::config::Config;
+use crate::config::Settings;
 use crate::emit::{Act, Emitter, STR_CAP};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{Decision, Vocab};
@@ -108,15 +109,15 @@ impl Machine for State {
         self.call.host as u32 | phase << 4
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
         match self.call.host {
             Ctx::Text => Vocab {
-                stops: out.stops(),
+                stops: cfg.stops(),
                 ..Vocab::EMPTY
             }
-            .with_literal(out.thinking_tags().0.as_bytes())
+            .with_literal(cfg.thinking_tags().0.as_bytes())
             .with_literal(CALLS),
-            Ctx::Thinking => Vocab::EMPTY.with_literal(out.thinking_tags().1.as_bytes()),
+            Ctx::Thinking => Vocab::EMPTY.with_literal(cfg.thinking_tags().1.as_bytes()),
             Ctx::Name | Ctx::NameEnd => Vocab::EMPTY
                 .with_literal(CALLS)
                 .with_literal(ARGS)
@@ -126,7 +127,13 @@ impl Machine for State {
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         let skipping = self.call.host == Ctx::Json && self.call.phase == Phase::Skip;
         if out.call_too_large() && !skipping {
             self.fail(out, ErrorReason::TooLarge);
@@ -134,15 +141,15 @@ impl Machine for State {
         }
         if self.call.host == Ctx::Json && self.call.phase == Phase::After {
             // The call (or array) ended with its JSON value: what follows is top-level text.
-            self.end_json(out);
+            self.end_json(cfg, out);
             return Act::WAIT;
         }
         match d {
-            Decision::Literal { index, len } => self.literal(out, index, len),
+            Decision::Literal { index, len } => self.literal(cfg, out, index, len),
             Decision::Text(n) | Decision::Invalid(n) => match self.call.host {
                 Ctx::Text => out.content(BlockType::Text, 0, d),
                 Ctx::Thinking => out.content(BlockType::Thinking, 0, d),
-                Ctx::Name | Ctx::NameEnd => self.name_text(out, d, window, n),
+                Ctx::Name | Ctx::NameEnd => self.name_text(cfg, out, d, window, n),
                 Ctx::CallId => {
                     // Invalid bytes stay in the id (it is written lossily, rule 7).
                     if !out.value.push(&window[..n]) {
@@ -154,7 +161,7 @@ impl Machine for State {
                 Ctx::Json => match self.call.phase {
                     Phase::Skip => json_call::skip(out, &mut self.call, d, window),
                     // Invalid bytes go to the lexer as they are: it decodes strings lossily.
-                    _ => json_call::body(out, &mut self.call, window, n),
+                    _ => json_call::body(cfg, out, &mut self.call, window, n),
                 },
             },
             _ => Act::WAIT,
@@ -163,7 +170,7 @@ impl Machine for State {
 
     /// Between an array's elements, a `[TOOL_CALLS]` cut off by the end of input: the array
     /// ends there and the partial marker is text (the shared path, as hermes's arrays).
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, _cfg: &Settings<'_>, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         let c = &self.call;
         if c.host != Ctx::Json || c.phase != Phase::Body || !c.array() || c.call_open {
             return Cut::No;
@@ -173,13 +180,13 @@ impl Machine for State {
         Cut::Done
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match (self.call.host, self.call.phase) {
             (Ctx::Name | Ctx::NameEnd | Ctx::CallId, _) => {
                 self.fail(out, ErrorReason::Unfinished);
                 out.fail_call(self.call.reason, false);
             }
-            (Ctx::Json, _) => self.call.end_of_input(out),
+            (Ctx::Json, _) => self.call.end_of_input(cfg, out),
             _ => {}
         }
         self.call.call_open = false;
@@ -205,9 +212,9 @@ impl State {
     }
 
     /// The JSON value ended: a single call completes; what follows is top-level text.
-    fn end_json(&mut self, out: &mut Emitter<'_>) {
+    fn end_json(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         if self.call.call_open {
-            out.complete_call();
+            out.complete_call(cfg);
             self.call.call_open = false;
         } else {
             out.stop_capture();
@@ -215,7 +222,13 @@ impl State {
         self.call.host = Ctx::Text;
     }
 
-    fn literal(&mut self, out: &mut Emitter<'_>, index: usize, len: usize) -> Act {
+    fn literal(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        index: usize,
+        len: usize,
+    ) -> Act {
         match (self.call.host, index) {
             (Ctx::Text, LIT_THINK) => {
                 out.close_content();
@@ -243,7 +256,7 @@ impl State {
                 return self.next_call(out);
             }
             (Ctx::Name | Ctx::NameEnd, LIT_CALL_ID) => self.id_follows(out),
-            (Ctx::Name | Ctx::NameEnd | Ctx::CallId, LIT_ARGS) => self.arguments_follow(out),
+            (Ctx::Name | Ctx::NameEnd | Ctx::CallId, LIT_ARGS) => self.arguments_follow(cfg, out),
             (Ctx::Json, _) => {
                 match self.call.phase {
                     // Between the elements of an array: it just ends.
@@ -253,7 +266,7 @@ impl State {
                         return self.next_call(out);
                     }
                     Phase::Skip => return self.next_call(out),
-                    Phase::After => self.end_json(out),
+                    Phase::After => self.end_json(cfg, out),
                 }
                 // The marker is read again as the start of the next call.
                 self.call.host = Ctx::Text;
@@ -272,7 +285,14 @@ impl State {
     }
 
     /// Text after `[TOOL_CALLS]`: whitespace, then `[` or `{` (JSON) or a name.
-    fn name_text(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8], n: usize) -> Act {
+    fn name_text(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+        n: usize,
+    ) -> Act {
         if matches!(d, Decision::Invalid(_)) {
             // Invalid bytes stay in the name (it is written lossily, rule 7).
             if !self.call.call_open {
@@ -309,7 +329,7 @@ impl State {
             }
             if b == b'{' {
                 // `NAME{…}`: the arguments begin without `[ARGS]`.
-                self.arguments_follow(out);
+                self.arguments_follow(cfg, out);
                 return Act::skip(i);
             }
             if ws {
@@ -341,8 +361,8 @@ impl State {
     }
 
     /// `[ARGS]` (or the `{` after a name): the name and id stream; the arguments follow.
-    fn arguments_follow(&mut self, out: &mut Emitter<'_>) {
-        if self.announce(out) {
+    fn arguments_follow(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
+        if self.announce(cfg, out) {
             self.call.begin_arguments();
             self.call.host = Ctx::Json;
         }
@@ -365,7 +385,7 @@ impl State {
     }
 
     /// The name (and id) are read: they stream; the arguments follow.
-    fn announce(&mut self, out: &mut Emitter<'_>) -> bool {
+    fn announce(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) -> bool {
         if self.call.host != Ctx::CallId && !self.take_name(out) {
             return false;
         }
@@ -382,7 +402,7 @@ impl State {
         let id = &id[..id_bytes.len()];
         out.queue_chunk(Some(Part::Name), out.name_spool());
         if id.is_empty() {
-            out.next_call_id();
+            out.next_call_id(cfg);
         } else {
             out.set_id(id);
             out.calls += 1;

@@ -4,7 +4,8 @@
 //! driver's questions — what may appear in the current context ([`Machine::vocab`]), what to
 //! do with the scanner's decision there ([`Machine::act`]), what to close at the end of input
 //! ([`Machine::end_of_input`]) — and states its facts (default thinking tags, where its
-//! calls sit). It writes events through the [`Emitter`]; holdback, UTF-8, stop sequences,
+//! calls sit). It reads its configuration from the [`Settings`] the driver hands to every
+//! call, and writes events through the [`Emitter`]; holdback, UTF-8, stop sequences,
 //! block bookkeeping and JSON escaping live in the shared layers, so dialects only choose.
 //! The driver (`sieve.rs`) never names a dialect: it holds an [`Active`], which the
 //! [`registry!`] below generates together with the public [`Dialect`] enum.
@@ -57,7 +58,7 @@ mod sectioned;
 pub(crate) mod value;
 pub(crate) mod xml_value;
 
-use crate::config::Config;
+use crate::config::{Config, Settings};
 use crate::emit::{Act, Emitter};
 use crate::event::BlockType;
 use crate::scan::{Decision, Vocab};
@@ -73,7 +74,7 @@ pub(crate) trait Machine: Sized {
     fn new(cfg: &Config<'_>) -> Self;
 
     /// What may appear in the current context (borrowing the configuration's markers).
-    fn vocab<'m>(&self, emit: &'m Emitter<'_>) -> Vocab<'m>;
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, emit: &'m Emitter<'_>) -> Vocab<'m>;
 
     /// A key for the current context's [`vocab`](Machine::vocab) and
     /// [`plain_block`](Machine::plain_block): two states with the same key have the same
@@ -87,10 +88,16 @@ pub(crate) trait Machine: Sized {
     fn plain_block(&self) -> Option<(BlockType, u8)>;
 
     /// What to do with the scanner's decision `d` about the head of `window`.
-    fn act(&mut self, emit: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act;
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        emit: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act;
 
     /// End of input: close what is open (the driver then completes any open block).
-    fn end_of_input(&mut self, emit: &mut Emitter<'_>);
+    fn end_of_input(&mut self, cfg: &Settings<'_>, emit: &mut Emitter<'_>);
 
     /// The input ends in `cut`, the beginning of one of the current context's markers cut off
     /// by the end of input (`</tool_`, `</`, `<`: a model stopped by `max_tokens` inside a
@@ -111,8 +118,8 @@ pub(crate) trait Machine: Sized {
     ///
     /// [`plain_block`]: Machine::plain_block
     /// [`end_of_input`]: Machine::end_of_input
-    fn cut_closer(&mut self, emit: &mut Emitter<'_>, cut: &[u8]) -> Cut {
-        let _ = (emit, cut);
+    fn cut_closer(&mut self, cfg: &Settings<'_>, emit: &mut Emitter<'_>, cut: &[u8]) -> Cut {
+        let _ = (cfg, emit, cut);
         Cut::No
     }
 }
@@ -156,9 +163,13 @@ macro_rules! registry {
             }
 
             #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-            pub(crate) fn vocab<'m>(&self, emit: &'m Emitter<'_>) -> Vocab<'m> {
+            pub(crate) fn vocab<'m>(
+                &self,
+                cfg: &'m Settings<'_>,
+                emit: &'m Emitter<'_>,
+            ) -> Vocab<'m> {
                 match self {
-                    $(Active::$variant(s) => s.vocab(emit),)*
+                    $(Active::$variant(s) => s.vocab(cfg, emit),)*
                 }
             }
 
@@ -177,21 +188,32 @@ macro_rules! registry {
             }
 
             #[inline]
-            pub(crate) fn act(&mut self, emit: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+            pub(crate) fn act(
+                &mut self,
+                cfg: &Settings<'_>,
+                emit: &mut Emitter<'_>,
+                d: Decision,
+                window: &[u8],
+            ) -> Act {
                 match self {
-                    $(Active::$variant(s) => s.act(emit, d, window),)*
+                    $(Active::$variant(s) => s.act(cfg, emit, d, window),)*
                 }
             }
 
-            pub(crate) fn end_of_input(&mut self, emit: &mut Emitter<'_>) {
+            pub(crate) fn end_of_input(&mut self, cfg: &Settings<'_>, emit: &mut Emitter<'_>) {
                 match self {
-                    $(Active::$variant(s) => s.end_of_input(emit),)*
+                    $(Active::$variant(s) => s.end_of_input(cfg, emit),)*
                 }
             }
 
-            pub(crate) fn cut_closer(&mut self, emit: &mut Emitter<'_>, cut: &[u8]) -> Cut {
+            pub(crate) fn cut_closer(
+                &mut self,
+                cfg: &Settings<'_>,
+                emit: &mut Emitter<'_>,
+                cut: &[u8],
+            ) -> Cut {
                 match self {
-                    $(Active::$variant(s) => s.cut_closer(emit, cut),)*
+                    $(Active::$variant(s) => s.cut_closer(cfg, emit, cut),)*
                 }
             }
         }
@@ -265,14 +287,15 @@ pub(crate) fn thinking_marker(out: &mut Emitter<'_>, call: bool, marker: &[u8]) 
 /// and is decided as usual (`None`). `closer` reads the call closer in force.
 #[inline]
 pub(crate) fn after_call(
+    cfg: &Settings<'_>,
     out: &mut Emitter<'_>,
     watching: &mut bool,
-    closer: impl for<'e> Fn(&'e Emitter<'_>) -> &'e [u8],
+    closer: impl for<'e> Fn(&'e Settings<'_>) -> &'e [u8],
     d: Decision,
     window: &[u8],
 ) -> Option<Act> {
     match d {
-        Decision::Literal { len, .. } if window.get(..len) == Some(closer(out)) => {
+        Decision::Literal { len, .. } if window.get(..len) == Some(closer(cfg)) => {
             *watching = false;
             out.close_content();
             Some(Act::skip(len))

@@ -51,6 +51,7 @@
 //! - CDATA has no special meaning (docs/design.md gives morph-xml none, and a string argument ends
 //!   at its first `</k>`): `<![CDATA[…]]>` is inner markup, kept as written.
 
+use crate::config::Settings;
 use crate::config::{Config, Dialect, ValueType};
 use crate::emit::{Act, Emit, Emitter, STR_CAP, Spool, SpoolMode, floor_char_boundary};
 use crate::event::{BlockType, ErrorReason, Part};
@@ -149,28 +150,28 @@ impl Machine for State {
         self.ctx as u32 | (self.ns as u32) << 4 | (self.stray as u32) << 5 | (self.tool as u32) << 8
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, out: &'m Emitter<'_>) -> Vocab<'m> {
         if self.m3 {
-            return super::minimax_m3::vocab(out, self.ctx, self.ns, self.stray);
+            return super::minimax_m3::vocab(cfg, out, self.ctx, self.ns, self.stray);
         }
         match self.ctx {
             Ctx::Text => {
-                let open = out.thinking_tags().0;
+                let open = cfg.thinking_tags().0;
                 let mut v = Vocab {
                     open: bit(DYNAMIC),
-                    dynamic: Names::Tools(out.tools()),
-                    stops: out.stops(),
+                    dynamic: Names::Tools(cfg.tools()),
+                    stops: cfg.stops(),
                     ..Vocab::EMPTY
                 };
                 v.add_literal(open.as_bytes());
                 v
             }
-            Ctx::Thinking => Vocab::EMPTY.with_literal(out.thinking_tags().1.as_bytes()),
+            Ctx::Thinking => Vocab::EMPTY.with_literal(cfg.thinking_tags().1.as_bytes()),
             Ctx::Call => Vocab {
                 open: bit(DYNAMIC),
                 close: bit(EXTRA),
                 dynamic: Names::Any,
-                extra: tool_name(out, *self),
+                extra: tool_name(cfg, *self),
                 attrs: true,
                 ..Vocab::EMPTY
             },
@@ -189,7 +190,7 @@ impl Machine for State {
             Ctx::Held => ANY,
             Ctx::Skip => Vocab {
                 close: bit(EXTRA),
-                extra: tool_name(out, *self),
+                extra: tool_name(cfg, *self),
                 ..Vocab::EMPTY
             },
             // minimax-m3's only (its own vocabulary, above).
@@ -197,16 +198,22 @@ impl Machine for State {
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         if self.m3 {
-            return super::minimax_m3::act(out, self, d, window);
+            return super::minimax_m3::act(cfg, out, self, d, window);
         }
         if out.call_too_large() && matches!(self.ctx, Ctx::Call | Ctx::Str | Ctx::Held) {
             // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
             return skip_call(self, ErrorReason::TooLarge);
         }
         match d {
-            Decision::Element(tag) => on_tag(out, self, tag, &window[..tag.len]),
+            Decision::Element(tag) => on_tag(cfg, out, self, tag, &window[..tag.len]),
             Decision::Literal { index, len } => match self.ctx {
                 Ctx::Text | Ctx::Thinking => {
                     out.close_content();
@@ -231,12 +238,12 @@ impl Machine for State {
         }
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match self.ctx {
             Ctx::Call => {
                 // At most six events: a held member (4), `}` and the completion.
                 flush_tail(out, self, None);
-                finish_call(out, self);
+                finish_call(cfg, out, self);
             }
             Ctx::Str | Ctx::Held => out.fail_call(ErrorReason::Unfinished, false),
             Ctx::Skip => out.fail_call(self.reason, false),
@@ -258,9 +265,9 @@ impl Machine for State {
     /// cut tag of an element nested in a held argument) ends it as the whole closer would;
     /// a cut marker between arguments completes the call. The bytes are then wire syntax,
     /// dropped.
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, cut: &[u8]) -> Cut {
         if self.m3 {
-            return super::minimax_m3::cut_closer(out, self, cut);
+            return super::minimax_m3::cut_closer(cfg, out, self, cut);
         }
         match self.ctx {
             // The argument's closer is the only marker beginning with `<` inside a string.
@@ -283,7 +290,7 @@ impl Machine for State {
                 if flush_tail(out, self, None) {
                     return Cut::Again;
                 }
-                finish_call(out, self);
+                finish_call(cfg, out, self);
                 Cut::Done
             }
             _ => Cut::No,
@@ -312,8 +319,8 @@ pub(super) fn key<'m>(out: &'m Emitter<'_>) -> &'m [u8] {
         .unwrap_or(&[])
 }
 
-fn tool_name<'m>(out: &'m Emitter<'_>, s: State) -> &'m [u8] {
-    out.tools()
+fn tool_name<'m>(cfg: &'m Settings<'_>, s: State) -> &'m [u8] {
+    cfg.tools()
         .name(s.tool as usize)
         .map_or(&[][..], str::as_bytes)
 }
@@ -376,16 +383,22 @@ pub(super) fn on_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window:
     }
 }
 
-pub(super) fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+pub(super) fn on_tag(
+    cfg: &Settings<'_>,
+    out: &mut Emitter<'_>,
+    s: &mut State,
+    tag: Tag,
+    bytes: &[u8],
+) -> Act {
     let name = tag.name(bytes);
     match (s.ctx, tag.closing) {
-        (Ctx::Text, false) => open_call(out, s, tag, name),
-        (Ctx::Call, false) => return open_arg(out, s, tag, name),
+        (Ctx::Text, false) => open_call(cfg, out, s, tag, name),
+        (Ctx::Call, false) => return open_arg(cfg, out, s, tag, name),
         (Ctx::Call, true) => {
             if flush_tail(out, s, None) {
                 return Act::WAIT;
             }
-            finish_call(out, s);
+            finish_call(cfg, out, s);
         }
         (Ctx::Str, true) => {
             out.queue_chunk(Some(Part::Input), Spool::Static("\""));
@@ -425,22 +438,22 @@ pub(super) fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8
     Act::skip(tag.len)
 }
 
-fn open_call(out: &mut Emitter<'_>, s: &mut State, tag: Tag, name: &[u8]) {
+fn open_call(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State, tag: Tag, name: &[u8]) {
     out.open_call(1);
-    out.announce_call(name);
-    s.tool = out.tools().find(name).unwrap_or(0) as u16;
+    out.announce_call(cfg, name);
+    s.tool = cfg.tools().find(name).unwrap_or(0) as u16;
     s.members = 0;
     s.tail = Tail::None;
     s.ctx = Ctx::Call;
     if tag.self_closing {
-        finish_call(out, s);
+        finish_call(cfg, out, s);
     }
 }
 
-pub(super) fn finish_call(out: &mut Emitter<'_>, s: &mut State) {
+pub(super) fn finish_call(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State) {
     let close = if s.members == 0 { "{}" } else { "}" };
     out.queue_chunk(Some(Part::Input), Spool::Static(close));
-    out.complete_call();
+    out.complete_call(cfg);
     s.ctx = if s.m3 { Ctx::Region } else { Ctx::Text };
 }
 
@@ -483,7 +496,13 @@ pub(super) fn flush_tail(out: &mut Emitter<'_>, s: &mut State, next: Option<&[u8
     }
 }
 
-pub(super) fn open_arg(out: &mut Emitter<'_>, s: &mut State, tag: Tag, name: &[u8]) -> Act {
+pub(super) fn open_arg(
+    cfg: &Settings<'_>,
+    out: &mut Emitter<'_>,
+    s: &mut State,
+    tag: Tag,
+    name: &[u8],
+) -> Act {
     if flush_tail(out, s, Some(name)) {
         return Act::WAIT;
     }
@@ -491,7 +510,7 @@ pub(super) fn open_arg(out: &mut Emitter<'_>, s: &mut State, tag: Tag, name: &[u
     if !s.repeat {
         out.set_key(name);
     }
-    let (ty, items) = out
+    let (ty, items) = cfg
         .tools()
         .param_type(s.tool as usize, name)
         .unwrap_or((ValueType::Any, ValueType::Any));

@@ -3,6 +3,7 @@
 //! cut off by the end of input stays thinking content (docs/design.md, Clarifications: a
 //! partial tag held at `finish()` goes into the block it was held in).
 
+use crate::config::Settings;
 use crate::config::{Config, StartIn};
 use crate::emit::{Act, Emitter};
 use crate::event::BlockType;
@@ -28,20 +29,26 @@ impl Machine for State {
         self.thinking as u32
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let (open, close) = out.thinking_tags();
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
+        let (open, close) = cfg.thinking_tags();
         if self.thinking {
             Vocab::EMPTY.with_literal(close.as_bytes())
         } else {
             Vocab {
-                stops: out.stops(),
+                stops: cfg.stops(),
                 ..Vocab::EMPTY
             }
             .with_literal(open.as_bytes())
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, _window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        _cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        _window: &[u8],
+    ) -> Act {
         match d {
             Decision::Text(_) | Decision::Invalid(_) => {
                 let ty = if self.thinking {
@@ -60,7 +67,7 @@ impl Machine for State {
         }
     }
 
-    fn end_of_input(&mut self, _out: &mut Emitter<'_>) {}
+    fn end_of_input(&mut self, _cfg: &Settings<'_>, _out: &mut Emitter<'_>) {}
 
     /// Always a content block: passthrough has only text and thinking.
     fn plain_block(&self) -> Option<(BlockType, u8)> {

@@ -47,6 +47,7 @@
 //! - Text between lists is top-level text; stop sequences apply there only.
 
 use crate::config::Config;
+use crate::config::Settings;
 use crate::emit::{Act, Emitter, STR_CAP, Spool};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{ErrorKind, Lex, Lexer, Token, Writer};
@@ -164,12 +165,12 @@ impl Machine for State {
         self.ctx as u32 | (self.wrapped as u32) << 8
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let (open, close) = out.thinking_tags();
-        let (wrap_open, wrap_close) = out.call_markers();
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
+        let (open, close) = cfg.thinking_tags();
+        let (wrap_open, wrap_close) = cfg.call_markers();
         match self.ctx {
             Ctx::Text => Vocab {
-                stops: out.stops(),
+                stops: cfg.stops(),
                 ..Vocab::EMPTY
             }
             .with_literal(open.as_bytes())
@@ -188,7 +189,13 @@ impl Machine for State {
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         if out.call_too_large() && matches!(self.ctx, Ctx::Name | Ctx::NameDone | Ctx::Args) {
             self.fail(ErrorReason::TooLarge);
             return Act::WAIT;
@@ -238,14 +245,14 @@ impl Machine for State {
                     self.ctx = Ctx::Text;
                     Act::WAIT
                 }
-                Ctx::Name | Ctx::NameDone => self.name(out, d, window, n),
-                Ctx::Args => self.args(out, window, n),
+                Ctx::Name | Ctx::NameDone => self.name(cfg, out, d, window, n),
+                Ctx::Args => self.args(cfg, out, window, n),
             },
             Decision::Element(_) | Decision::NeedMore | Decision::Stop { .. } => Act::WAIT,
         }
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, _cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match self.ctx {
             Ctx::Name | Ctx::NameDone => {
                 out.calls += 1;
@@ -260,7 +267,7 @@ impl Machine for State {
 
     /// Between bare calls and right after a list's `]`, a cut wrapper closer is wire syntax
     /// (docs/design.md, "Tool calls").
-    fn cut_closer(&mut self, _out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, _cfg: &Settings<'_>, _out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         if self.ctx == Ctx::AfterList || self.wrapped && matches!(self.ctx, Ctx::Gap | Ctx::After) {
             self.ctx = Ctx::Text;
             self.wrapped = false;
@@ -324,7 +331,14 @@ impl State {
     }
 
     /// A call's name, up to its `(`.
-    fn name(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8], n: usize) -> Act {
+    fn name(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+        n: usize,
+    ) -> Act {
         let bytes: &[u8] = match d {
             Decision::Text(_) => &window[..n],
             _ => &[],
@@ -354,7 +368,7 @@ impl State {
         let held = out.value.bytes();
         let len = held.len().min(STR_CAP);
         name[..len].copy_from_slice(&held[..len]);
-        out.announce_call(&name[..len]);
+        out.announce_call(cfg, &name[..len]);
         self.lexer = Lexer::python_call();
         self.writer = Writer::new();
         self.ctx = Ctx::Args;
@@ -366,7 +380,7 @@ impl State {
     }
 
     /// The keyword arguments: one lexer token per act, rendered as strict JSON.
-    fn args(&mut self, out: &mut Emitter<'_>, window: &[u8], n: usize) -> Act {
+    fn args(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, window: &[u8], n: usize) -> Act {
         let mut input = &window[..n];
         let result = self.lexer.next(&mut input);
         let consumed = n - input.len();
@@ -389,7 +403,7 @@ impl State {
                 let depth = self.lexer.depth();
                 if t == Token::ObjectEnd && depth == 0 {
                     // The call's `)`.
-                    out.finish_call(true);
+                    out.finish_call(cfg, true);
                     self.ctx = Ctx::After;
                     return Act::skip(consumed);
                 }

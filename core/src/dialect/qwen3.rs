@@ -36,6 +36,7 @@
 //!   end of input is wire formatting and dropped. Stop sequences do not apply inside the
 //!   wrapper (as in anthropic-xml regions).
 
+use crate::config::Settings;
 use crate::config::{Config, ValueType};
 use crate::emit::{Act, Emitter, SpoolMode};
 use crate::event::{BlockType, ErrorReason};
@@ -128,17 +129,17 @@ impl Machine for State {
         self.ctx as u32 | ((self.fresh | self.yielded) as u32) << 8
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
         let wrap_open = || match self.described {
             false => PRESET_WRAP_OPEN,
-            true => out.call_markers().0.as_bytes(),
+            true => cfg.call_markers().0.as_bytes(),
         };
         let elements = |open: u32, close: u32| Vocab {
             names: NAMES,
             extra: match (close & bit(WRAP) != 0, self.described) {
                 (false, _) => b"",
                 (true, false) => PRESET_WRAP_ELEMENT,
-                (true, true) => out.wrapper_element(),
+                (true, true) => cfg.wrapper_element(),
             },
             open,
             close,
@@ -149,9 +150,9 @@ impl Machine for State {
         // the calls (most decisions) they would be a wasted read per decision.
         match self.ctx {
             Ctx::Text => {
-                let (open, close) = out.thinking_tags();
+                let (open, close) = cfg.thinking_tags();
                 let v = Vocab {
-                    stops: out.stops(),
+                    stops: cfg.stops(),
                     ..Vocab::EMPTY
                 }
                 .with_literal(open.as_bytes())
@@ -163,7 +164,7 @@ impl Machine for State {
                 }
             }
             Ctx::Thinking => {
-                let (open, close) = out.thinking_tags();
+                let (open, close) = cfg.thinking_tags();
                 Vocab::EMPTY
                     .with_literal(close.as_bytes())
                     .with_literal_before(wrap_open(), WRAP_FOLLOWS)
@@ -182,7 +183,13 @@ impl Machine for State {
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         self.fresh = false;
         if out.call_too_large() && self.ctx != Ctx::Skip {
             // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
@@ -191,7 +198,7 @@ impl Machine for State {
             return Act::WAIT;
         }
         match d {
-            Decision::Element(tag) => on_tag(out, self, tag, &window[..tag.len]),
+            Decision::Element(tag) => on_tag(cfg, out, self, tag, &window[..tag.len]),
             Decision::Literal { index, len } => {
                 match (self.ctx, index) {
                     (Ctx::Thinking, THINK_CALL | THINK_REOPEN) => {
@@ -219,9 +226,9 @@ impl Machine for State {
         }
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match self.ctx {
-            Ctx::Func => finish_function(out, self, Ctx::Region),
+            Ctx::Func => finish_function(cfg, out, self, Ctx::Region),
             Ctx::Param | Ctx::ParamString => out.fail_call(ErrorReason::Unfinished, false),
             Ctx::Skip => out.fail_call(self.reason, false),
             Ctx::Text | Ctx::Thinking | Ctx::Region => {}
@@ -242,7 +249,7 @@ impl Machine for State {
     /// whole closer; a cut marker inside a function after its complete parameters completes
     /// it. The bytes are then text inside the wrapper (depth 1), as the usual decision
     /// already makes a cut marker directly inside the wrapper (with the whitespace before it).
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         match self.ctx {
             Ctx::Param | Ctx::ParamString => {
                 self.ctx = Ctx::Func;
@@ -250,7 +257,7 @@ impl Machine for State {
                 Cut::Again
             }
             Ctx::Func | Ctx::Region => {
-                self.end_of_input(out);
+                self.end_of_input(cfg, out);
                 Cut::Done
             }
             _ => Cut::No,
@@ -311,22 +318,22 @@ fn eq_value(tag: Tag, bytes: &[u8]) -> Option<&[u8]> {
     (y > x).then(|| &v[x..y])
 }
 
-fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+fn on_tag(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     let opening = !tag.closing;
     match (s.ctx, tag.element, opening) {
         (Ctx::Region, FUNC, true) => {
             s.held_ws = 0;
             out.close_content();
-            open_function(out, s, tag, bytes);
+            open_function(cfg, out, s, tag, bytes);
         }
         (Ctx::Region, WRAP, false) => {
             s.held_ws = 0;
             out.close_content();
             s.ctx = Ctx::Text;
         }
-        (Ctx::Func, PARAM, true) => return open_param(out, s, tag, bytes),
-        (Ctx::Func, FUNC, false) => finish_function(out, s, Ctx::Region),
-        (Ctx::Func, WRAP, false) => finish_function(out, s, Ctx::Text),
+        (Ctx::Func, PARAM, true) => return open_param(cfg, out, s, tag, bytes),
+        (Ctx::Func, FUNC, false) => finish_function(cfg, out, s, Ctx::Region),
+        (Ctx::Func, WRAP, false) => finish_function(cfg, out, s, Ctx::Text),
         (Ctx::Param | Ctx::ParamString, PARAM, false) => {
             s.ctx = Ctx::Func;
             value::close(out, s.value);
@@ -353,7 +360,7 @@ fn on_tag(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
     Act::skip(tag.len)
 }
 
-fn open_function(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
+fn open_function(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
     out.open_call(1);
     s.params = 0;
     let Some(name) = eq_value(tag, bytes) else {
@@ -368,19 +375,25 @@ fn open_function(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) {
         }
         return;
     };
-    out.announce_call(name);
-    s.tool = out.tools().find(name).map(|i| i as u16);
+    out.announce_call(cfg, name);
+    s.tool = cfg.tools().find(name).map(|i| i as u16);
     s.ctx = Ctx::Func;
 }
 
-fn open_param(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> Act {
+fn open_param(
+    cfg: &Settings<'_>,
+    out: &mut Emitter<'_>,
+    s: &mut State,
+    tag: Tag,
+    bytes: &[u8],
+) -> Act {
     let Some(key) = eq_value(tag, bytes) else {
         // Skipped with the rest of the call (the tag is read again as skipped text).
         s.ctx = Ctx::Skip;
         s.reason = ErrorReason::MalformedParameter;
         return Act::WAIT;
     };
-    let ty = value::param_type(out, s.tool, key);
+    let ty = value::param_type(cfg, s.tool, key);
     s.value = value::open(out, s.params == 0, key, ty);
     s.params = s.params.saturating_add(1);
     s.ctx = if ty == ValueType::String {
@@ -395,7 +408,7 @@ fn open_param(out: &mut Emitter<'_>, s: &mut State, tag: Tag, bytes: &[u8]) -> A
     Act::skip(tag.len)
 }
 
-fn finish_function(out: &mut Emitter<'_>, s: &mut State, next: Ctx) {
-    out.finish_call(s.params > 0);
+fn finish_function(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State, next: Ctx) {
+    out.finish_call(cfg, s.params > 0);
     s.ctx = next;
 }

@@ -46,6 +46,7 @@
 //! - Thinking is `<think>…</think>` and opaque (a call written inside thinking is thinking).
 
 use crate::config::Config;
+use crate::config::Settings;
 use crate::emit::{Act, Emitter, STR_CAP, Spool};
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::json::relaxed::{Lexer, Writer};
@@ -77,8 +78,8 @@ struct Markers<'m> {
 impl<'m> Markers<'m> {
     /// The markers in force, read by reference (no description copied per decision).
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    fn of(out: &'m Emitter<'_>) -> Markers<'m> {
-        out.with_description(spec::preset_sectioned, Markers::from)
+    fn of(cfg: &'m Settings<'_>) -> Markers<'m> {
+        cfg.with_description(spec::preset_sectioned, Markers::from)
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
@@ -199,8 +200,8 @@ impl Machine for State {
         self.ctx as u32 | (self.part as u32) << 8 | ((self.fresh | self.yielded) as u32) << 16
     }
 
-    fn vocab<'m>(&self, out: &'m Emitter<'_>) -> Vocab<'m> {
-        let m = Markers::of(out);
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
+        let m = Markers::of(cfg);
         // Inside a call: its closer, and the markers that cut it off; then `extra`.
         let call = |extra: &'m [u8]| {
             let v = Vocab::EMPTY
@@ -218,9 +219,9 @@ impl Machine for State {
             Ctx::Text => {
                 // The thinking markers are read where they count only (text, thinking):
                 // inside a call, most decisions, they would be a wasted read per decision.
-                let (think_open, think_close) = out.thinking_tags();
+                let (think_open, think_close) = cfg.thinking_tags();
                 let mut v = Vocab {
-                    stops: out.stops(),
+                    stops: cfg.stops(),
                     ..Vocab::EMPTY
                 }
                 .with_literal(think_open.as_bytes())
@@ -237,7 +238,7 @@ impl Machine for State {
             // The section and call openers are special tokens, never prose: inside thinking
             // they open calls wherever they stand.
             Ctx::Thinking => {
-                let (think_open, think_close) = out.thinking_tags();
+                let (think_open, think_close) = cfg.thinking_tags();
                 Vocab::EMPTY
                     .with_literal(think_close.as_bytes())
                     .with_literal(m.section_open)
@@ -267,7 +268,13 @@ impl Machine for State {
         }
     }
 
-    fn act(&mut self, out: &mut Emitter<'_>, d: Decision, window: &[u8]) -> Act {
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         self.fresh = false;
         let in_call = matches!(
             self.ctx,
@@ -280,21 +287,21 @@ impl Machine for State {
         }
         match d {
             Decision::Literal { index, len } => {
-                let alts = Markers::of(out).alt_openers.len();
-                literal(out, self, alts, index, &window[..len])
+                let alts = Markers::of(cfg).alt_openers.len();
+                literal(cfg, out, self, alts, index, &window[..len])
             }
-            Decision::Text(n) | Decision::Invalid(n) => text(out, self, d, window, n),
+            Decision::Text(n) | Decision::Invalid(n) => text(cfg, out, self, d, window, n),
             Decision::NeedMore | Decision::Stop { .. } | Decision::Element(_) => Act::WAIT,
         }
     }
 
-    fn end_of_input(&mut self, out: &mut Emitter<'_>) {
+    fn end_of_input(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>) {
         match self.ctx {
             Ctx::Head | Ctx::BeforeBody | Ctx::Body => {
                 fail(out, self, ErrorReason::Unfinished);
                 out.fail_call(self.reason, false);
             }
-            Ctx::After => complete(out),
+            Ctx::After => complete(cfg, out),
             Ctx::Skip => out.fail_call(self.reason, false),
             Ctx::Text | Ctx::Thinking | Ctx::Section => {}
         }
@@ -311,11 +318,11 @@ impl Machine for State {
 
     /// A marker cut off between a section's calls (`…<|tool_call_end|><|tool_calls_sec`) is
     /// wire syntax: dropped, the section ends there.
-    fn cut_closer(&mut self, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
+    fn cut_closer(&mut self, cfg: &Settings<'_>, out: &mut Emitter<'_>, _cut: &[u8]) -> Cut {
         if self.ctx != Ctx::Section {
             return Cut::No;
         }
-        self.end_of_input(out);
+        self.end_of_input(cfg, out);
         Cut::Done
     }
 }
@@ -342,7 +349,14 @@ impl State {
 }
 
 /// A literal marker (`alts`: how many alternative section openers the text context holds).
-fn literal(out: &mut Emitter<'_>, s: &mut State, alts: usize, index: usize, lit: &[u8]) -> Act {
+fn literal(
+    cfg: &Settings<'_>,
+    out: &mut Emitter<'_>,
+    s: &mut State,
+    alts: usize,
+    index: usize,
+    lit: &[u8],
+) -> Act {
     let len = lit.len();
     match (s.ctx, index) {
         (Ctx::Text, LIT_THINK) => {
@@ -388,17 +402,17 @@ fn literal(out: &mut Emitter<'_>, s: &mut State, alts: usize, index: usize, lit:
         }
         // A repeated section opener is wire syntax.
         (Ctx::Section, _) => {}
-        (Ctx::Head, CALL_EXTRA) => header_end(out, s, false),
+        (Ctx::Head, CALL_EXTRA) => header_end(cfg, out, s, false),
         // A repeated separator: wire syntax.
         (Ctx::Head, i) if i == CALL_EXTRA + 1 && s.part > 0 => {}
-        (Ctx::Head, i) if i > CALL_EXTRA => header_end(out, s, true),
+        (Ctx::Head, i) if i > CALL_EXTRA => header_end(cfg, out, s, true),
         // Fences around the body are wire syntax.
         (Ctx::BeforeBody | Ctx::After, CALL_EXTRA) => {}
-        (_, CALL_CLOSE) => return call_closer(out, s, len),
+        (_, CALL_CLOSE) => return call_closer(cfg, out, s, len),
         // Another call's opener or a section marker: the call ends here (without the marker,
         // which acts again in the context the call returns to).
         _ => {
-            cut_off(out, s);
+            cut_off(cfg, out, s);
             return Act::WAIT;
         }
     }
@@ -406,17 +420,17 @@ fn literal(out: &mut Emitter<'_>, s: &mut State, alts: usize, index: usize, lit:
 }
 
 /// The call's closer (`len` bytes, part of the call).
-fn call_closer(out: &mut Emitter<'_>, s: &mut State, len: usize) -> Act {
+fn call_closer(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State, len: usize) -> Act {
     let home = s.home();
     let act = match s.ctx {
         Ctx::BeforeBody => {
             // No body: no arguments.
             out.queue_chunk(Some(Part::Input), Spool::Static("{}"));
-            complete(out);
+            complete(cfg, out);
             Act::skip(len)
         }
         Ctx::After => {
-            complete(out);
+            complete(cfg, out);
             Act::skip(len)
         }
         Ctx::Skip => out.close_skipped(s.reason, len, true),
@@ -435,10 +449,10 @@ fn call_closer(out: &mut Emitter<'_>, s: &mut State, len: usize) -> Act {
 }
 
 /// The call was cut off by the next structural marker (not consumed).
-fn cut_off(out: &mut Emitter<'_>, s: &mut State) {
+fn cut_off(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State) {
     let home = s.home();
     match s.ctx {
-        Ctx::After => complete(out),
+        Ctx::After => complete(cfg, out),
         Ctx::Skip => {
             out.close_skipped(s.reason, 0, false);
         }
@@ -450,7 +464,14 @@ fn cut_off(out: &mut Emitter<'_>, s: &mut State) {
     s.ctx = home;
 }
 
-fn text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8], n: usize) -> Act {
+fn text(
+    cfg: &Settings<'_>,
+    out: &mut Emitter<'_>,
+    s: &mut State,
+    d: Decision,
+    window: &[u8],
+    n: usize,
+) -> Act {
     let ws = leading_ws(d, window);
     match s.ctx {
         Ctx::Text => out.content(BlockType::Text, 0, d),
@@ -480,11 +501,11 @@ fn text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8], n: usi
             if ws > 0 {
                 return Act::skip(ws);
             }
-            if partial_marker(&Markers::of(out), window) {
+            if partial_marker(&Markers::of(cfg), window) {
                 // The end of input cut a closer short (max_tokens): the call is complete,
                 // and the partial closer is wire syntax, dropped (docs/design.md "Lenient
                 // recovery"). The whole window is the partial marker.
-                complete(out);
+                complete(cfg, out);
                 s.ctx = s.home();
                 return Act::skip(window.len());
             }
@@ -528,14 +549,14 @@ fn header_text(out: &mut Emitter<'_>, s: &mut State, d: Decision, window: &[u8],
 }
 
 /// A header part's end marker (`fence`: the body's opening fence, which ends the name too).
-fn header_end(out: &mut Emitter<'_>, s: &mut State, fence: bool) {
+fn header_end(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State, fence: bool) {
     let mut buf = [0u8; STR_CAP];
     let slot = out.strs.bytes().get(..out.name_len as usize).unwrap_or(&[]);
     let held = slot.len().min(STR_CAP);
     buf[..held].copy_from_slice(&slot[..held]);
     let (a, b) = trim(&buf[..held]);
     let header = &buf[a..b];
-    let m = Markers::of(out);
+    let m = Markers::of(cfg);
     let parts = m.parts();
     let wire_id = m.wire_id;
     let last = s.in_name(parts);
@@ -564,7 +585,7 @@ fn header_end(out: &mut Emitter<'_>, s: &mut State, fence: bool) {
         out.set_wire_id(header);
         out.queue_chunk(Some(Part::Id), out.id_spool());
     } else {
-        out.announce_call(name);
+        out.announce_call(cfg, name);
     }
     s.ctx = Ctx::BeforeBody;
 }
@@ -591,8 +612,8 @@ fn open_call(out: &mut Emitter<'_>, s: &mut State, in_section: bool) {
 }
 
 /// Completes the open call successfully.
-fn complete(out: &mut Emitter<'_>) {
-    out.complete_call();
+fn complete(cfg: &Settings<'_>, out: &mut Emitter<'_>) {
+    out.complete_call(cfg);
 }
 
 /// Fails the open call: it is skipped to its closer (or the marker that cuts it off).

@@ -17,6 +17,7 @@
 //! CDATA (anthropic-xml only) is tracked here because it changes how the value is typed;
 //! recognising the markers is the dialect's business.
 
+use crate::config::Settings;
 use crate::config::ValueType;
 use crate::emit::{Act, BufId, Emit, Emitter, Spool, SpoolMode};
 use crate::event::Part;
@@ -126,8 +127,8 @@ pub(crate) fn typed(ty: ValueType, t: &[u8]) -> Typed {
 }
 
 /// The declared type of parameter `key` of configured tool `tool` (`Any` when undeclared).
-pub(crate) fn param_type(out: &Emitter<'_>, tool: Option<u16>, key: &[u8]) -> ValueType {
-    tool.and_then(|t| out.tools().param_type(t as usize, key))
+pub(crate) fn param_type(cfg: &Settings<'_>, tool: Option<u16>, key: &[u8]) -> ValueType {
+    tool.and_then(|t| cfg.tools().param_type(t as usize, key))
         .map_or(ValueType::Any, |(t, _)| t)
 }
 

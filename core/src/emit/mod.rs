@@ -2,22 +2,23 @@
 //! the pending-event queue, the buffers behind queued chunks (spans of the raw, value and
 //! strings buffers), the tool name/id/key slots, raw-text capture of a call, and failed calls.
 //!
-//! A front end (the model-text driver in `sieve.rs` with its dialect; later the provider
+//! A front end (the model-text driver in `sieve/driver.rs` with its dialect; later the provider
 //! decoders) decides *what* happens; the emitter turns that into well-formed events: every
 //! block started is completed once, indices have no gaps, chunks carry the metadata of their
 //! block (docs/design.md, rules 1, 3, 8, 9, 10). It borrows nothing from the input: queued
 //! chunks are spans of its own buffers, read when the event is handed out (`materialize`).
+//!
+//! It holds no configuration: the driver owns it (`config::Settings`) and passes what the
+//! emitter needs to the calls that need it — the id prefix, the tools for `unknown_tools`, the
+//! stop sequences a stop event names; only `on_malformed` is copied in at construction.
 
 use crate::buf::Buf;
-use crate::config::{Config, StrList, ToolList, UnknownTools};
+use crate::config::Settings;
 use crate::event::{BlockType, ErrorReason, Part};
 use crate::scan::{Decision, TAG_CAP};
-use crate::spec::{self, Description, Dialect};
 
-mod cfg;
 mod queue;
 
-pub(crate) use cfg::Cfg;
 use queue::Queue;
 pub(crate) use queue::{BufId, Meta, Pending, SPAN_LIMIT, Spool, SpoolMode};
 
@@ -79,9 +80,6 @@ pub(crate) const RAW_SLACK: usize = TAG_CAP;
 
 /// The emitter: everything a front end writes events through (see the module docs).
 pub(crate) struct Emitter<'a> {
-    cfg: Cfg<'a>,
-    /// What the per-decision path asks of `cfg`, read once.
-    facts: cfg::Facts,
     next_index: u32,
     pub(crate) open: Option<Open>,
     queue: Queue,
@@ -105,8 +103,6 @@ pub(crate) struct Emitter<'a> {
     pub(crate) raw_cut: bool,
     /// A failed call too long for `raw` streams the rest of its text (see `skip`).
     spill: bool,
-    /// The front end is replaying a prefill: stop sequences do not apply.
-    pub(crate) prefilling: bool,
     /// The open call's input began inside the prefill (see `complete_tool`).
     pub(crate) input_in_prefill: bool,
     /// The stream has ended (a stop, or the end of input was closed).
@@ -118,6 +114,9 @@ pub(crate) struct Emitter<'a> {
     /// Where a failed call's raw text is re-emitted: the depth at which the front end's calls
     /// sit (a fact of the dialect).
     call_depth: u8,
+    /// `on_malformed = text`: a failed call's raw text comes back as a text block (the one
+    /// configuration fact the emitter keeps, copied at construction).
+    re_emit: bool,
 }
 
 /// What happens to raw capture after the bytes of the current act are captured.
@@ -140,13 +139,12 @@ pub(crate) fn str_of(bytes: &[u8]) -> &str {
 }
 
 impl<'a> Emitter<'a> {
-    /// An emitter over the configuration and the raw, value and strings buffers, for a front
-    /// end whose calls sit at `call_depth`.
-    pub(crate) fn new(cfg: Cfg<'a>, bufs: [Buf<'a>; 3], call_depth: u8) -> Emitter<'a> {
+    /// An emitter over the raw, value and strings buffers, for a front end whose calls sit
+    /// at `call_depth` and whose configuration is `cfg` (read here for `on_malformed` only:
+    /// the emitter holds no configuration).
+    pub(crate) fn new(cfg: &Settings<'_>, bufs: [Buf<'a>; 3], call_depth: u8) -> Emitter<'a> {
         let [raw, value, strs] = bufs;
-        let mut emitter = Emitter {
-            cfg,
-            facts: cfg::Facts::default(),
+        Emitter {
             next_index: 0,
             open: None,
             queue: Queue::new(),
@@ -162,14 +160,12 @@ impl<'a> Emitter<'a> {
             capture_next: CaptureNext::Continue,
             raw_cut: false,
             spill: false,
-            prefilling: false,
             input_in_prefill: false,
             done: false,
             line_start: true,
             call_depth,
-        };
-        emitter.facts = emitter.resolve_facts();
-        emitter
+            re_emit: cfg.on_malformed() == crate::config::OnMalformed::Text,
+        }
     }
 
     /// Back to the start of a stream, keeping configuration and memory.
@@ -185,7 +181,6 @@ impl<'a> Emitter<'a> {
         self.capture_next = CaptureNext::Continue;
         self.raw_cut = false;
         self.spill = false;
-        self.prefilling = false;
         self.input_in_prefill = false;
         self.done = false;
         self.line_start = true;
@@ -271,8 +266,12 @@ impl<'a> Emitter<'a> {
     /// (a call's name and id are announced again, the id counting from 0 — the name only
     /// when it was announced: a name still being read, e.g. a special-token dialect's header
     /// the prefill ends inside, is announced whole when it ends; fuzz finding F18).
-    pub(crate) fn after_prefill(&mut self, streamed_input: bool, streamed_name: bool) {
-        self.prefilling = false;
+    pub(crate) fn after_prefill(
+        &mut self,
+        cfg: &Settings<'_>,
+        streamed_input: bool,
+        streamed_name: bool,
+    ) {
         self.queue.clear();
         self.next_index = 0;
         self.calls = 0;
@@ -292,7 +291,7 @@ impl<'a> Emitter<'a> {
                         // The wire's id stays; the call still counts.
                         self.calls += 1;
                     } else {
-                        self.next_call_id();
+                        self.next_call_id(cfg);
                     }
                     self.queue_chunk(Some(Part::Id), self.id_spool());
                 }
@@ -332,18 +331,6 @@ impl<'a> Emitter<'a> {
         self.raw.len() > self.raw_budget()
     }
 
-    #[inline]
-    pub(crate) fn stops(&self) -> StrList<'_> {
-        if self.prefilling {
-            // A prefill is never scanned for stop sequences.
-            return StrList::Strs(&[]);
-        }
-        match &self.cfg {
-            Cfg::Borrowed(c) => c.stop_sequences,
-            #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => StrList::Owned(&c.stop_sequences),
-        }
-    }
     fn capture_raw(&mut self, bytes: &[u8]) {
         if !self.raw.push(bytes) {
             self.raw_cut = true;
@@ -387,16 +374,28 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Completes the open tool block with its names and the given outcome.
-    pub(crate) fn complete_tool(&mut self, error: Option<ErrorReason>, is_error: bool) {
+    /// Completes the open tool block with its names and the given outcome (`cfg`: the
+    /// configured tools, for `unknown_tools: "fail"`).
+    pub(crate) fn complete_tool(
+        &mut self,
+        cfg: &Settings<'_>,
+        error: Option<ErrorReason>,
+        is_error: bool,
+    ) {
         if error.is_none()
             && self.open.is_some_and(|o| o.ty == BlockType::ToolCall)
-            && self.unknown_tool()
+            && cfg.unknown_tool(self.tool_name())
         {
             // docs/design.md, "Unknown tools": a call that parsed, to a tool not configured.
             self.fail_call(ErrorReason::UnknownTool, true);
             return;
         }
+        self.close_tool(error, is_error);
+    }
+
+    /// [`complete_tool`](Emitter::complete_tool) without the unknown-tool check (a failure,
+    /// or a call already checked).
+    fn close_tool(&mut self, error: Option<ErrorReason>, is_error: bool) {
         if self.input_in_prefill && self.open.is_some_and(|o| o.ty == BlockType::ToolCall) {
             self.input_in_prefill = false;
             if error.is_none() {
@@ -474,6 +473,14 @@ impl<'a> Emitter<'a> {
         });
         self.strs.write_at(slot * STR_CAP, &out[..len]);
         len as u8
+    }
+
+    /// The tool name kept so far.
+    pub(crate) fn tool_name(&self) -> &[u8] {
+        self.strs
+            .bytes()
+            .get(..self.name_len as usize)
+            .unwrap_or(&[])
     }
 
     pub(crate) fn set_name(&mut self, name: &[u8]) {
@@ -569,13 +576,9 @@ impl<'a> Emitter<'a> {
     }
 
     /// Sets the id to `{id_prefix}{n}` for the next call and counts it.
-    pub(crate) fn next_call_id(&mut self) {
+    pub(crate) fn next_call_id(&mut self, cfg: &Settings<'_>) {
         let mut buf = [0u8; crate::config::MAX_ID_PREFIX_LEN + 10];
-        let prefix = match &self.cfg {
-            Cfg::Borrowed(c) => c.id_prefix.as_bytes(),
-            #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => c.id_prefix.as_bytes(),
-        };
+        let prefix = cfg.id_prefix();
         let p = prefix.len();
         buf[..p].copy_from_slice(prefix);
         let mut digits = [0u8; 20];
@@ -638,24 +641,14 @@ impl<'a> Emitter<'a> {
         } else {
             self.capture = false;
         }
-        self.complete_tool(Some(reason), false);
-        if self.re_emit() && (self.raw.len() > 0 || with_closer) {
+        self.close_tool(Some(reason), false);
+        if self.re_emit && (self.raw.len() > 0 || with_closer) {
             self.start_block(BlockType::Text, self.call_depth);
             // To the end of `raw` as it is when the chunk is emitted (the closer included).
             let end = u32::MAX;
             self.queue_chunk(None, Spool::buf(BufId::Raw, SpoolMode::Lossy, 0, end));
             self.close_open();
         }
-    }
-
-    /// `on_malformed = text`: a failed call's text comes back as a text block.
-    fn re_emit(&self) -> bool {
-        let on_malformed = match &self.cfg {
-            Cfg::Borrowed(c) => c.on_malformed,
-            #[cfg(feature = "alloc")]
-            Cfg::Owned(c) => c.on_malformed,
-        };
-        on_malformed == crate::config::OnMalformed::Text
     }
 
     /// What a failed call skips on its way to its closer (`d`, text or invalid bytes): kept
@@ -677,7 +670,7 @@ impl<'a> Emitter<'a> {
             self.begin_spill(reason);
             return Act::WAIT;
         }
-        if self.re_emit() {
+        if self.re_emit {
             self.content(BlockType::Text, self.call_depth, d)
         } else {
             Act::skip(n)
@@ -694,9 +687,9 @@ impl<'a> Emitter<'a> {
         };
         self.capture = false;
         self.raw_cut = true;
-        self.complete_tool(Some(reason), false);
+        self.close_tool(Some(reason), false);
         self.spill = true;
-        if self.re_emit() {
+        if self.re_emit {
             self.start_block(BlockType::Text, self.call_depth);
             let end = self.raw.len() as u32;
             self.queue_chunk(None, Spool::buf(BufId::Raw, SpoolMode::Lossy, 0, end));
@@ -722,7 +715,7 @@ impl<'a> Emitter<'a> {
         // A spill opened its text block exactly when the text comes back (`re_emit`).
         let meta = self.meta(None);
         self.close_open();
-        if with_closer && self.re_emit() {
+        if with_closer && self.re_emit {
             return Act {
                 consume: len,
                 emit: Some((meta, Emit::Window(0, len))),
@@ -753,24 +746,24 @@ impl<'a> Emitter<'a> {
     }
 
     /// Streams the open call's name part, then its id part (`{id_prefix}{n}`).
-    pub(crate) fn announce_call(&mut self, name: &[u8]) {
+    pub(crate) fn announce_call(&mut self, cfg: &Settings<'_>, name: &[u8]) {
         self.set_name(name);
         self.queue_chunk(Some(Part::Name), self.name_spool());
-        self.next_call_id();
+        self.next_call_id(cfg);
         self.queue_chunk(Some(Part::Id), self.id_spool());
     }
 
     /// Completes the open call successfully: its input object closes (`{}` when it had no
     /// member) and capturing stops.
-    pub(crate) fn finish_call(&mut self, had_members: bool) {
+    pub(crate) fn finish_call(&mut self, cfg: &Settings<'_>, had_members: bool) {
         let close = if had_members { "}" } else { "{}" };
         self.queue_chunk(Some(Part::Input), Spool::Static(close));
-        self.complete_call();
+        self.complete_call(cfg);
     }
 
     /// Completes the open tool call normally and stops capturing its raw text.
-    pub(crate) fn complete_call(&mut self) {
-        self.complete_tool(None, false);
+    pub(crate) fn complete_call(&mut self, cfg: &Settings<'_>) {
+        self.complete_tool(cfg, None, false);
         self.stop_capture();
     }
 
@@ -866,9 +859,4 @@ pub(crate) fn floor_char_boundary(bytes: &[u8], n: usize) -> usize {
         n -= 1;
     }
     n
-}
-
-/// The two markers of a `more_markup` list, as a pair.
-fn pair_of(l: StrList<'_>) -> Option<(&str, &str)> {
-    Some((l.get(0)?, l.get(1)?))
 }

@@ -3,6 +3,7 @@
 //! out, and packed so that small queued pieces of one part leave as one chunk.
 
 use super::{Emitter, INLINE_AT, INLINE_CAP, STR_CAP, str_of};
+use crate::config::Settings;
 use crate::event::{BlockComplete, BlockType, CallError, Chunk, ErrorReason, Event, Part};
 
 /// Which buffer a spooled chunk reads from.
@@ -396,8 +397,9 @@ impl Emitter<'_> {
         }
     }
 
+    /// The event of `p` (`cfg`: the stop sequences a stop event names).
     #[inline]
-    pub(crate) fn materialize(&self, p: Pending) -> Event<'_> {
+    pub(crate) fn materialize<'s>(&'s self, cfg: &'s Settings<'_>, p: Pending) -> Event<'s> {
         match p {
             Pending::Start { index, ty } => Event::BlockStart {
                 index,
@@ -446,7 +448,7 @@ impl Emitter<'_> {
                 Event::Chunk(self.chunk(meta, text))
             }
             Pending::Stop { index } => Event::Stop {
-                sequence: self.stops().get(index as usize).unwrap_or(""),
+                sequence: cfg.stops().get(index as usize).unwrap_or(""),
             },
         }
     }

@@ -1,9 +1,13 @@
-//! The decision path of the [`Sieve`](super::Sieve): the dialect and its emitter, the fast
-//! path's derived data (special bytes, the remembered text run), decisions in the current
-//! context and what a closer cut off by the end of input does. The pull API, the holdback
-//! window and the loop that acts on decisions are in the parent module.
+//! The decision path of the [`Sieve`](super::Sieve): the configuration, the dialect and its
+//! emitter, the fast path's derived data (special bytes, the remembered text run), decisions
+//! in the current context and what a closer cut off by the end of input does. The pull API,
+//! the holdback window and the loop that acts on decisions are in the parent module.
+//!
+//! The driver owns the configuration ([`Settings`]) and hands it to the dialect on every
+//! call (`vocab`, `act`, `end_of_input`, `cut_closer`); the emitter is only the event sink.
 
 use super::Step;
+use crate::config::Settings;
 use crate::dialect::{Active, Cut};
 use crate::emit::{Act, Emitter, Meta, floor_char_boundary, valid_prefix};
 use crate::event::BlockType;
@@ -12,6 +16,9 @@ use crate::scan::{self, Decision, Vocab};
 /// Everything but the holdback window (split so a decision can read the window while the
 /// dialect acts).
 pub(crate) struct Driver<'a> {
+    /// The configuration in force: the driver owns it and hands it to every call into the
+    /// dialect (and to the emitter calls that need part of it).
+    pub(super) settings: Settings<'a>,
     /// Where events go.
     pub(super) emit: Emitter<'a>,
     /// The dialect in use and its state.
@@ -98,14 +105,30 @@ impl Driver<'_> {
             // A cut closer's bytes: one decision, whatever they hold.
             return Vocab::EMPTY;
         }
-        self.dialect.vocab(&self.emit)
+        self.dialect.vocab(&self.settings, &self.emit)
+    }
+
+    /// The other spellings of the thinking markers, as the scanner matches them beside a
+    /// context's vocabulary (reported as the marker in force they spell otherwise); `None`
+    /// without any (the common case: the scanner's plain entry points are used).
+    #[inline(always)]
+    fn thinking_alt(&self) -> Option<scan::Alt<'_>> {
+        if !self.settings.has_thinking_alternates() {
+            return None;
+        }
+        let (open, close) = self.settings.thinking_tags();
+        Some(scan::Alt {
+            spellings: self.settings.thinking_alternates(),
+            open: open.as_bytes(),
+            close: close.as_bytes(),
+        })
     }
 
     /// [`scan::decide`] in the current context — with the other spellings of the thinking
     /// markers when the config has them ([`scan::decide_alt`]).
     #[inline(always)]
     fn scan(&self, window: &[u8], eof: bool) -> Decision {
-        match self.emit.thinking_alt() {
+        match self.thinking_alt() {
             None => scan::decide(&self.vocab(), window, eof),
             Some(alt) => scan::decide_alt(&self.vocab(), &alt, window, eof),
         }
@@ -141,7 +164,10 @@ impl Driver<'_> {
                 }
             }
         }
-        self.cut = match self.dialect.cut_closer(&mut self.emit, window) {
+        self.cut = match self
+            .dialect
+            .cut_closer(&self.settings, &mut self.emit, window)
+        {
             Cut::No => {
                 debug_assert!(self.cut == CutState::None, "a cut closer dropped midway");
                 self.cut = CutState::None;
@@ -241,7 +267,7 @@ impl Driver<'_> {
     #[inline]
     pub(super) fn vocab_key(&self) -> u32 {
         self.dialect.vocab_key()
-            | (self.emit.prefilling as u32) << 30
+            | (self.settings.prefilling() as u32) << 30
             | (matches!(self.cut, CutState::Kept) as u32) << 31
     }
 
@@ -258,7 +284,7 @@ impl Driver<'_> {
                 _ => Act::WAIT,
             };
         }
-        self.dialect.act(&mut self.emit, d, window)
+        self.dialect.act(&self.settings, &mut self.emit, d, window)
     }
 
     /// The fast path: when nothing is held or queued, the input up to the first of the
@@ -317,7 +343,7 @@ impl Driver<'_> {
         let key = self.vocab_key();
         debug_assert_ne!(key, STALE);
         self.fast_key = key;
-        let special = match self.emit.thinking_alt() {
+        let special = match self.thinking_alt() {
             None => scan::special_bytes(&self.vocab()),
             Some(alt) => scan::special_bytes_alt(&self.vocab(), &alt),
         };
@@ -357,7 +383,7 @@ impl Driver<'_> {
             return self.emit.has_pending();
         }
         self.eof_done = true;
-        self.dialect.end_of_input(&mut self.emit);
+        self.dialect.end_of_input(&self.settings, &mut self.emit);
         self.emit.end();
         true
     }

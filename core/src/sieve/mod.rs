@@ -8,11 +8,11 @@
 //! holdback window; everything else is emitted straight from the input, without copying.
 
 use crate::buf::Buf;
-use crate::config::{Config, ConfigError};
+use crate::config::{Cfg, Config, ConfigError, Settings};
 use crate::dialect::Active;
 #[cfg(feature = "alloc")]
 use crate::emit::RAW_SLACK;
-use crate::emit::{Cfg, Emit, Emitter, Meta, Pending, STRS_LEN, str_of};
+use crate::emit::{Emit, Emitter, Meta, Pending, STRS_LEN, str_of};
 use crate::event::{Event, Part};
 
 mod driver;
@@ -246,11 +246,14 @@ impl<'a> Sieve<'a> {
     }
 
     fn build(cfg: Cfg<'a>, hold: HoldMem<'a>, bufs: [Buf<'a>; 3]) -> Sieve<'a> {
-        let dialect = Active::new(&cfg.config());
-        let emit = Emitter::new(cfg, bufs, dialect.call_depth());
+        // The driver owns the configuration and hands it to the dialect and the emitter.
+        let settings = Settings::new(cfg);
+        let dialect = Active::new(&settings.config());
+        let emit = Emitter::new(&settings, bufs, dialect.call_depth());
         Sieve {
             hold: Hold::new(hold),
             m: Driver {
+                settings,
                 emit,
                 dialect,
                 finishing: false,
@@ -269,11 +272,12 @@ impl<'a> Sieve<'a> {
         self.hold.clear();
         let m = &mut self.m;
         m.emit.reset();
+        m.settings.set_prefilling(false);
         m.finishing = false;
         m.eof_done = false;
         m.cut = CutState::None;
         m.forget_derived();
-        m.dialect = Active::new(&m.emit.config());
+        m.dialect = Active::new(&m.settings.config());
     }
 
     /// Advances the state over `text` without emitting anything (an assistant prefill).
@@ -305,7 +309,7 @@ impl<'a> Sieve<'a> {
         if self.hold.old > 0 || self.m.finishing || self.m.emit.started() {
             return Err(Misuse::PrefillAfterInput);
         }
-        self.m.emit.prefilling = true;
+        self.m.settings.set_prefilling(true);
         self.m.forget_derived();
         let mut input = text;
         let (mut streamed_input, mut streamed_name) = (false, false);
@@ -323,7 +327,10 @@ impl<'a> Sieve<'a> {
             streamed_name |= meta.is_some_and(|m| m.part == Some(Part::Name));
         }
         self.m.forget_derived();
-        self.m.emit.after_prefill(streamed_input, streamed_name);
+        self.m.settings.set_prefilling(false);
+        self.m
+            .emit
+            .after_prefill(&self.m.settings, streamed_input, streamed_name);
         Ok(())
     }
 
@@ -482,7 +489,7 @@ impl<'a> Sieve<'a> {
     fn event<'s, 'i: 's>(&'s self, step: Step<'i>) -> Event<'s> {
         let emit = &self.m.emit;
         match step {
-            Step::Pending(p) => emit.materialize(p),
+            Step::Pending(p) => emit.materialize(&self.m.settings, p),
             Step::Str(meta, text) => Event::Chunk(emit.chunk(meta, text)),
             Step::Direct(meta, what, source) => {
                 let text = match what {
