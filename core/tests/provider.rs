@@ -133,7 +133,10 @@ fn decoder_state_is_bounded() {
     // 10 KiB since Bedrock: the AWS event-stream framer holds a frame's headers (up to
     // 1 KiB), and the Bedrock mapper a second reader and mapper for the documents that
     // InvokeModel `chunk` frames wrap (8288 bytes with the openai-chat mapper as the largest).
-    assert!(size <= 10240, "Decoder is {size} bytes");
+    // 10.25 KiB since 2026-11-29: the event queue holds 16 entries, not 8 (fuzz finding F25:
+    // with a text dialect's entries waiting, 8 overflowed), and Vertex's streamed arguments
+    // and compaction blocks keep a little state (10,256 bytes then).
+    assert!(size <= 10496, "Decoder is {size} bytes");
 }
 
 /// A text dialect's blocks take the text's place in the decoder's index space, before and
