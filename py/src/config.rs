@@ -24,6 +24,26 @@ pub(crate) struct Options<'a, 'py> {
     pub unknown_tools: Option<&'a Bound<'py, PyAny>>,
 }
 
+impl<'a, 'py> Options<'a, 'py> {
+    /// The dialect named by the `dialect` keyword and no other option (the writers take one
+    /// or two more: `Options { tools, ..Options::dialect_only(d) }`).
+    pub(crate) fn dialect_only(dialect: &'a Bound<'py, PyAny>) -> Self {
+        Options {
+            dialect_key: "dialect",
+            dialect,
+            tools: None,
+            thinking_tags: None,
+            tool_call_markers: None,
+            start_in: None,
+            stop_sequences: None,
+            id_prefix: None,
+            on_malformed: None,
+            max_call_bytes: None,
+            unknown_tools: None,
+        }
+    }
+}
+
 pub(crate) fn type_name(v: &Bound<'_, PyAny>) -> String {
     v.get_type()
         .name()

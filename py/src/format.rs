@@ -36,17 +36,8 @@ fn _format_tool_calls(
 ) -> PyResult<String> {
     guarded("format_tool_calls", || {
         let config = Options {
-            dialect_key: "dialect",
-            dialect,
             tools,
-            thinking_tags: None,
-            tool_call_markers: None,
-            start_in: None,
-            stop_sequences: None,
-            id_prefix: None,
-            on_malformed: None,
-            max_call_bytes: None,
-            unknown_tools: None,
+            ..Options::dialect_only(dialect)
         }
         .build(py)?;
         format_tool_calls_json(&config.config(), calls_json)
@@ -66,17 +57,8 @@ fn _format_tool_definitions(
 ) -> PyResult<String> {
     guarded("format_tool_definitions", || {
         let config = Options {
-            dialect_key: "dialect",
-            dialect,
-            tools: None,
-            thinking_tags: None,
             tool_call_markers,
-            start_in: None,
-            stop_sequences: None,
-            id_prefix: None,
-            on_malformed: None,
-            max_call_bytes: None,
-            unknown_tools: None,
+            ..Options::dialect_only(dialect)
         }
         .build(py)?;
         format_tool_definitions_json(&config.config(), tools_json)
