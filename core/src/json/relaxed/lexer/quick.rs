@@ -31,36 +31,9 @@ pub(crate) enum Quick<'a> {
 /// The length of a quoted string's content when it is plain (no escape, no control
 /// character, valid UTF-8) and its closing `"` is in `rest`.
 fn plain_len(rest: &[u8]) -> Option<usize> {
-    // Eight bytes at a time up to the first `"`, `\\`, control or non-ASCII byte (the lowest
-    // flagged byte of a word is exact: false flags only come above a true one).
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let mut at = 0;
-    let mut words = rest.chunks_exact(8);
-    let stop = loop {
-        let Some(w) = words.next() else {
-            let tail = words.remainder();
-            match tail
-                .iter()
-                .position(|&b| matches!(b, b'"' | b'\\' | 0..0x20 | 0x80..))
-            {
-                Some(k) => break at + k,
-                None => return None,
-            }
-        };
-        let mut b = [0u8; 8];
-        b.copy_from_slice(w);
-        let v = u64::from_le_bytes(b);
-        let flags = zero(v ^ (ONES * u64::from(b'"')))
-            | zero(v ^ (ONES * u64::from(b'\\')))
-            | (v.wrapping_sub(ONES * 0x20) & !v & HIGH)
-            | (v & HIGH);
-        if flags != 0 {
-            break at + (flags.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    };
+    // The first `"`, `\\`, control or non-ASCII byte, eight bytes at a time (the run scanner
+    // `Lexer::verbatim` uses; past the end: no closing quote here, `None` below).
+    let stop = super::verbatim::special(rest, 0);
     match rest.get(stop) {
         Some(b'"') => Some(stop),
         Some(&b) if b >= 0x80 => {

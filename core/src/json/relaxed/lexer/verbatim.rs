@@ -42,7 +42,7 @@ const fn is_special(b: u8) -> bool {
 /// bytes at a time, in safe code: the lowest flagged byte of a word is exact (false flags
 /// only come above a true one).
 #[inline(always)]
-fn special(s: &[u8], mut i: usize) -> usize {
+pub(super) fn special(s: &[u8], mut i: usize) -> usize {
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
     while let Some(w) = s.get(i..i + 8) {
         // (Never the fallback: `w` has eight bytes; zeros would stop here anyway.)
