@@ -441,7 +441,39 @@ pub struct Description<'a> {
     /// sectioned: other spellings that open the section in text (at most four; DeepSeek's
     /// distilled models write `<｜tool_calls_begin｜>`); empty: none.
     pub alt_openers: StrList<'a>,
+    /// json-call: `[opener, call opener]` of a call's header — the model names the call
+    /// between a message opener and the call's opener (Inkling's
+    /// `<|message_model|>NAME<|content_invoke_tool_json|>{…}`). The opener must be a
+    /// [`markup`](Description::markup) marker and the second the wrapper's opener. What stands
+    /// between them — at most 64 bytes without a newline or a `<` — is wire
+    /// syntax, dropped, when the call opener follows and opens a call; the call's name is the
+    /// JSON's (the header only repeats it). Otherwise (a newline, another marker, a longer
+    /// run, the end of input first) those bytes are text, as without a header. `None`: none.
+    ///
+    /// ```
+    /// use tokensieve::{Config, Description, Dialect};
+    /// let ink = Description::preset(Dialect::Inkling).unwrap();
+    /// assert_eq!(ink.call_header, Some(("<|message_model|>", "<|content_invoke_tool_json|>")));
+    /// // A family of the same form, described by a host:
+    /// let mine = Description {
+    ///     wrapper: ("<|call|>", "<|end|>"),
+    ///     result_wrapper: None,
+    ///     markup: Some(("<|msg|>", "<|text|>")),
+    ///     call_header: Some(("<|msg|>", "<|call|>")),
+    ///     ..Description::preset(Dialect::Hermes).unwrap()
+    /// };
+    /// let config = Config { description: Some(mine), ..Config::new(Dialect::Hermes) };
+    /// assert!(config.validate().is_ok());
+    /// // The opener must be a markup marker, the second the wrapper's opener:
+    /// let bad = Description { call_header: Some(("<|x|>", "<|call|>")), ..mine };
+    /// let config = Config { description: Some(bad), ..Config::new(Dialect::Hermes) };
+    /// assert_eq!(config.validate().unwrap_err().key(), "dialect.call_header");
+    /// ```
+    pub call_header: Option<(&'a str, &'a str)>,
 }
+
+/// Longest call header ([`Description::call_header`]) dropped as wire syntax, in bytes.
+pub(crate) const MAX_HEADER_LEN: usize = 64;
 
 /// Longest key name a json-call description may give, in bytes.
 pub const MAX_KEY_LEN: usize = 10;
@@ -467,6 +499,7 @@ const HERMES: Description<'static> = Description {
     fence: None,
     wire_id: false,
     alt_openers: StrList::Strs(&[]),
+    call_header: None,
 };
 
 const QWEN3_CODER: Description<'static> = Description {
@@ -490,6 +523,7 @@ const QWEN3_CODER: Description<'static> = Description {
     fence: None,
     wire_id: false,
     alt_openers: StrList::Strs(&[]),
+    call_header: None,
 };
 
 const GLM45: Description<'static> = Description {
@@ -541,6 +575,7 @@ const DEEPSEEK_V31: Description<'static> = Description {
     header_ends: StrList::Strs(&["<｜tool▁sep｜>"]),
     wire_id: false,
     alt_openers: DEEPSEEK_OPEN_ALT,
+    call_header: None,
     ..KIMI_K2
 };
 
@@ -607,6 +642,7 @@ const MINIMAX_M2: Description<'static> = Description {
     fence: None,
     wire_id: false,
     alt_openers: StrList::Strs(&[]),
+    call_header: None,
 };
 
 /// The description of a preset of the invoke shape (minimax-m2's for any other dialect),
@@ -696,6 +732,7 @@ const INKLING: Description<'static> = Description {
     argument_keys: StrList::Strs(&["args"]),
     thinking_tags: ("<|content_thinking|>", "<|end_message|>"),
     more_markup: StrList::Strs(&["<|end_message|>", "<|content_model_end_sampling|>"]),
+    call_header: Some(("<|message_model|>", "<|content_invoke_tool_json|>")),
     ..HERMES
 };
 

@@ -184,6 +184,7 @@ const INKLING_ATOMS: &[&[u8]] = &[
     b"Hello ",
     b"\n",
     b"<|message_model|>",
+    b"get_weather",
     b"<|content_text|>",
     b"<|content_thinking|>",
     b"<|content_invoke_tool_json|>",

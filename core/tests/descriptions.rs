@@ -721,6 +721,24 @@ fn bad_descriptions_name_the_field() {
             json!({"shape": "json-call", "call_markers": ["<a>", "</a>"]}),
             "dialect.call_markers",
         ),
+        (
+            json!({"shape": "xml-params", "call_header": ["<m>", "<tool_call>"]}),
+            "dialect.call_header",
+        ),
+        (
+            json!({"shape": "json-call", "call_header": ["<m>", "<tool_call>"]}),
+            "dialect.call_header",
+        ),
+        (
+            json!({"shape": "json-call", "result_wrapper": null, "markup": ["<m>", "</m>"],
+                "call_header": ["<m>", "<x>"]}),
+            "dialect.call_header",
+        ),
+        (
+            json!({"shape": "json-call", "markup": ["<m>", "</m>"],
+                "call_header": ["<m>", "<tool_call>"]}),
+            "dialect.call_header",
+        ),
         (json!({"shape": "yaml"}), "dialect.shape"),
         (json!({"wrapper": ["<a>", "</a>"]}), "dialect.shape"),
         (
@@ -741,4 +759,33 @@ fn bad_descriptions_name_the_field() {
         "tool_call_markers": ["<c>", "</c>"]}))
     .unwrap_err();
     assert_eq!(err.key(), "tool_call_markers");
+}
+
+/// A host-described call header (`call_header`, Inkling's form): the name between the
+/// message opener and the call opener is wire syntax, dropped; before another marker, or
+/// over 64 bytes, it is text. The same at every chunking.
+#[test]
+fn call_header_from_a_description() {
+    let config = ConfigBuf::from_value(&json!({"dialect": {
+        "shape": "json-call",
+        "wrapper": ["<|call|>", "<|end|>"],
+        "result_wrapper": null,
+        "markup": ["<|msg|>", "<|text|>"],
+        "call_header": ["<|msg|>", "<|call|>"],
+    }}))
+    .unwrap();
+    let long = "x".repeat(65);
+    let data = format!(
+        "<|msg|>f<|call|>{{\"name\": \"f\", \"arguments\": {{}}}}<|end|>\
+         <|msg|>role<|text|>hi <|msg|>{long}<|call|>{{\"name\": \"g\"}}<|end|>"
+    );
+    let expected = [("f".to_string(), json!({})), ("g".to_string(), json!({}))];
+    same_calls_and_text(
+        &config,
+        &data,
+        &[3, 5, 7],
+        &expected,
+        &format!("rolehi {long}"),
+    )
+    .unwrap();
 }

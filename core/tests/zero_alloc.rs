@@ -229,6 +229,7 @@ fn feeding_never_allocates_with_a_description() {
         fence: None,
         wire_id: false,
         alt_openers: StrList::Strs(&[]),
+        call_header: None,
     };
     let dsml = Description {
         elements: StrList::Strs(&["calls", "call", "arg"]),

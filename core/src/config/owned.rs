@@ -103,6 +103,8 @@ pub struct DescriptionBuf {
     pub wire_id: bool,
     /// See [`Description::alt_openers`].
     pub alt_openers: Vec<Box<str>>,
+    /// See [`Description::call_header`].
+    pub call_header: Option<(Box<str>, Box<str>)>,
 }
 
 impl DescriptionBuf {
@@ -130,6 +132,7 @@ impl DescriptionBuf {
             fence: d.fence.map(pair),
             wire_id: d.wire_id,
             alt_openers: d.alt_openers.iter().map(Into::into).collect(),
+            call_header: d.call_header.map(pair),
         }
     }
 
@@ -156,6 +159,7 @@ impl DescriptionBuf {
             fence: self.fence.as_ref().map(|(a, b)| (&**a, &**b)),
             wire_id: self.wire_id,
             alt_openers: StrList::Owned(&self.alt_openers),
+            call_header: self.call_header.as_ref().map(|(a, b)| (&**a, &**b)),
         }
     }
 
@@ -218,6 +222,11 @@ impl DescriptionBuf {
                 {
                     return Err(err(&full, "is not a field of the sectioned shape"));
                 }
+                "call_header" if shape != Shape::JsonCall => {
+                    return Err(err(&full, "is a field of the json-call shape only"));
+                }
+                "call_header" if value.is_null() => d.call_header = None,
+                "call_header" => d.call_header = Some(marker_pair(&full, value)?),
                 "call_markers" => d.call_markers = marker_pair(&full, value)?,
                 "header_ends" => d.header_ends = keys(&full, value)?,
                 "fence" if value.is_null() => d.fence = None,

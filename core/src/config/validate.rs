@@ -94,6 +94,27 @@ pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigErro
                     return Err(ConfigError::new(key, "each key must be 1 to 10 bytes long"));
                 }
             }
+            if let Some((opener, call)) = d.call_header {
+                // The opener is dropped as markup when no header follows it, and the header
+                // ends at the call's own opener: both must already be markers of the
+                // description.
+                let markup = d.markup.into_iter().flat_map(|(a, b)| [a, b]);
+                let is_markup = markup.chain(d.more_markup.iter()).any(|m| m == opener);
+                if opener.is_empty() || !is_markup || call != d.wrapper.0 {
+                    return Err(ConfigError::new(
+                        "dialect.call_header",
+                        "must be [a markup marker, the wrapper's opener]",
+                    ));
+                }
+                // The header's opener takes the result opener's place in the text context,
+                // and its look-ahead the bare list's.
+                if d.result_wrapper.is_some() || d.bare_array {
+                    return Err(ConfigError::new(
+                        "dialect.call_header",
+                        "does not go with a result_wrapper or bare_array",
+                    ));
+                }
+            }
             if d.name_keys
                 .iter()
                 .any(|k| d.argument_keys.contains(k.as_bytes()))
@@ -160,6 +181,12 @@ pub(super) fn validate_description(d: &Description<'_>) -> Result<(), ConfigErro
     if d.shape != Shape::JsonCall && d.bare_array {
         return Err(ConfigError::new(
             "dialect.bare_array",
+            "applies to the json-call shape only",
+        ));
+    }
+    if d.shape != Shape::JsonCall && d.call_header.is_some() {
+        return Err(ConfigError::new(
+            "dialect.call_header",
             "applies to the json-call shape only",
         ));
     }

@@ -36,7 +36,8 @@ use crate::config::Config;
 use crate::config::Settings;
 use crate::emit::{Act, Emitter, content_act};
 use crate::event::{BlockType, ErrorReason};
-use crate::scan::{Decision, Vocab};
+use crate::scan::{Decision, TAG_CAP, Vocab};
+use crate::spec::{self, MAX_HEADER_LEN};
 
 use super::json_call::{self, JsonCall, Phase, fail};
 use super::{Cut, Machine};
@@ -50,6 +51,10 @@ const CALL_FOLLOWS: &[&[u8]] = &[b"{", b"["];
 const LIT_THINK: usize = 0;
 const LIT_CALL: usize = 1;
 const LIT_RESULT: usize = 2;
+/// The call header's opener takes the result opener's place (a description has one or the
+/// other): `<|message_model|>NAME<|content_invoke_tool_json|>` (docs/design.md, "Dialect
+/// descriptions", `call_header`).
+const LIT_HEADER: usize = 2;
 /// Literal indices in the thinking context's vocabulary (the closer is 0).
 const THINK_CALL: usize = 1;
 const THINK_REOPEN: usize = 2;
@@ -122,7 +127,15 @@ impl Machine for State {
                     ..Vocab::EMPTY
                 };
                 v.add_literal(think_open.as_bytes());
-                v.add_literal_before(open.as_bytes(), CALL_FOLLOWS);
+                let header = header_opener(cfg);
+                if let Some(h) = header {
+                    // One look-ahead for both: the call opener's (whitespace, then `{` or
+                    // `[`, checked again in `act`) and the header's.
+                    v.add_literal_when(open.as_bytes(), header_follows);
+                    v.add_literal_when(h.as_bytes(), header_follows);
+                } else {
+                    v.add_literal_before(open.as_bytes(), CALL_FOLLOWS);
+                }
                 if let Some((result_open, _)) = cfg.result_markers() {
                     v.add_literal(result_open.as_bytes());
                 }
@@ -139,8 +152,11 @@ impl Machine for State {
                 }
                 if cfg.has_markup() {
                     for (m_open, m_close) in cfg.markup().into_iter().flatten() {
-                        v.add_literal(m_open.as_bytes());
-                        v.add_literal(m_close.as_bytes());
+                        for m in [m_open, m_close] {
+                            if Some(m) != header {
+                                v.add_literal(m.as_bytes());
+                            }
+                        }
                     }
                 }
                 v
@@ -225,6 +241,39 @@ impl Machine for State {
             }
         }
         match (call.host, d) {
+            (
+                Ctx::Text,
+                Decision::Literal {
+                    index: index @ (LIT_CALL | LIT_HEADER),
+                    len,
+                },
+            ) if header_opener(cfg).is_some() => {
+                let open = cfg.call_markers().0.as_bytes();
+                let rest = window.get(len..).unwrap_or(&[]);
+                if index == LIT_HEADER {
+                    // The header (wire syntax) goes with its opener (markup either way).
+                    out.close_content();
+                    let limit = header_limit(len, open.len());
+                    return match header(rest, open, limit, true) {
+                        Header::Named(n) => Act::skip(len + n),
+                        _ => Act::skip(len),
+                    };
+                }
+                let limit = header_limit(header_opener(cfg).map_or(0, str::len), open.len());
+                if header(rest, open, limit, true) != Header::Json {
+                    // Not before a JSON value: the call opener is text.
+                    return out.content(BlockType::Text, 0, Decision::Text(len));
+                }
+                out.close_content();
+                out.begin_capture();
+                let array = rest
+                    .iter()
+                    .find(|b| !b.is_ascii_whitespace())
+                    .is_some_and(|&b| b == b'[');
+                call.begin(array);
+                call.host = Ctx::Call;
+                Act::skip(len)
+            }
             (Ctx::Text, Decision::Literal { len, .. })
                 if cfg.has_markup()
                     && cfg.markup().into_iter().flatten().any(|(o, c)| {
@@ -457,4 +506,87 @@ fn after_body(
     // Text after an array of calls, inside the wrapper.
     out.stop_capture();
     out.content(BlockType::Text, 1, d)
+}
+
+/// The opener of the description's call header (`<|message_model|>`), if it has one (only
+/// a description with markup does: the opener is a markup marker).
+#[inline]
+fn header_opener<'c>(cfg: &'c Settings<'_>) -> Option<&'c str> {
+    if !cfg.has_markup() {
+        return None;
+    }
+    cfg.with_description(spec::preset_or_hermes, |d| d.call_header.map(|h| h.0))
+}
+
+/// What follows the call header's opener (or the call opener) in text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Header {
+    /// Whitespace, then `{` or `[`: a JSON value (after the call opener, a call).
+    Json,
+    /// A header of this many bytes, then the call opener and a JSON value.
+    Named(usize),
+    /// Neither (a newline, a `<` other than the call opener's, a header over
+    /// [`MAX_HEADER_LEN`] bytes, or the look-ahead's room or the input ran out).
+    Not,
+    /// More bytes could tell.
+    Undecided,
+}
+
+/// How far after a literal of `lit_len` bytes the header look-ahead reads: what the
+/// scanner shows a look-ahead test ([`TAG_CAP`] from the literal's start), for the longer
+/// of the two literals that share the test, so that the test and `act` read the same bytes.
+fn header_limit(lit_len: usize, call_len: usize) -> usize {
+    TAG_CAP.saturating_sub(lit_len.max(call_len))
+}
+
+/// Reads `rest`, the bytes after the header's opener (or the call opener), at most `limit`
+/// of them; `eof`: no more will come. A pure function of those bytes, so the scanner's
+/// look-ahead ([`header_follows`]) and `act` agree.
+fn header(rest: &[u8], call: &[u8], limit: usize, eof: bool) -> Header {
+    let cut = rest.len() >= limit;
+    let rest = &rest[..rest.len().min(limit)];
+    let undecided = if eof || cut {
+        Header::Not
+    } else {
+        Header::Undecided
+    };
+    let json = |r: &[u8]| match r.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{' | b'[') => Some(true),
+        Some(_) => Some(false),
+        None => None,
+    };
+    match json(rest) {
+        Some(true) => return Header::Json,
+        None if !rest.is_empty() || !eof => return undecided,
+        _ => {}
+    }
+    for i in 0..rest.len() {
+        let r = &rest[i..];
+        if r.starts_with(call) {
+            return match json(&r[call.len()..]) {
+                Some(true) => Header::Named(i),
+                Some(false) => Header::Not,
+                None => undecided,
+            };
+        }
+        if call.starts_with(r) {
+            return undecided;
+        }
+        if matches!(r[0], b'\n' | b'<') || i >= MAX_HEADER_LEN {
+            return Header::Not;
+        }
+    }
+    undecided
+}
+
+/// The look-ahead of the call opener and the header's opener in text, for a description
+/// with a call header: both count once decided (`act` reads the same bytes again to tell a
+/// call, a header, markup and text apart).
+fn header_follows(rest: &[u8], v: &Vocab<'_>, eof: bool) -> Option<bool> {
+    let call = v.literals[LIT_CALL];
+    let limit = header_limit(v.literals[LIT_HEADER].len(), call.len());
+    match header(rest, call, limit, eof) {
+        Header::Undecided => None,
+        _ => Some(true),
+    }
 }

@@ -139,7 +139,7 @@ const LLAMA3_MARKERS: &[&str] = &["<|"];
 /// | phi-4-mini | `functools[{"name": "N", "arguments": {…}}]` |
 /// | apertus | `<\|tools_prefix\|>[{"N": {…}}]<\|tools_suffix\|>` |
 /// | xlam | `[{"name": "N", "arguments": {…}}]` |
-/// | inkling | `<\|message_model\|><\|content_invoke_tool_json\|>{"name": "N", "args": {…}}<\|end_message\|>` per call |
+/// | inkling | `<\|message_model\|>N<\|content_invoke_tool_json\|>{"name":"N","args":{…}}<\|end_message\|>` per call (keys sorted, compact), then `<\|content_model_end_sampling\|>` |
 /// | minicpm5 | `<function name="N">` holding `<param name="K">V</param>`, calls a line apart, no region (strings holding a closer in CDATA) |
 /// | hunyuan | `<tool_calls>` then per call `<tool_call>N<tool_sep>` and `<arg_key>K</arg_key>\n<arg_value>V</arg_value>` lines, `</tool_call>`, then `</tool_calls>` |
 /// | step-3 | `<｜tool_calls_begin｜>` then per call `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="N">…</steptml:invoke><｜tool_call_end｜>`, then `<｜tool_calls_end｜>` |

@@ -208,14 +208,37 @@ impl Writer<'_, '_> {
             check(c.name, |_| false).map_err(|e| name_err(i, e))?;
         }
         let out = &mut self.out;
-        if preset == Some(Dialect::Inkling) {
-            // Inkling's template: each call a model message block of its own, no line
-            // between them (a line would be visible text between the blocks).
+        if let Some((header, _)) = d.call_header {
+            // Inkling's template (TokenSpeed's `inkling.jinja`): each call a model message
+            // of its own, named in its header, `{"name":N,"args":{…}}` compact with the
+            // arguments' keys sorted at every depth (`tojson(sort_keys=True,
+            // separators=[",", ":"])`), no line between them (it would be visible text); the
+            // turn ends with the end-of-sampling marker, as the template ends a model turn.
+            let compact = JsonStyle {
+                spaced: false,
+                ..st
+            };
             for (i, c) in calls.iter().enumerate() {
-                out.push_str("<|message_model|>");
+                out.push_str(header);
+                // A name the parser would not read as a header (over 64 bytes, a newline or
+                // a `<`) is left out of it: the JSON names the call all the same.
+                if c.name.len() <= 64 && !c.name.contains(['\n', '<']) {
+                    out.push_str(c.name);
+                }
                 out.push_str(open);
-                write_call(out, i, c);
+                out.push('{');
+                push_json_str(out, name_key, &[]);
+                out.push(':');
+                push_json_str(out, c.name, compact.markers);
+                out.push(',');
+                push_json_str(out, args_key, &[]);
+                out.push(':');
+                push_json_obj(out, &sorted(&args[i]), compact);
+                out.push('}');
                 out.push_str(close);
+            }
+            if d.more_markup.iter().any(|m| m == END_SAMPLING) {
+                out.push_str(END_SAMPLING);
             }
             return Ok(());
         }
@@ -462,4 +485,23 @@ impl Writer<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// Inkling's end-of-sampling marker: its template ends a model turn with it.
+const END_SAMPLING: &str = "<|content_model_end_sampling|>";
+
+/// An object's members with the keys sorted at every depth (Jinja's `sort_keys`: by code
+/// point, which byte order of UTF-8 is; a stable sort keeps repeated keys in order).
+fn sorted<'a>(members: &[(String, J<'a>)]) -> Vec<(String, J<'a>)> {
+    fn value<'a>(v: &J<'a>) -> J<'a> {
+        match v {
+            J::Obj(m) => J::Obj(sorted(m)),
+            J::Arr(items) => J::Arr(items.iter().map(value).collect()),
+            other => other.clone(),
+        }
+    }
+    let mut out: Vec<(String, J<'a>)> =
+        members.iter().map(|(k, v)| (k.clone(), value(v))).collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
 }

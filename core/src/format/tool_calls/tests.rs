@@ -189,6 +189,50 @@ fn each_family_writes_its_templates_calls() {
     }
 }
 
+/// inkling: TokenSpeed's template — each call named in its message header, `name` then
+/// `args`, compact, the arguments' keys sorted at every depth; the turn ends with the
+/// end-of-sampling marker; the parser reads it back without visible text.
+#[test]
+fn inkling_writes_its_templates_calls() {
+    let calls = [
+        ToolCallIn {
+            name: "get",
+            id: None,
+            arguments: r#"{"days": 3, "city": "Paris", "o": {"b": [1, {"z": 0, "a": 1}], "a": null}}"#,
+        },
+        ToolCallIn {
+            name: "now",
+            id: None,
+            arguments: "{}",
+        },
+    ];
+    let config = Config::new(Dialect::Inkling);
+    let text = format_tool_calls(&config, &calls).unwrap();
+    assert_eq!(
+        text,
+        "<|message_model|>get<|content_invoke_tool_json|>{\"name\":\"get\",\"args\":\
+         {\"city\":\"Paris\",\"days\":3,\"o\":{\"a\":null,\"b\":[1,{\"a\":1,\"z\":0}]}}}\
+         <|end_message|><|message_model|>now<|content_invoke_tool_json|>\
+         {\"name\":\"now\",\"args\":{}}<|end_message|><|content_model_end_sampling|>"
+    );
+    let back = parse_tool_calls(&config, text.as_bytes()).unwrap();
+    assert_eq!(back.len(), 2, "{text}");
+    // A name the parser would not read as a header is left out of it.
+    let long = "n".repeat(70);
+    let text = format_tool_calls(
+        &config,
+        &[ToolCallIn {
+            name: &long,
+            ..calls[1]
+        }],
+    )
+    .unwrap();
+    assert!(
+        text.starts_with("<|message_model|><|content_invoke_tool_json|>"),
+        "{text}"
+    );
+}
+
 /// kimi-k3: attribute values escaped as K3's encoder escapes them; JSON values spaced as
 /// `json.dumps` writes them; a string holding a marker written as a JSON string typed
 /// `json` (exact); names and keys spelling a special token refused.
