@@ -392,7 +392,8 @@ typedef enum tokensieve_dialect {
   TOKENSIEVE_DIALECT_MINIMAX_M3 = 30,
   /**
    * Inkling: typed content blocks, calls
-   * `<|content_invoke_tool_json|>{"name": N, "args": {…}}<|end_message|>`, `<|content_thinking|>`.
+   * `<|message_model|>N<|content_invoke_tool_json|>{"name": N, "args": {…}}<|end_message|>`
+   * (the `N` header is wire syntax), `<|content_thinking|>`.
    */
   TOKENSIEVE_DIALECT_INKLING = 31,
   /**

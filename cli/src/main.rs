@@ -282,7 +282,7 @@ fn dialect_description(name: &str) -> &'static str {
             "MiniMax M3: ]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"N\">]<]minimax[>[<k>v]<]minimax[>[</k>…, <mm:think>"
         }
         "inkling" => {
-            "Inkling: <|content_invoke_tool_json|>{\"name\": N, \"args\": {…}}<|end_message|>, <|content_thinking|>"
+            "Inkling: <|message_model|>N<|content_invoke_tool_json|>{\"name\": N, \"args\": {…}}<|end_message|>, <|content_thinking|>"
         }
         "step-3" => {
             "StepFun Step-3/3.5: <｜tool_calls_begin｜>… <steptml:invoke name=N><steptml:parameter name=K>…"

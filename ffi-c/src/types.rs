@@ -290,7 +290,8 @@ pub enum tokensieve_dialect {
     /// arguments as elements named by their key, `<mm:think>`.
     TOKENSIEVE_DIALECT_MINIMAX_M3 = 30,
     /// Inkling: typed content blocks, calls
-    /// `<|content_invoke_tool_json|>{"name": N, "args": {…}}<|end_message|>`, `<|content_thinking|>`.
+    /// `<|message_model|>N<|content_invoke_tool_json|>{"name": N, "args": {…}}<|end_message|>`
+    /// (the `N` header is wire syntax), `<|content_thinking|>`.
     TOKENSIEVE_DIALECT_INKLING = 31,
     /// Moonshot Kimi K3's XTML: `<|open|>tools<|sep|><|open|>call tool="N" index="I"<|sep|>`
     /// `<|open|>argument key="K" type="T"<|sep|>V<|close|>argument<|sep|>…`, think and
