@@ -127,6 +127,7 @@ pub(crate) fn convert(ev: &Event<'_>, acc: &mut Acc) -> tokensieve_event {
             e.choice = b.choice;
             e.signature = opt_str(b.signature);
             e.redacted = opt_str(b.redacted());
+            e.citations = opt_str(b.citations());
             if b.refusal {
                 e.flags |= tokensieve_flag::TOKENSIEVE_FLAG_REFUSAL as u32;
             }
