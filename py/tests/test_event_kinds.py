@@ -154,10 +154,10 @@ def test_a_compaction_pickles_and_a_version_1_state_still_reads() -> None:
     sig_red = state[16][:3]
     assert rebuild((2,) + state[1:16] + (sig_red,) + state[17:]) == done
     # Version 1 (before `compaction`): 17 items, read as no compaction.
-    old = rebuild((1,) + state[1:17])
+    old = rebuild((1,) + state[1:16] + (sig_red,))
     assert old.compaction is None and old.redacted == done.redacted
     with pytest.raises(ValueError, match="not a pickled event"):
-        rebuild((1,) + state[1:])
+        rebuild((1,) + state[1:16] + (sig_red,) + state[17:])
 
 
 def test_citations_are_kept_on_their_text_block_and_pickle() -> None:
