@@ -23,8 +23,9 @@ typedef enum tokensieve_abi {
    * 4: no default dialect: `tokensieve_config_default` leaves `dialect`
    * TOKENSIEVE_DIALECT_NONE (it was anthropic-xml), which `tokensieve_new`, `tokensieve_init`
    * and `tokensieve_state_size` refuse with a message naming the dialects.
+   * 5: `tokensieve_event.citations` at its end.
    */
-  TOKENSIEVE_ABI_VERSION = 4,
+  TOKENSIEVE_ABI_VERSION = 5,
 } tokensieve_abi;
 
 /**
@@ -729,6 +730,12 @@ typedef struct tokensieve_event {
    * Decoders, block_complete of redacted thinking: the opaque data.
    */
   struct tokensieve_str redacted;
+  /**
+   * Decoders, block_complete of a text block with citations (Anthropic `citations_delta`,
+   * Bedrock `citation`): a JSON array of the citation objects in arrival order, each as
+   * the provider sent it (compact); the host sends them back as the block's `citations`.
+   */
+  struct tokensieve_str citations;
 } tokensieve_event;
 
 /**

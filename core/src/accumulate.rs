@@ -73,6 +73,9 @@ pub enum OwnedEvent {
         redacted: Option<String>,
         /// A thinking block that is a compaction.
         compaction: bool,
+        /// A text block's citations to send back: a JSON array, compact, as the provider
+        /// sent each citation ([`BlockComplete::citations`](crate::BlockComplete::citations)).
+        citations: Option<String>,
     },
     /// A stop sequence ended the stream.
     Stop {
@@ -178,8 +181,9 @@ impl Collector {
                     refusal: b.refusal,
                     server: b.server,
                     signature: b.signature.map(Into::into),
-                    redacted: b.redacted.map(Into::into),
+                    redacted: b.redacted().map(Into::into),
                     compaction: b.compaction,
+                    citations: b.citations().map(Into::into),
                 }
             }
             Event::Stop { sequence } => OwnedEvent::Stop {
@@ -296,6 +300,7 @@ impl OwnedEvent {
                 signature,
                 redacted,
                 compaction,
+                citations,
             } => {
                 o.push_str("{\"event\":\"block_complete\"");
                 kv_raw(&mut o, "index", &itoa(*index));
@@ -337,6 +342,10 @@ impl OwnedEvent {
                 }
                 if *compaction {
                     kv_raw(&mut o, "compaction", "true");
+                }
+                if let Some(c) = citations {
+                    // Already compact JSON (an array the decoder assembled).
+                    kv_raw(&mut o, "citations", c);
                 }
             }
             OwnedEvent::Stop { sequence } => {

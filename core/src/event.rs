@@ -248,8 +248,12 @@ pub struct BlockComplete<'a> {
     pub server: bool,
     /// Provider streams: opaque signature the host must send back with the block.
     pub signature: Option<&'a str>,
-    /// Provider streams: redacted (encrypted) thinking the host must send back.
-    pub redacted: Option<&'a str>,
+    /// Provider streams: a thinking block's redacted (encrypted) data, or a text block's
+    /// citations — the two never meet on one block, so they share this field (an `Event`
+    /// stays 104 bytes). Read it with [`redacted`](Self::redacted) and
+    /// [`citations`](Self::citations), set it with [`with_redacted`](Self::with_redacted)
+    /// and [`with_citations`](Self::with_citations).
+    pub(crate) extra: Option<&'a str>,
     /// Provider streams: a thinking block that is a context compaction (Anthropic
     /// `compaction`, Responses `compaction` item): its text is the summary, `redacted` its
     /// `encrypted_content`; the host sends it back as a compaction, not as thinking.
@@ -276,9 +280,57 @@ impl<'a> BlockComplete<'a> {
             refusal: false,
             server: false,
             signature: None,
-            redacted: None,
+            extra: None,
             compaction: false,
         }
+    }
+
+    /// Provider streams: the redacted (encrypted) thinking the host must send back — a
+    /// thinking block's only (a compaction's `encrypted_content`, Anthropic
+    /// `redacted_thinking` data, Bedrock `redactedContent`, …).
+    ///
+    /// ```
+    /// # use tokensieve::*;
+    /// let c = BlockComplete::new(0, BlockType::Thinking).with_redacted(Some("EmwKAhgB"));
+    /// assert_eq!((c.redacted(), c.citations()), (Some("EmwKAhgB"), None));
+    /// ```
+    pub const fn redacted(&self) -> Option<&'a str> {
+        match self.block_type {
+            BlockType::Thinking => self.extra,
+            _ => None,
+        }
+    }
+
+    /// Provider streams: a text block's citations, the host sends them back as the block's
+    /// `citations`: a JSON array of the citation objects in the order they came, each as
+    /// the provider sent it, in compact JSON (Anthropic `citations_delta`, Bedrock
+    /// `citation` deltas). A text block's only.
+    ///
+    /// ```
+    /// # use tokensieve::*;
+    /// let json = r#"[{"type":"char_location","cited_text":"Hi.","document_index":0}]"#;
+    /// let c = BlockComplete::new(0, BlockType::Text).with_citations(Some(json));
+    /// assert_eq!((c.citations(), c.redacted()), (Some(json), None));
+    /// ```
+    pub const fn citations(&self) -> Option<&'a str> {
+        match self.block_type {
+            BlockType::Text => self.extra,
+            _ => None,
+        }
+    }
+
+    /// This completion with `redacted` data (see [`redacted`](Self::redacted): read back
+    /// on a thinking block only).
+    pub const fn with_redacted(mut self, redacted: Option<&'a str>) -> BlockComplete<'a> {
+        self.extra = redacted;
+        self
+    }
+
+    /// This completion with `citations` (see [`citations`](Self::citations): read back on
+    /// a text block only).
+    pub const fn with_citations(mut self, citations: Option<&'a str>) -> BlockComplete<'a> {
+        self.extra = citations;
+        self
     }
 }
 

@@ -200,7 +200,7 @@ fn signature_deltas_are_concatenated() {
 }
 
 #[test]
-fn server_tools_are_server_blocks_and_citations_are_skipped() {
+fn server_tools_are_server_blocks_and_citations_are_kept() {
     let body = sse(&[
         START,
         r#"{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_9","name":"web_fetch","input":{}}}"#,
@@ -229,8 +229,11 @@ fn server_tools_are_server_blocks_and_citations_are_skipped() {
         find(&events, r#""type":"tool_result","content""#),
         r#"{"event":"block_complete","index":1,"type":"tool_result","content":"{\"type\":\"web_fetch_result\",\"url\":\"https://a\",\"content\":{\"type\":\"document\",\"source\":{\"type\":\"text\",\"data\":\"Hi   there\"}}}","tool_name":"web_fetch_tool_result","tool_id":"srvtoolu_9","server":true}"#
     );
-    assert!(!events.iter().any(|l| l.contains("not content")));
-    find(&events, r#""index":2,"type":"text","content":"Cited.""#);
+    // A citation's `text` member is not content: the citation goes on its block whole.
+    assert_eq!(
+        find(&events, r#""index":2,"type":"text","content":"Cited.""#),
+        r#"{"event":"block_complete","index":2,"type":"text","content":"Cited.","citations":[{"type":"char_location","cited_text":"Hi","text":"not content"}]}"#
+    );
     // mcp_tool_use's input whole in its content_block_start is its input.
     let mcp = find(&events, r#""tool_id":"mcptoolu_1","input""#);
     assert!(mcp.contains(r#""input":{"x":1},"server":true"#), "{mcp}");
@@ -665,6 +668,70 @@ fn a_compaction_encrypted_content_past_the_memory_bound_is_dropped_and_reported(
                 r#"{"event":"block_start","index":0,"type":"thinking"}"#,
                 r#"{"event":"block_complete","index":0,"type":"thinking","content":"S.","compaction":true}"#,
                 r#"{"event":"error","source":"framing","code":"max-call-bytes","message":"a compaction block's encrypted_content exceeded max_call_bytes; it is dropped"}"#,
+            ],
+            "size {size}"
+        );
+    }
+}
+
+#[test]
+fn citations_past_the_memory_bound_are_dropped_and_reported() {
+    let cite = |index: u32, s: &str| {
+        format!(
+            r#"{{"type":"content_block_delta","index":{index},"delta":{{"type":"citations_delta","citation":{{"type":"char_location","cited_text":"{s}","document_index":0}}}}}}"#
+        )
+    };
+    let text = |index: u32, s: &str| {
+        format!(
+            r#"{{"type":"content_block_delta","index":{index},"delta":{{"type":"text_delta","text":"{s}"}}}}"#
+        )
+    };
+    let long = "C".repeat(60);
+    let body = sse(&[
+        START,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+        &text(0, "One"),
+        &cite(0, "a"),
+        &cite(0, &long),
+        &cite(0, "b"),
+        &text(0, " two"),
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}"#,
+        &cite(1, "a"),
+        &cite(1, "b"),
+        &text(1, "Three"),
+        r#"{"type":"content_block_stop","index":1}"#,
+        &delta("end_turn", 3),
+        STOP,
+    ]);
+    // 640 bytes of memory: 128 for a text block's citations (shared with redacted data).
+    let config = DecoderConfig::new(Provider::Anthropic);
+    for size in [1, 7, body.len()] {
+        let mut memory = [0u8; 640];
+        let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
+        let mut lines = Vec::new();
+        let mut collector = Collector::new();
+        let mut on = |ev: Event<'_>| {
+            let owned = collector.push(&ev);
+            if !matches!(ev, Event::Chunk(_)) {
+                lines.push(owned.to_json());
+            }
+        };
+        for read in body.chunks(size) {
+            decoder.feed_with(read, &mut on);
+        }
+        decoder.finish_with(&mut on);
+        assert_eq!(
+            lines,
+            [
+                r#"{"event":"block_start","index":0,"type":"text"}"#,
+                r#"{"event":"block_complete","index":0,"type":"text","content":"One"}"#,
+                r#"{"event":"error","source":"framing","code":"max-call-bytes","message":"a text block's citations exceeded max_call_bytes; they are dropped"}"#,
+                r#"{"event":"block_start","index":1,"type":"text"}"#,
+                r#"{"event":"block_complete","index":1,"type":"text","content":" two"}"#,
+                r#"{"event":"block_start","index":2,"type":"text"}"#,
+                r#"{"event":"block_complete","index":2,"type":"text","content":"Three","citations":[{"type":"char_location","cited_text":"a","document_index":0},{"type":"char_location","cited_text":"b","document_index":0}]}"#,
+                r#"{"event":"finish","reason":"stop","raw_reason":"end_turn","usage":{"input_tokens":25,"output_tokens":3,"cache_read_tokens":0,"cache_write_tokens":0},"response_id":"msg_1","model":"claude-x"}"#,
             ],
             "size {size}"
         );

@@ -719,3 +719,53 @@ fn invoke_format_must_name_a_chunk_format() {
     config.invoke_format = Provider::Gemini;
     assert!(Decoder::new(&config).is_err());
 }
+
+#[test]
+fn citations_past_max_call_bytes_are_dropped_and_reported() {
+    let mut config = DecoderConfig::new(Provider::Bedrock);
+    config.options.max_call_bytes = 64;
+    let cite = |index: u32, title: &str| {
+        event(
+            "contentBlockDelta",
+            &format!(
+                r#"{{"contentBlockIndex":{index},"delta":{{"citation":{{"title":"{title}","location":{{"web":{{"url":"u"}}}}}}}}}}"#
+            ),
+        )
+    };
+    let stop = |index: u32| {
+        event(
+            "contentBlockStop",
+            &format!(r#"{{"contentBlockIndex":{index}}}"#),
+        )
+    };
+    // Block 0: the second citation passes the bound, so none is kept, and the third is
+    // ignored; block 1: one citation, kept whole.
+    let mut body = cite(0, "a");
+    body.extend(delta(0, "Text."));
+    body.extend(cite(0, &"B".repeat(40)));
+    body.extend(cite(0, "c"));
+    body.extend(stop(0));
+    body.extend(cite(1, "d"));
+    body.extend(delta(1, "More."));
+    body.extend(stop(1));
+    body.extend(stop_and_metadata("end_turn"));
+    let events = invariant_with(&config, &body, 70);
+    assert_eq!(
+        kinds(&events)[..],
+        [
+            "block_start",
+            "chunk",
+            "block_complete",
+            "error max-call-bytes",
+            "block_start",
+            "chunk",
+            "block_complete",
+            "finish stop end_turn",
+        ]
+    );
+    assert!(!events[2].contains("citations"), "{events:?}");
+    assert!(
+        events[6].ends_with(r#","citations":[{"title":"d","location":{"web":{"url":"u"}}}]}"#),
+        "{events:?}"
+    );
+}

@@ -126,7 +126,8 @@ pub(crate) fn convert(ev: &Event<'_>, acc: &mut Acc) -> tokensieve_event {
             e.flags = vis(b.block_type);
             e.choice = b.choice;
             e.signature = opt_str(b.signature);
-            e.redacted = opt_str(b.redacted);
+            e.redacted = opt_str(b.redacted());
+            e.citations = opt_str(b.citations());
             if b.refusal {
                 e.flags |= tokensieve_flag::TOKENSIEVE_FLAG_REFUSAL as u32;
             }

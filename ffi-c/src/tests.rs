@@ -201,10 +201,11 @@ fn a_cut_accumulation_does_not_depend_on_the_chunking() {
 
 #[test]
 fn abi_facts() {
-    // ABI 1: eight u32 and seven slices; ABI 2 appends four u32, five u64 and seven slices.
+    // ABI 1: eight u32 and seven slices; ABI 2 appends four u32, five u64 and seven slices;
+    // ABI 5 one slice (`citations`).
     assert_eq!(
         tokensieve_event_size(),
-        32 + 7 * 2 * size_of::<usize>() + 16 + 5 * 8 + 7 * 2 * size_of::<usize>()
+        32 + 7 * 2 * size_of::<usize>() + 16 + 5 * 8 + 8 * 2 * size_of::<usize>()
     );
     assert!(STATE_ALIGN.is_power_of_two());
 }

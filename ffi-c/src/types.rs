@@ -15,7 +15,8 @@ pub enum tokensieve_abi {
     /// 4: no default dialect: `tokensieve_config_default` leaves `dialect`
     /// TOKENSIEVE_DIALECT_NONE (it was anthropic-xml), which `tokensieve_new`, `tokensieve_init`
     /// and `tokensieve_state_size` refuse with a message naming the dialects.
-    TOKENSIEVE_ABI_VERSION = 4,
+    /// 5: `tokensieve_event.citations` at its end.
+    TOKENSIEVE_ABI_VERSION = 5,
 }
 
 /// Status of `tokensieve_next`.
@@ -502,6 +503,11 @@ pub struct tokensieve_event {
     pub signature: tokensieve_str,
     /// Decoders, block_complete of redacted thinking: the opaque data.
     pub redacted: tokensieve_str,
+    // ABI 5
+    /// Decoders, block_complete of a text block with citations (Anthropic `citations_delta`,
+    /// Bedrock `citation`): a JSON array of the citation objects in arrival order, each as
+    /// the provider sent it (compact); the host sends them back as the block's `citations`.
+    pub citations: tokensieve_str,
 }
 
 pub(crate) const NO_STR: tokensieve_str = tokensieve_str {
@@ -552,4 +558,5 @@ pub(crate) const EMPTY_EVENT: tokensieve_event = tokensieve_event {
     message: NO_STR,
     signature: NO_STR,
     redacted: NO_STR,
+    citations: NO_STR,
 };

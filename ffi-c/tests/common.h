@@ -208,6 +208,11 @@ static void print_event(FILE *out, const tokensieve_event *e) {
         json_key_str(out, "signature", e->signature);
         json_key_str(out, "redacted", e->redacted);
         if (e->flags & TOKENSIEVE_FLAG_COMPACTION) fputs(",\"compaction\":true", out);
+        if (e->citations.ptr) {
+            /* already compact JSON: an array of the citation objects */
+            fputs(",\"citations\":", out);
+            fwrite(e->citations.ptr, 1, e->citations.len, out);
+        }
         fputs("}\n", out);
         break;
     case TOKENSIEVE_KIND_STOP:

@@ -89,6 +89,10 @@ export interface BlockCompleteEvent {
   /** Provider streams: a thinking block that is a context compaction (`content` the summary):
    * the host sends it back as a compaction, not as thinking. */
   compaction?: true;
+  /** Provider streams: a text block's citations (Anthropic `citations_delta`, Bedrock
+   * `citation`), each object as the provider sent it, in arrival order: the host sends them
+   * back as the block's `citations`. */
+  citations?: Record<string, unknown>[];
 }
 
 export interface StopEvent {

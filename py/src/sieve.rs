@@ -148,7 +148,9 @@ enum Rec {
         refusal: bool,
         server: bool,
         signature: Option<Range<usize>>,
-        redacted: Option<Range<usize>>,
+        /// A thinking block's redacted data or a text block's citations (they share a
+        /// field of `BlockComplete`).
+        extra: Option<Range<usize>>,
         compaction: bool,
     },
     Stop(Range<usize>),
@@ -206,7 +208,7 @@ impl Recorded {
                 refusal: b.refusal,
                 server: b.server,
                 signature: b.signature.map(|s| self.text(s)),
-                redacted: b.redacted.map(|s| self.text(s)),
+                extra: b.redacted().or(b.citations()).map(|s| self.text(s)),
                 compaction: b.compaction,
             },
             CoreEvent::Stop { sequence } => Rec::Stop(self.text(sequence)),
@@ -267,26 +269,29 @@ impl Recorded {
                     refusal,
                     server,
                     signature,
-                    redacted,
+                    extra,
                     compaction,
-                } => CoreEvent::BlockComplete(BlockComplete {
-                    index: *index,
-                    block_type: *block_type,
-                    tool_name: tool_name.as_ref().map(t),
-                    tool_id: tool_id.as_ref().map(t),
-                    error: error.as_ref().map(|(reason, raw, cut)| CallError {
+                } => {
+                    let mut c = BlockComplete::new(*index, *block_type);
+                    c.tool_name = tool_name.as_ref().map(t);
+                    c.tool_id = tool_id.as_ref().map(t);
+                    c.error = error.as_ref().map(|(reason, raw, cut)| CallError {
                         reason: *reason,
                         raw: &self.raw[raw.clone()],
                         raw_truncated: *cut,
-                    }),
-                    is_error: *is_error,
-                    choice: *choice,
-                    refusal: *refusal,
-                    server: *server,
-                    signature: signature.as_ref().map(t),
-                    redacted: redacted.as_ref().map(t),
-                    compaction: *compaction,
-                }),
+                    });
+                    c.is_error = *is_error;
+                    c.choice = *choice;
+                    c.refusal = *refusal;
+                    c.server = *server;
+                    c.signature = signature.as_ref().map(t);
+                    c.compaction = *compaction;
+                    let extra = extra.as_ref().map(t);
+                    CoreEvent::BlockComplete(match block_type {
+                        BlockType::Text => c.with_citations(extra),
+                        _ => c.with_redacted(extra),
+                    })
+                }
                 Rec::Stop(seq) => CoreEvent::Stop { sequence: t(seq) },
                 Rec::Finish {
                     reason,

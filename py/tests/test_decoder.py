@@ -148,7 +148,7 @@ def test_inputs_of_every_type() -> None:
 
 PROVIDER_KEYS = ("event", "index", "type", "text", "visible", "block", "depth", "part", "tool_name",
                  "tool_id", "content", "input", "error", "is_error", "sequence", "choice", "refusal",
-                 "server", "signature", "redacted", "compaction", "reason", "raw_reason", "usage", "response_id",
+                 "server", "signature", "redacted", "compaction", "citations", "reason", "raw_reason", "usage", "response_id",
                  "model", "source", "code", "message")
 
 

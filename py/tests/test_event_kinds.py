@@ -149,12 +149,30 @@ def test_a_compaction_pickles_and_a_version_1_state_still_reads() -> None:
     assert done.compaction is True and done.redacted == "EqQBCkgIARABGAIiQL0ldFinalOpaque/+=="
     assert pickle.loads(pickle.dumps(events)) == events
     rebuild, (state,) = done.__reduce__()
-    assert state[0] == 2 and len(state) == 18
+    assert state[0] == 3 and len(state) == 18
+    # Version 2 (before citations): the block extras without them.
+    sig_red = state[16][:3]
+    assert rebuild((2,) + state[1:16] + (sig_red,) + state[17:]) == done
     # Version 1 (before `compaction`): 17 items, read as no compaction.
-    old = rebuild((1,) + state[1:17])
+    old = rebuild((1,) + state[1:16] + (sig_red,))
     assert old.compaction is None and old.redacted == done.redacted
     with pytest.raises(ValueError, match="not a pickled event"):
-        rebuild((1,) + state[1:])
+        rebuild((1,) + state[1:16] + (sig_red,) + state[17:])
+
+
+def test_citations_are_kept_on_their_text_block_and_pickle() -> None:
+    decoder = Decoder("anthropic")
+    events = decoder.feed((PROVIDERS / "anthropic" / "026-citations.sse").read_bytes())
+    events += decoder.finish()
+    done = [e for e in events if e.event == "block_complete"]
+    assert [e.citations is None for e in done] == [True, False, True, False]
+    cited = done[1]
+    assert [c["type"] for c in cited.citations] == ["char_location", "page_location"]
+    assert cited.citations[1]["document_title"] == 'PDF "Report"'
+    assert cited.citations_json is not None and cited.citations_json.startswith('[{"type":')
+    assert cited.to_dict()["citations"] == cited.citations
+    assert cited.redacted is None
+    assert pickle.loads(pickle.dumps(events)) == events
 
 
 def test_copies_are_the_event_itself() -> None:

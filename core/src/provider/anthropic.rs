@@ -16,8 +16,9 @@
 //!   of a `*_tool_result` block (a `tool_result` block, `server: true`); a `compaction`
 //!   block's `content` → thinking and `encrypted_content` → `redacted` (`compaction: true`).
 //! - `delta` (2): `type`, `text`, `thinking`, `signature`, `partial_json` (the open call's
-//!   arguments), `content` and `encrypted_content` (`compaction_delta`), `stop_reason`
-//!   (`message_delta`).
+//!   arguments), `content` and `encrypted_content` (`compaction_delta`), `citation`
+//!   (`citations_delta`: captured into the text block's citations, `cite`), `stop_reason`
+//!   (`message_delta`). A text block's `citations` elements are captured the same way.
 //! - `usage` (2, `message_delta` and a whole body), `stop_reason` (1, a whole body).
 //! - `error` (2): `type`, `message`, `code`; an `error` document without one: its own fields.
 //!
@@ -25,6 +26,7 @@
 //! `content_block_stop` completes it; a block still open at `message_delta` was cut short
 //! (`max_tokens`), so a call in it fails as `unfinished` unless its input parses.
 
+use super::cite;
 use super::error_fields::ErrorFields;
 use super::out::{Out, Slot};
 use super::path::{Key, Path};
@@ -88,6 +90,7 @@ enum Delta {
     Signature,
     InputJson,
     Compaction,
+    Citations,
     Other,
 }
 
@@ -98,6 +101,7 @@ fn delta_of(ty: &[u8]) -> Delta {
         b"signature_delta" => Delta::Signature,
         b"input_json_delta" => Delta::InputJson,
         b"compaction_delta" => Delta::Compaction,
+        b"citations_delta" => Delta::Citations,
         _ => Delta::Other,
     }
 }
@@ -178,6 +182,8 @@ pub(crate) struct Anthropic {
     args_skipped: bool,
     /// An `encrypted_content` string began: its first piece replaces the value held.
     enc_fresh: bool,
+    /// The value captured is a citation (`cite`).
+    citing: bool,
 }
 
 /// The decoder's own error for a content block event whose `index` names no open block.
@@ -202,6 +208,7 @@ impl Anthropic {
             open_index: None,
             args_skipped: false,
             enc_fresh: false,
+            citing: false,
         }
     }
 
@@ -300,6 +307,19 @@ impl Anthropic {
                 o.compaction = true;
             }
         }
+    }
+
+    /// A citation object starts: it is captured into the text block's citations (a text
+    /// block is opened unless one is: the citation comes before the text it cites).
+    fn citation(&mut self, out: &mut Out) -> Option<Capture> {
+        if self.sig_dropped {
+            return None;
+        }
+        if !out.is_open(BlockType::Text, 0, false) {
+            out.open_text(BlockType::Text, 0, false);
+        }
+        self.citing = cite::begin(out);
+        self.citing.then_some(Capture::Citation)
     }
 
     /// A content block object opens: the open block completes.
@@ -619,7 +639,22 @@ impl Map for Anthropic {
     }
 
     fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
-        let level = Self::block_level(p).filter(|&l| l == p.depth())?;
+        let d = p.depth();
+        // A citation: a `citations_delta`'s `citation`, an element of a block's `citations`.
+        let citation = v == ValueStart::Object
+            && if Self::in_delta(p) {
+                p.last_key() == Key::Citation
+                    && matches!(self.delta, Delta::Unknown | Delta::Citations)
+            } else {
+                d >= 3
+                    && Self::block_level(p) == Some(d - 1)
+                    && p.key(d - 1) == Key::Citations
+                    && self.kind_or(Kind::Text) == Kind::Text
+            };
+        if citation {
+            return self.citation(out);
+        }
+        let level = Self::block_level(p).filter(|&l| l == d)?;
         match (p.last_key(), self.block.kind) {
             (Key::Input, Kind::ToolUse { .. }) if v == ValueStart::Object => {
                 // Without its name the call opens at the block's end (input `{}`).
@@ -640,6 +675,15 @@ impl Map for Anthropic {
                 Some(Capture::Text)
             }
             _ => None,
+        }
+    }
+
+    fn value_end(&mut self, _p: &Path, out: &mut Out) {
+        if core::mem::take(&mut self.citing) && !cite::end(out) {
+            // As a signature: the block completes without them, then the error; the rest
+            // of this content block's citations are ignored.
+            self.sig_dropped = true;
+            out.fault("max-call-bytes", cite::DROPPED);
         }
     }
 

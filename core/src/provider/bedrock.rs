@@ -11,6 +11,7 @@
 //! `contentBlockDelta`: `delta` (2): `text` → text; `delta.toolUse.input` (3) → arguments;
 //! `delta.toolResult[k]` (4): `text`, `json` (compact) → the server result's content;
 //! `delta.reasoningContent` (3): `text` → thinking, `signature`, `redactedContent`;
+//! `delta.citation` (2): captured into the text block's citations (`cite`);
 //! `contentBlockStop`; `messageStop`: `stopReason` (1); `metadata`: `usage` (2);
 //! `chunk`: `bytes` (1); an exception frame: `message` (1), its code the `:exception-type`;
 //! a `:message-type error` frame: the `:error-code` and `:error-message` headers.
@@ -24,6 +25,7 @@
 //! `contentBlockIndex` than the open block's completes it first. The stream ends with
 //! `metadata` after `messageStop` (docs/providers.md).
 
+use super::cite;
 use super::out::{Out, Slot};
 use super::path::{Key, Path};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
@@ -103,6 +105,8 @@ pub(crate) struct Bedrock {
     result_id: Slot,
     /// The latest tool call's `type`.
     call_type: Slot,
+    /// The value captured is a citation (`cite`).
+    citing: bool,
 }
 
 impl Bedrock {
@@ -129,6 +133,7 @@ impl Bedrock {
             result_name: Slot::EMPTY,
             result_id: Slot::EMPTY,
             call_type: Slot::EMPTY,
+            citing: false,
         }
     }
 
@@ -223,6 +228,20 @@ impl Bedrock {
             out.signature.clear();
             out.redacted.clear();
         }
+    }
+
+    /// A `citation` delta of the text block at `self.index` (the block is opened unless
+    /// open: a citation may come before the text it cites).
+    fn citation(&mut self, out: &mut Out) -> Option<Capture> {
+        if self.sig_dropped == Some(self.index) {
+            return None;
+        }
+        if !out.is_open(BlockType::Text, 0, false) || self.open_wire != Some(self.index) {
+            self.switch_to(out);
+            out.open_text(BlockType::Text, 0, false);
+        }
+        self.citing = cite::begin(out);
+        self.citing.then_some(Capture::Citation)
     }
 
     fn report_error(&mut self, out: &mut Out) {
@@ -512,6 +531,14 @@ impl Map for Bedrock {
     fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
         let d = p.depth();
         if self.doc == Doc::Delta
+            && d == 2
+            && v == ValueStart::Object
+            && p.key(1) == Key::Delta
+            && p.key(2) == Key::Citation
+        {
+            return self.citation(out);
+        }
+        if self.doc == Doc::Delta
             && d == 4
             && p.key(1) == Key::Delta
             && p.key(2) == Key::AwsToolResult
@@ -550,6 +577,15 @@ impl Map for Bedrock {
             self.call_block(out);
         }
         Some(Capture::Args)
+    }
+
+    fn value_end(&mut self, _p: &Path, out: &mut Out) {
+        if core::mem::take(&mut self.citing) && !cite::end(out) {
+            // As a signature: the block completes without them, then the error; the
+            // block's later citations are ignored.
+            self.sig_dropped = Some(self.index);
+            out.fault("max-call-bytes", cite::DROPPED);
+        }
     }
 
     fn end(&mut self, out: &mut Out) {

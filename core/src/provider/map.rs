@@ -53,6 +53,8 @@ pub(crate) enum Capture {
     /// As `Args`, except that an empty object gives nothing (Anthropic's
     /// `content_block_start` says `input: {}` and the input streams after it).
     InitialArgs,
+    /// One citation object of the open text block (`provider::cite`).
+    Citation,
 }
 
 /// What kind of value starts (`Map::value`).

@@ -45,6 +45,7 @@ use crate::sieve::{Detached, Sieve};
 mod anthropic;
 pub(crate) mod base64;
 mod bedrock;
+mod cite;
 #[cfg(feature = "alloc")]
 mod config_json;
 mod error_fields;

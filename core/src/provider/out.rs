@@ -229,7 +229,11 @@ pub(crate) struct Out<'m> {
     /// Held bytes: an error message, argument fragments waiting for their call.
     pub(crate) held: Buf<'m>,
     pub(crate) signature: Buf<'m>,
+    /// A thinking block's redacted data, or a text block's citations (`cite`): the block
+    /// is `sig_block`.
     pub(crate) redacted: Buf<'m>,
+    /// Where the citations in `redacted` stand (`cite`).
+    pub(crate) cite: super::cite::Cites,
     /// An error event's message.
     pub(crate) message: Buf<'m>,
     /// Held argument bytes still to feed (`replay_step`), from this offset.
@@ -278,6 +282,7 @@ impl<'m> Out<'m> {
             held,
             signature,
             redacted,
+            cite: super::cite::Cites::NEW,
             message,
             replay: None,
             usage: Usage::default(),
@@ -315,6 +320,7 @@ impl<'m> Out<'m> {
         self.held.clear();
         self.signature.clear();
         self.redacted.clear();
+        self.cite = super::cite::Cites::NEW;
         self.message.clear();
         self.replay = None;
         self.usage = Usage::default();

@@ -82,6 +82,9 @@ keys! {
     Text = b"text",
     Thinking = b"thinking",
     ToolUseId = b"tool_use_id",
+    // citations (Anthropic `delta.citation`, a block's `citations`; Bedrock `delta.citation`)
+    Citation = b"citation",
+    Citations = b"citations",
     // bedrock (also Input, Signature, Text above)
     AwsCacheReadInputTokens = b"cacheReadInputTokens",
     AwsCacheWriteInputTokens = b"cacheWriteInputTokens",

@@ -245,6 +245,7 @@ impl Reader {
                     out.args_text(piece.as_bytes());
                 }
                 Capture::Text => out.json_text(piece.as_bytes()),
+                Capture::Citation => super::cite::piece(out, piece.as_bytes()),
             }
         }
         if t.ends_value() && p.depth() == cap.depth {

@@ -29,7 +29,7 @@ namespace TokenSieve;
 final class Library
 {
     /** The C ABI version this package speaks (tokensieve_abi_version()). */
-    public const ABI_VERSION = 4;
+    public const ABI_VERSION = 5;
     /** The FFI scope preload() declares (FFI_SCOPE). */
     public const SCOPE = 'tokensieve';
     public const LIB_ENV = 'TOKENSIEVE_LIB';

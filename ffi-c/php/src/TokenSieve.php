@@ -32,7 +32,8 @@ namespace TokenSieve;
  *     foreach ($decoder->stream($reads) as $event) { … }
  *
  * Its events add 'choice' (when not 0) and, on block_complete, 'refusal' / 'server' (true when
- * set), 'signature', 'redacted', 'compaction' (true when set); and two kinds:
+ * set), 'signature', 'redacted', 'compaction' (true when set), 'citations' (a text block's: a
+ * list of the citation arrays, as the provider sent them); and two kinds:
  *   ['event' => 'finish', 'reason' => 'tool_calls', 'raw_reason' => 'tool_calls',
  *    'usage' => ['input_tokens' => 81, 'output_tokens' => 17], 'response_id' => …, 'model' => …]
  *   ['event' => 'error', 'source' => 'provider', 'code' => 'rate_limit_exceeded', 'message' => …]
@@ -435,6 +436,12 @@ final class TokenSieve
             self::str($ev->redacted, 'redacted', $e);
             if (($flags & 128) !== 0) {
                 $e['compaction'] = true;
+            }
+            $ct = $ev->citations;
+            if ($ct->ptr !== null) {
+                // A text block's citations: decoded, as 'input' is (numbers kept whole).
+                $e['citations'] = json_decode(\FFI::string($ct->ptr, $ct->len), true, 512,
+                    JSON_BIGINT_AS_STRING);
             }
             return $e;
         }

@@ -137,6 +137,16 @@ class Event:
         summary, ``redacted`` its encrypted content): ``True``; the host sends it back as a
         compaction, not as thinking."""
     @property
+    def citations(self) -> list[dict[str, Any]] | None:
+        """block_complete of a text block with citations (Anthropic ``citations_delta``,
+        Bedrock ``citation``): the citation objects in arrival order, each as the provider
+        sent it (a new list on every access); the host sends them back as the block's
+        ``citations``."""
+    @property
+    def citations_json(self) -> str | None:
+        """As :attr:`citations`, the compact JSON text of the array. Not part of
+        :meth:`to_dict`."""
+    @property
     def reason(self) -> FinishReason | None:
         """finish: why the response (or its choice) ended, normalised."""
     @property

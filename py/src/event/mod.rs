@@ -79,6 +79,8 @@ enum Extra {
     Block {
         signature: Option<String>,
         redacted: Option<String>,
+        /// A text block's citations: a JSON array (compact).
+        citations: Option<String>,
     },
     Finish {
         reason: FinishReason,
@@ -238,6 +240,7 @@ impl Event {
                 if let Some(Extra::Block {
                     signature,
                     redacted,
+                    ..
                 }) = self.extra.as_deref()
                 {
                     if let Some(x) = new_opt(py, signature) {
@@ -249,6 +252,9 @@ impl Event {
                 }
                 if self.compaction {
                     v.push(("compaction", true.into_bound_py_any(py)?));
+                }
+                if let Some(c) = self.citations(py)? {
+                    v.push(("citations", c));
                 }
             }
             Kind::Stop => v.push(("sequence", s(&self.text).expect("stops have a sequence"))),
@@ -530,6 +536,28 @@ impl Event {
     fn redacted<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
         match self.extra.as_deref() {
             Some(Extra::Block { redacted, .. }) => new_opt(py, redacted),
+            _ => None,
+        }
+    }
+
+    /// block_complete of a text block with citations (Anthropic `citations_delta`, Bedrock
+    /// `citation`): a list of the citation objects (dicts) in the order they came, as the
+    /// provider sent them; the host sends them back as the block's `citations`.
+    #[getter]
+    fn citations<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.extra.as_deref() {
+            Some(Extra::Block {
+                citations: Some(c), ..
+            }) => Ok(Some(json_loads(py)?.call1((c.as_str(),))?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// As `citations`, as the compact JSON text of the array.
+    #[getter]
+    fn citations_json<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        match self.extra.as_deref() {
+            Some(Extra::Block { citations, .. }) => new_opt(py, citations),
             _ => None,
         }
     }
@@ -824,10 +852,14 @@ impl Converter {
                     refusal: b.refusal,
                     server: b.server,
                     compaction: b.compaction,
-                    extra: (b.signature.is_some() || b.redacted.is_some()).then(|| {
+                    extra: (b.signature.is_some()
+                        || b.redacted().is_some()
+                        || b.citations().is_some())
+                    .then(|| {
                         Box::new(Extra::Block {
                             signature: b.signature.map(Into::into),
-                            redacted: b.redacted.map(Into::into),
+                            redacted: b.redacted().map(Into::into),
+                            citations: b.citations().map(Into::into),
                         })
                     }),
                     ..Event::empty()

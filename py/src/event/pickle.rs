@@ -10,8 +10,9 @@ use super::{Event, Extra, Kind, make_object, untrack};
 
 /// Pickled state: the layout `Event::state` writes and `_event` reads (a version number
 /// first, so a later layout can still read this one). Version 2 appended `compaction`;
-/// version 1 (17 items, no `compaction`) is still read.
-const STATE_VERSION: u8 = 2;
+/// version 3 appended a text block's `citations` to the block extras (`"b"`, signature,
+/// redacted, citations); versions 1 (17 items, no `compaction`) and 2 are still read.
+const STATE_VERSION: u8 = 3;
 
 impl Event {
     /// The fields as a tuple of plain Python values.
@@ -21,7 +22,8 @@ impl Event {
             Some(Extra::Block {
                 signature,
                 redacted,
-            }) => ("b", signature, redacted).into_py_any(py)?,
+                citations,
+            }) => ("b", signature, redacted, citations).into_py_any(py)?,
             Some(Extra::Finish {
                 reason,
                 raw_reason,
@@ -106,8 +108,8 @@ pub(crate) fn _event<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>) -> PyRes
     }
     let version: u8 = at(0)?.extract()?;
     match (version, state.len()) {
-        (1, 17) | (STATE_VERSION, 18) => {}
-        (1 | STATE_VERSION, _) => return Err(bad_state("layout")),
+        (1, 17) | (2 | STATE_VERSION, 18) => {}
+        (1..=STATE_VERSION, _) => return Err(bad_state("layout")),
         _ => return Err(bad_state("version")),
     }
     let extra_state = at(16)?;
@@ -117,11 +119,19 @@ pub(crate) fn _event<'py>(py: Python<'py>, state: &Bound<'py, PyTuple>) -> PyRes
         let tag: String = extra_state.get_item(0)?.extract()?;
         Some(Box::new(match tag.as_str() {
             "b" => {
-                let (_, signature, redacted): (String, Option<String>, Option<String>) =
-                    extra_state.extract()?;
+                let (signature, redacted, citations) = if version >= 3 {
+                    let (_, s, r, c): (String, Option<String>, Option<String>, Option<String>) =
+                        extra_state.extract()?;
+                    (s, r, c)
+                } else {
+                    let (_, s, r): (String, Option<String>, Option<String>) =
+                        extra_state.extract()?;
+                    (s, r, None)
+                };
                 Extra::Block {
                     signature,
                     redacted,
+                    citations,
                 }
             }
             "f" => {

@@ -73,7 +73,7 @@ impl Out<'_> {
                 redacted,
             } => {
                 let tool = matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult);
-                Event::BlockComplete(BlockComplete {
+                let complete = BlockComplete {
                     tool_name: tool.then(|| self.done_name.as_str()),
                     tool_id: tool.then(|| self.done_id.as_str()),
                     error: error.map(|reason| CallError {
@@ -85,9 +85,18 @@ impl Out<'_> {
                     refusal: open.refusal,
                     server: open.server,
                     signature: signature.then(|| valid_prefix(self.signature.bytes())),
-                    redacted: redacted.then(|| valid_prefix(self.redacted.bytes())),
                     compaction: open.compaction,
                     ..BlockComplete::new(open.index, open.ty)
+                }
+                .with_redacted(redacted.then(|| valid_prefix(self.redacted.bytes())));
+                Event::BlockComplete(match open.ty {
+                    // A text block's bytes there are its citations: whole objects only.
+                    BlockType::Text => complete.with_citations(
+                        redacted
+                            .then(|| self.cite.array(self.redacted.bytes()))
+                            .flatten(),
+                    ),
+                    _ => complete,
                 })
             }
             Pending::Finish { choice } => {
