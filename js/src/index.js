@@ -126,67 +126,10 @@ export class Decoder extends Handle {
   }
 }
 
-// --- the writers (issue 27): what the model writes or reads, in its wire format ------------
-
-/** Two texts back to back in the input buffer; calls `f(ptr, lenA, lenB)`, returns its text. */
-function writer(f, a, b) {
-  if (typeof f !== 'function') {
-    throw new Error('the writers are not in this build (tokensieve-wasm without the `writers` feature)');
-  }
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  const both = new Uint8Array(x.length + y.length);
-  both.set(x);
-  both.set(y, x.length);
-  put(both);
-  const len = f(inPtr, x.length, y.length);
-  if (len < 0) throw new Error(outText(wasm.ts_out_len()));
-  return outText(len);
-}
-
-function list(items, what) {
-  if (!Array.isArray(items)) throw new TypeError(`${what} must be an array`);
-  return JSON.stringify(items);
-}
-
-function dialectName(dialect) {
-  if (typeof dialect !== 'string') throw new TypeError('dialect must be a string');
-  return dialect;
-}
-
-/**
- * The assistant's past tool calls written as the model writes them (what the family's chat
- * template renders), for a host that builds the prompt itself; a Sieve of the same config
- * reads the text back as the same calls. `config`: a dialect name or a Sieve config (its
- * `dialect`, a name or a description, and its `tools`); `calls`: `[{name, id?, input?}]`.
- */
-export function formatToolCalls(config, calls) {
-  const c = typeof config === 'string' ? { dialect: config } : config;
-  return writer(wasm.ts_format_calls, configText(c), list(calls, 'calls'));
-}
-
-/**
- * The prompt's tool-definition section as the family's chat template renders the tools
- * (the section only, placed where the template places it), for a host that builds the
- * prompt itself. `config`: a dialect name or a Sieve config (its `dialect`, a name or a
- * description, and `tool_call_markers`); `tools`: the config's tool form
- * `[{name, description?, schema?}]`, or its JSON text (numbers kept as spelled there).
- */
-export function formatToolDefinitions(config, tools) {
-  const c = typeof config === 'string' ? { dialect: config } : config;
-  const text = typeof tools === 'string' ? tools : list(tools, 'tools');
-  return writer(wasm.ts_format_tool_definitions, configText(c), text);
-}
-
-/** Tool results as the family's template gives them back: `[{content, tool_use_id?, name?, is_error?}]`. */
-export function formatToolResults(dialect, results) {
-  return writer(wasm.ts_format_results, dialectName(dialect), list(results, 'results'));
-}
-
-/** The stop sequences a host sets when it runs a model of the dialect in completions mode. */
-export function stopSequences(dialect) {
-  return JSON.parse(writer(wasm.ts_stop_sequences, dialectName(dialect), ''));
-}
+// The writers (issue 27) are a second module, instantiated on the first call (format.js).
+export {
+  formatToolCalls, formatToolDefinitions, formatToolResults, stopSequences, loadWriters, formatInstantiateMs,
+} from './format.js';
 
 /**
  * Events of a whole stream, as an async iterable: `body` is a ReadableStream (e.g.
