@@ -1,9 +1,11 @@
 // The writers are a second module (tokensieve-format.wasm), instantiated on the first writer
-// call, so a host that only parses never compiles it; `tokensieve/format` is the writers alone.
+// call, so a host that only parses never compiles it; `tokensieve/format` is the writers alone,
+// `tokensieve/parse` the parser alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as main from '../src/index.js';
 import * as format from 'tokensieve/format';
+import * as parse from 'tokensieve/parse';
 
 test('the writers module loads on the first writer call, not on import', () => {
   new main.Sieve({ dialect: 'hermes' }).free();
@@ -26,4 +28,12 @@ test('tokensieve/format writes what index.js writes; loadWriters() resolves once
   const long = 'x'.repeat(100_000);
   assert.ok(format.formatToolResults('hermes', [{ content: long }]).includes(long));
   assert.throws(() => format.formatToolResults('nope', []), /unknown dialect "nope"/);
+});
+
+test('tokensieve/parse is the parser alone: the same classes, no writers', () => {
+  assert.equal(parse.Sieve, main.Sieve);
+  assert.equal(parse.stream, main.stream);
+  assert.equal(parse.instantiateMs, main.instantiateMs);
+  assert.ok(!('formatToolCalls' in parse) && !('loadWriters' in parse));
+  assert.deepEqual(Object.keys(main).sort(), [...Object.keys(parse), ...Object.keys(format)].sort());
 });

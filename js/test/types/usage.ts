@@ -4,6 +4,7 @@ import { Sieve, Decoder, stream, formatToolCalls, formatToolDefinitions, formatT
 import { MembraneAdapter, type ChunkMeta } from 'tokensieve/membrane';
 import { tokensieveMiddleware } from 'tokensieve/ai-sdk';
 import * as writers from 'tokensieve/format';
+import { Sieve as ParseSieve, type Event as ParseEvent } from 'tokensieve/parse';
 
 const s = new Sieve({ dialect: 'hermes', stop_sequences: ['<|im_end|>'], tools: [{ name: 'f' }] });
 // thinking_tags: one pair, or several spellings.
@@ -51,3 +52,6 @@ const ms: number = writers.formatInstantiateMs;
 const alone: string = writers.formatToolResults('hermes', [{ content: 'x' }]);
 const typed: writers.ToolCallInput = { name: 'f' };
 void [preloaded, ms, alone, typed];
+// The parser alone.
+const parsed: ParseEvent[] = new ParseSieve({ dialect: 'hermes' }).feed('x');
+void parsed;
