@@ -4,7 +4,7 @@
 // 4-byte and 64 KiB chunks, best of 3 — the same shape as `harness.mjs bench --size-mb 2`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Sieve } from './src/index.js';
+import { Sieve } from './src/parse.js';
 
 const dir = process.argv[2] ?? '/tmp';
 const tools = JSON.parse(readFileSync(process.argv[3] ?? join(dir, 'aisdk/cases/bench_tools.json'), 'utf8'))

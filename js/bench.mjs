@@ -1,6 +1,6 @@
 // Throughput of the JS API (node js/bench.mjs): ns per 4-byte chunk and MB/s at 64 KiB feeds
 // on hermes, morph-xml and qwen3-coder transcripts, and a 1 MB argument (linearity).
-import { Sieve, instantiateMs } from './src/index.js';
+import { Sieve, instantiateMs } from './src/parse.js';
 
 const tools = [{ name: 'write', schema: { type: 'object', properties: { path: { type: 'string' }, body: { type: 'string' } } } }];
 const arg = (n) => 'x'.repeat(n);

@@ -57,6 +57,20 @@ try {
     }
   }
   console.log(`chromium: ${vectors.length} vectors × 3 chunk sizes through the playground: ${n} ok`);
+  // The writers' module, compiled synchronously on the page's main thread at the first call:
+  // the same texts as in Node (the page's writersSample() run here on the same functions).
+  const page = await result(`${base}/js/playground/?writers=1`);
+  const w = await import('./src/format.js');
+  const calls = [{ name: 'get_weather', input: { city: 'Paris', n: 1.50 } }];
+  const want = [
+    w.formatToolCalls('hermes', calls),
+    w.formatToolCalls({ dialect: 'qwen3-coder', tools: [{ name: 'get_weather' }] }, calls),
+    w.formatToolDefinitions('kimi-k2', [{ name: 'ping', description: 'Is it up?', schema: { type: 'object' } }]),
+    w.formatToolResults('harmony', [{ content: '18°C', name: 'get_weather' }]),
+    w.stopSequences('harmony'),
+  ];
+  assert.deepEqual(JSON.parse(page), want, 'the writers in Chromium');
+  console.log('chromium: the writers\' module (loaded on first use) writes what Node writes: ok');
   const shot = process.argv.indexOf('--screenshot');
   if (shot > 0) {
     await run(['--window-size=1200,820', '--virtual-time-budget=15000', `--screenshot=${process.argv[shot + 1]}`, `${base}/js/playground/`]);

@@ -4,7 +4,7 @@
 // One JSON event per line on stdout. A config with `provider` goes through a Decoder,
 // one with `dialect` through a Sieve. (Node-only: the package itself never reads files.)
 import { readFileSync } from 'node:fs';
-import { Sieve, Decoder } from './src/index.js';
+import { Sieve, Decoder } from './src/parse.js';
 
 const args = process.argv.slice(2);
 let config, prefill, chunk = 0, file;

@@ -1,7 +1,9 @@
 // The playground: replays pasted model output or a provider body through the JS API, chunk by
 // chunk, drawing each block as it streams. `?vector=<url>&size=N` runs a conformance vector at
-// once and writes the events to #result (the headless-Chromium test reads it).
-import { Sieve, Decoder } from '../src/index.js';
+// once and writes the events to #result (the headless-Chromium test reads it); `?writers=1`
+// calls the writers (their module compiled synchronously, on the page's main thread, at the
+// first call) and writes their texts to #result.
+import { Sieve, Decoder, formatToolCalls, formatToolDefinitions, formatToolResults, stopSequences } from '../src/index.js';
 
 const DIALECTS = ['hermes', 'anthropic-xml', 'morph-xml', 'qwen3-coder', 'minimax-m2', 'glm-4.5', 'harmony',
   'kimi-k2', 'deepseek-v3.1', 'deepseek-v3', 'mistral', 'llama3-json', 'pythonic', 'passthrough'];
@@ -76,10 +78,25 @@ async function runVector(url, size) {
   $('result').textContent = JSON.stringify(events);
 }
 
+// The same calls as browser-test.mjs makes in Node, whose answers it compares with these.
+function writersSample() {
+  const calls = [{ name: 'get_weather', input: { city: 'Paris', n: 1.50 } }];
+  return [
+    formatToolCalls('hermes', calls),
+    formatToolCalls({ dialect: 'qwen3-coder', tools: [{ name: 'get_weather' }] }, calls),
+    formatToolDefinitions('kimi-k2', [{ name: 'ping', description: 'Is it up?', schema: { type: 'object' } }]),
+    formatToolResults('harmony', [{ content: '18°C', name: 'get_weather' }]),
+    stopSequences('harmony'),
+  ];
+}
+
 $('mode').onchange = fillKinds;
 $('size').oninput = () => { $('sizev').textContent = $('size').value; };
 $('run').onclick = replay;
 fillKinds();
 const params = new URLSearchParams(location.search);
 if (params.get('vector')) runVector(params.get('vector'), Number(params.get('size') ?? 0));
+else if (params.get('writers')) {
+  try { $('result').textContent = JSON.stringify(writersSample()); } catch (e) { $('result').textContent = JSON.stringify({ error: String(e) }); }
+}
 else replay();

@@ -3,7 +3,7 @@
 // go through a Sieve and come out as text-*, reasoning-*, tool-input-start/-delta/-end and
 // tool-call parts; every other part is passed on, in order. No import of the AI SDK: the
 // package does not depend on it.
-import { Sieve } from './index.js';
+import { Sieve } from './parse.js';
 
 /** Maps the sieve's events to stream parts; keeps a stream's per-call state. */
 class Mapper {

@@ -240,3 +240,18 @@ export declare function formatToolResults(dialect: Dialect, results: ToolResultI
  * ```
  */
 export declare function stopSequences(dialect: Dialect): string[];
+
+/**
+ * Compiles and instantiates the writers' module (`tokensieve-format.wasm`) asynchronously.
+ * Optional: the writers above load it synchronously on their first call; a page that would
+ * rather not compile it on its main thread at that call awaits this first.
+ *
+ * ```js
+ * await loadWriters();
+ * formatToolResults('hermes', [{ content: 'ok' }]);
+ * ```
+ */
+export declare function loadWriters(): Promise<void>;
+
+/** Milliseconds the writers' module took to decode and instantiate (0 until first use). */
+export declare let formatInstantiateMs: number;

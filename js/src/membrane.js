@@ -2,7 +2,7 @@
 // Sieve: processChunk → {content: [{text, meta}], blockEvents}, onChunk(text, meta) and
 // onBlock(event) callbacks, ChunkMeta {type, visible, blockIndex, depth, toolCallPart, toolId,
 // toolName}. Wire syntax never reaches onChunk (the core strips it).
-import { Sieve } from './index.js';
+import { Sieve } from './parse.js';
 
 function metaOf(ev) {
   const meta = { type: ev.type, visible: ev.visible, blockIndex: ev.block };

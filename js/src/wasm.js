@@ -1,13 +1,8 @@
-// Instantiates the embedded WebAssembly once (top-level await: ESM in Node, Deno, Bun,
-// browsers and module workers; no fs, no fetch, no bundler plugin).
+// Instantiates the parser's embedded WebAssembly once (top-level await: ESM in Node, Deno, Bun,
+// browsers and module workers; no fs, no fetch, no bundler plugin). The writers are another
+// module, instantiated on first use (format.js).
 import { WASM_BASE64 } from './wasm.generated.js';
-
-function decodeBase64(s) {
-  const bin = atob(s);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return bytes;
-}
+import { decodeBase64 } from './base64.js';
 
 const t0 = globalThis.performance ? performance.now() : 0;
 const { instance } = await WebAssembly.instantiate(decodeBase64(WASM_BASE64), {});

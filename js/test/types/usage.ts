@@ -3,6 +3,8 @@
 import { Sieve, Decoder, stream, formatToolCalls, formatToolDefinitions, formatToolResults, stopSequences, type Event, type Tool, type ToolCallInput } from 'tokensieve';
 import { MembraneAdapter, type ChunkMeta } from 'tokensieve/membrane';
 import { tokensieveMiddleware } from 'tokensieve/ai-sdk';
+import * as writers from 'tokensieve/format';
+import { Sieve as ParseSieve, type Event as ParseEvent } from 'tokensieve/parse';
 
 const s = new Sieve({ dialect: 'hermes', stop_sequences: ['<|im_end|>'], tools: [{ name: 'f' }] });
 // thinking_tags: one pair, or several spellings.
@@ -44,3 +46,12 @@ const defined: string = formatToolDefinitions('hermes', tools) + formatToolDefin
 // @ts-expect-error a tool needs a name
 formatToolDefinitions('hermes', [{ description: 'x' }]);
 void [written, results, stops, defined];
+// The writers alone (their own module): the same functions, and an async preload.
+const preloaded: Promise<void> = writers.loadWriters();
+const ms: number = writers.formatInstantiateMs;
+const alone: string = writers.formatToolResults('hermes', [{ content: 'x' }]);
+const typed: writers.ToolCallInput = { name: 'f' };
+void [preloaded, ms, alone, typed];
+// The parser alone.
+const parsed: ParseEvent[] = new ParseSieve({ dialect: 'hermes' }).feed('x');
+void parsed;

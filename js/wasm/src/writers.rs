@@ -1,8 +1,7 @@
 //! The writers (issue 27): tool calls, tool definitions, tool results, stop sequences, each
-//! into the output buffer (its length, or -1 and the message). Behind the default feature
-//! `writers`: they add about 20 KB gzipped to the .wasm (js/README.md), which a
-//! size-critical build drops with `--no-default-features` (the JS functions then throw "not
-//! in this build").
+//! into the output buffer (its length, or -1 and the message). Behind the feature `writers`:
+//! js/build.sh builds them alone into the package's second module, `tokensieve-format.wasm`,
+//! which the JS instantiates on the first writer call (js/README.md, "Size and start-up").
 
 use alloc::format;
 use alloc::string::String;
