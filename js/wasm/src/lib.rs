@@ -291,7 +291,7 @@ pub unsafe extern "C" fn ts_drop(h: *mut State) {
 /// by the core's [`DecoderConfigBuf::from_json`] (one reader for the CLI and this crate).
 fn decoder_of(text: &str) -> Result<Decoder<'static>, String> {
     let c = DecoderConfigBuf::from_json(text).map_err(|e| format!("config: {e}"))?;
-    Decoder::owned(&c.config()).map_err(|e| format!("config: {e}"))
+    Decoder::new(&c.config()).map_err(|e| format!("config: {e}"))
 }
 
 #[cfg(test)]
