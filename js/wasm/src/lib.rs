@@ -221,14 +221,10 @@ pub unsafe extern "C" fn ts_feed(h: *mut State, ptr: *const u8, len: usize) -> i
         return -1;
     };
     // SAFETY: per the caller's contract.
-    let mut input = unsafe { bytes(ptr, len) };
+    let input = unsafe { bytes(ptr, len) };
     let c = &mut s.collector;
     match &mut s.parser {
-        Parser::Sieve(sieve) => {
-            while let Some(ev) = sieve.next(&mut input) {
-                push_event(c, &ev);
-            }
-        }
+        Parser::Sieve(sieve) => sieve.feed_with(input, |ev| push_event(c, &ev)),
         Parser::Decoder(d) => d.feed_with(input, |ev| push_event(c, &ev)),
     }
     out().len() as i32
@@ -246,12 +242,7 @@ pub unsafe extern "C" fn ts_finish(h: *mut State) -> i32 {
     };
     let c = &mut s.collector;
     match &mut s.parser {
-        Parser::Sieve(sieve) => {
-            sieve.finish();
-            while let Some(ev) = sieve.next(&mut &b""[..]) {
-                push_event(c, &ev);
-            }
-        }
+        Parser::Sieve(sieve) => sieve.finish_with(|ev| push_event(c, &ev)),
         Parser::Decoder(d) => d.finish_with(|ev| push_event(c, &ev)),
     }
     out().len() as i32
