@@ -22,7 +22,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use tokensieve::{ConfigBuf, Dialect, Event, Sieve};
+use tokensieve::{ConfigBuf, Dialect, Event, EventSource, Sieve};
 
 /// Bumped whenever a generator changes: stale data is regenerated.
 pub const DATA_VERSION: &str = "tokensieve-bench-data v3";
@@ -1127,14 +1127,27 @@ pub fn tokensieve_run_fixed(config: &ConfigBuf, input: &[u8], chunk: usize) -> T
 /// finishes; allocates nothing itself.
 pub fn feed_all(sieve: &mut Sieve<'_>, input: &[u8], chunk: usize) -> Tally {
     let mut t = Tally::default();
+    pump(sieve, input, chunk, |ev| consume(ev, &mut t));
+    black_box(t)
+}
+
+/// The one drive loop of the benches, for the parser and the decoder alike: `input` to
+/// `source` in pieces of exactly `chunk` bytes (split anywhere), every event to `f`, then
+/// the end; allocates nothing itself.
+#[inline]
+pub fn pump(
+    source: &mut impl EventSource,
+    input: &[u8],
+    chunk: usize,
+    mut f: impl FnMut(&Event<'_>),
+) {
     for piece in input.chunks(chunk) {
         let mut piece = piece;
-        while let Some(ev) = sieve.next(&mut piece) {
-            consume(&ev, &mut t);
+        while let Some(ev) = source.next(&mut piece) {
+            f(&ev);
         }
     }
-    sieve.finish_with(|ev| consume(&ev, &mut t));
-    black_box(t)
+    source.finish_with(|ev| f(&ev));
 }
 
 /// What tokensieve makes of a whole input, for comparing with a peer: visible text,
@@ -1178,13 +1191,7 @@ pub fn tokensieve_outcome(config: &ConfigBuf, input: &[u8], chunk: usize) -> Out
         }
         _ => {}
     };
-    for piece in input.chunks(chunk) {
-        let mut piece = piece;
-        while let Some(ev) = sieve.next(&mut piece) {
-            see(ev, &mut o);
-        }
-    }
-    sieve.finish_with(|ev| see(ev, &mut o));
+    pump(&mut sieve, input, chunk, |ev| see(*ev, &mut o));
     o
 }
 

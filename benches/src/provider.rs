@@ -142,16 +142,10 @@ fn aws_frame(out: &mut Vec<u8>, event_type: &str, payload: &str) {
 pub fn tokensieve_decode(config: &DecoderConfig<'_>, body: &[u8], read: usize) -> usize {
     let mut decoder = Decoder::new(config).unwrap();
     let mut len = 0usize;
-    for piece in body.chunks(read) {
-        let mut input = piece;
-        while let Some(ev) = decoder.next(&mut input) {
-            if let Event::Chunk(c) = ev {
-                len += c.text.len();
-            }
+    crate::pump(&mut decoder, body, read, |ev| {
+        if let Event::Chunk(c) = ev {
+            len += c.text.len();
         }
-    }
-    decoder.finish();
-    let mut empty: &[u8] = &[];
-    while decoder.next(&mut empty).is_some() {}
+    });
     len
 }

@@ -132,11 +132,7 @@ pub fn run(args: &DecodeArgs) -> Result<bool, Fail> {
             if i > 0 {
                 decoder = Decoder::new(&config).map_err(|e| format!("config: {e}"))?;
             }
-            crate::stream::stream(file, args.chunk, |piece, _| {
-                decoder.feed_with(piece, &mut |ev: tokensieve::Event<'_>| stats.event(&ev));
-                Ok(())
-            })?;
-            decoder.finish_with(&mut |ev: tokensieve::Event<'_>| stats.event(&ev));
+            crate::stream::drive(&mut decoder, file, args.chunk, &mut stats)?;
         }
         stats.print(args.json)?;
         return Ok(stats.failed);
@@ -153,29 +149,7 @@ pub fn run(args: &DecodeArgs) -> Result<bool, Fail> {
         std::io::BufWriter::new(std::io::stdout().lock()),
         color,
     );
-    let mut fail = None;
-    crate::stream::stream(file.as_deref(), args.chunk, |piece, last| {
-        decoder.feed_with(piece, &mut |ev: tokensieve::Event<'_>| {
-            if fail.is_none() {
-                fail = out.event(&ev).err();
-            }
-        });
-        if let Some(f) = fail.take() {
-            return Err(f);
-        }
-        if last {
-            out.flush()?;
-        }
-        Ok(())
-    })?;
-    decoder.finish_with(&mut |ev: tokensieve::Event<'_>| {
-        if fail.is_none() {
-            fail = out.event(&ev).err();
-        }
-    });
-    if let Some(f) = fail {
-        return Err(f);
-    }
+    crate::stream::drive(&mut decoder, file.as_deref(), args.chunk, &mut out)?;
     out.end()?;
     Ok(out.failed)
 }

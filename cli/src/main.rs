@@ -369,16 +369,7 @@ fn parse(args: ParseArgs) -> Result<(), stream::Fail> {
             if let Some(p) = &prefill {
                 sieve.prefill(p).map_err(|e| e.to_string())?;
             }
-            stream::stream(file, args.chunk, |mut piece, _| {
-                while let Some(ev) = sieve.next(&mut piece) {
-                    stats.event(&ev);
-                }
-                Ok(())
-            })?;
-            sieve.finish();
-            while let Some(ev) = sieve.next(&mut &b""[..]) {
-                stats.event(&ev);
-            }
+            stream::drive(&mut sieve, file, args.chunk, &mut stats)?;
         }
         return stats.print(args.json);
     }
@@ -393,19 +384,7 @@ fn parse(args: ParseArgs) -> Result<(), stream::Fail> {
         std::io::BufWriter::new(std::io::stdout().lock()),
         color,
     );
-    stream::stream(file.as_deref(), args.chunk, |mut piece, last| {
-        while let Some(ev) = sieve.next(&mut piece) {
-            out.event(&ev)?;
-        }
-        if last {
-            out.flush()?;
-        }
-        Ok(())
-    })?;
-    sieve.finish();
-    while let Some(ev) = sieve.next(&mut &b""[..]) {
-        out.event(&ev)?;
-    }
+    stream::drive(&mut sieve, file.as_deref(), args.chunk, &mut out)?;
     out.end()
 }
 

@@ -4,6 +4,8 @@ use std::io::{ErrorKind, Read};
 use std::path::Path;
 use std::process::ExitCode;
 
+use tokensieve::{Event, EventSource};
+
 /// Why a run stopped early.
 #[derive(Debug)]
 pub enum Fail {
@@ -85,4 +87,54 @@ pub fn stream(
             rest = &rest[take..];
         }
     }
+}
+
+/// Where [`drive`] hands events: the view's output, or the counts of `--stats`.
+pub trait Sink {
+    /// One event.
+    fn event(&mut self, ev: &Event<'_>) -> Result<(), Fail>;
+    /// A read's events are all out: write them.
+    fn flush(&mut self) -> Result<(), Fail> {
+        Ok(())
+    }
+}
+
+impl<W: std::io::Write> Sink for crate::output::Output<W> {
+    fn event(&mut self, ev: &Event<'_>) -> Result<(), Fail> {
+        crate::output::Output::event(self, ev)
+    }
+    fn flush(&mut self) -> Result<(), Fail> {
+        crate::output::Output::flush(self)
+    }
+}
+
+impl Sink for crate::stats::Stats {
+    fn event(&mut self, ev: &Event<'_>) -> Result<(), Fail> {
+        crate::stats::Stats::event(self, ev);
+        Ok(())
+    }
+}
+
+/// The one loop of `parse` and `decode`: `path` (as [`stream`] reads it) through `source`,
+/// then its end, every event to `sink` (flushed after each read).
+pub fn drive(
+    source: &mut impl EventSource,
+    path: Option<&Path>,
+    chunk: usize,
+    sink: &mut impl Sink,
+) -> Result<(), Fail> {
+    stream(path, chunk, |mut piece, last| {
+        while let Some(ev) = source.next(&mut piece) {
+            sink.event(&ev)?;
+        }
+        if last {
+            sink.flush()?;
+        }
+        Ok(())
+    })?;
+    source.finish();
+    while let Some(ev) = source.next(&mut &b""[..]) {
+        sink.event(&ev)?;
+    }
+    Ok(())
 }

@@ -3,7 +3,8 @@
 //! a half tag, losing a byte, or caring how the stream was chunked.
 //!
 //! * `#![no_std]`, no heap on the feed path: events borrow the input or a small holdback.
-//! * One pull API, [`Sieve::next`], that the C ABI exposes one to one.
+//! * One pull API, [`EventSource`] ([`Sieve`] and [`provider::Decoder`] implement it), that
+//!   the C ABI exposes one to one.
 //! * Dialects ([`Dialect::ALL`]): `passthrough`, `anthropic-xml`, `hermes`, `morph-xml`,
 //!   `qwen3-coder`, `minimax-m2`, `glm-4.5`, `harmony`, `kimi-k2`, `deepseek-v3.1`, `deepseek-v3`,
 //!   `mistral`, `llama3-json`, `pythonic`, `deepseek-v3.2`, `deepseek-v4`, `seed-oss`, `olmo-3`,
@@ -57,6 +58,7 @@ pub mod json;
 pub mod provider;
 mod scan;
 mod sieve;
+mod source;
 pub mod spec;
 
 /// Hooks for the fuzz crate (`fuzz/`), with the `fuzzing` feature only: not API.
@@ -73,7 +75,8 @@ pub use event::{
     BlockComplete, BlockType, CallError, Chunk, ErrorReason, ErrorSource, Event, Finish,
     FinishReason, Part, StreamError, Usage,
 };
-pub use sieve::{DEFAULT_MEMORY, HOLD_CAP, MIN_MEMORY, Misuse, Pull, STR_CAP, Sieve};
+pub use sieve::{DEFAULT_MEMORY, HOLD_CAP, MIN_MEMORY, STR_CAP, Sieve};
+pub use source::{EventSource, Misuse, Pull};
 pub use spec::{Description, Dialect, Shape, StrList};
 
 /// The README's examples run as doctests.

@@ -267,3 +267,74 @@ fn aliases_resolve_to_their_preset() {
         assert_eq!(buf.config().dialect, preset);
     }
 }
+
+/// Every outcome of the pull API, through the trait: the parser and the decoder answer the
+/// same calls the same way (R10: input after `finish` is refused, not dropped).
+fn pull_outcomes(source: &mut impl tokensieve::EventSource, read: &[u8]) -> Vec<&'static str> {
+    use tokensieve::{Misuse, Pull};
+    let mut seen = Vec::new();
+    let mut input = read;
+    loop {
+        match source.pull(&mut input) {
+            Ok(Pull::Event(_)) => {}
+            Ok(Pull::NeedMore) => break seen.push("need-more"),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(input.is_empty());
+    source.finish();
+    while let Ok(Pull::Event(_)) = source.pull(&mut &b""[..]) {}
+    seen.push(if source.is_done() { "done" } else { "not-done" });
+    assert!(matches!(source.pull(&mut &b""[..]), Ok(Pull::Done)));
+    // `next` leaves input after the finish unread; `pull` refuses it.
+    let mut late = &b"late"[..];
+    assert!(source.next(&mut late).is_none());
+    assert_eq!(late, b"late");
+    assert!(matches!(
+        source.pull(&mut late),
+        Err(Misuse::InputAfterFinish)
+    ));
+    source.reset();
+    seen.push(if source.is_done() { "done" } else { "fresh" });
+    let mut n = 0;
+    source.feed_with(read, |_| n += 1);
+    source.finish_with(|_| n += 1);
+    assert!(n > 0 && source.is_done());
+    seen
+}
+
+#[test]
+fn sieve_and_decoder_pull_alike_through_one_trait() {
+    use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+    let config = Config::new(Dialect::Hermes);
+    let mut sieve = Sieve::new(&config).unwrap();
+    let text = pull_outcomes(
+        &mut sieve,
+        b"hi <tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>",
+    );
+    // A temporary config: the decoder keeps what it needs of it.
+    let mut decoder = Decoder::new(&DecoderConfig::new(Provider::OpenAiChat)).unwrap();
+    let body = pull_outcomes(
+        &mut decoder,
+        b"data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n",
+    );
+    assert_eq!(text, ["need-more", "done", "fresh"]);
+    assert_eq!(body, text);
+}
+
+#[test]
+fn a_decoder_of_a_temporary_config_with_a_text_dialect() {
+    use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+    let mut decoder = Decoder::new(&DecoderConfig {
+        options: Config::new(Dialect::Hermes),
+        ..DecoderConfig::new(Provider::OpenAiChat)
+    })
+    .unwrap();
+    let mut calls = 0;
+    decoder.feed_with(
+        b"data: {\"choices\":[{\"delta\":{\"content\":\"<tool_call>{\\\"name\\\":\\\"f\\\",\\\"arguments\\\":{}}</tool_call>\"}}]}\n\n",
+        |ev| calls += matches!(ev, Event::BlockComplete(_)) as usize,
+    );
+    decoder.finish_with(|ev| calls += matches!(ev, Event::BlockComplete(_)) as usize);
+    assert_eq!(calls, 1);
+}

@@ -12,16 +12,14 @@ use tokensieve::provider::{Decoder, DecoderConfig, Provider};
 use tokensieve::{ConfigError, Dialect};
 
 use crate::config::{Read, json_decoder, read_config};
-use crate::error::{
-    DONE, EVENT, ErrBuf, Error, NEED_MORE, OK, Result, config_err, set_thread_message,
-    thread_message,
-};
-use crate::event::{Acc, convert};
+use crate::error::{ErrBuf, Error, OK, Result, config_err, set_thread_message, thread_message};
+use crate::event::Acc;
 use crate::memory::{
     Plan, STATE_ALIGN, block_acc, copy_config, decoder_shape, heap_alloc, heap_free, plan,
 };
 use crate::panic::{Handle, guard, with_parser};
 use crate::parser::{Phase, tokensieve_config_default};
+use crate::stream::{Driven, Parts, feed, finish, next, reset};
 use crate::types::{
     tokensieve_decoder_config, tokensieve_dialect, tokensieve_event, tokensieve_provider,
 };
@@ -115,6 +113,21 @@ impl Handle for tokensieve_decoder {
     }
 }
 
+impl Driven for tokensieve_decoder {
+    type Source = Decoder<'static>;
+    const PREFIX: &'static str = "tokensieve_decoder_";
+    fn parts(&mut self) -> Parts<'_, Decoder<'static>> {
+        let s = &mut self.s;
+        Parts {
+            source: &mut s.decoder,
+            input: &mut s.input,
+            input_len: &mut s.input_len,
+            phase: &mut s.phase,
+            acc: &mut s.acc,
+        }
+    }
+}
+
 /// 1 when this build decodes `provider` (a `TOKENSIEVE_PROVIDER_*` value), else 0.
 #[unsafe(no_mangle)]
 pub extern "C" fn tokensieve_provider_supported(provider: u32) -> i32 {
@@ -162,7 +175,7 @@ pub unsafe extern "C" fn tokensieve_decoder_new_json(
             // SAFETY: readable for `len` bytes by the contract.
             let text = unsafe { core::slice::from_raw_parts(config_json.cast::<u8>(), len) };
             let settings = json_decoder(text)?;
-            let decoder = Decoder::owned(&settings.config()).map_err(|e| {
+            let decoder = Decoder::new(&settings.config()).map_err(|e| {
                 Error::Config.report(format_args!("config key `{}`: {}", e.key(), e.message()))
             })?;
             let acc = if accumulate != 0 {
@@ -198,32 +211,7 @@ pub unsafe extern "C" fn tokensieve_decoder_feed(
     // SAFETY: forwarded contract.
     unsafe {
         with_parser(d, "tokensieve_decoder_feed", false, |dec| {
-            if data.is_null() && len > 0 {
-                return Err(dec.fail(
-                    Error::Null,
-                    format_args!("tokensieve_decoder_feed: data is NULL but len is {len}"),
-                ));
-            }
-            if dec.phase == Phase::Finished {
-                return Err(dec.fail(
-                    Error::State,
-                    format_args!(
-                        "tokensieve_decoder_feed after tokensieve_decoder_finish (reset to start a new stream)"
-                    ),
-                ));
-            }
-            if dec.input_len > 0 {
-                return Err(dec.fail(
-                    Error::State,
-                    format_args!(
-                        "tokensieve_decoder_feed before the previous input was drained (call tokensieve_decoder_next until it returns TOKENSIEVE_NEED_MORE)"
-                    ),
-                ));
-            }
-            dec.input = data.cast();
-            dec.input_len = if data.is_null() { 0 } else { len };
-            dec.phase = Phase::Fed;
-            Ok(OK)
+            feed(dec, data, len)
         })
     }
 }
@@ -242,48 +230,7 @@ pub unsafe extern "C" fn tokensieve_decoder_next(
     out: *mut tokensieve_event,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_parser(d, "tokensieve_decoder_next", false, |dec| {
-            if out.is_null() {
-                return Err(dec.fail(
-                    Error::Null,
-                    format_args!("tokensieve_decoder_next: out is NULL"),
-                ));
-            }
-            if dec.phase == Phase::Fresh {
-                return Err(dec.fail(
-                    Error::State,
-                    format_args!(
-                        "tokensieve_decoder_next before tokensieve_decoder_feed or tokensieve_decoder_finish"
-                    ),
-                ));
-            }
-            let finished = dec.phase == Phase::Finished;
-            let DecoderState {
-                decoder,
-                input,
-                input_len,
-                acc,
-                ..
-            } = &mut **dec;
-            let mut rest: &[u8] = if *input_len == 0 {
-                &[]
-            } else {
-                // SAFETY: set by feed from the caller's `data`, alive until drained.
-                core::slice::from_raw_parts(*input, *input_len)
-            };
-            let ev = decoder.next(&mut rest);
-            *input = rest.as_ptr();
-            *input_len = rest.len();
-            let Some(ev) = ev else {
-                return Ok(if finished { DONE } else { NEED_MORE });
-            };
-            let e = convert(&ev, acc);
-            // SAFETY: non-NULL and writable by the contract.
-            out.write(e);
-            Ok(EVENT)
-        })
-    }
+    unsafe { with_parser(d, "tokensieve_decoder_next", false, |dec| next(dec, out)) }
 }
 
 /// Says the body ended: keep calling `tokensieve_decoder_next` until TOKENSIEVE_DONE (open
@@ -295,13 +242,7 @@ pub unsafe extern "C" fn tokensieve_decoder_next(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tokensieve_decoder_finish(d: *mut tokensieve_decoder) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_parser(d, "tokensieve_decoder_finish", false, |dec| {
-            dec.decoder.finish();
-            dec.phase = Phase::Finished;
-            Ok(OK)
-        })
-    }
+    unsafe { with_parser(d, "tokensieve_decoder_finish", false, |dec| Ok(finish(dec))) }
 }
 
 /// Back to the initial state for a new body, keeping the configuration (also clears a
@@ -312,16 +253,7 @@ pub unsafe extern "C" fn tokensieve_decoder_finish(d: *mut tokensieve_decoder) -
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tokensieve_decoder_reset(d: *mut tokensieve_decoder) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_parser(d, "tokensieve_decoder_reset", true, |dec| {
-            dec.decoder.reset();
-            dec.input = ptr::null();
-            dec.input_len = 0;
-            dec.acc.clear();
-            dec.phase = Phase::Fresh;
-            Ok(OK)
-        })
-    }
+    unsafe { with_parser(d, "tokensieve_decoder_reset", true, |dec| Ok(reset(dec))) }
 }
 
 /// The message of the last failed call on `d` (NUL-terminated, "" if none), valid until

@@ -95,6 +95,21 @@ impl crate::panic::Handle for tokensieve_parser {
     }
 }
 
+impl crate::stream::Driven for tokensieve_parser {
+    type Source = Sieve<'static>;
+    const PREFIX: &'static str = "tokensieve_";
+    fn parts(&mut self) -> crate::stream::Parts<'_, Sieve<'static>> {
+        let s = &mut self.s;
+        crate::stream::Parts {
+            source: &mut s.sieve,
+            input: &mut s.input,
+            input_len: &mut s.input_len,
+            phase: &mut s.phase,
+            acc: &mut s.acc,
+        }
+    }
+}
+
 impl tokensieve_parser {
     pub(crate) fn new(sieve: Sieve<'static>, acc: Acc, alloc_size: usize) -> tokensieve_parser {
         tokensieve_parser {

@@ -4,9 +4,11 @@
 use core::ffi::c_char;
 use core::ptr;
 
-use crate::error::{DONE, EVENT, Error, NEED_MORE, OK, thread_message};
-use crate::event::convert;
-use crate::panic::with_parser;
+use tokensieve::EventSource;
+
+use crate::error::{DONE, EVENT, Error, NEED_MORE, OK, Result, thread_message};
+use crate::event::{Acc, convert};
+use crate::panic::{Handle, with_parser};
 use crate::parser::{Phase, tokensieve_parser};
 use crate::types::tokensieve_event;
 
@@ -34,32 +36,7 @@ pub unsafe extern "C" fn tokensieve_feed(
     // SAFETY: forwarded contract.
     unsafe {
         with_parser(p, "tokensieve_feed", false, |parser| {
-            if data.is_null() && len > 0 {
-                return Err(parser.fail(
-                    Error::Null,
-                    format_args!("tokensieve_feed: data is NULL but len is {len}"),
-                ));
-            }
-            if parser.phase == Phase::Finished {
-                return Err(parser.fail(
-                    Error::State,
-                    format_args!(
-                        "tokensieve_feed after tokensieve_finish (reset to start a new stream)"
-                    ),
-                ));
-            }
-            if parser.input_len > 0 {
-                return Err(parser.fail(
-                    Error::State,
-                    format_args!(
-                        "tokensieve_feed before the previous input was drained (call tokensieve_next until it returns TOKENSIEVE_NEED_MORE)"
-                    ),
-                ));
-            }
-            parser.input = data.cast();
-            parser.input_len = if data.is_null() { 0 } else { len };
-            parser.phase = Phase::Fed;
-            Ok(OK)
+            feed(parser, data, len)
         })
     }
 }
@@ -80,43 +57,7 @@ pub unsafe extern "C" fn tokensieve_next(
     out: *mut tokensieve_event,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_parser(p, "tokensieve_next", false, |parser| {
-            if out.is_null() {
-                return Err(parser.fail(Error::Null, format_args!("tokensieve_next: out is NULL")));
-            }
-            if parser.phase == Phase::Fresh {
-                return Err(parser.fail(
-                    Error::State,
-                    format_args!("tokensieve_next before tokensieve_feed or tokensieve_finish"),
-                ));
-            }
-            let crate::parser::ParserState {
-                sieve,
-                input,
-                input_len,
-                acc,
-                ..
-            } = &mut **parser;
-            let mut rest: &[u8] = if *input_len == 0 {
-                &[]
-            } else {
-                // SAFETY: set by tokensieve_feed from the caller's `data`, which the
-                // caller keeps alive until the input is drained (feed's contract).
-                core::slice::from_raw_parts(*input, *input_len)
-            };
-            let ev = sieve.next(&mut rest);
-            *input = rest.as_ptr();
-            *input_len = rest.len();
-            let Some(ev) = ev else {
-                return Ok(if sieve.is_done() { DONE } else { NEED_MORE });
-            };
-            let e = convert(&ev, acc);
-            // SAFETY: non-NULL and writable by the contract.
-            out.write(e);
-            Ok(EVENT)
-        })
-    }
+    unsafe { with_parser(p, "tokensieve_next", false, |parser| next(parser, out)) }
 }
 
 /// Marks the end of input: keep calling `tokensieve_next` to drain (held bytes are
@@ -128,13 +69,7 @@ pub unsafe extern "C" fn tokensieve_next(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tokensieve_finish(p: *mut tokensieve_parser) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_parser(p, "tokensieve_finish", false, |parser| {
-            parser.sieve.finish();
-            parser.phase = Phase::Finished;
-            Ok(OK)
-        })
-    }
+    unsafe { with_parser(p, "tokensieve_finish", false, |parser| Ok(finish(parser))) }
 }
 
 /// Back to the initial state for a new stream, keeping configuration and memory (also
@@ -146,16 +81,7 @@ pub unsafe extern "C" fn tokensieve_finish(p: *mut tokensieve_parser) -> i32 {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tokensieve_reset(p: *mut tokensieve_parser) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_parser(p, "tokensieve_reset", true, |parser| {
-            parser.sieve.reset();
-            parser.input = ptr::null();
-            parser.input_len = 0;
-            parser.acc.clear();
-            parser.phase = Phase::Fresh;
-            Ok(OK)
-        })
-    }
+    unsafe { with_parser(p, "tokensieve_reset", true, |parser| Ok(reset(parser))) }
 }
 
 /// Advances the parser silently over `len` bytes of assistant prefill (text the prompt
@@ -217,4 +143,121 @@ pub unsafe extern "C" fn tokensieve_last_error(p: *const tokensieve_parser) -> *
         }
     }
     thread_message()
+}
+
+/// What the drive loop needs of a handle's state: its event source, the unread input of its
+/// last feed, its phase and its accumulator — the same for the parser and the decoder.
+pub(crate) struct Parts<'h, S> {
+    pub(crate) source: &'h mut S,
+    pub(crate) input: &'h mut *const u8,
+    pub(crate) input_len: &'h mut usize,
+    pub(crate) phase: &'h mut Phase,
+    pub(crate) acc: &'h mut Acc,
+}
+
+/// A handle the stream entry points drive ([`feed`], [`next`], [`finish`], [`reset`]): one
+/// implementation for `tokensieve_parser` and `tokensieve_decoder`.
+pub(crate) trait Driven: Handle {
+    /// What it pulls events from (`Sieve`, `Decoder`).
+    type Source: EventSource;
+    /// The entry points' common prefix, for messages ("tokensieve_", "tokensieve_decoder_").
+    const PREFIX: &'static str;
+    /// Its state, split into the parts the loop uses.
+    fn parts(&mut self) -> Parts<'_, Self::Source>;
+}
+
+/// `*_feed`: records the caller's input (read in place by `next`).
+pub(crate) fn feed<H: Driven>(h: &mut H, data: *const c_char, len: usize) -> Result<i32> {
+    let p = H::PREFIX;
+    if data.is_null() && len > 0 {
+        return Err(h.fail(
+            Error::Null,
+            format_args!("{p}feed: data is NULL but len is {len}"),
+        ));
+    }
+    if h.phase() == Phase::Finished {
+        return Err(h.fail(
+            Error::State,
+            format_args!("{p}feed after {p}finish (reset to start a new stream)"),
+        ));
+    }
+    if *h.parts().input_len > 0 {
+        return Err(h.fail(
+            Error::State,
+            format_args!(
+                "{p}feed before the previous input was drained (call {p}next until it returns TOKENSIEVE_NEED_MORE)"
+            ),
+        ));
+    }
+    let s = h.parts();
+    *s.input = data.cast();
+    *s.input_len = if data.is_null() { 0 } else { len };
+    *s.phase = Phase::Fed;
+    Ok(OK)
+}
+
+/// `*_next`: the next event into `*out`, or NEED_MORE / DONE.
+///
+/// # Safety
+/// `out` is NULL or writable for one event; the input of the last feed is still alive.
+pub(crate) unsafe fn next<H: Driven>(h: &mut H, out: *mut tokensieve_event) -> Result<i32> {
+    let p = H::PREFIX;
+    if out.is_null() {
+        return Err(h.fail(Error::Null, format_args!("{p}next: out is NULL")));
+    }
+    if h.phase() == Phase::Fresh {
+        return Err(h.fail(
+            Error::State,
+            format_args!("{p}next before {p}feed or {p}finish"),
+        ));
+    }
+    let Parts {
+        source,
+        input,
+        input_len,
+        phase,
+        acc,
+    } = h.parts();
+    let finished = *phase == Phase::Finished;
+    let mut rest: &[u8] = if *input_len == 0 {
+        &[]
+    } else {
+        // SAFETY: set by feed from the caller's `data`, which the caller keeps alive until
+        // the input is drained (feed's contract).
+        unsafe { core::slice::from_raw_parts(*input, *input_len) }
+    };
+    let ev = source.next(&mut rest);
+    *input = rest.as_ptr();
+    *input_len = rest.len();
+    let Some(ev) = ev else {
+        // Done once finished and drained, or (a parser) stopped by a stop sequence.
+        return Ok(if finished || source.is_done() {
+            DONE
+        } else {
+            NEED_MORE
+        });
+    };
+    let e = convert(&ev, acc);
+    // SAFETY: non-NULL and writable by the contract.
+    unsafe { out.write(e) };
+    Ok(EVENT)
+}
+
+/// `*_finish`: the end of input; `next` drains.
+pub(crate) fn finish<H: Driven>(h: &mut H) -> i32 {
+    let s = h.parts();
+    s.source.finish();
+    *s.phase = Phase::Finished;
+    OK
+}
+
+/// `*_reset`: a new stream, keeping configuration and memory; forgets undrained input.
+pub(crate) fn reset<H: Driven>(h: &mut H) -> i32 {
+    let s = h.parts();
+    s.source.reset();
+    *s.input = ptr::null();
+    *s.input_len = 0;
+    s.acc.clear();
+    *s.phase = Phase::Fresh;
+    OK
 }

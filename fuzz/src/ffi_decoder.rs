@@ -170,9 +170,7 @@ impl Setup {
         }
         let mut d = Decoder::new(&config).ok()?;
         let mut out = Vec::new();
-        let mut push = |ev: Event<'_>| out.push(core_line(&ev));
-        d.feed_with(&self.body, &mut push);
-        d.finish_with(&mut push);
+        crate::pump(&mut d, &self.body, &[], |ev| out.push(core_line(ev)));
         Some(join_chunks(out))
     }
 }

@@ -16,7 +16,7 @@ pub mod provider;
 use std::borrow::Cow;
 
 use serde_json::{Value, json};
-use tokensieve::{BlockType, Config, ConfigBuf, Dialect, Event, MIN_MEMORY, Part, Sieve};
+use tokensieve::{BlockType, Config, ConfigBuf, Dialect, Event, EventSource, MIN_MEMORY, Part, Sieve};
 
 /// One event, owned (with the error's `raw_truncated`, which `OwnedEvent` does not keep).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -310,30 +310,41 @@ pub fn drive_with(
     prefill: &[u8],
     input: &[u8],
     sizes: &[usize],
-    mut f: impl FnMut(&Event<'_>),
+    f: impl FnMut(&Event<'_>),
 ) {
     if !prefill.is_empty() {
         sieve.prefill(prefill).expect("a prefill on a fresh parser");
     }
+    pump(sieve, input, sizes, f);
+}
+
+/// The one drive loop of the parser and decoder targets: `input` in pieces of `sizes`
+/// (then the rest whole) through `source`, then its end, every event to `f`; checks that
+/// `next` stops only with the piece used up (or the stream done), that the stream is done
+/// after draining `finish`, and that nothing comes after the end.
+pub fn pump(
+    source: &mut impl EventSource,
+    input: &[u8],
+    sizes: &[usize],
+    mut f: impl FnMut(&Event<'_>),
+) {
     for mut piece in pieces(input, sizes) {
-        while let Some(ev) = sieve.next(&mut piece) {
+        while let Some(ev) = source.next(&mut piece) {
             f(&ev);
         }
         assert!(
-            piece.is_empty() || sieve.is_done(),
+            piece.is_empty() || source.is_done(),
             "next() returned None with {} input bytes left",
             piece.len()
         );
     }
-    sieve.finish();
     let mut empty: &[u8] = &[];
-    while let Some(ev) = sieve.next(&mut empty) {
-        f(&ev);
-    }
-    assert!(sieve.is_done(), "not done after draining finish()");
+    source.finish_with(|ev| f(&ev));
+    assert!(source.is_done(), "not done after draining finish()");
+    assert!(source.next(&mut empty).is_none(), "an event after the end");
     // After the end, nothing more comes.
     let mut more: &[u8] = b"<thinking>x";
-    assert!(sieve.next(&mut more).is_none(), "an event after the end");
+    assert!(source.next(&mut more).is_none(), "an event after the end");
 }
 
 type Meta<'a> = (

@@ -11,7 +11,7 @@ use tokensieve::accumulate::{Collector, OwnedEvent};
 use tokensieve::provider::{Decoder, DecoderConfig, Provider};
 use tokensieve::{Dialect, OnMalformed, Part};
 
-use crate::{assert_same, is_compact, is_json_object, pieces, splits};
+use crate::{assert_same, is_compact, is_json_object, splits};
 
 /// Decodes `body` in reads of `sizes` (whole when empty); `None` when the provider is not
 /// built.
@@ -29,10 +29,7 @@ fn run(
     };
     let mut collector = Collector::new();
     let mut events = Vec::new();
-    for read in pieces(body, sizes) {
-        decoder.feed_with(read, |ev| events.push(collector.push(&ev)));
-    }
-    decoder.finish_with(|ev| events.push(collector.push(&ev)));
+    crate::pump(&mut decoder, body, sizes, |ev| events.push(collector.push(ev)));
     Some(events)
 }
 

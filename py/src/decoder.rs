@@ -17,7 +17,7 @@ use tokensieve::provider::{Decoder as CoreDecoder, DecoderConfig, Provider};
 use crate::config::{Options, config_error, string, type_err, value_err};
 use crate::event::Converter;
 use crate::input::bytes_of;
-use crate::sieve::{RELEASE_GIL_AT, Recorded, guarded};
+use crate::sieve::{drive, guarded};
 
 /// Sets a provider-only keyword's value in the config.
 type Setter = fn(&mut DecoderConfig<'_>, &Bound<'_, PyAny>) -> PyResult<()>;
@@ -132,26 +132,6 @@ pub struct Decoder {
     state: Mutex<State>,
 }
 
-/// Feeds `input` (finishing when `finish`), calling `f` with every event; on an error from
-/// `f` the rest of the events are drained (the decoder stays consistent) and it is returned.
-fn drain(
-    decoder: &mut CoreDecoder<'static>,
-    mut input: &[u8],
-    finish: bool,
-    mut f: impl FnMut(&CoreEvent<'_>) -> PyResult<()>,
-) -> PyResult<()> {
-    if finish {
-        decoder.finish();
-    }
-    while let Some(ev) = decoder.next(&mut input) {
-        if let Err(e) = f(&ev) {
-            while decoder.next(&mut input).is_some() {}
-            return Err(e);
-        }
-    }
-    Ok(())
-}
-
 impl Decoder {
     fn lock(&self) -> PyResult<MutexGuard<'_, State>> {
         crate::sieve::lock_state(&self.state, "Decoder")
@@ -188,18 +168,7 @@ impl Decoder {
             let finish = data.is_none();
             let list = PyList::empty(py);
             let mut sink = |ev: &CoreEvent<'_>| list.append(conv.convert(py, ev)?);
-            if bytes.len() >= RELEASE_GIL_AT {
-                let mut rec = Recorded::default();
-                py.detach(|| {
-                    drain(decoder, bytes, finish, |ev| {
-                        rec.push(ev);
-                        Ok(())
-                    })
-                })?;
-                rec.replay(&mut sink)?;
-            } else {
-                drain(decoder, bytes, finish, &mut sink)?;
-            }
+            drive(py, decoder, bytes, finish, &mut sink)?;
             Ok(list)
         })
     }
@@ -304,7 +273,7 @@ impl Decoder {
                     set(&mut config, v)?;
                 }
                 let decoder =
-                    CoreDecoder::owned(&config).map_err(|e| config_error(&e, Some(&options)))?;
+                    CoreDecoder::new(&config).map_err(|e| config_error(&e, Some(&options)))?;
                 Ok(Decoder {
                     provider,
                     text_dialect: buf.dialect,

@@ -17,7 +17,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::{IntoPyObjectExt, intern};
 use tokensieve::{
     BlockComplete, BlockType, CallError, Chunk, Dialect, ErrorReason, ErrorSource,
-    Event as CoreEvent, Finish, FinishReason, Part, StreamError, Usage,
+    Event as CoreEvent, EventSource, Finish, FinishReason, Part, StreamError, Usage,
 };
 
 use crate::config::{Options, config_error};
@@ -324,21 +324,45 @@ impl Recorded {
     }
 }
 
+/// The one drive of `Sieve` and `Decoder`: feeds `input` to `source` (finishing when
+/// `finish`), calling `sink` with every event. A long input is parsed without the GIL, its
+/// events recorded, then replayed to `sink` (which builds Python objects).
+pub(crate) fn drive<S: EventSource + Send>(
+    py: Python<'_>,
+    source: &mut S,
+    input: &[u8],
+    finish: bool,
+    mut sink: impl FnMut(&CoreEvent<'_>) -> PyResult<()>,
+) -> PyResult<()> {
+    if input.len() >= RELEASE_GIL_AT {
+        let mut rec = Recorded::default();
+        py.detach(|| {
+            drain(source, input, finish, |ev| {
+                rec.push(ev);
+                Ok(())
+            })
+        })?;
+        rec.replay(&mut sink)
+    } else {
+        drain(source, input, finish, &mut sink)
+    }
+}
+
 /// Feeds `input` (finishing when `finish`), calling `f` with every event. On an error from
-/// `f` the rest of the events are drained, so the parser stays consistent, and the error
+/// `f` the rest of the events are drained, so the source stays consistent, and the error
 /// is returned.
 fn drain(
-    sieve: &mut tokensieve::Sieve<'static>,
+    source: &mut impl EventSource,
     mut input: &[u8],
     finish: bool,
     mut f: impl FnMut(&CoreEvent<'_>) -> PyResult<()>,
 ) -> PyResult<()> {
     if finish {
-        sieve.finish();
+        source.finish();
     }
-    while let Some(ev) = sieve.next(&mut input) {
+    while let Some(ev) = source.next(&mut input) {
         if let Err(e) = f(&ev) {
-            while sieve.next(&mut input).is_some() {}
+            while source.next(&mut input).is_some() {}
             return Err(e);
         }
     }
@@ -442,18 +466,7 @@ impl Sieve {
                 };
                 list.append(obj)
             };
-            if bytes.len() >= RELEASE_GIL_AT {
-                let mut rec = Recorded::default();
-                py.detach(|| {
-                    drain(sieve, bytes, finish, |ev| {
-                        rec.push(ev);
-                        Ok(())
-                    })
-                })?;
-                rec.replay(&mut sink)?;
-            } else {
-                drain(sieve, bytes, finish, &mut sink)?;
-            }
+            drive(py, sieve, bytes, finish, &mut sink)?;
             if form == Form::Count {
                 return count.into_bound_py_any(py);
             }

@@ -41,6 +41,7 @@ use crate::config::{Config, ConfigError, Dialect};
 use crate::event::{BlockType, Event};
 use crate::json::relaxed::{Lex, Lexer, Piece, Quick, Text, Token, Writer};
 use crate::sieve::{Detached, Sieve};
+use crate::source::{EventSource, Misuse, Pull};
 
 mod anthropic;
 pub(crate) mod base64;
@@ -204,33 +205,18 @@ enum Step<'i> {
 
 impl<'a> Decoder<'a> {
     /// A decoder whose held bytes live on the heap, bounded by `max_call_bytes`.
-    #[cfg(feature = "alloc")]
-    pub fn new(config: &'a DecoderConfig<'a>) -> Result<Decoder<'a>, ConfigError> {
-        config.validate()?;
-        let limit = config.options.max_call_bytes;
-        let route = match config.options.dialect {
-            Dialect::Passthrough => None,
-            _ => Some(Route::new(Sieve::new(&config.options)?)),
-        };
-        Ok(Decoder::build(config, heap_bufs(limit), route))
-    }
-
-    /// A decoder that owns what it needs of `config` (a copy of the text dialect's options):
-    /// for bindings and hosts that keep a decoder longer than its configuration.
+    ///
+    /// The decoder keeps what it needs of `config` (the text dialect's options are copied),
+    /// so the configuration may be a temporary:
     ///
     /// ```
     /// use tokensieve::provider::{Decoder, DecoderConfig, Provider};
-    /// fn make() -> Decoder<'static> {
-    ///     let mut config = DecoderConfig::new(Provider::OpenAiChat);
-    ///     config.options.dialect = tokensieve::Dialect::Hermes;
-    ///     Decoder::owned(&config).unwrap()
-    /// }
-    /// let mut decoder = make();
+    /// let mut decoder = Decoder::new(&DecoderConfig::new(Provider::OpenAiChat)).unwrap();
     /// let mut input = &b"data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"[..];
     /// assert!(decoder.next(&mut input).is_some());
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn owned(config: &DecoderConfig<'_>) -> Result<Decoder<'static>, ConfigError> {
+    pub fn new(config: &DecoderConfig<'_>) -> Result<Decoder<'static>, ConfigError> {
         config.validate()?;
         let limit = config.options.max_call_bytes;
         let route = match config.options.dialect {
@@ -240,6 +226,37 @@ impl<'a> Decoder<'a> {
             )?)),
         };
         Ok(Decoder::build(config, heap_bufs(limit), route))
+    }
+
+    /// A decoder that owns its configuration (for bindings and long-lived hosts; the
+    /// parser's is [`Sieve::from_config_buf`]).
+    ///
+    /// ```
+    /// use tokensieve::provider::{Decoder, DecoderConfigBuf};
+    /// fn make() -> Decoder<'static> {
+    ///     let config = DecoderConfigBuf::from_json(
+    ///         r#"{"provider":"openai-chat","text_dialect":"hermes"}"#).unwrap();
+    ///     Decoder::from_config_buf(config).unwrap()
+    /// }
+    /// let mut decoder = make();
+    /// let mut input = &b"data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"[..];
+    /// assert!(decoder.next(&mut input).is_some());
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn from_config_buf(config: DecoderConfigBuf) -> Result<Decoder<'static>, ConfigError> {
+        Decoder::new(&config.config())
+    }
+
+    /// The old owned constructor: [`new`](Decoder::new) now keeps what it needs of its
+    /// configuration, and [`from_config_buf`](Decoder::from_config_buf) is the owned
+    /// constructor's name on both `Sieve` and `Decoder`.
+    #[cfg(feature = "alloc")]
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `Decoder::new` (it copies what it needs) or `Decoder::from_config_buf`"
+    )]
+    pub fn owned(config: &DecoderConfig<'_>) -> Result<Decoder<'static>, ConfigError> {
+        Decoder::new(config)
     }
 
     /// A decoder that uses `memory` for its held bytes and never touches the heap (at least
@@ -379,36 +396,29 @@ impl<'a> Decoder<'a> {
     /// assert!(matches!(decoder.pull(&mut &b""[..]), Ok(Pull::Done)));
     /// assert!(matches!(decoder.pull(&mut &b"late"[..]), Err(Misuse::InputAfterFinish)));
     /// ```
-    pub fn pull<'s, 'i: 's>(
-        &'s mut self,
-        input: &mut &'i [u8],
-    ) -> Result<crate::Pull<'s>, crate::Misuse> {
+    pub fn pull<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Result<Pull<'s>, Misuse> {
         if self.is_done() && !input.is_empty() {
-            return Err(crate::Misuse::InputAfterFinish);
+            return Err(Misuse::InputAfterFinish);
         }
         let finishing = self.finishing;
         Ok(match self.next(input) {
-            Some(event) => crate::Pull::Event(event),
-            None if finishing => crate::Pull::Done,
-            None => crate::Pull::NeedMore,
+            Some(event) => Pull::Event(event),
+            None if finishing => Pull::Done,
+            None => Pull::NeedMore,
         })
     }
 
-    /// Feeds one read and hands every event it completes to `f`.
-    pub fn feed_with(&mut self, input: &[u8], mut f: impl FnMut(Event<'_>)) {
-        let mut input = input;
-        while let Some(ev) = self.next(&mut input) {
-            f(ev);
-        }
+    /// Feeds one read and hands every event it completes to `f`
+    /// ([`EventSource::feed_with`]).
+    #[inline]
+    pub fn feed_with(&mut self, input: &[u8], f: impl FnMut(Event<'_>)) {
+        EventSource::feed_with(self, input, f)
     }
 
-    /// Ends the body and hands the remaining events to `f`.
-    pub fn finish_with(&mut self, mut f: impl FnMut(Event<'_>)) {
-        self.finish();
-        let mut empty: &[u8] = &[];
-        while let Some(ev) = self.next(&mut empty) {
-            f(ev);
-        }
+    /// Ends the body and hands the remaining events to `f` ([`EventSource::finish_with`]).
+    #[inline]
+    pub fn finish_with(&mut self, f: impl FnMut(Event<'_>)) {
+        EventSource::finish_with(self, f)
     }
 
     /// The next event from `input` (consumed from its front), or `None` when the input is
@@ -491,6 +501,34 @@ impl<'a> Decoder<'a> {
                 Step::Chunk(text) => return self.out.chunk(None, text),
             }
         }
+    }
+}
+
+/// The same methods as the inherent ones (which the trait's forward to).
+impl EventSource for Decoder<'_> {
+    #[inline]
+    fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
+        Decoder::next(self, input)
+    }
+
+    #[inline]
+    fn pull<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Result<Pull<'s>, Misuse> {
+        Decoder::pull(self, input)
+    }
+
+    #[inline]
+    fn finish(&mut self) {
+        Decoder::finish(self)
+    }
+
+    #[inline]
+    fn is_done(&self) -> bool {
+        Decoder::is_done(self)
+    }
+
+    #[inline]
+    fn reset(&mut self) {
+        Decoder::reset(self)
     }
 }
 

@@ -14,6 +14,7 @@ use crate::dialect::Active;
 use crate::emit::RAW_SLACK;
 use crate::emit::{Emit, Emitter, Meta, Pending, STRS_LEN, str_of};
 use crate::event::{Event, Part};
+use crate::source::{EventSource, Misuse, Pull};
 
 mod driver;
 use crate::scan::{Decision, TAG_CAP};
@@ -109,44 +110,6 @@ impl<'a> Hold<'a> {
     }
 }
 
-/// A call the parser's state does not allow; the parser is left as it was. (The C ABI
-/// answers the same calls with `TOKENSIEVE_E_STATE`.)
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Misuse {
-    /// [`Sieve::prefill`] after input was fed or [`Sieve::finish`] was called: a prefill
-    /// comes before the stream ([`Sieve::reset`] starts a new one).
-    PrefillAfterInput,
-    /// Input given after the stream was finished (`finish`, then drained): it would be
-    /// parsed by no one.
-    InputAfterFinish,
-}
-
-impl core::fmt::Display for Misuse {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            Misuse::PrefillAfterInput => {
-                "prefill after input was fed: a prefill comes before the stream"
-            }
-            Misuse::InputAfterFinish => "input after the stream was finished",
-        })
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for Misuse {}
-
-/// What [`Sieve::pull`] found.
-#[derive(Debug)]
-pub enum Pull<'s> {
-    /// The next event (it borrows the input or the parser until the next call).
-    Event(Event<'s>),
-    /// The input is used up: feed the next read (or call [`Sieve::finish`]).
-    NeedMore,
-    /// The stream has ended (a stop sequence, or `finish` drained): nothing more comes.
-    Done,
-}
-
 /// The streaming parser.
 ///
 /// ```
@@ -188,7 +151,17 @@ impl<'a> Sieve<'a> {
         ))
     }
 
-    /// A parser that owns its configuration (for bindings and long-lived hosts).
+    /// A parser that owns its configuration (for bindings and long-lived hosts; the
+    /// decoder's is [`Decoder::from_config_buf`](crate::provider::Decoder::from_config_buf)).
+    ///
+    /// ```
+    /// use tokensieve::{ConfigBuf, Dialect, Sieve};
+    /// fn make() -> Sieve<'static> {
+    ///     Sieve::from_config_buf(ConfigBuf::new(Dialect::Hermes)).unwrap()
+    /// }
+    /// let mut sieve = make();
+    /// assert!(sieve.next(&mut &b"hi"[..]).is_some());
+    /// ```
     #[cfg(feature = "alloc")]
     pub fn from_config_buf(
         config: crate::config::ConfigBuf,
@@ -396,20 +369,15 @@ impl<'a> Sieve<'a> {
     /// sieve.finish_with(|_| n += 1);
     /// assert_eq!(n, 3); // block_start, chunk, block_complete
     /// ```
-    pub fn feed_with(&mut self, input: &[u8], mut f: impl FnMut(Event<'_>)) {
-        let mut input = input;
-        while let Some(ev) = self.next(&mut input) {
-            f(ev);
-        }
+    #[inline]
+    pub fn feed_with(&mut self, input: &[u8], f: impl FnMut(Event<'_>)) {
+        EventSource::feed_with(self, input, f)
     }
 
     /// [`finish`](Sieve::finish), then calls `f` with every remaining event.
-    pub fn finish_with(&mut self, mut f: impl FnMut(Event<'_>)) {
-        self.finish();
-        let mut input: &[u8] = &[];
-        while let Some(ev) = self.next(&mut input) {
-            f(ev);
-        }
+    #[inline]
+    pub fn finish_with(&mut self, f: impl FnMut(Event<'_>)) {
+        EventSource::finish_with(self, f)
     }
 
     /// The next event. Consumes bytes from the front of `*input`; returns `None` when all of
@@ -672,4 +640,33 @@ enum Step<'i> {
     Str(Meta, &'i str),
     /// A chunk of the window: `Some(input)` when the window was the input, else the hold.
     Direct(Meta, Emit, Option<&'i [u8]>),
+}
+
+/// The same methods as the inherent ones (which the trait's forward to: callers of a concrete
+/// `Sieve` need no import).
+impl EventSource for Sieve<'_> {
+    #[inline]
+    fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
+        Sieve::next(self, input)
+    }
+
+    #[inline]
+    fn pull<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Result<Pull<'s>, Misuse> {
+        Sieve::pull(self, input)
+    }
+
+    #[inline]
+    fn finish(&mut self) {
+        Sieve::finish(self)
+    }
+
+    #[inline]
+    fn is_done(&self) -> bool {
+        Sieve::is_done(self)
+    }
+
+    #[inline]
+    fn reset(&mut self) {
+        Sieve::reset(self)
+    }
 }

@@ -130,14 +130,10 @@ pub unsafe extern "C" fn ts_feed(h: *mut State, ptr: *const u8, len: usize) -> i
         return -1;
     };
     // SAFETY: per the caller's contract.
-    let mut input = unsafe { bytes(ptr, len) };
+    let input = unsafe { bytes(ptr, len) };
     let c = &mut s.collector;
     match &mut s.parser {
-        Parser::Sieve(sieve) => {
-            while let Some(ev) = sieve.next(&mut input) {
-                push_event(c, &ev);
-            }
-        }
+        Parser::Sieve(sieve) => sieve.feed_with(input, |ev| push_event(c, &ev)),
         Parser::Decoder(d) => d.feed_with(input, |ev| push_event(c, &ev)),
     }
     out().len() as i32
@@ -155,12 +151,7 @@ pub unsafe extern "C" fn ts_finish(h: *mut State) -> i32 {
     };
     let c = &mut s.collector;
     match &mut s.parser {
-        Parser::Sieve(sieve) => {
-            sieve.finish();
-            while let Some(ev) = sieve.next(&mut &b""[..]) {
-                push_event(c, &ev);
-            }
-        }
+        Parser::Sieve(sieve) => sieve.finish_with(|ev| push_event(c, &ev)),
         Parser::Decoder(d) => d.finish_with(|ev| push_event(c, &ev)),
     }
     out().len() as i32
@@ -200,5 +191,5 @@ pub unsafe extern "C" fn ts_drop(h: *mut State) {
 /// by the core's [`DecoderConfigBuf::from_json`] (one reader for the CLI and this crate).
 fn decoder_of(text: &str) -> Result<Decoder<'static>, String> {
     let c = DecoderConfigBuf::from_json(text).map_err(|e| format!("config: {e}"))?;
-    Decoder::owned(&c.config()).map_err(|e| format!("config: {e}"))
+    Decoder::new(&c.config()).map_err(|e| format!("config: {e}"))
 }
