@@ -41,7 +41,7 @@ enum Alloc {
 const MAGIC: u64 = 0x7473_6465_636f_6431; // "tsdecod1"
 
 /// The opaque decoder. Nothing borrows the caller's config: a JSON decoder owns its
-/// configuration (`Decoder::owned`); a struct-configured one lives at the start of its block
+/// configuration (`Decoder::new` copies what it keeps); a struct-configured one lives at the start of its block
 /// (heap or caller's), followed by its configuration copy and buffers.
 pub struct tokensieve_decoder {
     // The state, the magic first, at offset 0: see `tokensieve_parser` (issue 25, R11).

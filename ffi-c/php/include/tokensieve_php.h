@@ -573,7 +573,7 @@ typedef enum tokensieve_provider {
 
 /**
  * The opaque decoder. Nothing borrows the caller's config: a JSON decoder owns its
- * configuration (`Decoder::owned`); a struct-configured one lives at the start of its block
+ * configuration (`Decoder::new` copies what it keeps); a struct-configured one lives at the start of its block
  * (heap or caller's), followed by its configuration copy and buffers.
  */
 typedef struct tokensieve_decoder tokensieve_decoder;
