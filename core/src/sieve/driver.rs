@@ -372,6 +372,10 @@ impl Driver<'_> {
         if f.first_special(window) < window.len() {
             return None;
         }
+        // ASCII (most token-sized input) is text as is: no `from_utf8` setup for it.
+        if window.is_ascii() {
+            return Some(Decision::Text(window.len()));
+        }
         Some(scan::text(window, false, eof))
     }
 
