@@ -155,11 +155,11 @@ impl<'a> Settings<'a> {
                 Some(d) => f(d),
                 None => f(preset(c.dialect)),
             },
+            // Out of line: the owned description is assembled on the stack, and inlined
+            // that would cost every reader (the borrowed path, per decision) a large frame
+            // and saved registers.
             #[cfg(feature = "alloc")]
-            Held::Owned(c, _) => match &c.description {
-                Some(d) => f(&d.description()),
-                None => f(preset(c.dialect)),
-            },
+            Held::Owned(c, _) => with_owned_description(c, preset, f),
         }
     }
 
@@ -357,6 +357,20 @@ impl<'a> Settings<'a> {
             #[cfg(feature = "alloc")]
             Held::Owned(c, _) => c.on_malformed,
         }
+    }
+}
+
+/// [`Settings::with_description`] for an owned config (see there).
+#[cfg(feature = "alloc")]
+#[inline(never)]
+fn with_owned_description<'s, R>(
+    c: &'s super::ConfigBuf,
+    preset: fn(Dialect) -> &'static Description<'static>,
+    f: impl FnOnce(&Description<'s>) -> R,
+) -> R {
+    match &c.description {
+        Some(d) => f(&d.description()),
+        None => f(preset(c.dialect)),
     }
 }
 

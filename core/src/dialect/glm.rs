@@ -91,12 +91,11 @@ impl<'m> Markers<'m> {
     fn of(cfg: &'m Settings<'_>) -> Markers<'m> {
         let (wrapper, names) =
             cfg.with_description(spec::preset_key_value, |d| (d.wrapper, d.elements));
-        // A validated closer is `</name>`.
         let close = wrapper.1.as_bytes();
         Markers {
             open: wrapper.0.as_bytes(),
             close,
-            call: close.get(2..close.len().saturating_sub(1)).unwrap_or(b""),
+            call: call_element(close),
             names,
         }
     }
@@ -120,6 +119,12 @@ impl<'m> Markers<'m> {
             ..Vocab::EMPTY
         }
     }
+}
+
+/// The call element's name in its closer (a validated closer is `</name>`).
+#[inline(always)]
+fn call_element(close: &[u8]) -> &[u8] {
+    close.get(2..close.len().saturating_sub(1)).unwrap_or(b"")
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,51 +235,31 @@ impl Machine for State {
     }
 
     fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
-        let m = Markers::of(cfg);
-        // The thinking markers are read where they count only (text, thinking): inside a
-        // call, most decisions, they would be a wasted read per decision.
-        match self.ctx {
-            Ctx::Text => {
-                let (open, close) = cfg.thinking_tags();
-                // The element names ride along (nothing open) for the look-ahead.
-                let mut v = Vocab {
-                    stops: cfg.stops(),
-                    ..m.elements(0, 0)
-                }
-                .with_literal(open.as_bytes())
-                .with_literal_when(m.open, name_follows);
-                for (a, b) in cfg.markup().into_iter().flatten() {
-                    v.add_literal(a.as_bytes());
-                    v.add_literal(b.as_bytes());
-                }
-                if self.fresh || self.yielded {
-                    v.add_literal(close.as_bytes());
-                }
-                if self.after_call {
-                    // Last: its index is past every other text literal.
-                    v.add_literal(m.close);
-                }
-                v
-            }
-            Ctx::Thinking => {
-                let (open, close) = cfg.thinking_tags();
-                let v = m
-                    .elements(0, 0)
-                    .with_literal(close.as_bytes())
-                    .with_literal_when(m.open, name_follows)
-                    .with_literal(open.as_bytes());
-                match cfg.markup()[0] {
-                    Some((region, _)) => v.with_literal(region.as_bytes()),
-                    None => v,
-                }
-            }
-            Ctx::Name => m.elements(bit(KEY) | m.sep(), bit(CALL)),
-            Ctx::Call => m.elements(bit(KEY), bit(CALL)),
-            Ctx::Key => m.elements(0, bit(KEY) | bit(CALL)),
-            Ctx::AfterKey => m.elements(bit(VALUE), bit(CALL)),
-            Ctx::Value => m.elements(0, bit(VALUE)),
-            Ctx::Skip => m.elements(0, bit(CALL)),
-        }
+        // Inside a call (most decisions) only the element names and two masks are read: the
+        // text and thinking vocabularies are built out of line, so this path keeps a small
+        // frame (measured: ~40 instructions less per decision).
+        let (open, close) = match self.ctx {
+            Ctx::Text | Ctx::Thinking => return self.outer_vocab(cfg),
+            // The separator's bit is dropped below when the description has none.
+            Ctx::Name => (bit(KEY) | bit(SEP), bit(CALL)),
+            Ctx::Call => (bit(KEY), bit(CALL)),
+            Ctx::Key => (0, bit(KEY) | bit(CALL)),
+            Ctx::AfterKey => (bit(VALUE), bit(CALL)),
+            Ctx::Value => (0, bit(VALUE)),
+            Ctx::Skip => (0, bit(CALL)),
+        };
+        // Built inside the description's reader: the names never go through memory.
+        cfg.with_description(spec::preset_key_value, |d| Vocab {
+            names: d.elements,
+            extra: call_element(d.wrapper.1.as_bytes()),
+            open: if d.elements.len() > SEP as usize {
+                open
+            } else {
+                open & !bit(SEP)
+            },
+            close,
+            ..Vocab::EMPTY
+        })
     }
 
     fn act(
@@ -384,6 +369,44 @@ impl Machine for State {
 }
 
 impl State {
+    /// The vocabulary of text and thinking (see [`Machine::vocab`]), built in place (a
+    /// builder chain by value copies the vocabulary at each step).
+    #[inline(never)]
+    fn outer_vocab<'m>(&self, cfg: &'m Settings<'_>) -> Vocab<'m> {
+        let m = Markers::of(cfg);
+        let (open, close) = cfg.thinking_tags();
+        // The element names ride along (nothing open) for the look-ahead.
+        let mut v = m.elements(0, 0);
+        if self.ctx == Ctx::Thinking {
+            v.add_literal(close.as_bytes());
+            v.add_literal_when(m.open, name_follows);
+            v.add_literal(open.as_bytes());
+            if cfg.has_markup()
+                && let Some((region, _)) = cfg.markup()[0]
+            {
+                v.add_literal(region.as_bytes());
+            }
+            return v;
+        }
+        v.stops = cfg.stops();
+        v.add_literal(open.as_bytes());
+        v.add_literal_when(m.open, name_follows);
+        if cfg.has_markup() {
+            for (a, b) in cfg.markup().into_iter().flatten() {
+                v.add_literal(a.as_bytes());
+                v.add_literal(b.as_bytes());
+            }
+        }
+        if self.fresh || self.yielded {
+            v.add_literal(close.as_bytes());
+        }
+        if self.after_call {
+            // Last: its index is past every other text literal.
+            v.add_literal(m.close);
+        }
+        v
+    }
+
     /// The current call fails: the rest is skipped to `</tool_call>`.
     fn fail(&mut self, reason: ErrorReason) {
         self.ctx = Ctx::Skip;
