@@ -145,16 +145,12 @@ enum Ctx {
     Skip,
 }
 
+/// `repr(C)`: the context and the three flags the vocabulary depends on are the first four
+/// bytes, which [`Machine::vocab_key`] reads as one word (asked twice per act).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub(crate) struct State {
     ctx: Ctx,
-    /// Arguments read in the current call.
-    params: u16,
-    /// The configured tool of the current call.
-    tool: Option<u16>,
-    /// Why the current call failed (in `Skip`).
-    reason: ErrorReason,
-    value: Value,
     /// Nothing decided yet: a thinking closer here has no opener and is dropped.
     fresh: bool,
     /// A tool call ended the thinking it was opened in: the thinking closer the model may
@@ -163,6 +159,13 @@ pub(crate) struct State {
     /// Right after a complete call (whitespace may follow): a repeated `</tool_call>` and a
     /// marker cut off by the end of input are wire syntax (docs/design.md "Lenient recovery").
     after_call: bool,
+    /// Arguments read in the current call.
+    params: u16,
+    /// The configured tool of the current call.
+    tool: Option<u16>,
+    /// Why the current call failed (in `Skip`).
+    reason: ErrorReason,
+    value: Value,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -231,7 +234,14 @@ impl Machine for State {
     }
 
     fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | ((self.fresh | self.yielded) as u32) << 8 | (self.after_call as u32) << 9
+        // Distinct keys for `fresh` and `yielded` (same vocabulary) cost a rare extra
+        // derivation only; four adjacent bytes make one load.
+        u32::from_le_bytes([
+            self.ctx as u8,
+            self.fresh as u8,
+            self.yielded as u8,
+            self.after_call as u8,
+        ])
     }
 
     fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
