@@ -90,7 +90,7 @@ impl<'m> Markers<'m> {
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn of(cfg: &'m Settings<'_>) -> Markers<'m> {
         let (wrapper, names) =
-            cfg.with_description(spec::preset_key_value, |d| (d.wrapper, d.elements));
+            cfg.with_description_outlined(spec::preset_key_value, |d| (d.wrapper, d.elements));
         let close = wrapper.1.as_bytes();
         Markers {
             open: wrapper.0.as_bytes(),
@@ -259,7 +259,7 @@ impl Machine for State {
             Ctx::Skip => (0, bit(CALL)),
         };
         // Built inside the description's reader: the names never go through memory.
-        cfg.with_description(spec::preset_key_value, |d| Vocab {
+        cfg.with_description_outlined(spec::preset_key_value, |d| Vocab {
             names: d.elements,
             extra: call_element(d.wrapper.1.as_bytes()),
             open: if d.elements.len() > SEP as usize {
