@@ -177,7 +177,14 @@ impl Region {
     /// spelling function away).
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn vocab<'m>(&self, syn: &Syntax, cfg: &'m Settings<'_>) -> Vocab<'m> {
-        let sp = (syn.spelling)(cfg);
+        self.spelled_vocab(syn, &(syn.spelling)(cfg))
+    }
+
+    /// [`vocab`](Region::vocab) with the spelling read already (a dialect that reads it
+    /// from the description builds the vocabulary inside the description's reader, so the
+    /// spelling never goes through memory).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    pub(crate) fn spelled_vocab<'m>(&self, syn: &Syntax, sp: &Spelling<'m>) -> Vocab<'m> {
         // Without a region element, no element closes one (a marker region's closer is a
         // literal).
         let region = if sp.region() == RegionKind::Element {
@@ -187,12 +194,12 @@ impl Region {
         };
         let (invoke, param) = (bit(syn.invoke), bit(syn.param));
         let mut v = match self.at {
-            At::Calls => elements(&sp, invoke, region),
-            At::Invoke => elements(&sp, param, invoke | region),
-            At::Param if sp.cdata => return elements(&sp, 0, param).with_literal(CDATA_OPEN),
-            At::Param => return elements(&sp, 0, param),
+            At::Calls => elements(sp, invoke, region),
+            At::Invoke => elements(sp, param, invoke | region),
+            At::Param if sp.cdata => return elements(sp, 0, param).with_literal(CDATA_OPEN),
+            At::Param => return elements(sp, 0, param),
             At::Cdata => return Vocab::EMPTY.with_literal(CDATA_CLOSE),
-            At::Skip => elements(&sp, 0, invoke | region),
+            At::Skip => elements(sp, 0, invoke | region),
         };
         if let Some(closer) = sp.region_closer() {
             v.add_literal(closer);

@@ -38,6 +38,7 @@ use crate::config::Settings;
 use crate::emit::{Act, Emitter};
 use crate::event::BlockType;
 use crate::scan::{Decision, Vocab};
+use crate::spec::Description;
 
 use super::invoke::{At, Open, Region, RegionKind, Spelling, Syntax};
 use super::{Cut, Machine};
@@ -86,12 +87,24 @@ fn region_marker<'m>(cfg: &'m Settings<'_>) -> Option<&'m [u8]> {
 /// The element names of the description in force.
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn spelling<'e>(cfg: &'e Settings<'_>) -> Spelling<'e> {
-    let kind = match cfg.invoke_region() {
+    let kind = region_kind(cfg);
+    cfg.with_invoke_description(|d| spelling_of(d, kind))
+}
+
+/// What the calls stand in, from the configuration's resolved facts.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn region_kind(cfg: &Settings<'_>) -> RegionKind {
+    match cfg.invoke_region() {
         (true, _) => RegionKind::Markers,
         (_, true) => RegionKind::None,
         _ => RegionKind::Element,
-    };
-    cfg.with_invoke_description(|d| Spelling {
+    }
+}
+
+/// The spelling of description `d` (its region being `kind`).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn spelling_of<'e>(d: &Description<'e>, kind: RegionKind) -> Spelling<'e> {
+    Spelling {
         names: d.elements,
         prefixes: d.tag_prefixes,
         prefix_required: !d.tag_prefixes.is_empty(),
@@ -100,7 +113,7 @@ fn spelling<'e>(cfg: &'e Settings<'_>) -> Spelling<'e> {
         kind,
         region_markers: (kind == RegionKind::Markers).then_some(d.wrapper),
         inner_markup: d.markup,
-    })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,79 +140,36 @@ pub(crate) struct State {
 const LIT_STRAY_CLOSE: usize = 1;
 const THINK_REOPEN: usize = 1;
 
-impl Machine for State {
-    const CALL_DEPTH: u8 = 1;
-
-    fn new(cfg: &Config<'_>) -> State {
-        State {
-            ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
-            calls: Region::new(),
-            fresh: true,
-            yielded: false,
-        }
-    }
-
-    fn vocab_key(&self) -> u32 {
-        self.ctx as u32 | (self.calls.at as u32) << 4 | ((self.fresh | self.yielded) as u32) << 12
-    }
-
-    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
-        // The thinking markers are read in text and thinking only: inside the calls (most
-        // decisions of a long argument) they would be a wasted read per decision.
-        match self.ctx {
-            Ctx::Text => {
-                let (open, close) = cfg.thinking_tags();
-                let mut v = Vocab {
-                    stops: cfg.stops(),
-                    ..region_opener(cfg)
-                };
-                v.add_literal(open.as_bytes());
-                if self.fresh || self.yielded {
-                    v.add_literal(close.as_bytes());
-                }
-                if let Some(m) = region_marker(cfg) {
-                    v.add_literal(m);
-                }
-                v
-            }
-            Ctx::Thinking => {
-                let (open, close) = cfg.thinking_tags();
-                let mut v = region_opener(cfg)
-                    .with_literal(close.as_bytes())
-                    .with_literal(open.as_bytes());
-                if let Some(m) = region_marker(cfg) {
-                    v.add_literal(m);
-                }
-                v
-            }
-            Ctx::Calls => self.calls.vocab(&SYNTAX, cfg),
-        }
-    }
-
-    fn act(
+impl State {
+    /// An act inside the calls (see [`Machine::act`]).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn calls_act(
         &mut self,
         cfg: &Settings<'_>,
         out: &mut Emitter<'_>,
         d: Decision,
         window: &[u8],
     ) -> Act {
-        self.fresh = false;
-        if out.call_too_large() && !(self.ctx == Ctx::Calls && self.calls.at == At::Skip) {
-            // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
-            self.ctx = Ctx::Calls;
-            self.calls.too_large();
-            return Act::WAIT;
+        let (act, open) = self.calls.act(&SYNTAX, cfg, out, d, window);
+        // Without a region, the stream is back in text once the call ends.
+        let regionless = || cfg.invoke_region().1;
+        if open == Open::No || (self.calls.at == At::Calls && regionless()) {
+            self.ctx = Ctx::Text;
         }
+        act
+    }
+
+    /// An act in text or thinking (see [`Machine::act`]).
+    #[inline(never)]
+    fn outer_act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
         match (self.ctx, d) {
-            (Ctx::Calls, _) => {
-                let (act, open) = self.calls.act(&SYNTAX, cfg, out, d, window);
-                // Without a region, the stream is back in text once the call ends.
-                let regionless = || cfg.invoke_region().1;
-                if open == Open::No || (self.calls.at == At::Calls && regionless()) {
-                    self.ctx = Ctx::Text;
-                }
-                act
-            }
+            (Ctx::Calls, _) => self.calls_act(cfg, out, d, window),
             (Ctx::Text, Decision::Literal { len, .. })
                 if region_marker(cfg) == window.get(..len) =>
             {
@@ -278,6 +248,82 @@ impl Machine for State {
                 out.content(BlockType::Thinking, 0, d)
             }
             _ => Act::WAIT,
+        }
+    }
+
+    /// The vocabulary of text and thinking (see [`Machine::vocab`]); the thinking markers
+    /// are read here only: inside the calls they would be a wasted read per decision.
+    #[inline(never)]
+    fn outer_vocab<'m>(&self, cfg: &'m Settings<'_>) -> Vocab<'m> {
+        let (open, close) = cfg.thinking_tags();
+        let mut v = region_opener(cfg);
+        if self.ctx == Ctx::Thinking {
+            v.add_literal(close.as_bytes());
+            v.add_literal(open.as_bytes());
+        } else {
+            v.stops = cfg.stops();
+            v.add_literal(open.as_bytes());
+            if self.fresh || self.yielded {
+                v.add_literal(close.as_bytes());
+            }
+        }
+        if let Some(m) = region_marker(cfg) {
+            v.add_literal(m);
+        }
+        v
+    }
+}
+
+impl Machine for State {
+    const CALL_DEPTH: u8 = 1;
+
+    fn new(cfg: &Config<'_>) -> State {
+        State {
+            ctx: cfg.start_in.pick(Ctx::Text, Ctx::Thinking),
+            calls: Region::new(),
+            fresh: true,
+            yielded: false,
+        }
+    }
+
+    fn vocab_key(&self) -> u32 {
+        self.ctx as u32 | (self.calls.at as u32) << 4 | ((self.fresh | self.yielded) as u32) << 12
+    }
+
+    fn vocab<'m>(&self, cfg: &'m Settings<'_>, _out: &'m Emitter<'_>) -> Vocab<'m> {
+        // Inside the calls (most decisions of a long argument) only the element spelling is
+        // read; text and thinking are built out of line, which keeps this path's frame small.
+        match self.ctx {
+            Ctx::Calls => {
+                // Built inside the description's reader: the spelling stays in registers.
+                let kind = region_kind(cfg);
+                cfg.with_invoke_description(|d| {
+                    self.calls.spelled_vocab(&SYNTAX, &spelling_of(d, kind))
+                })
+            }
+            Ctx::Text | Ctx::Thinking => self.outer_vocab(cfg),
+        }
+    }
+
+    fn act(
+        &mut self,
+        cfg: &Settings<'_>,
+        out: &mut Emitter<'_>,
+        d: Decision,
+        window: &[u8],
+    ) -> Act {
+        self.fresh = false;
+        if out.call_too_large() && !(self.ctx == Ctx::Calls && self.calls.at == At::Skip) {
+            // The call outgrew max_call_bytes: it fails here; the rest is skipped to its closer.
+            self.ctx = Ctx::Calls;
+            self.calls.too_large();
+            return Act::WAIT;
+        }
+        // Inside the calls (most acts) the region acts; text and thinking are handled out
+        // of line, which keeps this path's frame small.
+        match self.ctx {
+            Ctx::Calls => self.calls_act(cfg, out, d, window),
+            Ctx::Text | Ctx::Thinking => self.outer_act(cfg, out, d, window),
         }
     }
 
