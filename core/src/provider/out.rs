@@ -38,8 +38,6 @@ pub(crate) const GATHER_PLAIN: usize = 256;
 /// `ARGS_OUT`: strict JSON escapes expand a byte six-fold at most).
 pub(crate) const ARGS_STEP: usize = 128;
 const ARGS_OUT: usize = 6 * (ARGS_STEP + 16);
-/// Where block indices numbered later start (see `Out::settle`).
-const DEFERRED: u32 = 1 << 31;
 /// Choices a stream may have (choice 0 and three others, whatever their indices): the
 /// content of a further choice is not decoded, and a `too-many-choices` error says so once
 /// (docs/providers.md).
@@ -48,6 +46,10 @@ pub(crate) const CHOICES: usize = 4;
 /// The open block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct OpenBlock {
+    /// Which of the decoder's own blocks this is (they are counted as they start): what
+    /// mappers compare (`sig_block`). Not the event index: that is drawn when the block's
+    /// start is handed out (`Out::shown`), from the counter the text dialect's blocks draw
+    /// from too, so indices follow the order blocks start and are never renumbered.
     pub index: u32,
     pub ty: BlockType,
     pub choice: u32,
@@ -87,8 +89,8 @@ enum Src {
 
 #[derive(Clone, Copy, Debug)]
 enum Pending {
+    /// A block starts: its event index is drawn when this is handed out.
     Start {
-        index: u32,
         ty: BlockType,
         choice: u32,
     },
@@ -189,7 +191,14 @@ const ARGS_NEW: Args = Args {
 
 pub(crate) struct Out<'m> {
     pub(crate) open: Option<OpenBlock>,
+    /// The decoder's own blocks started so far (`OpenBlock::index`).
+    started: u32,
+    /// The event index the next block to start takes (the decoder's and the text dialect's
+    /// alike: one counter, drawn when a block's start is handed out).
     next_index: u32,
+    /// The event index of the decoder's block whose start was handed out last: queued events
+    /// come in order, so every chunk and completion handed out after it is that block's.
+    shown: u32,
     /// tool_call blocks so far (`{id_prefix}{n}`).
     pub(crate) calls: u32,
     /// 16: one step queues up to about ten entries (a failed call's completion and its raw
@@ -197,10 +206,6 @@ pub(crate) struct Out<'m> {
     /// dialect its `Route` and `FlushText` entries wait in front of them (F25: 8 overflowed
     /// and dropped a `block_complete`).
     queue: Deque<Pending, 16>,
-    /// A `FlushText` is queued: blocks started now are numbered after the dialect's.
-    deferring: bool,
-    /// Blocks started while deferring.
-    deferred: u32,
     /// The decoder has a text dialect (`text_as` routes text through it).
     pub(crate) routes_text: bool,
     pub(crate) name: Slot,
@@ -254,11 +259,11 @@ impl<'m> Out<'m> {
         prefix.set(id_prefix.as_bytes());
         Out {
             open: None,
+            started: 0,
             next_index: 0,
+            shown: 0,
             calls: 0,
             queue: Deque::new(),
-            deferring: false,
-            deferred: 0,
             name: Slot::EMPTY,
             id: Slot::EMPTY,
             done_name: Slot::EMPTY,
@@ -295,11 +300,11 @@ impl<'m> Out<'m> {
 
     pub(crate) fn reset(&mut self) {
         self.open = None;
+        self.started = 0;
         self.next_index = 0;
+        self.shown = 0;
         self.calls = 0;
         self.queue.clear();
-        self.deferring = false;
-        self.deferred = 0;
         self.name.clear();
         self.id.clear();
         self.done_name.clear();
@@ -463,16 +468,11 @@ impl<'m> Out<'m> {
             // The choice goes on after any error before.
             self.choices[i].error_last = false;
         }
-        if self.deferring {
-            // Behind a `FlushText`: numbered when the dialect is drained (`settle`).
-            b.index = DEFERRED + self.deferred;
-            self.deferred += 1;
-        } else {
-            b.index = self.next_index;
-            self.next_index += 1;
-        }
+        // Its event index is drawn when its start is handed out (`pop`): a text dialect's
+        // run ended before it (`FlushText`) is drained first, so its blocks come first.
+        b.index = self.started;
+        self.started = self.started.wrapping_add(1);
         self.push(Pending::Start {
-            index: b.index,
             ty: b.ty,
             choice: b.choice,
         });
@@ -647,7 +647,6 @@ impl<'m> Out<'m> {
         if open.routed {
             self.open = None;
             self.push(Pending::FlushText);
-            self.deferring = true;
             return;
         }
         let mut error = None;

@@ -11,6 +11,12 @@ impl Out<'_> {
             self.queue.pop_front();
         }
         let p = self.queue.pop_front()?;
+        if let Pending::Start { .. } = p {
+            // The block's index, drawn now: in the order blocks start, after every block
+            // the text dialect started before it.
+            self.shown = self.next_index;
+            self.next_index = self.next_index.wrapping_add(1);
+        }
         self.materialize(p)
     }
 
@@ -36,8 +42,10 @@ impl Out<'_> {
     /// out without the queue.
     pub(crate) fn chunk<'s>(&'s self, part: Option<Part>, text: &'s str) -> Option<Event<'s>> {
         let open = self.open?;
+        // Handed out only when nothing is queued: the open block's start has been.
         Some(chunk_of(
             open,
+            self.shown,
             part,
             text,
             self.name.as_str(),
@@ -47,8 +55,8 @@ impl Out<'_> {
 
     fn materialize(&self, p: Pending) -> Option<Event<'_>> {
         Some(match p {
-            Pending::Start { index, ty, choice } => Event::BlockStart {
-                index,
+            Pending::Start { ty, choice } => Event::BlockStart {
+                index: self.shown,
                 block_type: ty,
                 choice,
             },
@@ -64,7 +72,7 @@ impl Out<'_> {
                     (&self.name, &self.id)
                 };
                 let text = self.src(src, name, id);
-                chunk_of(block, part, text, name.as_str(), id.as_str())
+                chunk_of(block, self.shown, part, text, name.as_str(), id.as_str())
             }
             Pending::Complete {
                 open,
@@ -87,7 +95,7 @@ impl Out<'_> {
                     signature: signature.then(|| valid_prefix(self.signature.bytes())),
                     redacted: redacted.then(|| valid_prefix(self.redacted.bytes())),
                     compaction: open.compaction,
-                    ..BlockComplete::new(open.index, open.ty)
+                    ..BlockComplete::new(self.shown, open.ty)
                 })
             }
             Pending::Finish { choice } => {
@@ -120,6 +128,7 @@ impl Out<'_> {
 
 fn chunk_of<'s>(
     open: OpenBlock,
+    index: u32,
     part: Option<Part>,
     text: &'s str,
     name: &'s str,
@@ -130,7 +139,7 @@ fn chunk_of<'s>(
     Event::Chunk(Chunk {
         text,
         block_type: open.ty,
-        block: open.index,
+        block: index,
         depth: u8::from(tool),
         part,
         tool_name: (tool && part != Some(Part::Name)).then_some(name),
