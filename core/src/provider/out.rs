@@ -15,6 +15,8 @@ mod args;
 pub(crate) use args::escape_byte;
 mod dialect_run;
 mod hand_out;
+#[cfg(test)]
+mod tests;
 
 use crate::buf::Buf;
 use crate::config::OnMalformed;
@@ -42,6 +44,10 @@ const ARGS_OUT: usize = 6 * (ARGS_STEP + 16);
 /// content of a further choice is not decoded, and a `too-many-choices` error says so once
 /// (docs/providers.md).
 pub(crate) const CHOICES: usize = 4;
+/// Entries of the decoder's event queue (see `Out::queue`).
+pub(crate) const QUEUE: usize = 16;
+/// The code of the error event a full queue makes (see `Out::enqueue`).
+pub(crate) const QUEUE_FULL: &str = "queue-full";
 
 /// The open block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +130,8 @@ enum Pending {
         code: bool,
         message: Message,
     },
+    /// The queue was full: what came after this was not queued (see `Out::push`).
+    Overflow,
 }
 
 /// Where an error event's message is.
@@ -201,11 +209,17 @@ pub(crate) struct Out<'m> {
     shown: u32,
     /// tool_call blocks so far (`{id_prefix}{n}`).
     pub(crate) calls: u32,
-    /// 16: one step queues up to about ten entries (a failed call's completion and its raw
-    /// text block, the next block's start, name, id and chunk, an error), and with a text
-    /// dialect its `Route` and `FlushText` entries wait in front of them (F25: 8 overflowed
-    /// and dropped a `block_complete`).
-    queue: Deque<Pending, 16>,
+    /// The queue starts every step empty (the decoder steps only when nothing is queued, and
+    /// a run of tokens stops once one queued something: `Decoder::may_go_on`), so it holds
+    /// what one token makes. The most found (property tests over every provider's generated
+    /// streams, the vectors, the fuzz findings): 9 — a failed call's completion and its raw
+    /// text block, then the next call opened with its name, id and first input
+    /// (`core/tests/provider_queue.rs`). `QUEUE` leaves 7 entries past that; were it ever
+    /// full, its last entry says so (`Overflow`), never a silent drop. (F25: 8 entries
+    /// overflowed and dropped a `block_complete`.)
+    queue: Deque<Pending, QUEUE>,
+    /// The queue overflowed since it was last empty (its `Overflow` entry is queued).
+    overflowed: bool,
     /// The decoder has a text dialect (`text_as` routes text through it).
     pub(crate) routes_text: bool,
     pub(crate) name: Slot,
@@ -264,6 +278,7 @@ impl<'m> Out<'m> {
             shown: 0,
             calls: 0,
             queue: Deque::new(),
+            overflowed: false,
             name: Slot::EMPTY,
             id: Slot::EMPTY,
             done_name: Slot::EMPTY,
@@ -305,6 +320,7 @@ impl<'m> Out<'m> {
         self.shown = 0;
         self.calls = 0;
         self.queue.clear();
+        self.overflowed = false;
         self.name.clear();
         self.id.clear();
         self.done_name.clear();
@@ -338,8 +354,26 @@ impl<'m> Out<'m> {
     fn push(&mut self, p: Pending) {
         // Gathered text comes before whatever follows it.
         self.flush_acc();
-        // The queue is sized for the longest sequence one step makes (complete, start,
-        // name, id, chunk); a full queue would be a bug, and dropping is safer than panicking.
+        self.enqueue(p);
+    }
+
+    /// Queues `p`. The queue holds more than one token makes (see `queue`); should it fill
+    /// anyway, its last entry becomes an error event saying events were lost from there
+    /// (a bug to report: never a silent drop, never a panic).
+    fn enqueue(&mut self, p: Pending) {
+        if self.queue.is_empty() {
+            self.overflowed = false;
+        }
+        if self.overflowed {
+            return;
+        }
+        let p = if self.queue.len() + 1 < QUEUE {
+            p
+        } else {
+            self.overflowed = true;
+            Pending::Overflow
+        };
+        // Cannot fail: the last entry is kept for `Overflow`.
         let _ = self.queue.push_back(p);
     }
 
@@ -351,7 +385,7 @@ impl<'m> Out<'m> {
     /// Queues the gathered text as one chunk of its block.
     pub(crate) fn flush_acc(&mut self) {
         if let (true, Some(block)) = (self.acc_pending(), self.acc_block) {
-            let _ = self.queue.push_back(Pending::Chunk {
+            self.enqueue(Pending::Chunk {
                 part: None,
                 src: Src::Acc {
                     from: self.acc_from,

@@ -110,6 +110,11 @@ impl Out<'_> {
                 })
             }
             Pending::FlushText | Pending::Route { .. } => return None,
+            Pending::Overflow => Event::Error(StreamError {
+                source: ErrorSource::Framing,
+                code: Some(QUEUE_FULL),
+                message: "the decoder's event queue overflowed: events after this one were lost (a bug: please report the input)",
+            }),
             Pending::Error {
                 source,
                 code,
