@@ -70,6 +70,22 @@ pub(crate) struct OpenBlock {
     pub routed: bool,
 }
 
+/// The block whose start was handed out last (`Out::shown`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shown {
+    pub index: u32,
+    pub ty: BlockType,
+    pub choice: u32,
+}
+
+impl Shown {
+    const NONE: Shown = Shown {
+        index: 0,
+        ty: BlockType::Text,
+        choice: 0,
+    };
+}
+
 /// Where a queued chunk's text is.
 #[derive(Clone, Copy, Debug)]
 enum Src {
@@ -100,10 +116,11 @@ enum Pending {
         ty: BlockType,
         choice: u32,
     },
+    /// A chunk of the block whose start was handed out last (`Out::shown`): like the
+    /// dialects' queued chunks, it carries no block of its own.
     Chunk {
         part: Option<Part>,
         src: Src,
-        block: OpenBlock,
         /// The block has completed since: its name and id are in `done_name`/`done_id`.
         done: bool,
     },
@@ -204,9 +221,10 @@ pub(crate) struct Out<'m> {
     /// The event index the next block to start takes (the decoder's and the text dialect's
     /// alike: one counter, drawn when a block's start is handed out).
     next_index: u32,
-    /// The event index of the decoder's block whose start was handed out last: queued events
-    /// come in order, so every chunk and completion handed out after it is that block's.
-    shown: u32,
+    /// The decoder's block whose start was handed out last (its event index, type and
+    /// choice): queued events come in order, so every chunk and completion handed out after
+    /// it is that block's.
+    shown: Shown,
     /// tool_call blocks so far (`{id_prefix}{n}`).
     pub(crate) calls: u32,
     /// The queue starts every step empty (the decoder steps only when nothing is queued, and
@@ -275,7 +293,7 @@ impl<'m> Out<'m> {
             open: None,
             started: 0,
             next_index: 0,
-            shown: 0,
+            shown: Shown::NONE,
             calls: 0,
             queue: Deque::new(),
             overflowed: false,
@@ -317,7 +335,7 @@ impl<'m> Out<'m> {
         self.open = None;
         self.started = 0;
         self.next_index = 0;
-        self.shown = 0;
+        self.shown = Shown::NONE;
         self.calls = 0;
         self.queue.clear();
         self.overflowed = false;
@@ -384,14 +402,14 @@ impl<'m> Out<'m> {
 
     /// Queues the gathered text as one chunk of its block.
     pub(crate) fn flush_acc(&mut self) {
-        if let (true, Some(block)) = (self.acc_pending(), self.acc_block) {
+        if let (true, Some(_)) = (self.acc_pending(), self.acc_block) {
+            // Queued before anything else is (`push`): right behind its block's start.
             self.enqueue(Pending::Chunk {
                 part: None,
                 src: Src::Acc {
                     from: self.acc_from,
                     len: self.acc_len - self.acc_from,
                 },
-                block,
                 done: false,
             });
         }
@@ -417,11 +435,10 @@ impl<'m> Out<'m> {
     }
 
     fn push_chunk(&mut self, part: Option<Part>, src: Src) {
-        if let Some(block) = self.open {
+        if self.open.is_some() {
             self.push(Pending::Chunk {
                 part,
                 src,
-                block,
                 done: false,
             });
         }

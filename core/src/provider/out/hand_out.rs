@@ -11,10 +11,14 @@ impl Out<'_> {
             self.queue.pop_front();
         }
         let p = self.queue.pop_front()?;
-        if let Pending::Start { .. } = p {
+        if let Pending::Start { ty, choice } = p {
             // The block's index, drawn now: in the order blocks start, after every block
             // the text dialect started before it.
-            self.shown = self.next_index;
+            self.shown = Shown {
+                index: self.next_index,
+                ty,
+                choice,
+            };
             self.next_index = self.next_index.wrapping_add(1);
         }
         self.materialize(p)
@@ -41,10 +45,9 @@ impl Out<'_> {
     /// A chunk of the open block with `text` (borrowed from anywhere): the one event handed
     /// out without the queue.
     pub(crate) fn chunk<'s>(&'s self, part: Option<Part>, text: &'s str) -> Option<Event<'s>> {
-        let open = self.open?;
+        self.open?;
         // Handed out only when nothing is queued: the open block's start has been.
         Some(chunk_of(
-            open,
             self.shown,
             part,
             text,
@@ -56,23 +59,18 @@ impl Out<'_> {
     fn materialize(&self, p: Pending) -> Option<Event<'_>> {
         Some(match p {
             Pending::Start { ty, choice } => Event::BlockStart {
-                index: self.shown,
+                index: self.shown.index,
                 block_type: ty,
                 choice,
             },
-            Pending::Chunk {
-                part,
-                src,
-                block,
-                done,
-            } => {
+            Pending::Chunk { part, src, done } => {
                 let (name, id) = if done {
                     (&self.done_name, &self.done_id)
                 } else {
                     (&self.name, &self.id)
                 };
                 let text = self.src(src, name, id);
-                chunk_of(block, self.shown, part, text, name.as_str(), id.as_str())
+                chunk_of(self.shown, part, text, name.as_str(), id.as_str())
             }
             Pending::Complete {
                 open,
@@ -95,7 +93,7 @@ impl Out<'_> {
                     signature: signature.then(|| valid_prefix(self.signature.bytes())),
                     redacted: redacted.then(|| valid_prefix(self.redacted.bytes())),
                     compaction: open.compaction,
-                    ..BlockComplete::new(self.shown, open.ty)
+                    ..BlockComplete::new(self.shown.index, open.ty)
                 })
             }
             Pending::Finish { choice } => {
@@ -132,23 +130,22 @@ impl Out<'_> {
 }
 
 fn chunk_of<'s>(
-    open: OpenBlock,
-    index: u32,
+    block: Shown,
     part: Option<Part>,
     text: &'s str,
     name: &'s str,
     id: &'s str,
 ) -> Event<'s> {
     // As the dialects' emitter: a tool block's chunks name their call after the name part.
-    let tool = matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult);
+    let tool = matches!(block.ty, BlockType::ToolCall | BlockType::ToolResult);
     Event::Chunk(Chunk {
         text,
-        block_type: open.ty,
-        block: index,
+        block_type: block.ty,
+        block: block.index,
         depth: u8::from(tool),
         part,
         tool_name: (tool && part != Some(Part::Name)).then_some(name),
         tool_id: (tool && !matches!(part, Some(Part::Name) | Some(Part::Id))).then_some(id),
-        choice: open.choice,
+        choice: block.choice,
     })
 }
