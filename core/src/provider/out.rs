@@ -127,6 +127,11 @@ enum Pending {
     Complete {
         open: OpenBlock,
         error: Option<ErrorReason>,
+        /// `raw` holds this failed call's own argument bytes. A call that had none reports an
+        /// empty `raw`: the buffer still holds an earlier call's text (it is cleared only when
+        /// a call's first byte arrives, since that call's queued completion may still read
+        /// it).
+        own_raw: bool,
         signature: bool,
         redacted: bool,
     },
@@ -701,14 +706,13 @@ impl<'m> Out<'m> {
             return;
         }
         let mut error = None;
+        // Only a tool call's bytes go to `raw`, and only once its first one arrived (a call
+        // cut before it opened holds none: `cut_args`).
+        let own_raw = open.ty == BlockType::ToolCall && self.args.raw_started;
         if matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult) {
             if open.ty == BlockType::ToolCall {
                 // Its closing input pieces still belong to the open block.
                 error = self.finish_args(cut);
-                if self.args.reason == Some(ErrorReason::TooLarge) && !self.args.raw_started {
-                    // A call cut before it opened (`cut_args`): none of its text is held.
-                    self.raw.clear();
-                }
                 if error.is_none() && self.name.is_empty() {
                     error = Some(ErrorReason::MissingName);
                 }
@@ -731,11 +735,12 @@ impl<'m> Out<'m> {
         self.push(Pending::Complete {
             open,
             error,
+            own_raw,
             signature,
             redacted,
         });
         if let (Some(_), OnMalformed::Text) = (error, self.on_malformed) {
-            if self.raw.len() > 0 {
+            if own_raw && self.raw.len() > 0 {
                 // rule 10: the raw arguments also become a text block of their own.
                 self.start(OpenBlock {
                     index: 0,
@@ -752,6 +757,7 @@ impl<'m> Out<'m> {
                 self.push(Pending::Complete {
                     open: text,
                     error: None,
+                    own_raw: false,
                     signature: false,
                     redacted: false,
                 });

@@ -228,10 +228,16 @@ impl Out<'_> {
         self.args.failed = true;
         self.args.reason = Some(ErrorReason::TooLarge);
         // A queued failed call's completion still reads `raw`.
-        let raw_in_use = self
-            .queue
-            .iter()
-            .any(|p| matches!(p, Pending::Complete { error: Some(_), .. }));
+        let raw_in_use = self.queue.iter().any(|p| {
+            matches!(
+                p,
+                Pending::Complete {
+                    error: Some(_),
+                    own_raw: true,
+                    ..
+                }
+            )
+        });
         if held && !raw_in_use {
             self.raw.clear();
             let _ = self.raw.push(self.held.bytes());

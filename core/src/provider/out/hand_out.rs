@@ -75,6 +75,7 @@ impl Out<'_> {
             Pending::Complete {
                 open,
                 error,
+                own_raw,
                 signature,
                 redacted,
             } => {
@@ -84,8 +85,9 @@ impl Out<'_> {
                     tool_id: tool.then(|| self.done_id.as_str()),
                     error: error.map(|reason| CallError {
                         reason,
-                        raw: self.raw.bytes(),
-                        raw_truncated: self.raw.len() >= self.raw.limit(),
+                        // Empty for a call that had no argument bytes (`own_raw`).
+                        raw: if own_raw { self.raw.bytes() } else { &[] },
+                        raw_truncated: own_raw && self.raw.len() >= self.raw.limit(),
                     }),
                     choice: open.choice,
                     refusal: open.refusal,
