@@ -52,3 +52,38 @@ fn a_call_without_bytes_reports_no_raw_of_an_earlier_call() {
         assert_eq!(again, once, "{lines:#?}");
     }
 }
+
+/// A call whose first argument bytes come in the step that completes a failed call
+/// (Responses: an `output_item.added` with its `input` already written): the failed call's
+/// completion is still queued and reads `raw`, so the next call's bytes go after its own.
+#[test]
+fn a_queued_failed_call_keeps_its_raw_when_the_next_call_starts_with_input() {
+    let mut body = String::new();
+    body += &ev(
+        "response.output_item.added",
+        r#""output_index":0,"item":{"id":"fc_a","type":"function_call","call_id":"call_a","arguments":"","name":"f"}"#,
+    );
+    body += &ev(
+        "response.function_call_arguments.delta",
+        r#""item_id":"fc_a","output_index":0,"delta":"{\"a\":1"}"#,
+    );
+    body += &ev(
+        "response.output_item.added",
+        r#""output_index":1,"item":{"id":"ctc_b","type":"custom_tool_call","call_id":"call_b","input":"xyz","name":"g"}"#,
+    );
+    let config = DecoderConfig::new(Provider::OpenAiResponses);
+    let lines = invariant(&config, body.as_bytes(), [1, 7], None);
+    let failed: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains(r#""error":{"#))
+        .collect();
+    assert!(failed[0].contains(r#""raw":"{\"a\":1""#), "{lines:#?}");
+    assert!(failed[1].contains(r#""tool_name":"g""#), "{lines:#?}");
+    assert!(!failed[1].contains(r#"\"a\":1"#), "{lines:#?}");
+    // The failed call's text block is its own text, once.
+    let again = lines
+        .iter()
+        .filter(|l| l.contains(r#""type":"text","content":"{\"a\":1""#))
+        .count();
+    assert_eq!(again, 1, "{lines:#?}");
+}

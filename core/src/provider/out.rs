@@ -98,8 +98,11 @@ enum Src {
         from: u16,
         len: u16,
     },
-    /// The failed call's raw arguments text (`raw`).
-    Raw,
+    /// The failed call's raw arguments text: `raw[from..end]`.
+    Raw {
+        from: u32,
+        end: u32,
+    },
     /// `acc[from..from + len]`: gathered text.
     Acc {
         from: u16,
@@ -127,11 +130,10 @@ enum Pending {
     Complete {
         open: OpenBlock,
         error: Option<ErrorReason>,
-        /// `raw` holds this failed call's own argument bytes. A call that had none reports an
-        /// empty `raw`: the buffer still holds an earlier call's text (it is cleared only when
-        /// a call's first byte arrives, since that call's queued completion may still read
-        /// it).
-        own_raw: bool,
+        /// A failed call's own argument bytes: `raw[from..end]`. `None` for a call that had
+        /// none (it reports an empty `raw`): the buffer may hold an earlier call's text, as
+        /// it is cleared only when a call's first byte arrives (`begin_raw`).
+        raw: Option<(u32, u32)>,
         signature: bool,
         redacted: bool,
     },
@@ -202,6 +204,9 @@ struct Args {
     any: bool,
     /// Any byte arrived (`raw` still holds the previous call's until then).
     raw_started: bool,
+    /// Where this call's bytes start in `raw`: past an earlier failed call's, when that
+    /// call's queued completion still read them as this call's first byte came.
+    raw_from: u32,
     /// The transcoder produced output (its first byte must open an object).
     started: bool,
     /// Why the arguments failed when it is not the plain reading (`malformed-body`, or
@@ -215,6 +220,7 @@ const ARGS_NEW: Args = Args {
     done: false,
     any: false,
     raw_started: false,
+    raw_from: 0,
     started: false,
     reason: None,
 };
@@ -706,9 +712,6 @@ impl<'m> Out<'m> {
             return;
         }
         let mut error = None;
-        // Only a tool call's bytes go to `raw`, and only once its first one arrived (a call
-        // cut before it opened holds none: `cut_args`).
-        let own_raw = open.ty == BlockType::ToolCall && self.args.raw_started;
         if matches!(open.ty, BlockType::ToolCall | BlockType::ToolResult) {
             if open.ty == BlockType::ToolCall {
                 // Its closing input pieces still belong to the open block.
@@ -732,15 +735,19 @@ impl<'m> Out<'m> {
         let mine = self.sig_block == Some(open.index);
         let signature = mine && self.signature.len() > 0;
         let redacted = mine && self.redacted.len() > 0;
+        // Only a tool call's bytes go to `raw`, and only once its first one arrived (a call
+        // cut before it opened holds none: `cut_args`).
+        let raw = (error.is_some() && open.ty == BlockType::ToolCall && self.args.raw_started)
+            .then(|| (self.args.raw_from, self.raw.len() as u32));
         self.push(Pending::Complete {
             open,
             error,
-            own_raw,
+            raw,
             signature,
             redacted,
         });
-        if let (Some(_), OnMalformed::Text) = (error, self.on_malformed) {
-            if own_raw && self.raw.len() > 0 {
+        if let (Some((from, end)), OnMalformed::Text) = (raw, self.on_malformed) {
+            if end > from {
                 // rule 10: the raw arguments also become a text block of their own.
                 self.start(OpenBlock {
                     index: 0,
@@ -752,12 +759,12 @@ impl<'m> Out<'m> {
                     call: 0,
                     routed: false,
                 });
-                self.push_chunk(None, Src::Raw);
+                self.push_chunk(None, Src::Raw { from, end });
                 let text = self.open.take().unwrap_or(open);
                 self.push(Pending::Complete {
                     open: text,
                     error: None,
-                    own_raw: false,
+                    raw: None,
                     signature: false,
                     redacted: false,
                 });

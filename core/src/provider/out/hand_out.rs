@@ -24,6 +24,14 @@ impl Out<'_> {
         self.materialize(p)
     }
 
+    /// One call's bytes of `raw` (`Pending::Complete::raw`).
+    fn raw_of(&self, from: u32, end: u32) -> &[u8] {
+        self.raw
+            .bytes()
+            .get(from as usize..end as usize)
+            .unwrap_or(&[])
+    }
+
     /// A queued chunk's text; `name`/`id` are the slots of the chunk's block.
     fn src<'s>(&'s self, src: Src, name: &'s Slot, id: &'s Slot) -> &'s str {
         match src {
@@ -31,7 +39,7 @@ impl Out<'_> {
             Src::Small => str_of(&self.small[..self.small_len as usize]),
             Src::Name => name.as_str(),
             Src::Id => id.as_str(),
-            Src::Raw => valid_prefix(self.raw.bytes()),
+            Src::Raw { from, end } => valid_prefix(self.raw_of(from, end)),
             Src::Acc { from, len } => {
                 str_of(&self.acc[from as usize..from as usize + len as usize])
             }
@@ -75,7 +83,7 @@ impl Out<'_> {
             Pending::Complete {
                 open,
                 error,
-                own_raw,
+                raw,
                 signature,
                 redacted,
             } => {
@@ -85,9 +93,9 @@ impl Out<'_> {
                     tool_id: tool.then(|| self.done_id.as_str()),
                     error: error.map(|reason| CallError {
                         reason,
-                        // Empty for a call that had no argument bytes (`own_raw`).
-                        raw: if own_raw { self.raw.bytes() } else { &[] },
-                        raw_truncated: own_raw && self.raw.len() >= self.raw.limit(),
+                        // Empty for a call that had no argument bytes of its own.
+                        raw: raw.map_or(&[][..], |(from, end)| self.raw_of(from, end)),
+                        raw_truncated: raw.is_some_and(|(_, end)| end as usize >= self.raw.limit()),
                     }),
                     choice: open.choice,
                     refusal: open.refusal,
