@@ -435,7 +435,6 @@ impl<'a> Decoder<'a> {
                     step = r.sieve.step_detached(&[], &mut at);
                     if step.is_none() {
                         r.end_run();
-                        self.out.settle();
                         continue;
                     }
                 } else if r.at < r.len

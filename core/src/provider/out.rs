@@ -15,6 +15,8 @@ mod args;
 pub(crate) use args::escape_byte;
 mod dialect_run;
 mod hand_out;
+#[cfg(test)]
+mod tests;
 
 use crate::buf::Buf;
 use crate::config::OnMalformed;
@@ -38,16 +40,22 @@ pub(crate) const GATHER_PLAIN: usize = 256;
 /// `ARGS_OUT`: strict JSON escapes expand a byte six-fold at most).
 pub(crate) const ARGS_STEP: usize = 128;
 const ARGS_OUT: usize = 6 * (ARGS_STEP + 16);
-/// Where block indices numbered later start (see `Out::settle`).
-const DEFERRED: u32 = 1 << 31;
 /// Choices a stream may have (choice 0 and three others, whatever their indices): the
 /// content of a further choice is not decoded, and a `too-many-choices` error says so once
 /// (docs/providers.md).
 pub(crate) const CHOICES: usize = 4;
+/// Entries of the decoder's event queue (see `Out::queue`).
+pub(crate) const QUEUE: usize = 16;
+/// The code of the error event a full queue makes (see `Out::enqueue`).
+pub(crate) const QUEUE_FULL: &str = "queue-full";
 
 /// The open block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct OpenBlock {
+    /// Which of the decoder's own blocks this is (they are counted as they start): what
+    /// mappers compare (`sig_block`). Not the event index: that is drawn when the block's
+    /// start is handed out (`Out::shown`), from the counter the text dialect's blocks draw
+    /// from too, so indices follow the order blocks start and are never renumbered.
     pub index: u32,
     pub ty: BlockType,
     pub choice: u32,
@@ -62,6 +70,22 @@ pub(crate) struct OpenBlock {
     pub routed: bool,
 }
 
+/// The block whose start was handed out last (`Out::shown`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shown {
+    pub index: u32,
+    pub ty: BlockType,
+    pub choice: u32,
+}
+
+impl Shown {
+    const NONE: Shown = Shown {
+        index: 0,
+        ty: BlockType::Text,
+        choice: 0,
+    };
+}
+
 /// Where a queued chunk's text is.
 #[derive(Clone, Copy, Debug)]
 enum Src {
@@ -74,8 +98,11 @@ enum Src {
         from: u16,
         len: u16,
     },
-    /// The failed call's raw arguments text (`raw`).
-    Raw,
+    /// The failed call's raw arguments text: `raw[from..end]`.
+    Raw {
+        from: u32,
+        end: u32,
+    },
     /// `acc[from..from + len]`: gathered text.
     Acc {
         from: u16,
@@ -87,21 +114,26 @@ enum Src {
 
 #[derive(Clone, Copy, Debug)]
 enum Pending {
+    /// A block starts: its event index is drawn when this is handed out.
     Start {
-        index: u32,
         ty: BlockType,
         choice: u32,
     },
+    /// A chunk of the block whose start was handed out last (`Out::shown`): like the
+    /// dialects' queued chunks, it carries no block of its own.
     Chunk {
         part: Option<Part>,
         src: Src,
-        block: OpenBlock,
         /// The block has completed since: its name and id are in `done_name`/`done_id`.
         done: bool,
     },
     Complete {
         open: OpenBlock,
         error: Option<ErrorReason>,
+        /// A failed call's own argument bytes: `raw[from..end]`. `None` for a call that had
+        /// none (it reports an empty `raw`): the buffer may hold an earlier call's text, as
+        /// it is cleared only when a call's first byte arrives (`begin_raw`).
+        raw: Option<(u32, u32)>,
         signature: bool,
         redacted: bool,
     },
@@ -122,6 +154,8 @@ enum Pending {
         code: bool,
         message: Message,
     },
+    /// The queue was full: what came after this was not queued (see `Out::push`).
+    Overflow,
 }
 
 /// Where an error event's message is.
@@ -170,6 +204,9 @@ struct Args {
     any: bool,
     /// Any byte arrived (`raw` still holds the previous call's until then).
     raw_started: bool,
+    /// Where this call's bytes start in `raw`: past an earlier failed call's, when that
+    /// call's queued completion still read them as this call's first byte came.
+    raw_from: u32,
     /// The transcoder produced output (its first byte must open an object).
     started: bool,
     /// Why the arguments failed when it is not the plain reading (`malformed-body`, or
@@ -183,24 +220,35 @@ const ARGS_NEW: Args = Args {
     done: false,
     any: false,
     raw_started: false,
+    raw_from: 0,
     started: false,
     reason: None,
 };
 
 pub(crate) struct Out<'m> {
     pub(crate) open: Option<OpenBlock>,
+    /// The decoder's own blocks started so far (`OpenBlock::index`).
+    started: u32,
+    /// The event index the next block to start takes (the decoder's and the text dialect's
+    /// alike: one counter, drawn when a block's start is handed out).
     next_index: u32,
+    /// The decoder's block whose start was handed out last (its event index, type and
+    /// choice): queued events come in order, so every chunk and completion handed out after
+    /// it is that block's.
+    shown: Shown,
     /// tool_call blocks so far (`{id_prefix}{n}`).
     pub(crate) calls: u32,
-    /// 16: one step queues up to about ten entries (a failed call's completion and its raw
-    /// text block, the next block's start, name, id and chunk, an error), and with a text
-    /// dialect its `Route` and `FlushText` entries wait in front of them (F25: 8 overflowed
-    /// and dropped a `block_complete`).
-    queue: Deque<Pending, 16>,
-    /// A `FlushText` is queued: blocks started now are numbered after the dialect's.
-    deferring: bool,
-    /// Blocks started while deferring.
-    deferred: u32,
+    /// The queue starts every step empty (the decoder steps only when nothing is queued, and
+    /// a run of tokens stops once one queued something: `Decoder::may_go_on`), so it holds
+    /// what one token makes. The most found (property tests over every provider's generated
+    /// streams, the vectors, the fuzz findings): 9 — a failed call's completion and its raw
+    /// text block, then the next call opened with its name, id and first input
+    /// (`core/tests/provider_queue.rs`). `QUEUE` leaves 7 entries past that; were it ever
+    /// full, its last entry says so (`Overflow`), never a silent drop. (F25: 8 entries
+    /// overflowed and dropped a `block_complete`.)
+    queue: Deque<Pending, QUEUE>,
+    /// The queue overflowed since it was last empty (its `Overflow` entry is queued).
+    overflowed: bool,
     /// The decoder has a text dialect (`text_as` routes text through it).
     pub(crate) routes_text: bool,
     pub(crate) name: Slot,
@@ -258,11 +306,12 @@ impl<'m> Out<'m> {
         prefix.set(id_prefix.as_bytes());
         Out {
             open: None,
+            started: 0,
             next_index: 0,
+            shown: Shown::NONE,
             calls: 0,
             queue: Deque::new(),
-            deferring: false,
-            deferred: 0,
+            overflowed: false,
             name: Slot::EMPTY,
             id: Slot::EMPTY,
             done_name: Slot::EMPTY,
@@ -300,11 +349,12 @@ impl<'m> Out<'m> {
 
     pub(crate) fn reset(&mut self) {
         self.open = None;
+        self.started = 0;
         self.next_index = 0;
+        self.shown = Shown::NONE;
         self.calls = 0;
         self.queue.clear();
-        self.deferring = false;
-        self.deferred = 0;
+        self.overflowed = false;
         self.name.clear();
         self.id.clear();
         self.done_name.clear();
@@ -339,8 +389,26 @@ impl<'m> Out<'m> {
     fn push(&mut self, p: Pending) {
         // Gathered text comes before whatever follows it.
         self.flush_acc();
-        // The queue is sized for the longest sequence one step makes (complete, start,
-        // name, id, chunk); a full queue would be a bug, and dropping is safer than panicking.
+        self.enqueue(p);
+    }
+
+    /// Queues `p`. The queue holds more than one token makes (see `queue`); should it fill
+    /// anyway, its last entry becomes an error event saying events were lost from there
+    /// (a bug to report: never a silent drop, never a panic).
+    fn enqueue(&mut self, p: Pending) {
+        if self.queue.is_empty() {
+            self.overflowed = false;
+        }
+        if self.overflowed {
+            return;
+        }
+        let p = if self.queue.len() + 1 < QUEUE {
+            p
+        } else {
+            self.overflowed = true;
+            Pending::Overflow
+        };
+        // Cannot fail: the last entry is kept for `Overflow`.
         let _ = self.queue.push_back(p);
     }
 
@@ -351,14 +419,14 @@ impl<'m> Out<'m> {
 
     /// Queues the gathered text as one chunk of its block.
     pub(crate) fn flush_acc(&mut self) {
-        if let (true, Some(block)) = (self.acc_pending(), self.acc_block) {
-            let _ = self.queue.push_back(Pending::Chunk {
+        if let (true, Some(_)) = (self.acc_pending(), self.acc_block) {
+            // Queued before anything else is (`push`): right behind its block's start.
+            self.enqueue(Pending::Chunk {
                 part: None,
                 src: Src::Acc {
                     from: self.acc_from,
                     len: self.acc_len - self.acc_from,
                 },
-                block,
                 done: false,
             });
         }
@@ -384,11 +452,10 @@ impl<'m> Out<'m> {
     }
 
     fn push_chunk(&mut self, part: Option<Part>, src: Src) {
-        if let Some(block) = self.open {
+        if self.open.is_some() {
             self.push(Pending::Chunk {
                 part,
                 src,
-                block,
                 done: false,
             });
         }
@@ -469,16 +536,11 @@ impl<'m> Out<'m> {
             // The choice goes on after any error before.
             self.choices[i].error_last = false;
         }
-        if self.deferring {
-            // Behind a `FlushText`: numbered when the dialect is drained (`settle`).
-            b.index = DEFERRED + self.deferred;
-            self.deferred += 1;
-        } else {
-            b.index = self.next_index;
-            self.next_index += 1;
-        }
+        // Its event index is drawn when its start is handed out (`pop`): a text dialect's
+        // run ended before it (`FlushText`) is drained first, so its blocks come first.
+        b.index = self.started;
+        self.started = self.started.wrapping_add(1);
         self.push(Pending::Start {
-            index: b.index,
             ty: b.ty,
             choice: b.choice,
         });
@@ -653,7 +715,6 @@ impl<'m> Out<'m> {
         if open.routed {
             self.open = None;
             self.push(Pending::FlushText);
-            self.deferring = true;
             return;
         }
         let mut error = None;
@@ -661,10 +722,6 @@ impl<'m> Out<'m> {
             if open.ty == BlockType::ToolCall {
                 // Its closing input pieces still belong to the open block.
                 error = self.finish_args(cut);
-                if self.args.reason == Some(ErrorReason::TooLarge) && !self.args.raw_started {
-                    // A call cut before it opened (`cut_args`): none of its text is held.
-                    self.raw.clear();
-                }
                 if error.is_none() && self.name.is_empty() {
                     error = Some(ErrorReason::MissingName);
                 }
@@ -684,14 +741,19 @@ impl<'m> Out<'m> {
         let mine = self.sig_block == Some(open.index);
         let signature = mine && self.signature.len() > 0;
         let redacted = mine && self.redacted.len() > 0;
+        // Only a tool call's bytes go to `raw`, and only once its first one arrived (a call
+        // cut before it opened holds none: `cut_args`).
+        let raw = (error.is_some() && open.ty == BlockType::ToolCall && self.args.raw_started)
+            .then(|| (self.args.raw_from, self.raw.len() as u32));
         self.push(Pending::Complete {
             open,
             error,
+            raw,
             signature,
             redacted,
         });
-        if let (Some(_), OnMalformed::Text) = (error, self.on_malformed) {
-            if self.raw.len() > 0 {
+        if let (Some((from, end)), OnMalformed::Text) = (raw, self.on_malformed) {
+            if end > from {
                 // rule 10: the raw arguments also become a text block of their own.
                 self.start(OpenBlock {
                     index: 0,
@@ -703,11 +765,12 @@ impl<'m> Out<'m> {
                     call: 0,
                     routed: false,
                 });
-                self.push_chunk(None, Src::Raw);
+                self.push_chunk(None, Src::Raw { from, end });
                 let text = self.open.take().unwrap_or(open);
                 self.push(Pending::Complete {
                     open: text,
                     error: None,
+                    raw: None,
                     signature: false,
                     redacted: false,
                 });

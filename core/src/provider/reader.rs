@@ -335,7 +335,8 @@ pub(super) fn text_bytes(sink: Sink, to: TextTo<'_, '_, '_>, text: &[u8]) {
                     out.open_routed(choice);
                 }
                 if r.at >= r.len {
-                    r.behind_flush = out.flush_queued();
+                    // Input of the next run while a run's end is queued or being drained.
+                    r.behind_flush = out.flush_queued() || r.draining;
                 }
                 r.input_choice = choice;
                 r.push(route_in, text);

@@ -110,8 +110,7 @@ impl Out<'_> {
             return text.len();
         }
         if !self.args.raw_started {
-            self.raw.clear();
-            self.args.raw_started = true;
+            self.begin_raw();
         }
         let _ = self.raw.push(text);
         // Blank arguments are no arguments (`{}`, docs/providers.md).
@@ -227,19 +226,28 @@ impl Out<'_> {
     pub(crate) fn cut_args(&mut self, held: bool) {
         self.args.failed = true;
         self.args.reason = Some(ErrorReason::TooLarge);
-        // A queued failed call's completion still reads `raw`.
-        let raw_in_use = self
-            .queue
-            .iter()
-            .any(|p| matches!(p, Pending::Complete { error: Some(_), .. }));
-        if held && !raw_in_use {
-            self.raw.clear();
-            let _ = self.raw.push(self.held.bytes());
-            self.args.raw_started = true;
-        }
         if held {
+            self.begin_raw();
+            let _ = self.raw.push(self.held.bytes());
             self.held.clear();
         }
+    }
+
+    /// The open call's first raw byte comes: `raw` starts afresh, unless a queued failed
+    /// call's completion (and its text block) still reads it — the call's first byte can
+    /// come in the step that completed that call — then this call's bytes go after those.
+    fn begin_raw(&mut self) {
+        let in_use = self
+            .queue
+            .iter()
+            .any(|p| matches!(p, Pending::Complete { raw: Some(_), .. }));
+        if in_use {
+            self.args.raw_from = self.raw.len() as u32;
+        } else {
+            self.raw.clear();
+            self.args.raw_from = 0;
+        }
+        self.args.raw_started = true;
     }
 
     /// The open call's inline arguments nested deeper than the document's reader goes: it

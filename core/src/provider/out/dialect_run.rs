@@ -1,6 +1,7 @@
 //! The open "block" that is a run of the text dialect (docs/providers.md, "Text dialect"): its
-//! end is a `FlushText` marker in the queue, and blocks started behind it are numbered when
-//! the dialect has been drained (`settle`).
+//! end is a `FlushText` marker in the queue: the decoder drains the dialect when the marker
+//! reaches the front, so the dialect's blocks draw their indices (`take_index`) before the
+//! blocks queued behind the marker draw theirs (when their starts are handed out).
 
 use super::*;
 
@@ -37,9 +38,9 @@ impl Out<'_> {
         i
     }
 
-    /// A `FlushText` is queued (and its run not yet drained).
+    /// A `FlushText` is queued (its run is not drained yet).
     pub(crate) fn flush_queued(&self) -> bool {
-        self.deferring
+        self.queue.iter().any(|p| matches!(p, Pending::FlushText))
     }
 
     /// The next queued event is the end of the text dialect's run.
@@ -47,66 +48,10 @@ impl Out<'_> {
         matches!(self.queue.front(), Some(Pending::FlushText))
     }
 
-    /// Takes the `FlushText` marker; the decoder drains the dialect, then calls `settle`.
+    /// Takes the `FlushText` marker; the decoder drains the dialect before what follows.
     pub(crate) fn take_flush(&mut self) {
         if self.flush_next() {
             self.queue.pop_front();
         }
-    }
-
-    /// The dialect is drained: blocks started behind the marker get their indices now,
-    /// after the dialect's last ones (indices follow the order blocks start). Blocks behind a
-    /// later `FlushText` still queued wait for that run's end.
-    pub(crate) fn settle(&mut self) {
-        if !self.deferring {
-            return;
-        }
-        // Blocks started before the next queued `FlushText`: the first `now` deferred ones.
-        let mut now = 0;
-        let mut more = false;
-        for p in self.queue.iter() {
-            match p {
-                Pending::FlushText => {
-                    more = true;
-                    break;
-                }
-                Pending::Start { index, .. } if *index >= DEFERRED => now += 1,
-                _ => {}
-            }
-        }
-        if !more {
-            now = self.deferred;
-        }
-        let base = self.next_index;
-        let fix = |i: &mut u32| {
-            if *i >= DEFERRED {
-                let k = *i - DEFERRED;
-                *i = if k < now {
-                    base + k
-                } else {
-                    DEFERRED + (k - now)
-                };
-            }
-        };
-        for p in self.queue.iter_mut() {
-            match p {
-                Pending::Start { index, .. } => fix(index),
-                Pending::Chunk { block, .. } => fix(&mut block.index),
-                Pending::Complete { open, .. } => fix(&mut open.index),
-                _ => {}
-            }
-        }
-        if let Some(b) = &mut self.acc_block {
-            fix(&mut b.index);
-        }
-        if let Some(o) = &mut self.open {
-            fix(&mut o.index);
-        }
-        if let Some(i) = &mut self.sig_block {
-            fix(i);
-        }
-        self.next_index = base + now;
-        self.deferred = self.deferred.saturating_sub(now);
-        self.deferring = more;
     }
 }
