@@ -408,13 +408,13 @@ pub(super) fn on_tag(
             if !tag.self_closing {
                 s.depth = s.depth.saturating_add(1);
             }
-            if !out.value.push(bytes) {
+            if !hold_tag(out, bytes) {
                 return skip_call(s, ErrorReason::TooLarge);
             }
         }
         (Ctx::Held, true) if s.depth > 0 => {
             s.depth -= 1;
-            if !out.value.push(bytes) {
+            if !hold_tag(out, bytes) {
                 return skip_call(s, ErrorReason::TooLarge);
             }
         }
@@ -436,6 +436,19 @@ pub(super) fn on_tag(
         _ => {}
     }
     Act::skip(tag.len)
+}
+
+/// Keeps a nested element's tag in the held value. Its bytes are any bytes (an attribute
+/// value is not checked by the lexer), but the held value is read back as JSON string
+/// contents: invalid sequences are kept as U+FFFD, as text is (rule 7). The tag is whole
+/// here, so the same bytes are kept at any chunking.
+fn hold_tag(out: &mut Emitter<'_>, bytes: &[u8]) -> bool {
+    let mut fits = true;
+    crate::emit::lossy_parts(bytes, |part| {
+        fits = out.value.push(part);
+        fits
+    });
+    fits
 }
 
 fn open_call(cfg: &Settings<'_>, out: &mut Emitter<'_>, s: &mut State, tag: Tag, name: &[u8]) {
