@@ -55,6 +55,11 @@ pub(crate) enum Capture {
     InitialArgs,
     /// One citation object of the open text block (`provider::cite`).
     Citation,
+    /// Not read at all, at any depth: the reader skips the value to its end without telling
+    /// the mapper anything of it (no `value_end` either) and without keeping its path.
+    /// Only for values under which the mapper reads nothing; malformed JSON inside is
+    /// reported as it would be without the skip.
+    Skip,
 }
 
 /// What kind of value starts (`Map::value`).

@@ -278,6 +278,59 @@ fn close_signed_block(out: &mut Out) {
     }
 }
 
+/// A member whose value this mapper reads nothing of, at any depth (`Capture::Skip`): every
+/// member of the objects below but the keys listed (the paths in the module docs; the
+/// top level's `message`, `code` and `type` are an error document's fields). Values deeper
+/// than these objects, and members of objects not listed, are read as before.
+fn unread(p: &Path) -> bool {
+    if !p.in_object() {
+        return false;
+    }
+    let k = p.last_key();
+    match p.depth() {
+        1 => !matches!(
+            k,
+            Key::Id
+                | Key::Model
+                | Key::Object
+                | Key::Choices
+                | Key::Usage
+                | Key::Error
+                | Key::Message
+                | Key::Code
+                | Key::Type
+                // Bedrock InvokeModel's OpenAI-format chunks (`invocation_metrics`).
+                | Key::InvocationMetrics
+        ),
+        2 if p.key(1) == Key::Usage => !matches!(
+            k,
+            Key::PromptTokens
+                | Key::CompletionTokens
+                | Key::PromptTokensDetails
+                | Key::CompletionTokensDetails
+        ),
+        // `choices[i]`: `logprobs`, `content_filter_results`, … are not read.
+        3 if p.key(1) == Key::Choices => !matches!(
+            k,
+            Key::Index | Key::FinishReason | Key::Delta | Key::Message
+        ),
+        4 if OpenAiChat::in_message(p, 4) => !matches!(
+            k,
+            Key::Content
+                | Key::ReasoningContent
+                | Key::Reasoning
+                | Key::Refusal
+                | Key::ToolCalls
+                | Key::ReasoningDetails
+        ),
+        6 if OpenAiChat::in_message(p, 6) && p.key(4) == Key::ToolCalls => !matches!(
+            k,
+            Key::Index | Key::Id | Key::Function | Key::ExtraContent
+        ),
+        _ => false,
+    }
+}
+
 fn reason_of(raw: &[u8]) -> FinishReason {
     match raw {
         b"stop" => FinishReason::Stop,
@@ -603,7 +656,7 @@ impl Map for OpenAiChat {
             self.open_call(pos, out);
             return Some(Capture::Args);
         }
-        None
+        unread(p).then_some(Capture::Skip)
     }
 
     fn end(&mut self, out: &mut Out) {

@@ -235,6 +235,15 @@ impl Path {
         }
     }
 
+    /// The innermost open container is an object (its member is being read).
+    pub(crate) fn in_object(&self) -> bool {
+        self.depth > 0
+            && self
+                .levels
+                .get(self.depth as usize - 1)
+                .is_some_and(|l| l.object)
+    }
+
     /// The key of the innermost open object member (the value being read), if the
     /// innermost container is an object.
     pub(crate) fn last_key(&self) -> Key {

@@ -36,6 +36,10 @@ pub(super) struct Reader {
     pub(super) num: [u8; 24],
     pub(super) num_len: u8,
     pub(super) capture: Option<Captured>,
+    /// A value the mapper does not read (`Capture::Skip`) is being skipped: the number of
+    /// containers open around it. Its tokens change nothing (no path, no mapper call) until
+    /// the one that ends it; `Lexer::skip` reads whole runs of it at once.
+    pub(super) skip: Option<u32>,
 }
 
 impl Reader {
@@ -48,6 +52,7 @@ impl Reader {
             num: [0; 24],
             num_len: 0,
             capture: None,
+            skip: None,
         }
     }
 
@@ -57,6 +62,7 @@ impl Reader {
         self.doc = DocState::Between;
         self.sink = Sink::Skip;
         self.capture = None;
+        self.skip = None;
     }
 
     /// A document begins (the caller tells the mapper).
@@ -65,6 +71,7 @@ impl Reader {
         self.path.reset();
         self.sink = Sink::Skip;
         self.capture = None;
+        self.skip = None;
         self.doc = DocState::Open;
     }
 
@@ -96,6 +103,7 @@ impl Reader {
         self.doc = DocState::Between;
         self.sink = Sink::Skip;
         self.capture = None;
+        self.skip = None;
     }
 
     /// The document ends cut short (a framing fault says so): its JSON is not reported.
@@ -119,6 +127,13 @@ impl Reader {
         map: &mut dyn Map,
         out: &mut Out,
     ) -> Option<TextOut<'i>> {
+        if let Some(base) = self.skip {
+            // A token of a skipped value: only its end matters.
+            if t.ends_value() && self.lexer.depth() as u32 <= base {
+                self.skip = None;
+            }
+            return None;
+        }
         if self.capture.is_none() && t.starts_value() {
             if self.path.depth() == 0 && !matches!(t, Token::ObjectStart | Token::ArrayStart) {
                 // Every provider document is an object (or an array of them): a bare word,
@@ -133,7 +148,15 @@ impl Reader {
                 Token::StringStart => ValueStart::String,
                 _ => ValueStart::Scalar,
             };
-            self.capture = map.value(&self.path, v, out).map(|kind| Captured {
+            let kind = map.value(&self.path, v, out);
+            if kind == Some(Capture::Skip) {
+                // A literal is whole in its token; anything else is skipped to its end.
+                if !t.ends_value() {
+                    self.skip = Some(self.path.depth());
+                }
+                return None;
+            }
+            self.capture = kind.map(|kind| Captured {
                 kind,
                 depth: self.path.depth(),
                 writer: Writer::new(),
@@ -246,6 +269,8 @@ impl Reader {
                 }
                 Capture::Text => out.json_text(piece.as_bytes()),
                 Capture::Citation => super::cite::piece(out, piece.as_bytes()),
+                // Never captured (`token` skips the value).
+                Capture::Skip => {}
             }
         }
         if t.ends_value() && p.depth() == cap.depth {

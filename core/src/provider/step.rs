@@ -274,8 +274,26 @@ impl<'a> Decoder<'a> {
     pub(super) fn payload_run<'i>(&mut self, input: &mut &'i [u8], n: usize) -> Step<'i> {
         let mut n = n;
         loop {
+            if let Some(base) = self.reader.skip {
+                // A value no mapper reads: whole runs of it at once, the rest (what is not
+                // whole in this read, what is not strict JSON) a token at a time below.
+                let mut rest = &input[..n];
+                let done = self.reader.lexer.skip(&mut rest, base as usize);
+                let used = n - rest.len();
+                *input = &input[used..];
+                n -= used;
+                if done {
+                    self.reader.skip = None;
+                }
+                if n == 0 {
+                    return Step::Again;
+                }
+            }
             // (Not while text is gathered: a plain string would be handed out before it.)
-            if self.reader.capture.is_none() && !self.out.acc_pending() {
+            if self.reader.skip.is_none()
+                && self.reader.capture.is_none()
+                && !self.out.acc_pending()
+            {
                 let before = input.len();
                 let (read, chunk) = self.quick(input, n);
                 n -= before - input.len();
@@ -342,8 +360,12 @@ impl<'a> Decoder<'a> {
                 // nested document's base64; the lexer is inside the string then.
                 if self.reader.capture.is_none() && self.may_go_on() {
                     match self.reader.sink {
-                        // What `Reader::token` does with its Text (nothing) and StringEnd.
-                        Sink::Skip => self.reader.lexer.quick_string_end(&mut rest, c.len()),
+                        // What `Reader::token` does with its Text (nothing) and StringEnd
+                        // (which also ends a skip).
+                        Sink::Skip => {
+                            self.reader.lexer.quick_string_end(&mut rest, c.len());
+                            self.reader.skip = None;
+                        }
                         Sink::Collect => {
                             // What `Reader::token` does with its Text and StringEnd.
                             self.reader.lexer.quick_string_end(&mut rest, c.len());
@@ -380,7 +402,11 @@ impl<'a> Decoder<'a> {
             Quick::Int(d) => {
                 let map = self.map.get();
                 self.reader.token(Token::NumberStart, map, &mut self.out);
-                if self.reader.capture.is_none() && self.may_go_on() {
+                if self.reader.skip.is_some() {
+                    // Skipped: its `Number` pieces and `NumberEnd` end the skip.
+                    self.reader.lexer.quick_word_end();
+                    self.reader.skip = None;
+                } else if self.reader.capture.is_none() && self.may_go_on() {
                     // What `Reader::token` does with its Number pieces and NumberEnd.
                     self.reader.lexer.quick_word_end();
                     let mut v = Some(0u64);

@@ -210,6 +210,163 @@ impl Lexer {
     }
 }
 
+/// The length of a quoted string's content (up to its closing `q`, which is in `rest`) when
+/// `next` reads it without an error: every escape whole, a `\u` with four hex digits (the
+/// only escape `next` can fail on). Control bytes, invalid UTF-8 and unknown escapes are
+/// content to `next` (it rewrites them), so they are to this scan.
+fn skip_string_len(rest: &[u8], q: u8) -> Option<usize> {
+    let mut i = 0;
+    loop {
+        i += memchr::memchr2(q, b'\\', rest.get(i..)?)?;
+        if rest.get(i) == Some(&q) {
+            return Some(i);
+        }
+        // A backslash: the escape's byte, and for `\u` four hex digits.
+        match rest.get(i + 1)? {
+            b'u' => {
+                let hex = rest.get(i + 2..i + 6)?;
+                if !hex.iter().all(u8::is_ascii_hexdigit) {
+                    return None;
+                }
+                i += 6;
+            }
+            _ => i += 2,
+        }
+    }
+}
+
+/// The length of an RFC 8259 number at the front of `s` (`-`, integer part without a
+/// leading zero, fraction, exponent), or `None`.
+fn number_len(s: &[u8]) -> Option<usize> {
+    let digits = |from: usize| {
+        s.get(from..)
+            .map_or(0, |r| r.iter().position(|b| !b.is_ascii_digit()).unwrap_or(r.len()))
+    };
+    let mut i = usize::from(s.first() == Some(&b'-'));
+    let int = digits(i);
+    if int == 0 || (int > 1 && s.get(i) == Some(&b'0')) {
+        return None;
+    }
+    i += int;
+    if s.get(i) == Some(&b'.') {
+        let frac = digits(i + 1);
+        if frac == 0 {
+            return None;
+        }
+        i += 1 + frac;
+    }
+    if matches!(s.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(s.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp = digits(i);
+        if exp == 0 {
+            return None;
+        }
+        i += exp;
+    }
+    Some(i)
+}
+
+impl Lexer {
+    /// Skips a value no one reads: consumes whole tokens of strict JSON from the front of
+    /// `input` — containers, `,` and `:`, quoted keys and strings (escapes included),
+    /// numbers, literals — without giving them, until the value that is open at `base`
+    /// containers has ended (`true`), or up to the first token it does not read whole in
+    /// `input` (`false`: `next` goes on from there, and reports what is wrong, so an error
+    /// inside a skipped value is found at the same byte as without the skip). The lexer's
+    /// state after it is the state `next` leaves after the same tokens, so both mix freely
+    /// and a read may end anywhere.
+    pub(crate) fn skip(&mut self, input: &mut &[u8], base: usize) -> bool {
+        if self.py {
+            return false;
+        }
+        loop {
+            let g = match self.state {
+                State::Gap(Gap::After) if usize::from(self.depth) <= base => return true,
+                State::Done => return true,
+                State::Gap(g) => g,
+                // The rest of a quoted key or string whose opening quote `next` read.
+                State::Str if self.utf8_len == 0 && self.hi == 0 => {
+                    let Some(len) = skip_string_len(input, self.quote) else {
+                        return false;
+                    };
+                    self.bump(input, len + 1);
+                    if self.is_key {
+                        self.state = State::Gap(Gap::Colon);
+                    } else {
+                        self.value_done();
+                    }
+                    continue;
+                }
+                _ => return false,
+            };
+            let ws = input.iter().position(|&b| !is_ws(b)).unwrap_or(input.len());
+            self.bump(input, ws);
+            let Some(&b) = input.first() else {
+                return false;
+            };
+            match (g, b) {
+                (Gap::Colon, b':') => {
+                    self.bump(input, 1);
+                    self.state = State::Gap(Gap::Value);
+                }
+                (Gap::After, b',') => {
+                    self.bump(input, 1);
+                    self.state = State::Gap(if self.top_is_object() {
+                        Gap::KeyOrClose
+                    } else {
+                        Gap::ValueOrClose
+                    });
+                }
+                (Gap::KeyOrClose | Gap::Value | Gap::ValueOrClose, b'"') => {
+                    // What `open_quoted` does; the content is read above.
+                    self.bump(input, 1);
+                    self.quote = b'"';
+                    self.is_key = g == Gap::KeyOrClose;
+                    self.state = State::Str;
+                }
+                (Gap::Value | Gap::ValueOrClose, b'-' | b'0'..=b'9') if self.depth > 0 => {
+                    match number_len(input) {
+                        Some(len) if ends_word(input.get(len)) => {
+                            self.bump(input, len);
+                            self.value_done();
+                        }
+                        _ => return false,
+                    }
+                }
+                (Gap::Value | Gap::ValueOrClose, b't' | b'f' | b'n') if self.depth > 0 => {
+                    let word: &[u8] = match b {
+                        b't' => b"true",
+                        b'f' => b"false",
+                        _ => b"null",
+                    };
+                    if !input.starts_with(word) || !ends_word(input.get(word.len())) {
+                        return false;
+                    }
+                    self.bump(input, word.len());
+                    self.value_done();
+                }
+                (Gap::Value | Gap::ValueOrClose, b'{' | b'[')
+                    if usize::from(self.depth) < MAX_DEPTH =>
+                {
+                    self.push(b == b'{');
+                    self.bump(input, 1);
+                }
+                (Gap::KeyOrClose | Gap::After, b'}') | (Gap::ValueOrClose | Gap::After, b']')
+                    if self.depth > 0 && self.top_is_object() == (b == b'}') =>
+                {
+                    self.depth -= 1;
+                    self.bump(input, 1);
+                    self.value_done();
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;
