@@ -533,4 +533,123 @@ mod tests {
             }
         }
     }
+
+    /// The tokens outside the value of each depth-1 `skip` key, and how the document ends;
+    /// `fast`: `Lexer::skip` reads what it can of that value (else `next` does, its tokens
+    /// dropped).
+    fn with_skip(doc: &[u8], read: usize, fast: bool) -> Vec<String> {
+        let mut lexer = Lexer::new();
+        let mut seen = Seen::default();
+        let mut key: Vec<u8> = Vec::new();
+        let (mut in_key, mut next_skips) = (false, false);
+        let mut skipping: Option<usize> = None;
+        'reads: for chunk in doc.chunks(read) {
+            let mut input = chunk;
+            loop {
+                if let Some(base) = skipping {
+                    if fast && lexer.skip(&mut input, base) {
+                        skipping = None;
+                        seen.0.push("skipped".into());
+                        continue;
+                    }
+                }
+                let lex = lexer.next(&mut input);
+                if let (Some(base), Lex::Token(t)) = (skipping, lex) {
+                    if t.ends_value() && lexer.depth() <= base {
+                        skipping = None;
+                        seen.0.push("skipped".into());
+                    }
+                    continue;
+                }
+                if let Lex::Token(t) = lex {
+                    let mut scratch = [0u8; 4];
+                    match t {
+                        Token::KeyStart => {
+                            key.clear();
+                            in_key = true;
+                        }
+                        Token::KeyEnd => {
+                            in_key = false;
+                            next_skips = lexer.depth() == 1 && key == b"skip";
+                        }
+                        Token::Text(x) if in_key => key.extend_from_slice(x.decoded(&mut scratch)),
+                        t if t.starts_value() && next_skips => {
+                            next_skips = false;
+                            if !t.ends_value() {
+                                let open = matches!(t, Token::ObjectStart | Token::ArrayStart);
+                                skipping = Some(lexer.depth() - usize::from(open));
+                            }
+                            seen.0.push("skip".into());
+                            continue;
+                        }
+                        _ => {}
+                    }
+                }
+                let stop = matches!(lex, Lex::Done | Lex::Error(_));
+                if seen.end(lex) {
+                    if stop {
+                        break 'reads;
+                    }
+                    break;
+                }
+            }
+        }
+        if !matches!(seen.0.last().map(String::as_str), Some("done")) {
+            loop {
+                let lex = lexer.finish();
+                if let (Some(_), Lex::Token(_)) = (skipping, lex) {
+                    continue;
+                }
+                if seen.end(lex) {
+                    break;
+                }
+            }
+        }
+        seen.0
+    }
+
+    /// `Lexer::skip` leaves the lexer where `next` would: the same tokens after the value,
+    /// the same error at the same byte inside it, at every read size.
+    #[test]
+    fn skip_ends_where_next_ends_at_every_read_size() {
+        let values: [&[u8]; 22] = [
+            br#"{"content":[{"token":"\"}]","logprob":-0.0012,"bytes":[34,125,93],"top_logprobs":[{"token":"\\","logprob":-1.5e-3,"bytes":null},{"token":"\u00e9\ud83d\ude00","logprob":-20.25E+1,"bytes":[]}]}],"refusal":null}"#,
+            br#""a \"quoted\" \\ } ] \u005c string""#,
+            br#"-12.5e-3"#,
+            br#"0"#,
+            br#"true"#,
+            br#"[[], {}, [{}], "x", 1, null, false]"#,
+            br#"[1, 2, ]"#,
+            br#"{"a": 1, }"#,
+            br#"[1 /* ] */, 2 // }
+            ]"#,
+            br#"{'single': 'q"}', bare: word, "w": http://x}"#,
+            br#""bad \uZZ escape""#,
+            br#""lone \ud800 and \ud83d\n""#,
+            br#"[1, 2}"#,
+            br#"{"a" 1}"#,
+            br#"[1 2]"#,
+            br#"[01, 1., -, .5, 1e, 0x1]"#,
+            br#"[tru, nul, falsey]"#,
+            br#"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]"#,
+            b"[\"ctl \x01\t\", \"\xff\xfe\", \"\xe2\x82\"]",
+            br#"{"a":[1,{"b":"c"}"#,
+            br#"{"a":"unterminated"#,
+            br#"   [ "x" , { "y" : [ 1.0 ] } ]   "#,
+        ];
+        for value in values {
+            let mut doc = Vec::new();
+            doc.extend_from_slice(br#"{"a":1,"skip":"#);
+            doc.extend_from_slice(value);
+            doc.extend_from_slice(br#","b":{"skip":[2]},"c":"d"}"#);
+            for read in 1..=doc.len() {
+                assert_eq!(
+                    with_skip(&doc, read, true),
+                    with_skip(&doc, read, false),
+                    "{} read {read}",
+                    String::from_utf8_lossy(&doc)
+                );
+            }
+        }
+    }
 }
