@@ -47,6 +47,45 @@ pub fn openai_body(size: usize) -> (Vec<u8>, u64) {
     (out, n + 2)
 }
 
+/// The JSON of a token's `bytes` (its UTF-8 as numbers).
+fn json_bytes(token: &str) -> String {
+    let b: Vec<String> = token.bytes().map(|b| b.to_string()).collect();
+    format!("[{}]", b.join(","))
+}
+
+/// As [`openai_body`], with `logprobs: true, top_logprobs: 3` (each delta's `logprobs`: the
+/// token, its log probability, bytes and three alternatives) and the envelope fields
+/// current servers add (`system_fingerprint`, `service_tier`, `obfuscation`): a body where
+/// most bytes are values no mapper reads.
+pub fn openai_logprobs_body(size: usize) -> (Vec<u8>, u64) {
+    let mut out = Vec::with_capacity(size + 1024);
+    let mut n = 0u64;
+    let mut i = 0usize;
+    while out.len() < size {
+        let raw = WORDS[i % WORDS.len()];
+        let alt = WORDS[(i + 7) % WORDS.len()];
+        let w = raw.replace('"', "\\\"");
+        let a = alt.replace('"', "\\\"");
+        let lp = -((i % 97) as f64) / 37.0 - 0.0001234;
+        i += 1;
+        let top = format!(
+            "[{{\"token\":\"{w}\",\"logprob\":{lp:.8},\"bytes\":{}}},{{\"token\":\"{a}\",\"logprob\":-3.0517578e-5,\"bytes\":{}}},{{\"token\":\"\\u00e9}}]\",\"logprob\":-12.625,\"bytes\":null}}]",
+            json_bytes(raw),
+            json_bytes(alt)
+        );
+        out.extend_from_slice(
+            format!(
+                "data: {{\"id\":\"chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT\",\"object\":\"chat.completion.chunk\",\"created\":1741569952,\"model\":\"gpt-4.1-2025-04-14\",\"service_tier\":\"default\",\"system_fingerprint\":\"fp_c7ca0ebaca\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{w}\"}},\"logprobs\":{{\"content\":[{{\"token\":\"{w}\",\"logprob\":{lp:.8},\"bytes\":{},\"top_logprobs\":{top}}}],\"refusal\":null}},\"finish_reason\":null}}],\"obfuscation\":\"x9Fq\"}}\n\n",
+                json_bytes(raw)
+            )
+            .as_bytes(),
+        );
+        n += 1;
+    }
+    out.extend_from_slice(b"data: {\"id\":\"chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT\",\"object\":\"chat.completion.chunk\",\"created\":1741569952,\"model\":\"gpt-4.1-2025-04-14\",\"choices\":[{\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n");
+    (out, n + 2)
+}
+
 /// An Anthropic Messages SSE body of about `size` bytes; the number of events.
 pub fn anthropic_body(size: usize) -> (Vec<u8>, u64) {
     let mut out = Vec::with_capacity(size + 1024);
