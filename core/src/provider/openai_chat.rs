@@ -669,3 +669,90 @@ impl Map for OpenAiChat {
         self.err.depth = 0;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::unread;
+    use crate::provider::path::Path;
+
+    /// The path at the start of the value of the last key in `keys` (a number: an array
+    /// element at that position; every other key: an object member).
+    fn at(keys: &[&str]) -> Path {
+        let mut p = Path::new();
+        p.value_start();
+        for k in keys {
+            match k.parse::<u32>() {
+                Ok(n) => {
+                    p.open(false);
+                    for _ in 0..=n {
+                        p.value_start();
+                    }
+                }
+                Err(_) => {
+                    p.open(true);
+                    p.whole_key(k.as_bytes());
+                    p.value_start();
+                }
+            }
+        }
+        p
+    }
+
+    /// Skipped: the members no path of the module docs goes through; every other value is
+    /// read as before.
+    #[test]
+    fn the_keys_it_reads_are_not_skipped() {
+        for skipped in [
+            &["created"][..],
+            &["system_fingerprint"],
+            &["service_tier"],
+            &["obfuscation"],
+            &["choices", "0", "logprobs"],
+            &["choices", "1", "content_filter_results"],
+            &["choices", "0", "delta", "role"],
+            &["choices", "0", "message", "annotations"],
+            &["choices", "0", "delta", "tool_calls", "0", "type"],
+            &["usage", "total_tokens"],
+        ] {
+            assert!(unread(&at(skipped)), "{skipped:?}");
+        }
+        for read in [
+            &["id"][..],
+            &["model"],
+            &["object"],
+            &["error"],
+            &["message"],
+            &["code"],
+            &["type"],
+            &["amazon-bedrock-invocationMetrics"],
+            &["choices"],
+            &["choices", "0"],
+            &["choices", "0", "index"],
+            &["choices", "0", "finish_reason"],
+            &["choices", "0", "delta"],
+            &["choices", "0", "delta", "content"],
+            &["choices", "0", "delta", "reasoning_content"],
+            &["choices", "0", "delta", "reasoning"],
+            &["choices", "0", "delta", "refusal"],
+            &["choices", "0", "delta", "reasoning_details"],
+            &["choices", "0", "delta", "tool_calls", "0", "function"],
+            &["choices", "0", "delta", "tool_calls", "0", "extra_content"],
+            &["choices", "0", "delta", "tool_calls", "0", "id"],
+            &["choices", "0", "delta", "tool_calls", "0", "index"],
+            &["choices", "0", "delta", "tool_calls", "0", "function", "x"],
+            &["usage", "prompt_tokens"],
+            &["usage", "completion_tokens_details"],
+            &["usage", "prompt_tokens_details", "audio_tokens"],
+            &["error", "param"],
+            &["x", "y"],
+        ] {
+            assert!(!unread(&at(read)), "{read:?}");
+        }
+        // A top-level array's elements are not members: read.
+        let mut p = Path::new();
+        p.value_start();
+        p.open(false);
+        p.value_start();
+        assert!(!unread(&p));
+    }
+}
