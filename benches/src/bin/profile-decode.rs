@@ -13,8 +13,8 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let name = args.get(1).map_or("openai-chat", |s| s.as_str());
     let logprobs = name == "openai-logprobs";
-    let provider = Provider::from_name(if logprobs { "openai-chat" } else { name })
-        .expect("a provider name");
+    let provider =
+        Provider::from_name(if logprobs { "openai-chat" } else { name }).expect("a provider name");
     let read: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4096);
     let mb: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2);
     let (body, events) = match provider {

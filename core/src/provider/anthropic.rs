@@ -29,7 +29,7 @@
 use super::cite;
 use super::error_fields::ErrorFields;
 use super::out::{Out, Slot};
-use super::path::{Key, Path};
+use super::path::{Key, Keys, Path, keys};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use crate::event::{BlockType, ErrorSource, FinishReason};
 
@@ -370,6 +370,39 @@ fn ev_of(ty: &[u8]) -> Ev {
     }
 }
 
+/// A member whose value this mapper reads nothing of, at any depth (`Capture::Skip`): at the
+/// top level every key but the paths of the module docs, in `message_start`'s `message`
+/// all but `id`, `model` and `usage` (its `content` is a snapshot, `role`, `stop_sequence`,
+/// … are not read). Deeper values are read as before.
+fn unread(p: &Path) -> bool {
+    const TOP: Keys = keys(&[
+        Key::Type,
+        Key::Index,
+        Key::Message,
+        Key::ContentBlock,
+        Key::Delta,
+        Key::Usage,
+        Key::Error,
+        Key::Content,
+        Key::StopReason,
+        Key::Id,
+        Key::Model,
+        Key::Code,
+        // Bedrock InvokeModel's Anthropic-format chunks (`invocation_metrics`).
+        Key::InvocationMetrics,
+    ]);
+    const MESSAGE: Keys = keys(&[Key::Id, Key::Model, Key::Usage]);
+    let Some(k) = p.member_key() else {
+        return false;
+    };
+    let read = match p.depth() {
+        1 => TOP,
+        2 if p.key(1) == Key::Message => MESSAGE,
+        _ => return false,
+    };
+    read & k.bit() == 0
+}
+
 impl Map for Anthropic {
     fn reset_state(&mut self) {
         *self = Anthropic::new();
@@ -654,7 +687,9 @@ impl Map for Anthropic {
         if citation {
             return self.citation(out);
         }
-        let level = Self::block_level(p).filter(|&l| l == d)?;
+        let Some(level) = Self::block_level(p).filter(|&l| l == d) else {
+            return unread(p).then_some(Capture::Skip);
+        };
         match (p.last_key(), self.block.kind) {
             (Key::Input, Kind::ToolUse { .. }) if v == ValueStart::Object => {
                 // Without its name the call opens at the block's end (input `{}`).
@@ -719,5 +754,59 @@ impl Map for Anthropic {
         }
         self.event_error = false;
         self.err.depth = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unread;
+    use crate::provider::path::Path;
+
+    fn at(keys: &[&str]) -> Path {
+        let mut p = Path::new();
+        p.value_start();
+        for k in keys {
+            p.open(true);
+            p.whole_key(k.as_bytes());
+            p.value_start();
+        }
+        p
+    }
+
+    #[test]
+    fn the_keys_it_reads_are_not_skipped() {
+        for skipped in [
+            &["role"][..],
+            &["stop_sequence"],
+            &["context_management"],
+            &["message", "content"],
+            &["message", "role"],
+            &["message", "stop_sequence"],
+        ] {
+            assert!(unread(&at(skipped)), "{skipped:?}");
+        }
+        for read in [
+            &["type"][..],
+            &["index"],
+            &["message"],
+            &["content_block"],
+            &["delta"],
+            &["usage"],
+            &["error"],
+            &["content"],
+            &["stop_reason"],
+            &["id"],
+            &["model"],
+            &["code"],
+            &["amazon-bedrock-invocationMetrics"],
+            &["message", "id"],
+            &["message", "model"],
+            &["message", "usage"],
+            &["content_block", "citations"],
+            &["delta", "x"],
+            &["error", "x"],
+        ] {
+            assert!(!unread(&at(read)), "{read:?}");
+        }
     }
 }

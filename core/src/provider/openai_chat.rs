@@ -20,7 +20,7 @@ use heapless::Vec;
 
 use super::error_fields::ErrorFields;
 use super::out::{Out, Slot};
-use super::path::{Key, Path};
+use super::path::{Key, Keys, Path, keys};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use crate::event::{BlockType, FinishReason};
 
@@ -283,52 +283,48 @@ fn close_signed_block(out: &mut Out) {
 /// top level's `message`, `code` and `type` are an error document's fields). Values deeper
 /// than these objects, and members of objects not listed, are read as before.
 fn unread(p: &Path) -> bool {
-    if !p.in_object() {
+    const TOP: Keys = keys(&[
+        Key::Id,
+        Key::Model,
+        Key::Object,
+        Key::Choices,
+        Key::Usage,
+        Key::Error,
+        Key::Message,
+        Key::Code,
+        Key::Type,
+        // Bedrock InvokeModel's OpenAI-format chunks (`invocation_metrics`).
+        Key::InvocationMetrics,
+    ]);
+    const USAGE: Keys = keys(&[
+        Key::PromptTokens,
+        Key::CompletionTokens,
+        Key::PromptTokensDetails,
+        Key::CompletionTokensDetails,
+    ]);
+    // `choices[i]`: `logprobs`, `content_filter_results`, … are not read.
+    const CHOICE: Keys = keys(&[Key::Index, Key::FinishReason, Key::Delta, Key::Message]);
+    const MESSAGE: Keys = keys(&[
+        Key::Content,
+        Key::ReasoningContent,
+        Key::Reasoning,
+        Key::Refusal,
+        Key::ToolCalls,
+        Key::ReasoningDetails,
+    ]);
+    const CALL: Keys = keys(&[Key::Index, Key::Id, Key::Function, Key::ExtraContent]);
+    let Some(k) = p.member_key() else {
         return false;
-    }
-    let k = p.last_key();
-    match p.depth() {
-        1 => !matches!(
-            k,
-            Key::Id
-                | Key::Model
-                | Key::Object
-                | Key::Choices
-                | Key::Usage
-                | Key::Error
-                | Key::Message
-                | Key::Code
-                | Key::Type
-                // Bedrock InvokeModel's OpenAI-format chunks (`invocation_metrics`).
-                | Key::InvocationMetrics
-        ),
-        2 if p.key(1) == Key::Usage => !matches!(
-            k,
-            Key::PromptTokens
-                | Key::CompletionTokens
-                | Key::PromptTokensDetails
-                | Key::CompletionTokensDetails
-        ),
-        // `choices[i]`: `logprobs`, `content_filter_results`, … are not read.
-        3 if p.key(1) == Key::Choices => !matches!(
-            k,
-            Key::Index | Key::FinishReason | Key::Delta | Key::Message
-        ),
-        4 if OpenAiChat::in_message(p, 4) => !matches!(
-            k,
-            Key::Content
-                | Key::ReasoningContent
-                | Key::Reasoning
-                | Key::Refusal
-                | Key::ToolCalls
-                | Key::ReasoningDetails
-        ),
-        6 if OpenAiChat::in_message(p, 6) && p.key(4) == Key::ToolCalls => !matches!(
-            k,
-            Key::Index | Key::Id | Key::Function | Key::ExtraContent
-        ),
-        _ => false,
-    }
+    };
+    let read = match p.depth() {
+        1 => TOP,
+        2 if p.key(1) == Key::Usage => USAGE,
+        3 if p.key(1) == Key::Choices => CHOICE,
+        4 if OpenAiChat::in_message(p, 4) => MESSAGE,
+        6 if OpenAiChat::in_message(p, 6) && p.key(4) == Key::ToolCalls => CALL,
+        _ => return false,
+    };
+    read & k.bit() == 0
 }
 
 fn reason_of(raw: &[u8]) -> FinishReason {

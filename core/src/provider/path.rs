@@ -160,6 +160,31 @@ keys! {
     PromptEvalCount = b"prompt_eval_count",
 }
 
+impl Key {
+    /// The key's bit in a [`Keys`] set.
+    #[inline]
+    pub(crate) const fn bit(self) -> u128 {
+        1 << (self as u8)
+    }
+}
+
+/// A set of keys, one bit each (a mapper's table of the members it reads).
+pub(crate) type Keys = u128;
+
+/// The set of `keys`.
+pub(crate) const fn keys(keys: &[Key]) -> Keys {
+    let mut set = 0;
+    let mut i = 0;
+    while i < keys.len() {
+        set |= keys[i].bit();
+        i += 1;
+    }
+    set
+}
+
+// Every key has a bit (`PromptEvalCount` is the last).
+const _: () = assert!((Key::PromptEvalCount as u8) < 128);
+
 #[derive(Clone, Copy, Debug)]
 struct Level {
     object: bool,
@@ -235,13 +260,14 @@ impl Path {
         }
     }
 
-    /// The innermost open container is an object (its member is being read).
-    pub(crate) fn in_object(&self) -> bool {
-        self.depth > 0
-            && self
-                .levels
-                .get(self.depth as usize - 1)
-                .is_some_and(|l| l.object)
+    /// The key of the member being read when the innermost open container is an object
+    /// (`None` in an array or outside any container).
+    #[inline]
+    pub(crate) fn member_key(&self) -> Option<Key> {
+        match self.levels.get(self.depth.wrapping_sub(1) as usize) {
+            Some(l) if l.object => Some(l.key),
+            _ => None,
+        }
     }
 
     /// The key of the innermost open object member (the value being read), if the

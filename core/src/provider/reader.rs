@@ -37,9 +37,10 @@ pub(super) struct Reader {
     pub(super) num_len: u8,
     pub(super) capture: Option<Captured>,
     /// A value the mapper does not read (`Capture::Skip`) is being skipped: the number of
-    /// containers open around it. Its tokens change nothing (no path, no mapper call) until
-    /// the one that ends it; `Lexer::skip` reads whole runs of it at once.
-    pub(super) skip: Option<u32>,
+    /// containers open around it (0: none is; a document is never skipped). Its tokens
+    /// change nothing (no path, no mapper call) until the one that ends it;
+    /// `Lexer::skip` reads whole runs of it at once.
+    pub(super) skip: u32,
 }
 
 impl Reader {
@@ -52,7 +53,7 @@ impl Reader {
             num: [0; 24],
             num_len: 0,
             capture: None,
-            skip: None,
+            skip: 0,
         }
     }
 
@@ -62,7 +63,7 @@ impl Reader {
         self.doc = DocState::Between;
         self.sink = Sink::Skip;
         self.capture = None;
-        self.skip = None;
+        self.skip = 0;
     }
 
     /// A document begins (the caller tells the mapper).
@@ -71,7 +72,7 @@ impl Reader {
         self.path.reset();
         self.sink = Sink::Skip;
         self.capture = None;
-        self.skip = None;
+        self.skip = 0;
         self.doc = DocState::Open;
     }
 
@@ -103,7 +104,7 @@ impl Reader {
         self.doc = DocState::Between;
         self.sink = Sink::Skip;
         self.capture = None;
-        self.skip = None;
+        self.skip = 0;
     }
 
     /// The document ends cut short (a framing fault says so): its JSON is not reported.
@@ -127,10 +128,10 @@ impl Reader {
         map: &mut dyn Map,
         out: &mut Out,
     ) -> Option<TextOut<'i>> {
-        if let Some(base) = self.skip {
+        if self.skip > 0 {
             // A token of a skipped value: only its end matters.
-            if t.ends_value() && self.lexer.depth() as u32 <= base {
-                self.skip = None;
+            if t.ends_value() && self.lexer.depth() as u32 <= self.skip {
+                self.skip = 0;
             }
             return None;
         }
@@ -151,8 +152,8 @@ impl Reader {
             let kind = map.value(&self.path, v, out);
             if kind == Some(Capture::Skip) {
                 // A literal is whole in its token; anything else is skipped to its end.
-                if !t.ends_value() {
-                    self.skip = Some(self.path.depth());
+                if !t.ends_value() && self.path.depth() > 0 {
+                    self.skip = self.path.depth();
                 }
                 return None;
             }

@@ -274,41 +274,44 @@ impl<'a> Decoder<'a> {
     pub(super) fn payload_run<'i>(&mut self, input: &mut &'i [u8], n: usize) -> Step<'i> {
         let mut n = n;
         loop {
-            if let Some(base) = self.reader.skip {
-                // A value no mapper reads: whole runs of it at once, the rest (what is not
-                // whole in this read, what is not strict JSON) a token at a time below.
-                let mut rest = &input[..n];
-                let done = self.reader.lexer.skip(&mut rest, base as usize);
-                let used = n - rest.len();
-                *input = &input[used..];
-                n -= used;
-                if done {
-                    self.reader.skip = None;
-                }
-                if n == 0 {
-                    return Step::Again;
-                }
-            }
             // (Not while text is gathered: a plain string would be handed out before it.)
-            if self.reader.skip.is_none()
-                && self.reader.capture.is_none()
-                && !self.out.acc_pending()
-            {
-                let before = input.len();
-                let (read, chunk) = self.quick(input, n);
-                n -= before - input.len();
-                if let Some(s) = chunk {
-                    return Step::Chunk(s);
-                }
-                if n == 0 {
-                    return Step::Again;
-                }
-                match read {
-                    // A key changes the path only: nothing to hand out.
-                    QuickRead::Key => continue,
-                    QuickRead::Value if self.may_go_on() => continue,
-                    QuickRead::Value => return Step::Again,
-                    QuickRead::No => {}
+            if self.reader.capture.is_none() && !self.out.acc_pending() {
+                if self.reader.skip > 0 {
+                    // A value no mapper reads: whole runs of it at once; the rest (what is
+                    // not whole in this read, what is not strict JSON) a token at a time
+                    // below.
+                    let mut rest = &input[..n];
+                    let done = self.reader.lexer.skip(&mut rest, self.reader.skip as usize);
+                    let used = n - rest.len();
+                    *input = &input[used..];
+                    n -= used;
+                    if n == 0 {
+                        if done {
+                            self.reader.skip = 0;
+                        }
+                        return Step::Again;
+                    }
+                    if done {
+                        self.reader.skip = 0;
+                        continue;
+                    }
+                } else {
+                    let before = input.len();
+                    let (read, chunk) = self.quick(input, n);
+                    n -= before - input.len();
+                    if let Some(s) = chunk {
+                        return Step::Chunk(s);
+                    }
+                    if n == 0 {
+                        return Step::Again;
+                    }
+                    match read {
+                        // A key changes the path only: nothing to hand out.
+                        QuickRead::Key => continue,
+                        QuickRead::Value if self.may_go_on() => continue,
+                        QuickRead::Value => return Step::Again,
+                        QuickRead::No => {}
+                    }
                 }
             }
             let before = input.len();
@@ -364,7 +367,7 @@ impl<'a> Decoder<'a> {
                         // (which also ends a skip).
                         Sink::Skip => {
                             self.reader.lexer.quick_string_end(&mut rest, c.len());
-                            self.reader.skip = None;
+                            self.reader.skip = 0;
                         }
                         Sink::Collect => {
                             // What `Reader::token` does with its Text and StringEnd.
@@ -402,10 +405,10 @@ impl<'a> Decoder<'a> {
             Quick::Int(d) => {
                 let map = self.map.get();
                 self.reader.token(Token::NumberStart, map, &mut self.out);
-                if self.reader.skip.is_some() {
+                if self.reader.skip > 0 {
                     // Skipped: its `Number` pieces and `NumberEnd` end the skip.
                     self.reader.lexer.quick_word_end();
-                    self.reader.skip = None;
+                    self.reader.skip = 0;
                 } else if self.reader.capture.is_none() && self.may_go_on() {
                     // What `Reader::token` does with its Number pieces and NumberEnd.
                     self.reader.lexer.quick_word_end();

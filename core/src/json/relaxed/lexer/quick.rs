@@ -239,8 +239,11 @@ fn skip_string_len(rest: &[u8], q: u8) -> Option<usize> {
 /// leading zero, fraction, exponent), or `None`.
 fn number_len(s: &[u8]) -> Option<usize> {
     let digits = |from: usize| {
-        s.get(from..)
-            .map_or(0, |r| r.iter().position(|b| !b.is_ascii_digit()).unwrap_or(r.len()))
+        s.get(from..).map_or(0, |r| {
+            r.iter()
+                .position(|b| !b.is_ascii_digit())
+                .unwrap_or(r.len())
+        })
     };
     let mut i = usize::from(s.first() == Some(&b'-'));
     let int = digits(i);
