@@ -688,7 +688,9 @@ impl Map for Anthropic {
             return self.citation(out);
         }
         let Some(level) = Self::block_level(p).filter(|&l| l == d) else {
-            return unread(p).then_some(Capture::Skip);
+            // Containers only (as openai-chat's).
+            let container = matches!(v, ValueStart::Object | ValueStart::Array);
+            return (container && unread(p)).then_some(Capture::Skip);
         };
         match (p.last_key(), self.block.kind) {
             (Key::Input, Kind::ToolUse { .. }) if v == ValueStart::Object => {

@@ -638,6 +638,11 @@ impl Map for OpenAiChat {
     }
 
     fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
+        // Containers only: a scalar under an unread key costs less read (the quick path,
+        // `Sink::Skip`) than a look-up on every value would.
+        if !matches!(v, ValueStart::Object | ValueStart::Array) {
+            return None;
+        }
         // Some compatible servers write `arguments` as an object, not a JSON string.
         if v == ValueStart::Object
             && p.depth() == 7
