@@ -92,6 +92,13 @@ pub(crate) struct Emitter<'a> {
     pub(crate) name_len: u8,
     pub(crate) id_len: u8,
     pub(crate) key_len: u8,
+    /// The configured tool whose name the name slot holds ([`NAME_DIRTY`]: not looked up
+    /// since it changed; [`NAME_UNKNOWN`]: none): its `&str` is handed out as the chunks'
+    /// `tool_name` without validating the slot again at every chunk.
+    name_tool: u16,
+    /// The id slot holds `call_{id_gen - 1}` from [`DEFAULT_IDS`] (0: it does not): handed
+    /// out from there, without validating the slot at every chunk.
+    id_gen: u8,
     /// The tool id came from the wire ([`set_wire_id`](Emitter::set_wire_id)), not from
     /// `{id_prefix}{n}`: a prefill that ends inside the call keeps it.
     id_from_wire: bool,
@@ -117,6 +124,29 @@ pub(crate) struct Emitter<'a> {
     /// `on_malformed = text`: a failed call's raw text comes back as a text block (the one
     /// configuration fact the emitter keeps, copied at construction).
     re_emit: bool,
+}
+
+/// [`Emitter::name_tool`]: the name changed since it was looked up.
+const NAME_DIRTY: u16 = u16::MAX - 1;
+/// [`Emitter::name_tool`]: the name is no configured tool's.
+const NAME_UNKNOWN: u16 = u16::MAX;
+
+/// The first ids made with the default `id_prefix`, back to back: `call_0` … `call_99`.
+/// A chunk's `tool_id` is sliced from here rather than validated again at every chunk.
+const DEFAULT_IDS: &str = "call_0call_1call_2call_3call_4call_5call_6call_7call_8call_9call_10call_11call_12call_13call_14call_15call_16call_17call_18call_19call_20call_21call_22call_23call_24call_25call_26call_27call_28call_29call_30call_31call_32call_33call_34call_35call_36call_37call_38call_39call_40call_41call_42call_43call_44call_45call_46call_47call_48call_49call_50call_51call_52call_53call_54call_55call_56call_57call_58call_59call_60call_61call_62call_63call_64call_65call_66call_67call_68call_69call_70call_71call_72call_73call_74call_75call_76call_77call_78call_79call_80call_81call_82call_83call_84call_85call_86call_87call_88call_89call_90call_91call_92call_93call_94call_95call_96call_97call_98call_99";
+/// How many ids [`DEFAULT_IDS`] holds.
+const DEFAULT_IDS_LEN: u32 = 100;
+
+/// `call_{n}` from [`DEFAULT_IDS`], for `n` below [`DEFAULT_IDS_LEN`].
+#[inline]
+fn default_id(n: u32) -> Option<&'static str> {
+    let n = n as usize;
+    let (at, len) = if n < 10 {
+        (6 * n, 6)
+    } else {
+        (60 + 7 * (n - 10), 7)
+    };
+    DEFAULT_IDS.get(at..at + len)
 }
 
 /// What happens to raw capture after the bytes of the current act are captured.
@@ -155,6 +185,8 @@ impl<'a> Emitter<'a> {
             name_len: 0,
             id_len: 0,
             key_len: 0,
+            name_tool: NAME_DIRTY,
+            id_gen: 0,
             id_from_wire: false,
             capture: false,
             capture_next: CaptureNext::Continue,
@@ -485,6 +517,24 @@ impl<'a> Emitter<'a> {
 
     pub(crate) fn set_name(&mut self, name: &[u8]) {
         self.name_len = self.set_str(0, name);
+        self.name_tool = NAME_DIRTY;
+    }
+
+    /// Looks the name up among the configured tools if it changed since the last look
+    /// (the driver asks after every act: a name is set by one).
+    #[inline]
+    pub(crate) fn resolve_name(&mut self, cfg: &Settings<'_>) {
+        if self.name_tool == NAME_DIRTY {
+            self.resolve_name_slow(cfg);
+        }
+    }
+
+    #[inline(never)]
+    fn resolve_name_slow(&mut self, cfg: &Settings<'_>) {
+        self.name_tool = match cfg.tools().find(self.tool_name()) {
+            Some(i) if self.name_len > 0 && i < NAME_DIRTY as usize => i as u16,
+            _ => NAME_UNKNOWN,
+        };
     }
 
     /// Appends to the tool name what fits (whole characters); returns how many bytes did.
@@ -493,6 +543,7 @@ impl<'a> Emitter<'a> {
         let n = floor_char_boundary(piece, piece.len().min(STR_CAP - 1 - len));
         self.strs.write_at(len, &piece[..n]);
         self.name_len = (len + n) as u8;
+        self.name_tool = NAME_DIRTY;
         n
     }
 
@@ -562,6 +613,7 @@ impl<'a> Emitter<'a> {
 
     pub(crate) fn set_id(&mut self, id: &[u8]) {
         self.id_len = self.set_str(1, id);
+        self.id_gen = 0;
     }
 
     /// Sets the id to one the wire carries (kimi-k2's `functions.N:0`) and counts the call.
@@ -585,14 +637,20 @@ impl<'a> Emitter<'a> {
         let d = decimal(u64::from(self.calls), &mut digits);
         let k = d.len();
         buf[p..p + k].copy_from_slice(d);
+        let n = self.calls;
         self.calls += 1;
         self.set_id(&buf[..p + k]);
+        if prefix == b"call_" && n < DEFAULT_IDS_LEN {
+            self.id_gen = n as u8 + 1;
+        }
     }
 
     pub(crate) fn clear_tool_strs(&mut self) {
         self.name_len = 0;
         self.id_len = 0;
         self.key_len = 0;
+        self.name_tool = NAME_DIRTY;
+        self.id_gen = 0;
         self.id_from_wire = false;
     }
 

@@ -375,26 +375,72 @@ impl Emitter<'_> {
             .map(str_of)
     }
 
+    /// The tool name for a chunk or completion: the configured tool's `&str` when the name
+    /// is one (looked up once per name, [`resolve_name`](Emitter::resolve_name)), else the
+    /// slot's bytes validated.
     #[inline]
-    pub(crate) fn chunk<'s>(&'s self, meta: Meta, text: &'s str) -> Chunk<'s> {
+    fn name_str<'s>(&'s self, cfg: &'s Settings<'_>) -> Option<&'s str> {
+        let configured = if self.name_tool < super::NAME_DIRTY {
+            cfg.tools().name(self.name_tool as usize)
+        } else {
+            None
+        };
+        let name = match configured {
+            Some(n) => Some(n),
+            None => self.strs_at(0, self.name_len),
+        };
+        debug_assert_eq!(name, self.strs_at(0, self.name_len), "name_tool is stale");
+        name
+    }
+
+    /// The tool id for a chunk or completion: from [`DEFAULT_IDS`](super::DEFAULT_IDS)
+    /// when it is one of them, else the slot's bytes validated.
+    #[inline]
+    fn id_str(&self) -> Option<&str> {
+        let id = match self.id_gen {
+            0 => self.strs_at(STR_CAP, self.id_len),
+            n => super::default_id(u32::from(n) - 1),
+        };
+        debug_assert_eq!(id, self.strs_at(STR_CAP, self.id_len), "id_gen is stale");
+        id
+    }
+
+    #[inline(always)]
+    pub(crate) fn chunk<'s>(
+        &'s self,
+        cfg: &'s Settings<'_>,
+        meta: Meta,
+        text: &'s str,
+    ) -> Chunk<'s> {
+        // Text and thinking chunks (most) carry neither: no call.
+        let (tool_name, tool_id) = if meta.name || meta.id {
+            self.tool_strs(cfg, meta)
+        } else {
+            (None, None)
+        };
         Chunk {
             text,
             block_type: meta.ty,
             block: meta.block,
             depth: meta.depth,
             part: meta.part,
-            tool_name: if meta.name {
-                self.strs_at(0, self.name_len)
-            } else {
-                None
-            },
-            tool_id: if meta.id {
-                self.strs_at(STR_CAP, self.id_len)
-            } else {
-                None
-            },
+            tool_name,
+            tool_id,
             choice: 0,
         }
+    }
+
+    /// The tool name and id a chunk with `meta` carries.
+    #[inline(never)]
+    fn tool_strs<'s>(
+        &'s self,
+        cfg: &'s Settings<'_>,
+        meta: Meta,
+    ) -> (Option<&'s str>, Option<&'s str>) {
+        (
+            if meta.name { self.name_str(cfg) } else { None },
+            if meta.id { self.id_str() } else { None },
+        )
     }
 
     /// The event of `p` (`cfg`: the stop sequences a stop event names).
@@ -416,16 +462,8 @@ impl Emitter<'_> {
             } => Event::BlockComplete(BlockComplete {
                 index,
                 block_type: ty,
-                tool_name: if name {
-                    self.strs_at(0, self.name_len)
-                } else {
-                    None
-                },
-                tool_id: if id {
-                    self.strs_at(STR_CAP, self.id_len)
-                } else {
-                    None
-                },
+                tool_name: if name { self.name_str(cfg) } else { None },
+                tool_id: if id { self.id_str() } else { None },
                 error: error.map(|reason| CallError {
                     reason,
                     raw: self.raw.bytes(),
@@ -445,7 +483,7 @@ impl Emitter<'_> {
                         )
                     }
                 };
-                Event::Chunk(self.chunk(meta, text))
+                Event::Chunk(self.chunk(cfg, meta, text))
             }
             Pending::Stop { index } => Event::Stop {
                 sequence: cfg.stops().get(index as usize).unwrap_or(""),

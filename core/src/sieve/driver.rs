@@ -284,7 +284,10 @@ impl Driver<'_> {
                 _ => Act::WAIT,
             };
         }
-        self.dialect.act(&self.settings, &mut self.emit, d, window)
+        let act = self.dialect.act(&self.settings, &mut self.emit, d, window);
+        // A name an act set is looked up once here, not validated at every chunk after.
+        self.emit.resolve_name(&self.settings);
+        act
     }
 
     /// The fast path: when nothing is held or queued, the input up to the first of the

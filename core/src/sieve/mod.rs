@@ -458,7 +458,7 @@ impl<'a> Sieve<'a> {
         let emit = &self.m.emit;
         match step {
             Step::Pending(p) => emit.materialize(&self.m.settings, p),
-            Step::Str(meta, text) => Event::Chunk(emit.chunk(meta, text)),
+            Step::Str(meta, text) => Event::Chunk(emit.chunk(&self.m.settings, meta, text)),
             Step::Direct(meta, what, source) => {
                 let text = match what {
                     Emit::Static(s) => s,
@@ -468,7 +468,7 @@ impl<'a> Sieve<'a> {
                         None => &self.hold.buf()[a..b],
                     }),
                 };
-                Event::Chunk(emit.chunk(meta, text))
+                Event::Chunk(emit.chunk(&self.m.settings, meta, text))
             }
         }
     }
