@@ -61,6 +61,20 @@ function outText(len) {
   return decoder.decode(new Uint8Array(wasm.memory.buffer, wasm.ts_out_ptr(), len));
 }
 
+/** The UTF-8 at u8[from..to] as a string: short ASCII by hand (TextDecoder's call costs more). */
+function text(from, to) {
+  if (to - from <= 16) {
+    let s = '';
+    for (let i = from; i < to; i++) {
+      const c = u8[i];
+      if (c > 0x7f) return decoder.decode(u8.subarray(from, to));
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+  return decoder.decode(u8.subarray(from, to));
+}
+
 const TYPES = ['text', 'thinking', 'tool_call', 'tool_result'];
 const PARTS = [undefined, 'name', 'id', 'input'];
 const REASONS = [undefined, 'malformed-body', 'missing-name', 'malformed-parameter',
@@ -79,7 +93,7 @@ function events(len) {
   const end = w + 1 + u32[w];
   w++;
   const area = end * 4;
-  const all = area < p + len ? decoder.decode(u8.subarray(area, p + len)) : '';
+  const all = area < p + len ? text(area, p + len) : '';
   let at = 0;
   const next = () => all.slice(at, (at += u32[w++]));
   const out = [];
