@@ -17,7 +17,9 @@ let u8 = null;
 let u32 = null;
 
 function views() {
-  if (mem !== wasm.memory.buffer) {
+  // Growth detaches the old buffer, and its views' length becomes 0: cheaper to test than
+  // reading `memory.buffer` on every call.
+  if (u8 === null || u8.length === 0) {
     mem = wasm.memory.buffer;
     u8 = new Uint8Array(mem);
     u32 = new Uint32Array(mem);
