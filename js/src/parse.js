@@ -1,5 +1,6 @@
 // tokensieve for JavaScript: the Rust core compiled to WebAssembly (js/wasm), synchronous
-// and batched — one call across the boundary per feed, its events parsed with one JSON.parse.
+// and batched — one call across the boundary per feed, its events binary records decoded with
+// typed arrays and one TextDecoder call (JSON text for feedJson, the CLI's form).
 // This file is the parser alone (`tokensieve/parse`); index.js adds the writers (format.js).
 import { wasm, instantiateMs } from './wasm.js';
 
@@ -10,27 +11,142 @@ const decoder = new TextDecoder();
 
 let inPtr = 0;
 let inCap = 0;
+// Views of wasm memory, made again when it grows (growth detaches the old buffer).
+let mem = null;
+let u8 = null;
+let u32 = null;
 
-/** Copies `data` (string or bytes) into wasm memory; returns its length. */
-function put(data) {
-  const bytes = typeof data === 'string' ? encoder.encode(data) : data;
-  if (!(bytes instanceof Uint8Array)) throw new TypeError('expected a string or a Uint8Array');
-  if (bytes.length > inCap) {
+function views() {
+  // Growth detaches the old buffer, and its views' length becomes 0: cheaper to test than
+  // reading `memory.buffer` on every call.
+  if (u8 === null || u8.length === 0) {
+    mem = wasm.memory.buffer;
+    u8 = new Uint8Array(mem);
+    u32 = new Uint32Array(mem);
+  }
+}
+
+function reserve(len) {
+  if (len > inCap) {
     if (inCap) wasm.ts_free(inPtr, inCap);
-    inCap = Math.max(bytes.length, 2 * inCap, 4096);
+    inCap = Math.max(len, 2 * inCap, 4096);
     inPtr = wasm.ts_alloc(inCap);
   }
-  new Uint8Array(wasm.memory.buffer, inPtr, bytes.length).set(bytes);
-  return bytes.length;
+}
+
+/** Copies `data` (string or bytes) into wasm memory at `inPtr`; returns its length. */
+function put(data) {
+  if (typeof data === 'string') {
+    // At most 3 bytes per UTF-16 unit; encoded straight into wasm memory.
+    reserve(3 * data.length);
+    views();
+    if (data.length < 64) {
+      // Short strings: a loop is cheaper than encodeInto's call, while they are ASCII.
+      let i = 0;
+      for (; i < data.length; i++) {
+        const c = data.charCodeAt(i);
+        if (c > 0x7f) break;
+        u8[inPtr + i] = c;
+      }
+      if (i === data.length) return i;
+    }
+    return encoder.encodeInto(data, u8.subarray(inPtr, inPtr + inCap)).written;
+  }
+  if (!(data instanceof Uint8Array)) throw new TypeError('expected a string or a Uint8Array');
+  reserve(data.length);
+  views();
+  u8.set(data, inPtr);
+  return data.length;
 }
 
 function outText(len) {
   return decoder.decode(new Uint8Array(wasm.memory.buffer, wasm.ts_out_ptr(), len));
 }
 
+/** The UTF-8 at u8[from..to] as a string: short ASCII by hand (TextDecoder's call costs more). */
+function text(from, to) {
+  if (to - from <= 16) {
+    let s = '';
+    for (let i = from; i < to; i++) {
+      const c = u8[i];
+      if (c > 0x7f) return decoder.decode(u8.subarray(from, to));
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+  return decoder.decode(u8.subarray(from, to));
+}
+
+const TYPES = ['text', 'thinking', 'tool_call', 'tool_result'];
+const PARTS = [undefined, 'name', 'id', 'input'];
+const REASONS = [undefined, 'malformed-body', 'missing-name', 'malformed-parameter',
+  'unexpected-content', 'unfinished', 'too-large', 'nesting-too-deep', 'unknown-tool'];
+
+/**
+ * A feed's events from its binary records (js/wasm/src/parse.rs describes them): plain
+ * objects with the JSON form's fields, in its key order.
+ */
 function events(len) {
   if (len < 0) throw new Error(outText(wasm.ts_out_len()));
-  return len === 0 ? [] : JSON.parse('[' + outText(len) + ']');
+  if (len === 0) return [];
+  views();
+  const p = wasm.ts_out_ptr();
+  let w = p >>> 2;
+  const end = w + 1 + u32[w];
+  w++;
+  const area = end * 4;
+  const all = area < p + len ? text(area, p + len) : '';
+  let at = 0;
+  const next = () => all.slice(at, (at += u32[w++]));
+  const out = [];
+  while (w < end) {
+    const head = u32[w];
+    const kind = head & 0xff;
+    const type = TYPES[(head >>> 8) & 0xff];
+    if (kind === 1) {
+      const block = u32[w + 1];
+      const choice = u32[w + 2];
+      const mask = u32[w + 3];
+      w += 4;
+      const ev = { event: 'chunk', text: next(), type, visible: type === 'text', block,
+        depth: head >>> 24 };
+      const part = (head >>> 16) & 0xff;
+      if (part) ev.part = PARTS[part];
+      if (mask & 1) ev.tool_name = next();
+      if (mask & 2) ev.tool_id = next();
+      if (choice) ev.choice = choice;
+      out.push(ev);
+    } else if (kind === 0) {
+      const ev = { event: 'block_start', index: u32[w + 1], type };
+      if (u32[w + 2]) ev.choice = u32[w + 2];
+      w += 3;
+      out.push(ev);
+    } else if (kind === 2) {
+      const ev = { event: 'block_complete', index: u32[w + 1], type };
+      const choice = u32[w + 2];
+      const mask = u32[w + 3];
+      const flags = head >>> 24;
+      w += 4;
+      if (mask & 1) ev.content = next();
+      if (mask & 2) ev.tool_name = next();
+      if (mask & 4) ev.tool_id = next();
+      if (mask & 8) ev.input = JSON.parse(next());
+      if (mask & 16) ev.error = { reason: REASONS[(head >>> 16) & 0xff], raw: next() };
+      if (flags & 1) ev.is_error = true;
+      if (choice) ev.choice = choice;
+      if (flags & 2) ev.refusal = true;
+      if (flags & 4) ev.server = true;
+      if (mask & 32) ev.signature = next();
+      if (mask & 64) ev.redacted = next();
+      if (flags & 8) ev.compaction = true;
+      if (mask & 128) ev.citations = JSON.parse(next());
+      out.push(ev);
+    } else {
+      w++;
+      out.push(JSON.parse(next()));
+    }
+  }
+  return out;
 }
 
 /** The events as JSON text, one object per line: the CLI's `--json` form, byte for byte. */
@@ -65,7 +181,7 @@ class Handle {
   /** Feeds a chunk (split anywhere, also inside a UTF-8 character); returns its events. */
   feed(chunk) {
     const n = put(chunk);
-    return events(wasm.ts_feed(this._live(), inPtr, n));
+    return events(wasm.ts_feed(this._live(), inPtr, n, 0));
   }
   /**
    * As feed(), the events as JSON lines (numbers in `input` kept as written, which
@@ -73,14 +189,14 @@ class Handle {
    */
   feedJson(chunk) {
     const n = put(chunk);
-    return eventsJson(wasm.ts_feed(this._live(), inPtr, n));
+    return eventsJson(wasm.ts_feed(this._live(), inPtr, n, 1));
   }
   finishJson() {
-    return eventsJson(wasm.ts_finish(this._live()));
+    return eventsJson(wasm.ts_finish(this._live(), 1));
   }
   /** Ends the stream: what is held is emitted, open blocks complete. */
   finish() {
-    return events(wasm.ts_finish(this._live()));
+    return events(wasm.ts_finish(this._live(), 0));
   }
   /** Back to the state after construction (same config). */
   reset() {

@@ -2,8 +2,9 @@
 //!
 //! Raw `extern "C"` functions (no wasm-bindgen): the JS glue (`js/src/index.js`) copies input
 //! into a buffer from [`ts_alloc`], calls one function per feed, and reads that call's events
-//! from the output buffer ([`ts_out_ptr`], the returned length) as JSON objects separated by
-//! commas — exactly the CLI's `--json` form — so it parses them with one `JSON.parse`.
+//! from the output buffer ([`ts_out_ptr`], the returned length): binary records for the object
+//! API (decoded with typed arrays and one `TextDecoder` call; [`parse`] describes them), or JSON
+//! objects separated by commas — exactly the CLI's `--json` form — for `js/cli.mjs`.
 //!
 //! A negative return value means an error; the output buffer then holds its message (UTF-8).
 //! Handles are pointers to boxed [`parse::State`]s (a parser or a decoder, made by
@@ -124,9 +125,9 @@ mod tests {
         // SAFETY: a null handle is allowed by every export's contract; no input bytes.
         unsafe {
             let null = core::ptr::null_mut();
-            assert_eq!(ts_feed(null, core::ptr::null(), 0), -1);
+            assert_eq!(ts_feed(null, core::ptr::null(), 0, 1), -1);
             assert_eq!(out().as_slice(), b"null handle");
-            assert_eq!(ts_finish(null), -1);
+            assert_eq!(ts_finish(null, 0), -1);
             assert_eq!(ts_reset(null), -1);
             assert_eq!(ts_prefill(null, core::ptr::null(), 0), -1);
             ts_drop(null);
@@ -139,6 +140,45 @@ mod tests {
             assert!(!h.is_null());
             assert_eq!(ts_prefill(h, core::ptr::null(), 0), -1);
             assert_eq!(ts_reset(h), 0);
+            ts_drop(h);
+        }
+        // Binary records (parse.rs): a text chunk, then the block's completion with its
+        // content; strings' lengths in UTF-16 units ("é" is 1, "😀" 2), bytes in the area.
+        let cfg = br#"{"dialect":"passthrough"}"#;
+        let w = |o: &[u8], i: usize| u32::from_le_bytes(o[4 * i..4 * i + 4].try_into().unwrap());
+        // SAFETY: cfg and the inputs are readable for their lengths; one live handle.
+        unsafe {
+            let h = ts_sieve_new(cfg.as_ptr(), cfg.len());
+            let text = "é😀".as_bytes();
+            let n = ts_feed(h, text.as_ptr(), text.len(), 0) as usize;
+            let o = &out()[..n];
+            // [R=3+5][block_start: 0, index 0, choice 0][chunk: kind 1 type text, block 0,
+            // choice 0, mask 0, length 3]
+            assert_eq!(
+                (0..9).map(|i| w(o, i)).collect::<Vec<_>>(),
+                [8, 0, 0, 0, 1, 0, 0, 0, 3]
+            );
+            assert_eq!(&o[36..], text);
+            let n = ts_finish(h, 0) as usize;
+            let o = &out()[..n];
+            // [R=4+1][block_complete: kind 2, index 0, choice 0, mask 1 (content), length 3]
+            assert_eq!(
+                (0..6).map(|i| w(o, i)).collect::<Vec<_>>(),
+                [5, 2, 0, 0, 1, 3]
+            );
+            assert_eq!(&o[24..], text);
+            // The same stream as JSON text (the CLI's form), after a reset.
+            assert_eq!(ts_reset(h), 0);
+            let n = ts_feed(h, b"Hi".as_ptr(), 2, 1) as usize;
+            assert_eq!(
+                &out()[..n],
+                br#"{"event":"block_start","index":0,"type":"text"},{"event":"chunk","text":"Hi","type":"text","visible":true,"block":0,"depth":0}"#
+            );
+            let n = ts_finish(h, 1) as usize;
+            assert_eq!(
+                &out()[..n],
+                br#"{"event":"block_complete","index":0,"type":"text","content":"Hi"}"#
+            );
             ts_drop(h);
         }
     }
