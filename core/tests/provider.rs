@@ -11,11 +11,7 @@ const MIXED: &[u8] = include_bytes!("data/openai-chat-mixed.sse");
 
 /// JSON lines of the coalesced event stream of `body` fed `size` bytes at a time.
 fn decode(provider: Provider, body: &[u8], size: usize) -> Vec<String> {
-    decode_with(&DecoderConfig::new(provider), body, size)
-}
-
-fn decode_with(config: &DecoderConfig<'_>, body: &[u8], size: usize) -> Vec<String> {
-    support::provider::lines(config, body, size, None)
+    support::provider::lines(&DecoderConfig::new(provider), body, size, None)
 }
 
 /// The events of `body` read whole, asserted equal at every read size up to `max`.
@@ -160,10 +156,7 @@ fn text_dialect_blocks_share_the_index_space() {
     body += &delta("after");
     body += "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
     let body = body.as_bytes();
-    let whole = decode_with(&config, body, body.len());
-    for size in 1..=40 {
-        assert_eq!(decode_with(&config, body, size), whole, "size {size}");
-    }
+    let whole = support::provider::invariant(&config, body, 1..=40, None);
     let starts: Vec<&String> = whole.iter().filter(|l| l.contains("block_start")).collect();
     let kinds: Vec<String> = starts
         .iter()
@@ -242,10 +235,7 @@ fn held_arguments_past_max_call_bytes_are_an_error() {
         "data: {{\"choices\":[{{\"delta\":{{\"tool_calls\":[{{\"function\":{{\"arguments\":\"{args}\",\"name\":\"f\"}},\"index\":0}}]}}}}]}}\n\n\
 data: {{\"choices\":[{{\"delta\":{{\"content\":\"after\"}},\"finish_reason\":\"stop\"}}]}}\n\n"
     );
-    let whole = decode_with(&config, body.as_bytes(), body.len());
-    for size in [1, 7, 64] {
-        assert_eq!(decode_with(&config, body.as_bytes(), size), whole);
-    }
+    let whole = support::provider::invariant(&config, body.as_bytes(), [1, 7, 64], None);
     assert!(
         whole
             .iter()

@@ -118,23 +118,17 @@ fn stop_and_metadata(reason: &str) -> Vec<u8> {
 // ---- decoding ----------------------------------------------------------------------------
 
 /// JSON lines of the coalesced event stream of `body` fed `size` bytes at a time.
-fn decode_with(config: &DecoderConfig<'_>, body: &[u8], size: usize) -> Vec<String> {
-    support::provider::lines(config, body, size, None)
-}
-
 fn decode(body: &[u8], size: usize) -> Vec<String> {
-    decode_with(&DecoderConfig::new(Provider::Bedrock), body, size)
+    support::provider::lines(&DecoderConfig::new(Provider::Bedrock), body, size, None)
 }
 
 /// The events of `body` read whole, asserted equal at every read size up to `max`.
+#[track_caller]
 fn invariant_with(config: &DecoderConfig<'_>, body: &[u8], max: usize) -> Vec<String> {
-    let whole = decode_with(config, body, body.len());
-    for size in 1..=max {
-        assert_eq!(decode_with(config, body, size), whole, "size {size}");
-    }
-    whole
+    support::provider::invariant(config, body, 1..=max, None)
 }
 
+#[track_caller]
 fn invariant(body: &[u8], max: usize) -> Vec<String> {
     invariant_with(&DecoderConfig::new(Provider::Bedrock), body, max)
 }
