@@ -43,12 +43,7 @@ fn openai_chat_arguments_stream_as_compact_json() {
     let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": [1, 2.50]\"}}]}}]}\n\n\
 data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n";
     let whole = invariant(body, 9);
-    assert!(
-        whole
-            .iter()
-            .any(|l| l.contains(r#""input":{"a":[1,2.50]}"#)),
-        "{whole:#?}"
-    );
+    support::provider::mentions(&whole, r#""input":{"a":[1,2.50]}"#);
     // No [DONE]: the finish reason makes the end normal.
     assert!(whole.last().unwrap().contains(r#""reason":"tool_calls""#));
 }
@@ -60,26 +55,15 @@ fn arguments_written_as_an_object_are_captured_as_compact_json() {
     let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":{\"a\": [1, {\"b\": \"x\\u00e9\\\"\"}], \"c\": null}}}]}}]}\n\n\
 data: {\"choices\":[{\"delta\":{\"content\":\"after\"},\"finish_reason\":\"stop\"}]}\n\n";
     let whole = invariant(body, 12);
-    assert!(
-        whole
-            .iter()
-            .any(|l| l.contains(r#""input":{"a":[1,{"b":"xé\""}],"c":null}"#)),
-        "{whole:#?}"
-    );
-    assert!(
-        whole.iter().any(|l| l.contains(r#""content":"after""#)),
-        "{whole:#?}"
-    );
+    support::provider::mentions(&whole, r#""input":{"a":[1,{"b":"xé\""}],"c":null}"#);
+    support::provider::mentions(&whole, r#""content":"after""#);
 }
 
 #[test]
 fn eof_inside_a_call_is_an_error_finish() {
     let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\"\"}}]}}]}\n\n";
     let lines = decode(Provider::OpenAiChat, body, 5);
-    assert!(
-        lines.iter().any(|l| l.contains(r#""reason":"unfinished""#)),
-        "{lines:#?}"
-    );
+    support::provider::mentions(&lines, r#""reason":"unfinished""#);
     assert!(
         lines
             .last()
@@ -95,16 +79,11 @@ event: error\ndata: {\"message\":\"overloaded\",\"code\":529}\n\n\
 data: {not json}\n\n\
 data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n\n";
     let whole = invariant(body, 9);
-    assert!(
-        whole
-            .iter()
-            .any(|l| l.contains(r#""source":"provider","code":"529","message":"overloaded""#)),
-        "{whole:#?}"
+    support::provider::mentions(
+        &whole,
+        r#""source":"provider","code":"529","message":"overloaded""#,
     );
-    assert!(
-        whole.iter().any(|l| l.contains(r#""content":"b""#)),
-        "{whole:#?}"
-    );
+    support::provider::mentions(&whole, r#""content":"b""#);
 }
 
 #[test]
@@ -180,12 +159,7 @@ fn text_dialect_blocks_share_the_index_space() {
     for (i, l) in starts.iter().enumerate() {
         assert!(l.contains(&format!("\"index\":{i},")), "{l}");
     }
-    assert!(
-        whole
-            .iter()
-            .any(|l| l.contains(r#""content":" then <tool_""#)),
-        "{whole:#?}"
-    );
+    support::provider::mentions(&whole, r#""content":" then <tool_""#);
     assert!(
         whole
             .iter()
@@ -242,10 +216,7 @@ data: {{\"choices\":[{{\"delta\":{{\"content\":\"after\"}},\"finish_reason\":\"s
             .any(|l| l.contains(r#""event":"error""#) && l.contains("max-call-bytes")),
         "{whole:#?}"
     );
-    assert!(
-        whole.iter().any(|l| l.contains(r#""content":"after""#)),
-        "{whole:#?}"
-    );
+    support::provider::mentions(&whole, r#""content":"after""#);
 }
 
 /// A thought signature (Gemini's OpenAI-compatible `extra_content`) or an OpenRouter
@@ -294,9 +265,6 @@ data: {{\"choices\":[{{\"delta\":{{\"content\":\"ok\"}},\"finish_reason\":\"stop
 fn concatenated_whole_documents_each_decode() {
     let body = b"{\"choices\":[{\"delta\":{\"content\":\"a\"}}]}{\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n{\"choices\":[{\"delta\":{\"content\":\"c\"},\"finish_reason\":\"stop\"}]}";
     let whole = invariant(body, 20);
-    assert!(
-        whole.iter().any(|l| l.contains(r#""content":"abc""#)),
-        "{whole:#?}"
-    );
+    support::provider::mentions(&whole, r#""content":"abc""#);
     assert!(whole.last().unwrap().contains(r#""reason":"stop""#));
 }

@@ -119,6 +119,15 @@ pub fn invariant(
     whole
 }
 
+/// Some line of `lines` contains `needle`.
+#[track_caller]
+pub fn mentions(lines: &[String], needle: &str) {
+    assert!(
+        lines.iter().any(|l| l.contains(needle)),
+        "no line with {needle}\nin {lines:#?}"
+    );
+}
+
 /// `line` is among `lines` (compared as text).
 #[track_caller]
 pub fn has(lines: &[String], line: &str) {
