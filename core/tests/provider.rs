@@ -45,7 +45,7 @@ data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arg
     let whole = invariant(body, 9);
     support::provider::mentions(&whole, r#""input":{"a":[1,2.50]}"#);
     // No [DONE]: the finish reason makes the end normal.
-    assert!(whole.last().unwrap().contains(r#""reason":"tool_calls""#));
+    support::provider::ends_mentioning(&whole, r#""reason":"tool_calls""#);
 }
 
 #[test]
@@ -64,12 +64,7 @@ fn eof_inside_a_call_is_an_error_finish() {
     let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\"\"}}]}}]}\n\n";
     let lines = decode(Provider::OpenAiChat, body, 5);
     support::provider::mentions(&lines, r#""reason":"unfinished""#);
-    assert!(
-        lines
-            .last()
-            .unwrap()
-            .contains(r#""reason":"error","raw_reason":"eof""#)
-    );
+    support::provider::ends_mentioning(&lines, r#""reason":"error","raw_reason":"eof""#);
 }
 
 #[test]
@@ -166,7 +161,7 @@ fn text_dialect_blocks_share_the_index_space() {
             .any(|l| l.contains(r#""tool_name":"f""#) && l.contains(r#""input":{"a":1}"#)),
         "{whole:#?}"
     );
-    assert!(whole.last().unwrap().contains(r#""reason":"stop""#));
+    support::provider::ends_mentioning(&whole, r#""reason":"stop""#);
 }
 
 /// The caller-memory decoder gives the text dialect its share of the memory.
@@ -266,5 +261,5 @@ fn concatenated_whole_documents_each_decode() {
     let body = b"{\"choices\":[{\"delta\":{\"content\":\"a\"}}]}{\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n{\"choices\":[{\"delta\":{\"content\":\"c\"},\"finish_reason\":\"stop\"}]}";
     let whole = invariant(body, 20);
     support::provider::mentions(&whole, r#""content":"abc""#);
-    assert!(whole.last().unwrap().contains(r#""reason":"stop""#));
+    support::provider::ends_mentioning(&whole, r#""reason":"stop""#);
 }

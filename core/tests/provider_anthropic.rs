@@ -124,12 +124,7 @@ fn max_tokens_inside_a_tool_call_fails_it_as_unfinished() {
     );
     // on_malformed = text: the raw text comes back as a text block.
     find(&events, r#""type":"text","content":"{\"path\": \"a\""#);
-    assert!(
-        events
-            .last()
-            .unwrap()
-            .contains(r#""reason":"length","raw_reason":"max_tokens""#)
-    );
+    support::provider::ends_mentioning(&events, r#""reason":"length","raw_reason":"max_tokens""#);
 }
 
 #[test]
@@ -184,12 +179,7 @@ fn signature_deltas_are_concatenated() {
         only.contains(r#""index":1,"type":"thinking","content":"""#),
         "{only}"
     );
-    assert!(
-        events
-            .last()
-            .unwrap()
-            .contains(r#""reason":"other","raw_reason":"pause_turn""#)
-    );
+    support::provider::ends_mentioning(&events, r#""reason":"other","raw_reason":"pause_turn""#);
 }
 
 #[test]
@@ -510,7 +500,7 @@ fn after_a_broken_event_a_later_delta_opens_a_new_block() {
     );
     let again = find(&events[fault..], r#""tool_id":"toolu_1","input":{"b":2}}"#);
     assert!(again.contains(r#""tool_name":"f""#), "{again}");
-    assert!(events.last().unwrap().contains(r#""reason":"tool_calls""#));
+    support::provider::ends_mentioning(&events, r#""reason":"tool_calls""#);
 }
 
 #[test]

@@ -300,7 +300,7 @@ fn server_run_items_are_server_tool_calls_and_do_not_ask_for_an_answer() {
     );
     find(&events, r#""content":"Found.""#);
     // A server-run call is not the host's to answer: stop, not tool_calls.
-    assert!(events.last().unwrap().contains(r#""reason":"stop""#));
+    support::provider::ends_mentioning(&events, r#""reason":"stop""#);
 }
 
 #[test]

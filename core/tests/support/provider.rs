@@ -128,6 +128,20 @@ pub fn mentions(lines: &[String], needle: &str) {
     );
 }
 
+/// The last line of `lines` contains `needle`.
+#[track_caller]
+pub fn ends_mentioning(lines: &[String], needle: &str) {
+    assert!(
+        lines.last().is_some_and(|l| l.contains(needle)),
+        "the last line has no {needle}\nin {lines:#?}"
+    );
+}
+
+/// An OpenAI Responses SSE event: its `event:` line and its data, `{"type": ty, <fields>}`.
+pub fn responses_event(ty: &str, fields: &str) -> String {
+    format!("event: {ty}\ndata: {{\"type\":\"{ty}\",{fields}}}\n\n")
+}
+
 /// `line` is among `lines` (compared as text).
 #[track_caller]
 pub fn has(lines: &[String], line: &str) {
