@@ -7,7 +7,9 @@
 //! [`feed_with`](EventSource::feed_with) and [`finish_with`](EventSource::finish_with) are
 //! written once, here.
 
+use crate::Sieve;
 use crate::event::Event;
+use crate::provider::Decoder;
 
 /// A call the parser's or decoder's state does not allow; it is left as it was. (The C ABI
 /// answers the same calls with `TOKENSIEVE_E_STATE`.)
@@ -128,3 +130,48 @@ pub trait EventSource {
         }
     }
 }
+
+/// Implements [`EventSource`] for a type whose inherent methods of the same names do the
+/// work: the trait's five methods forward to them (the helpers are the trait's defaults).
+macro_rules! forward_event_source {
+    ($(#[$doc:meta])* $ty:ident) => {
+        $(#[$doc])*
+        impl EventSource for $ty<'_> {
+            #[inline]
+            fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
+                $ty::next(self, input)
+            }
+
+            #[inline]
+            fn pull<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Result<Pull<'s>, Misuse> {
+                $ty::pull(self, input)
+            }
+
+            #[inline]
+            fn finish(&mut self) {
+                $ty::finish(self)
+            }
+
+            #[inline]
+            fn is_done(&self) -> bool {
+                $ty::is_done(self)
+            }
+
+            #[inline]
+            fn reset(&mut self) {
+                $ty::reset(self)
+            }
+        }
+    };
+}
+
+forward_event_source!(
+    /// The same methods as the inherent ones (which the trait's forward to: callers of a
+    /// concrete `Sieve` need no import).
+    Sieve
+);
+forward_event_source!(
+    /// The same methods as the inherent ones (which the trait's forward to: callers of a
+    /// concrete `Decoder` need no import).
+    Decoder
+);

@@ -11,11 +11,7 @@ const MIXED: &[u8] = include_bytes!("data/openai-chat-mixed.sse");
 
 /// JSON lines of the coalesced event stream of `body` fed `size` bytes at a time.
 fn decode(provider: Provider, body: &[u8], size: usize) -> Vec<String> {
-    decode_with(&DecoderConfig::new(provider), body, size)
-}
-
-fn decode_with(config: &DecoderConfig<'_>, body: &[u8], size: usize) -> Vec<String> {
-    support::provider::lines(config, body, size, None)
+    support::provider::lines(&DecoderConfig::new(provider), body, size, None)
 }
 
 /// The events of `body` read whole, asserted equal at every read size up to `max`.
@@ -47,14 +43,9 @@ fn openai_chat_arguments_stream_as_compact_json() {
     let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": [1, 2.50]\"}}]}}]}\n\n\
 data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n";
     let whole = invariant(body, 9);
-    assert!(
-        whole
-            .iter()
-            .any(|l| l.contains(r#""input":{"a":[1,2.50]}"#)),
-        "{whole:#?}"
-    );
+    support::provider::mentions(&whole, r#""input":{"a":[1,2.50]}"#);
     // No [DONE]: the finish reason makes the end normal.
-    assert!(whole.last().unwrap().contains(r#""reason":"tool_calls""#));
+    support::provider::ends_mentioning(&whole, r#""reason":"tool_calls""#);
 }
 
 #[test]
@@ -64,32 +55,16 @@ fn arguments_written_as_an_object_are_captured_as_compact_json() {
     let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":{\"a\": [1, {\"b\": \"x\\u00e9\\\"\"}], \"c\": null}}}]}}]}\n\n\
 data: {\"choices\":[{\"delta\":{\"content\":\"after\"},\"finish_reason\":\"stop\"}]}\n\n";
     let whole = invariant(body, 12);
-    assert!(
-        whole
-            .iter()
-            .any(|l| l.contains(r#""input":{"a":[1,{"b":"xé\""}],"c":null}"#)),
-        "{whole:#?}"
-    );
-    assert!(
-        whole.iter().any(|l| l.contains(r#""content":"after""#)),
-        "{whole:#?}"
-    );
+    support::provider::mentions(&whole, r#""input":{"a":[1,{"b":"xé\""}],"c":null}"#);
+    support::provider::mentions(&whole, r#""content":"after""#);
 }
 
 #[test]
 fn eof_inside_a_call_is_an_error_finish() {
     let body = b"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\"\"}}]}}]}\n\n";
     let lines = decode(Provider::OpenAiChat, body, 5);
-    assert!(
-        lines.iter().any(|l| l.contains(r#""reason":"unfinished""#)),
-        "{lines:#?}"
-    );
-    assert!(
-        lines
-            .last()
-            .unwrap()
-            .contains(r#""reason":"error","raw_reason":"eof""#)
-    );
+    support::provider::mentions(&lines, r#""reason":"unfinished""#);
+    support::provider::ends_mentioning(&lines, r#""reason":"error","raw_reason":"eof""#);
 }
 
 #[test]
@@ -99,16 +74,11 @@ event: error\ndata: {\"message\":\"overloaded\",\"code\":529}\n\n\
 data: {not json}\n\n\
 data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n\n";
     let whole = invariant(body, 9);
-    assert!(
-        whole
-            .iter()
-            .any(|l| l.contains(r#""source":"provider","code":"529","message":"overloaded""#)),
-        "{whole:#?}"
+    support::provider::mentions(
+        &whole,
+        r#""source":"provider","code":"529","message":"overloaded""#,
     );
-    assert!(
-        whole.iter().any(|l| l.contains(r#""content":"b""#)),
-        "{whole:#?}"
-    );
+    support::provider::mentions(&whole, r#""content":"b""#);
 }
 
 #[test]
@@ -160,10 +130,7 @@ fn text_dialect_blocks_share_the_index_space() {
     body += &delta("after");
     body += "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
     let body = body.as_bytes();
-    let whole = decode_with(&config, body, body.len());
-    for size in 1..=40 {
-        assert_eq!(decode_with(&config, body, size), whole, "size {size}");
-    }
+    let whole = support::provider::invariant(&config, body, 1..=40, None);
     let starts: Vec<&String> = whole.iter().filter(|l| l.contains("block_start")).collect();
     let kinds: Vec<String> = starts
         .iter()
@@ -187,19 +154,14 @@ fn text_dialect_blocks_share_the_index_space() {
     for (i, l) in starts.iter().enumerate() {
         assert!(l.contains(&format!("\"index\":{i},")), "{l}");
     }
-    assert!(
-        whole
-            .iter()
-            .any(|l| l.contains(r#""content":" then <tool_""#)),
-        "{whole:#?}"
-    );
+    support::provider::mentions(&whole, r#""content":" then <tool_""#);
     assert!(
         whole
             .iter()
             .any(|l| l.contains(r#""tool_name":"f""#) && l.contains(r#""input":{"a":1}"#)),
         "{whole:#?}"
     );
-    assert!(whole.last().unwrap().contains(r#""reason":"stop""#));
+    support::provider::ends_mentioning(&whole, r#""reason":"stop""#);
 }
 
 /// The caller-memory decoder gives the text dialect its share of the memory.
@@ -242,20 +204,14 @@ fn held_arguments_past_max_call_bytes_are_an_error() {
         "data: {{\"choices\":[{{\"delta\":{{\"tool_calls\":[{{\"function\":{{\"arguments\":\"{args}\",\"name\":\"f\"}},\"index\":0}}]}}}}]}}\n\n\
 data: {{\"choices\":[{{\"delta\":{{\"content\":\"after\"}},\"finish_reason\":\"stop\"}}]}}\n\n"
     );
-    let whole = decode_with(&config, body.as_bytes(), body.len());
-    for size in [1, 7, 64] {
-        assert_eq!(decode_with(&config, body.as_bytes(), size), whole);
-    }
+    let whole = support::provider::invariant(&config, body.as_bytes(), [1, 7, 64], None);
     assert!(
         whole
             .iter()
             .any(|l| l.contains(r#""event":"error""#) && l.contains("max-call-bytes")),
         "{whole:#?}"
     );
-    assert!(
-        whole.iter().any(|l| l.contains(r#""content":"after""#)),
-        "{whole:#?}"
-    );
+    support::provider::mentions(&whole, r#""content":"after""#);
 }
 
 /// A thought signature (Gemini's OpenAI-compatible `extra_content`) or an OpenRouter
@@ -304,9 +260,6 @@ data: {{\"choices\":[{{\"delta\":{{\"content\":\"ok\"}},\"finish_reason\":\"stop
 fn concatenated_whole_documents_each_decode() {
     let body = b"{\"choices\":[{\"delta\":{\"content\":\"a\"}}]}{\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n{\"choices\":[{\"delta\":{\"content\":\"c\"},\"finish_reason\":\"stop\"}]}";
     let whole = invariant(body, 20);
-    assert!(
-        whole.iter().any(|l| l.contains(r#""content":"abc""#)),
-        "{whole:#?}"
-    );
-    assert!(whole.last().unwrap().contains(r#""reason":"stop""#));
+    support::provider::mentions(&whole, r#""content":"abc""#);
+    support::provider::ends_mentioning(&whole, r#""reason":"stop""#);
 }

@@ -4,7 +4,6 @@
 
 mod support;
 
-use tokensieve::accumulate::Collector;
 use tokensieve::provider::{Decoder, DecoderConfig, Provider};
 use tokensieve::{Event, FinishReason};
 
@@ -14,20 +13,14 @@ const MIXED: &[u8] = include_bytes!("data/anthropic-mixed.sse");
 
 /// JSON lines of the coalesced event stream of `body` fed `size` bytes at a time.
 fn decode(body: &[u8], size: usize) -> Vec<String> {
-    decode_with(&DecoderConfig::new(Provider::Anthropic), body, size)
-}
-
-fn decode_with(config: &DecoderConfig<'_>, body: &[u8], size: usize) -> Vec<String> {
-    support::provider::lines(config, body, size, None)
+    support::provider::lines(&DecoderConfig::new(Provider::Anthropic), body, size, None)
 }
 
 /// The events of `body` read whole, asserted equal at every read size up to `max`.
+#[track_caller]
 fn invariant(body: &[u8], max: usize) -> Vec<String> {
-    let whole = decode(body, body.len());
-    for size in 1..=max {
-        assert_eq!(decode(body, size), whole, "size {size}");
-    }
-    whole
+    let config = DecoderConfig::new(Provider::Anthropic);
+    support::provider::invariant(&config, body, 1..=max, None)
 }
 
 /// An SSE body of `data:` lines with their event names.
@@ -131,12 +124,7 @@ fn max_tokens_inside_a_tool_call_fails_it_as_unfinished() {
     );
     // on_malformed = text: the raw text comes back as a text block.
     find(&events, r#""type":"text","content":"{\"path\": \"a\""#);
-    assert!(
-        events
-            .last()
-            .unwrap()
-            .contains(r#""reason":"length","raw_reason":"max_tokens""#)
-    );
+    support::provider::ends_mentioning(&events, r#""reason":"length","raw_reason":"max_tokens""#);
 }
 
 #[test]
@@ -191,12 +179,7 @@ fn signature_deltas_are_concatenated() {
         only.contains(r#""index":1,"type":"thinking","content":"""#),
         "{only}"
     );
-    assert!(
-        events
-            .last()
-            .unwrap()
-            .contains(r#""reason":"other","raw_reason":"pause_turn""#)
-    );
+    support::provider::ends_mentioning(&events, r#""reason":"other","raw_reason":"pause_turn""#);
 }
 
 #[test]
@@ -319,15 +302,12 @@ fn stop_reasons_map_as_providers_md_says() {
     ] {
         let body = sse(&[START, &delta(raw, 2), STOP]);
         let config = DecoderConfig::new(Provider::Anthropic);
-        let mut decoder = Decoder::new(&config).unwrap();
         let mut got = None;
-        let mut on = |ev: Event<'_>| {
+        support::provider::each(&config, &body, &[], None, |ev| {
             if let Event::Finish(f) = ev {
                 got = Some((f.reason, f.raw_reason.map(str::to_owned)));
             }
-        };
-        decoder.feed_with(&body, &mut on);
-        decoder.finish_with(&mut on);
+        });
         assert_eq!(got, Some((reason, Some(raw.to_owned()))), "{raw}");
     }
 }
@@ -520,7 +500,7 @@ fn after_a_broken_event_a_later_delta_opens_a_new_block() {
     );
     let again = find(&events[fault..], r#""tool_id":"toolu_1","input":{"b":2}}"#);
     assert!(again.contains(r#""tool_name":"f""#), "{again}");
-    assert!(events.last().unwrap().contains(r#""reason":"tool_calls""#));
+    support::provider::ends_mentioning(&events, r#""reason":"tool_calls""#);
 }
 
 #[test]
@@ -537,10 +517,7 @@ fn text_deltas_run_through_the_text_dialect_and_signatures_keep_their_block() {
         &delta("end_turn", 9),
         STOP,
     ]);
-    let whole = decode_with(&config, &body, body.len());
-    for size in 1..=20 {
-        assert_eq!(decode_with(&config, &body, size), whole, "size {size}");
-    }
+    let whole = support::provider::invariant(&config, &body, 1..=20, None);
     let completes: Vec<&String> = whole
         .iter()
         .filter(|l| l.contains("block_complete"))
@@ -579,20 +556,7 @@ fn a_signature_past_the_memory_bound_is_dropped_and_reported() {
     // 640 bytes of memory: 128 for signatures.
     let config = DecoderConfig::new(Provider::Anthropic);
     for size in [1, 7, body.len()] {
-        let mut memory = [0u8; 640];
-        let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
-        let mut lines = Vec::new();
-        let mut collector = Collector::new();
-        let mut on = |ev: Event<'_>| {
-            let owned = collector.push(&ev);
-            if !matches!(ev, Event::Chunk(_)) {
-                lines.push(owned.to_json());
-            }
-        };
-        for read in body.chunks(size) {
-            decoder.feed_with(read, &mut on);
-        }
-        decoder.finish_with(&mut on);
+        let lines = support::provider::non_chunks(&config, &body, size, Some(640));
         assert_eq!(
             lines,
             [
@@ -648,20 +612,7 @@ fn a_compaction_encrypted_content_past_the_memory_bound_is_dropped_and_reported(
     let config = DecoderConfig::new(Provider::Anthropic);
     for size in [1, 7, body.len()] {
         // 640 bytes of memory: 128 for the encrypted content.
-        let mut memory = [0u8; 640];
-        let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
-        let mut lines = Vec::new();
-        let mut collector = Collector::new();
-        let mut on = |ev: Event<'_>| {
-            let owned = collector.push(&ev);
-            if !matches!(ev, Event::Chunk(_)) {
-                lines.push(owned.to_json());
-            }
-        };
-        for read in body.chunks(size) {
-            decoder.feed_with(read, &mut on);
-        }
-        decoder.finish_with(&mut on);
+        let lines = support::provider::non_chunks(&config, &body, size, Some(640));
         assert_eq!(
             lines[..3],
             [
@@ -707,20 +658,7 @@ fn citations_past_the_memory_bound_are_dropped_and_reported() {
     // 640 bytes of memory: 128 for a text block's citations (shared with redacted data).
     let config = DecoderConfig::new(Provider::Anthropic);
     for size in [1, 7, body.len()] {
-        let mut memory = [0u8; 640];
-        let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
-        let mut lines = Vec::new();
-        let mut collector = Collector::new();
-        let mut on = |ev: Event<'_>| {
-            let owned = collector.push(&ev);
-            if !matches!(ev, Event::Chunk(_)) {
-                lines.push(owned.to_json());
-            }
-        };
-        for read in body.chunks(size) {
-            decoder.feed_with(read, &mut on);
-        }
-        decoder.finish_with(&mut on);
+        let lines = support::provider::non_chunks(&config, &body, size, Some(640));
         assert_eq!(
             lines,
             [

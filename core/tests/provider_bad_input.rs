@@ -5,19 +5,13 @@
 //! panics, never stalls (a good event after the bad one still decodes), and the event model
 //! holds (blocks complete, a finish ends the stream).
 
-use tokensieve::accumulate::{Collector, OwnedEvent};
+mod support;
+
+use tokensieve::accumulate::OwnedEvent;
 use tokensieve::provider::{Decoder, DecoderConfig, Provider};
 
 fn decode(provider: Provider, body: &[u8], read: usize) -> Vec<OwnedEvent> {
-    let config = DecoderConfig::new(provider);
-    let mut decoder = Decoder::new(&config).unwrap();
-    let mut collector = Collector::new();
-    let mut out = Vec::new();
-    for piece in body.chunks(read.max(1)) {
-        decoder.feed_with(piece, |ev| out.push(collector.push(&ev)));
-    }
-    decoder.finish_with(|ev| out.push(collector.push(&ev)));
-    out
+    support::provider::events(&DecoderConfig::new(provider), body, &[read], None)
 }
 
 fn text_of(events: &[OwnedEvent]) -> String {

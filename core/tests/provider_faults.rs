@@ -3,7 +3,9 @@
 //! clear, documented outcome (docs/providers.md). Vectors under `conformance/providers/` pin
 //! the ones a body file can show; these are the ones about the API and its limits.
 
-use tokensieve::accumulate::{Collector, OwnedEvent};
+mod support;
+
+use tokensieve::accumulate::OwnedEvent;
 use tokensieve::provider::{Decoder, DecoderConfig, Provider};
 use tokensieve::{Misuse, Pull};
 
@@ -11,14 +13,7 @@ const TEXT: &[u8] = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"
 const LATE: &[u8] = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"late\"}}]}\n\n";
 
 fn decode(config: &DecoderConfig<'_>, body: &[u8], read: usize) -> Vec<OwnedEvent> {
-    let mut decoder = Decoder::new(config).unwrap();
-    let mut collector = Collector::new();
-    let mut out = Vec::new();
-    for piece in body.chunks(read.max(1)) {
-        decoder.feed_with(piece, |ev| out.push(collector.push(&ev)));
-    }
-    decoder.finish_with(|ev| out.push(collector.push(&ev)));
-    out
+    support::provider::events(config, body, &[read], None)
 }
 
 /// R10: input after `finish` is drained is left unread by `next` and refused by `pull`, as

@@ -5,7 +5,7 @@
 mod support;
 
 use tokensieve::Event;
-use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+use tokensieve::provider::{DecoderConfig, Provider};
 
 const VECTORS: &[(&str, &[u8])] = &[
     (
@@ -37,17 +37,7 @@ const VECTORS: &[(&str, &[u8])] = &[
 /// JSON lines of the coalesced event stream of `body` fed `size` bytes at a time; `memory`:
 /// a caller-memory decoder of that many bytes instead of the heap one.
 fn decode_with(body: &[u8], size: usize, memory: Option<usize>) -> Vec<String> {
-    decode_config(&DecoderConfig::new(Provider::Gemini), body, size, memory)
-}
-
-/// `decode_with` with a config.
-fn decode_config(
-    config: &DecoderConfig<'_>,
-    body: &[u8],
-    size: usize,
-    memory: Option<usize>,
-) -> Vec<String> {
-    support::provider::lines(config, body, size, memory)
+    support::provider::lines(&DecoderConfig::new(Provider::Gemini), body, size, memory)
 }
 
 /// The events of `body` read whole, asserted equal at every read size up to `max`.
@@ -442,15 +432,10 @@ fn well_formed(body: &[u8], size: usize, memory: Option<usize>) {
 }
 
 fn well_formed_config(config: &DecoderConfig<'_>, body: &[u8], size: usize, memory: Option<usize>) {
-    let mut mem = vec![0u8; memory.unwrap_or(0)];
-    let mut decoder = match memory {
-        Some(_) => Decoder::with_memory(config, &mut mem).unwrap(),
-        None => Decoder::new(config).unwrap(),
-    };
     let mut open: Option<(u32, u32)> = None;
     let mut next = 0u32;
     let mut finished: Vec<u32> = Vec::new();
-    let mut check = |ev: Event<'_>| {
+    let check = |ev: Event<'_>| {
         assert!(
             finished.is_empty() || matches!(ev, Event::Finish(_)),
             "{ev:?} after a finish"
@@ -480,10 +465,7 @@ fn well_formed_config(config: &DecoderConfig<'_>, body: &[u8], size: usize, memo
             Event::Stop { .. } => panic!("no stop sequences here"),
         }
     };
-    for read in body.chunks(size.max(1)) {
-        decoder.feed_with(read, &mut check);
-    }
-    decoder.finish_with(&mut check);
+    support::provider::each(config, body, &[size], memory, check);
     assert!(finished.contains(&0), "no finish for choice 0");
 }
 
@@ -542,21 +524,12 @@ fn hermes() -> DecoderConfig<'static> {
 
 /// The events of `body` through the hermes text dialect, equal at every read size up to 40,
 /// on the heap and on `memory` bytes of caller memory.
+#[track_caller]
 fn hermes_invariant(body: &[u8], memory: usize) -> Vec<String> {
     let config = hermes();
-    let whole = decode_config(&config, body, body.len(), None);
-    for size in 1..=40 {
-        assert_eq!(
-            decode_config(&config, body, size, None),
-            whole,
-            "size {size}"
-        );
-        assert_eq!(
-            decode_config(&config, body, size, Some(memory)),
-            whole,
-            "memory, size {size}"
-        );
-    }
+    let whole = support::provider::invariant(&config, body, 1..=40, None);
+    let on_memory = support::provider::invariant(&config, body, 1..=40, Some(memory));
+    assert_eq!(on_memory, whole, "memory");
     whole
 }
 

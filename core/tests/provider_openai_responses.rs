@@ -4,8 +4,7 @@
 
 mod support;
 
-use tokensieve::accumulate::Collector;
-use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+use tokensieve::provider::{DecoderConfig, Provider};
 use tokensieve::{Event, FinishReason};
 
 const REASONING: &[u8] =
@@ -18,20 +17,19 @@ const WHOLE: &[u8] =
 
 /// JSON lines of the coalesced event stream of `body` fed `size` bytes at a time.
 fn decode(body: &[u8], size: usize) -> Vec<String> {
-    decode_with(&DecoderConfig::new(Provider::OpenAiResponses), body, size)
-}
-
-fn decode_with(config: &DecoderConfig<'_>, body: &[u8], size: usize) -> Vec<String> {
-    support::provider::lines(config, body, size, None)
+    support::provider::lines(
+        &DecoderConfig::new(Provider::OpenAiResponses),
+        body,
+        size,
+        None,
+    )
 }
 
 /// The events of `body` read whole, asserted equal at every read size up to `max`.
+#[track_caller]
 fn invariant(body: &[u8], max: usize) -> Vec<String> {
-    let whole = decode(body, body.len());
-    for size in 1..=max {
-        assert_eq!(decode(body, size), whole, "size {size}");
-    }
-    whole
+    let config = DecoderConfig::new(Provider::OpenAiResponses);
+    support::provider::invariant(&config, body, 1..=max, None)
 }
 
 /// An SSE body: `data:` lines, with their event names when `named`.
@@ -248,15 +246,12 @@ fn raw_reason_is_the_incomplete_reason_else_the_status() {
             &[CREATED, &text_delta(0, 0, "x"), &completed(status, details)],
         );
         let config = DecoderConfig::new(Provider::OpenAiResponses);
-        let mut decoder = Decoder::new(&config).unwrap();
         let mut got = None;
-        let mut on = |ev: Event<'_>| {
+        support::provider::each(&config, &body, &[], None, |ev| {
             if let Event::Finish(f) = ev {
                 got = Some((f.reason, f.raw_reason.map(str::to_owned)));
             }
-        };
-        decoder.feed_with(&body, &mut on);
-        decoder.finish_with(&mut on);
+        });
         assert_eq!(
             got,
             Some((reason, Some(raw.to_owned()))),
@@ -305,7 +300,7 @@ fn server_run_items_are_server_tool_calls_and_do_not_ask_for_an_answer() {
     );
     find(&events, r#""content":"Found.""#);
     // A server-run call is not the host's to answer: stop, not tool_calls.
-    assert!(events.last().unwrap().contains(r#""reason":"stop""#));
+    support::provider::ends_mentioning(&events, r#""reason":"stop""#);
 }
 
 #[test]
@@ -414,20 +409,7 @@ fn an_encrypted_content_past_the_memory_bound_is_dropped_and_reported() {
     // 640 bytes of memory: 128 for signatures.
     let config = DecoderConfig::new(Provider::OpenAiResponses);
     for size in [1, 7, body.len()] {
-        let mut memory = [0u8; 640];
-        let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
-        let mut lines = Vec::new();
-        let mut collector = Collector::new();
-        let mut on = |ev: Event<'_>| {
-            let owned = collector.push(&ev);
-            if !matches!(ev, Event::Chunk(_)) {
-                lines.push(owned.to_json());
-            }
-        };
-        for read in body.chunks(size) {
-            decoder.feed_with(read, &mut on);
-        }
-        decoder.finish_with(&mut on);
+        let lines = support::provider::non_chunks(&config, &body, size, Some(640));
         assert_eq!(
             lines[..3],
             [
@@ -492,10 +474,7 @@ fn text_deltas_run_through_the_text_dialect_and_parts_end_its_run() {
             &completed("completed", "null"),
         ],
     );
-    let whole = decode_with(&config, &body, body.len());
-    for size in 1..=20 {
-        assert_eq!(decode_with(&config, &body, size), whole, "size {size}");
-    }
+    let whole = support::provider::invariant(&config, &body, 1..=20, None);
     let completes: Vec<&String> = whole
         .iter()
         .filter(|l| l.contains("block_complete"))

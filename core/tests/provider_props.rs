@@ -7,9 +7,12 @@
 //! stream), with and without the hermes text dialect (openai-chat, openai-responses,
 //! anthropic, gemini as SSE and as a JSON array, bedrock, ollama's NDJSON). Every provider this build decodes and that has atoms here is covered.
 
+mod support;
+
 use proptest::prelude::*;
-use tokensieve::accumulate::{Collector, OwnedEvent};
-use tokensieve::provider::{Decoder, DecoderConfig, Provider};
+use support::provider::coalesce;
+use tokensieve::accumulate::OwnedEvent;
+use tokensieve::provider::{DecoderConfig, Provider};
 
 /// Pieces of text worth splitting inside: escapes, multibyte characters, tags a text dialect
 /// reads, quotes.
@@ -330,49 +333,7 @@ fn decode(provider: Provider, hermes: bool, body: &[u8], sizes: &[usize]) -> Vec
     if hermes {
         config.options.dialect = tokensieve::Dialect::Hermes;
     }
-    let mut decoder = Decoder::new(&config).unwrap();
-    let mut collector = Collector::new();
-    let mut out = Vec::new();
-    let mut at = 0;
-    let mut k = 0;
-    while at < body.len() {
-        let n = if sizes.is_empty() {
-            body.len()
-        } else {
-            sizes[k % sizes.len()]
-        };
-        k += 1;
-        let end = (at + n).min(body.len());
-        decoder.feed_with(&body[at..end], |ev| out.push(collector.push(&ev)));
-        at = end;
-    }
-    decoder.finish_with(|ev| out.push(collector.push(&ev)));
-    out
-}
-
-fn coalesce(events: Vec<OwnedEvent>) -> Vec<OwnedEvent> {
-    let mut out: Vec<OwnedEvent> = Vec::new();
-    for ev in events {
-        if let (
-            Some(OwnedEvent::Chunk {
-                text: t0,
-                block: b0,
-                part: p0,
-                ..
-            }),
-            OwnedEvent::Chunk {
-                text, block, part, ..
-            },
-        ) = (out.last_mut(), &ev)
-        {
-            if (*b0, *p0) == (*block, *part) {
-                t0.push_str(text);
-                continue;
-            }
-        }
-        out.push(ev);
-    }
-    out
+    support::provider::events(&config, body, sizes, None)
 }
 
 fn well_formed(events: &[OwnedEvent]) -> Result<(), String> {

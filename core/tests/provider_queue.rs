@@ -6,11 +6,8 @@
 
 mod support;
 
+use support::provider::responses_event as ev;
 use tokensieve::provider::{DecoderConfig, Provider};
-
-fn ev(ty: &str, json: &str) -> String {
-    format!("event: {ty}\ndata: {{\"type\":\"{ty}\",{json}}}\n\n")
-}
 
 /// Found by the property test (`provider_props`, minimal case): a custom tool call, an empty
 /// arguments delta of an unknown item, another custom tool call — and the body ends there.
@@ -41,8 +38,5 @@ fn the_most_one_token_queues_is_handed_out_whole() {
         .filter(|l| l.contains("block_complete"))
         .count();
     assert_eq!(starts, completes, "{whole:#?}");
-    assert!(
-        whole.last().unwrap().contains(r#""event":"finish""#),
-        "{whole:#?}"
-    );
+    support::provider::ends_mentioning(&whole, r#""event":"finish""#);
 }

@@ -5,13 +5,9 @@
 
 mod support;
 
-use support::provider::invariant;
+use support::provider::{invariant, responses_event as ev};
 use tokensieve::OnMalformed;
 use tokensieve::provider::{DecoderConfig, Provider};
-
-fn ev(ty: &str, json: &str) -> String {
-    format!("event: {ty}\ndata: {{\"type\":\"{ty}\",{json}}}\n\n")
-}
 
 /// A call with unfinished arguments, then an arguments delta of an unknown item (a call with
 /// no name and no bytes of its own: `missing-name`), then the body ends.

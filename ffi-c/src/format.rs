@@ -68,39 +68,74 @@ fn input_err(what: &str, arg: &str, e: &JsonInputError) -> Error {
     Error::Input.report(format_args!("{what}: {arg}: {e}"))
 }
 
-/// A writer of the configured ones: the calls' or the tool definitions' JSON form.
-type Writer = fn(&Config<'_>, &str) -> core::result::Result<String, JsonInputError>;
+/// The input of a writer: `len` bytes at `data`, the argument `arg` names.
+#[derive(Clone, Copy)]
+struct Input<'n> {
+    arg: &'n str,
+    data: *const c_char,
+    len: usize,
+}
 
-/// The shared steps of the config-taking writers: check the pointers, read the calls (or
-/// tools, `arg` names which), write them.
-///
-/// # Safety
-/// The pointer contracts of `tokensieve_format_tool_calls`.
-#[allow(clippy::too_many_arguments)]
-unsafe fn write_with_config(
-    what: &str,
-    config: impl FnOnce() -> Result<ConfigBuf>,
-    writer: Writer,
-    arg: &str,
-    calls_json: *const c_char,
-    calls_json_len: usize,
+/// Where a writer's text goes: `buf` (`buf_len` bytes) and its length (or the size needed)
+/// in `*out_len`.
+#[derive(Clone, Copy)]
+struct Out {
     buf: *mut c_char,
     buf_len: usize,
     out_len: *mut usize,
+}
+
+impl<'n> Input<'n> {
+    fn new(arg: &'n str, data: *const c_char, len: usize) -> Self {
+        Input { arg, data, len }
+    }
+}
+
+impl Out {
+    fn new(buf: *mut c_char, buf_len: usize, out_len: *mut usize) -> Self {
+        Out {
+            buf,
+            buf_len,
+            out_len,
+        }
+    }
+}
+
+/// The shared steps of every writer: check `out_len`, read what the text is written for (a
+/// config or a dialect: `prepare`, before the input, so a bad one is the error reported),
+/// read the input, write it, deliver the text.
+///
+/// # Safety
+/// `input.data` is NULL or readable for `input.len` bytes; `out.buf` is NULL or writable
+/// for `out.buf_len` bytes; `out.out_len` is NULL or writable.
+unsafe fn write<P>(
+    what: &str,
+    input: Input<'_>,
+    out: Out,
+    prepare: impl FnOnce() -> Result<P>,
+    writer: impl FnOnce(P, &str) -> core::result::Result<String, JsonInputError>,
 ) -> i32 {
     guard(what, Error::Panic.code(), || {
         status((|| {
-            if out_len.is_null() {
+            if out.out_len.is_null() {
                 return Err(Error::Null.report(format_args!("{what}: out_len is NULL")));
             }
-            let config = config()?;
+            let prepared = prepare()?;
             // SAFETY: forwarded contract.
-            let text = unsafe { input(calls_json, calls_json_len, what, arg) }?;
-            let written = writer(&config.config(), text).map_err(|e| input_err(what, arg, &e))?;
+            let text = unsafe { self::input(input.data, input.len, what, input.arg) }?;
+            let written = writer(prepared, text).map_err(|e| input_err(what, input.arg, &e))?;
             // SAFETY: forwarded contract; out_len checked above.
-            unsafe { deliver(&written, buf, buf_len, out_len, what) }
+            unsafe { deliver(&written, out.buf, out.buf_len, out.out_len, what) }
         })())
     })
+}
+
+/// A writer of the configured ones (the calls' or the tool definitions' JSON form), taking
+/// the config [`write`] prepared.
+fn configured(
+    writer: fn(&Config<'_>, &str) -> core::result::Result<String, JsonInputError>,
+) -> impl FnOnce(ConfigBuf, &str) -> core::result::Result<String, JsonInputError> {
+    move |config, text| writer(&config.config(), text)
 }
 
 /// Writes the assistant's past tool calls as the model writes them (what the family's chat
@@ -141,24 +176,13 @@ pub unsafe extern "C" fn tokensieve_format_tool_calls_json(
     out_len: *mut usize,
 ) -> i32 {
     const WHAT: &str = "tokensieve_format_tool_calls_json";
-    let config = || {
-        // SAFETY: NULL or NUL-terminated, by this function's contract.
-        unsafe { json_config(config_json, WHAT) }
-    };
-    // SAFETY: forwarded contract.
-    unsafe {
-        write_with_config(
-            WHAT,
-            config,
-            format_tool_calls_json,
-            "calls_json",
-            calls_json,
-            calls_json_len,
-            buf,
-            buf_len,
-            out_len,
-        )
-    }
+    let input = Input::new("calls_json", calls_json, calls_json_len);
+    let out = Out::new(buf, buf_len, out_len);
+    // SAFETY: NULL or NUL-terminated, by this function's contract.
+    let config = || unsafe { json_config(config_json, WHAT) };
+    let writer = configured(format_tool_calls_json);
+    // SAFETY: the rest of this function's contract, forwarded.
+    unsafe { write(WHAT, input, out, config, writer) }
 }
 
 /// What the writers take of a struct config: the preset, its call markers, its tools.
@@ -200,24 +224,13 @@ pub unsafe extern "C" fn tokensieve_format_tool_calls(
     out_len: *mut usize,
 ) -> i32 {
     const WHAT: &str = "tokensieve_format_tool_calls";
-    let config = || {
-        // SAFETY: NULL or valid, by this function's contract.
-        unsafe { struct_config(config, WHAT) }
-    };
-    // SAFETY: forwarded contract.
-    unsafe {
-        write_with_config(
-            WHAT,
-            config,
-            format_tool_calls_json,
-            "calls_json",
-            calls_json,
-            calls_json_len,
-            buf,
-            buf_len,
-            out_len,
-        )
-    }
+    let input = Input::new("calls_json", calls_json, calls_json_len);
+    let out = Out::new(buf, buf_len, out_len);
+    // SAFETY: NULL or valid, by this function's contract.
+    let config = || unsafe { struct_config(config, WHAT) };
+    let writer = configured(format_tool_calls_json);
+    // SAFETY: the rest of this function's contract, forwarded.
+    unsafe { write(WHAT, input, out, config, writer) }
 }
 
 /// Writes the prompt's tool-definition section as the family's chat template renders the
@@ -257,24 +270,13 @@ pub unsafe extern "C" fn tokensieve_format_tool_definitions_json(
     out_len: *mut usize,
 ) -> i32 {
     const WHAT: &str = "tokensieve_format_tool_definitions_json";
-    let config = || {
-        // SAFETY: NULL or NUL-terminated, by this function's contract.
-        unsafe { json_config(config_json, WHAT) }
-    };
-    // SAFETY: forwarded contract.
-    unsafe {
-        write_with_config(
-            WHAT,
-            config,
-            format_tool_definitions_json,
-            "tools_json",
-            tools_json,
-            tools_json_len,
-            buf,
-            buf_len,
-            out_len,
-        )
-    }
+    let input = Input::new("tools_json", tools_json, tools_json_len);
+    let out = Out::new(buf, buf_len, out_len);
+    // SAFETY: NULL or NUL-terminated, by this function's contract.
+    let config = || unsafe { json_config(config_json, WHAT) };
+    let writer = configured(format_tool_definitions_json);
+    // SAFETY: the rest of this function's contract, forwarded.
+    unsafe { write(WHAT, input, out, config, writer) }
 }
 
 /// `tokensieve_format_tool_definitions_json` with a struct config (a `TOKENSIEVE_DIALECT_*`
@@ -293,24 +295,13 @@ pub unsafe extern "C" fn tokensieve_format_tool_definitions(
     out_len: *mut usize,
 ) -> i32 {
     const WHAT: &str = "tokensieve_format_tool_definitions";
-    let config = || {
-        // SAFETY: NULL or valid, by this function's contract.
-        unsafe { struct_config(config, WHAT) }
-    };
-    // SAFETY: forwarded contract.
-    unsafe {
-        write_with_config(
-            WHAT,
-            config,
-            format_tool_definitions_json,
-            "tools_json",
-            tools_json,
-            tools_json_len,
-            buf,
-            buf_len,
-            out_len,
-        )
-    }
+    let input = Input::new("tools_json", tools_json, tools_json_len);
+    let out = Out::new(buf, buf_len, out_len);
+    // SAFETY: NULL or valid, by this function's contract.
+    let config = || unsafe { struct_config(config, WHAT) };
+    let writer = configured(format_tool_definitions_json);
+    // SAFETY: the rest of this function's contract, forwarded.
+    unsafe { write(WHAT, input, out, config, writer) }
 }
 
 /// The dialect of a `TOKENSIEVE_DIALECT_*` code, or a config error naming the dialects.
@@ -341,20 +332,11 @@ pub unsafe extern "C" fn tokensieve_format_tool_results(
     out_len: *mut usize,
 ) -> i32 {
     const WHAT: &str = "tokensieve_format_tool_results";
-    guard(WHAT, Error::Panic.code(), || {
-        status((|| {
-            if out_len.is_null() {
-                return Err(Error::Null.report(format_args!("{WHAT}: out_len is NULL")));
-            }
-            let d = dialect(dialect_code, WHAT)?;
-            // SAFETY: forwarded contract.
-            let text = unsafe { input(results_json, results_json_len, WHAT, "results_json") }?;
-            let written = format_tool_results_json(d, text)
-                .map_err(|e| input_err(WHAT, "results_json", &e))?;
-            // SAFETY: forwarded contract; out_len checked above.
-            unsafe { deliver(&written, buf, buf_len, out_len, WHAT) }
-        })())
-    })
+    let input = Input::new("results_json", results_json, results_json_len);
+    let out = Out::new(buf, buf_len, out_len);
+    let dialect = || dialect(dialect_code, WHAT);
+    // SAFETY: this function's contract, forwarded.
+    unsafe { write(WHAT, input, out, dialect, format_tool_results_json) }
 }
 
 /// The stop sequences a host sets when it runs a model of `dialect` (a

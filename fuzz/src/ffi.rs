@@ -40,18 +40,15 @@ use std::ffi::{CStr, CString, c_char};
 use std::ptr;
 
 use serde_json::Value;
-use tokensieve::{BlockType, Dialect, MIN_MEMORY, Part};
+use tokensieve::{Dialect, MIN_MEMORY};
 use tokensieve_ffi as c;
 
+pub use crate::c_record::CEvent;
+use crate::c_record::{
+    self as record, DONE, E_INVALID, E_NULL, E_STATE, EVENT, NEED_MORE, OK, Open, blank,
+    block_code, coalesce_c, part_code,
+};
 use crate::{Ev, STOPS, Setup, assert_same, coalesce, splits};
-
-const EVENT: i32 = 0;
-const NEED_MORE: i32 = 1;
-const DONE: i32 = 2;
-const OK: i32 = 0;
-const E_NULL: i32 = -1;
-const E_STATE: i32 = -2;
-const E_INVALID: i32 = -5;
 
 const DIALECTS: [Dialect; 14] = [
     Dialect::Passthrough,
@@ -69,104 +66,6 @@ const DIALECTS: [Dialect; 14] = [
     Dialect::Llama3Json,
     Dialect::Pythonic,
 ];
-
-/// One C event, copied out of the parser's and the caller's memory.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CEvent {
-    /// `kind`.
-    pub kind: u32,
-    /// `block_type`.
-    pub block_type: u32,
-    /// `flags`.
-    pub flags: u32,
-    /// `index`.
-    pub index: u32,
-    /// `depth`.
-    pub depth: u32,
-    /// `part`.
-    pub part: u32,
-    /// `error_code`.
-    pub error_code: u32,
-    /// `text`.
-    pub text: Option<Vec<u8>>,
-    /// `tool_name`.
-    pub tool_name: Option<Vec<u8>>,
-    /// `tool_id`.
-    pub tool_id: Option<Vec<u8>>,
-    /// `content`.
-    pub content: Option<Vec<u8>>,
-    /// `input`.
-    pub input: Option<Vec<u8>>,
-    /// `error_reason`.
-    pub error_reason: Option<Vec<u8>>,
-    /// `error_raw`.
-    pub error_raw: Option<Vec<u8>>,
-}
-
-/// Copies a slice out (the read the sanitizer checks).
-pub(crate) fn copy(s: c::tokensieve_str) -> Option<Vec<u8>> {
-    if s.ptr.is_null() {
-        assert_eq!(s.len, 0, "a NULL slice with a length");
-        return None;
-    }
-    // SAFETY: the ABI promises `len` readable bytes at a non-NULL `ptr` until the next call
-    // on the parser; this is the claim under test (AddressSanitizer checks the read).
-    Some(unsafe { std::slice::from_raw_parts(s.ptr.cast::<u8>(), s.len) }.to_vec())
-}
-
-impl CEvent {
-    pub(crate) fn of(e: &c::tokensieve_event) -> CEvent {
-        assert_eq!(e.reserved, 0, "reserved is not 0");
-        CEvent {
-            kind: e.kind,
-            block_type: e.block_type,
-            flags: e.flags,
-            index: e.index,
-            depth: e.depth,
-            part: e.part,
-            error_code: e.error_code,
-            text: copy(e.text),
-            tool_name: copy(e.tool_name),
-            tool_id: copy(e.tool_id),
-            content: copy(e.content),
-            input: copy(e.input),
-            error_reason: copy(e.error_reason),
-            error_raw: copy(e.error_raw),
-        }
-    }
-
-    /// The fields that rule 4 allows to differ between chunkings of the same stream: none
-    /// but a chunk's text, which coalescing joins.
-    fn chunk_key(&self) -> Option<ChunkKey<'_>> {
-        (self.kind == 2).then_some((
-            self.block_type,
-            self.index,
-            self.depth,
-            self.part,
-            &self.tool_name,
-            &self.tool_id,
-        ))
-    }
-}
-
-/// Block type, index, depth, part, tool name, tool id.
-type ChunkKey<'a> = (u32, u32, u32, u32, &'a Option<Vec<u8>>, &'a Option<Vec<u8>>);
-
-/// Merges adjacent chunks whose fields other than the text are equal.
-pub(crate) fn coalesce_c(events: &[CEvent]) -> Vec<CEvent> {
-    let mut out: Vec<CEvent> = Vec::new();
-    for ev in events {
-        if let Some(last) = out.last_mut() {
-            if last.chunk_key().is_some() && last.chunk_key() == ev.chunk_key() {
-                let more = ev.text.clone().unwrap_or_default();
-                last.text.get_or_insert_with(Vec::new).extend(more);
-                continue;
-            }
-        }
-        out.push(ev.clone());
-    }
-    out
-}
 
 /// The decoded input: the dialect, the flags, and (bits 0–3 and 6, read as the stream
 /// targets read them) the core's setup — config in the JSON form, prefill, input, seed.
@@ -319,13 +218,6 @@ fn last_error(p: *const c::tokensieve_parser) -> String {
 fn expect_failure(p: *const c::tokensieve_parser, rc: i32, want: i32, what: &str) {
     assert_eq!(rc, want, "{what}: status");
     assert!(!last_error(p).is_empty(), "{what}: no message");
-}
-
-/// An empty event to write into.
-pub(crate) fn blank() -> c::tokensieve_event {
-    // SAFETY: tokensieve_event is plain old data (integers and raw pointers): all zeroes is
-    // a valid value.
-    unsafe { std::mem::zeroed() }
 }
 
 /// One stream through the ABI: creates the parser, prefill, the input in pieces of `sizes`
@@ -546,101 +438,35 @@ fn drain_finished(
 
 /// Checks one event list on its own.
 fn lint_c(events: &[CEvent], accumulate: bool) {
-    let mut open: Option<(u32, u32, Vec<u8>)> = None;
+    let mut open: Open = None;
     for (i, e) in events.iter().enumerate() {
-        for b in [
-            &e.tool_name,
-            &e.tool_id,
-            &e.content,
-            &e.input,
-            &e.error_reason,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            assert!(
-                std::str::from_utf8(b).is_ok(),
-                "#{i}: a string is not UTF-8"
-            );
-        }
+        record::strings_utf8(i, e, &[]);
         match e.kind {
             1 => open = Some((e.index, e.block_type, Vec::new())),
-            2 => {
-                let text = e.text.as_deref().expect("a chunk without text");
-                assert!(!text.is_empty(), "#{i}: empty chunk");
-                assert!(std::str::from_utf8(text).is_ok(), "#{i}: chunk not UTF-8");
-                let (index, ty, acc) = open.as_mut().expect("chunk outside a block");
-                assert_eq!(
-                    (e.index, e.block_type),
-                    (*index, *ty),
-                    "#{i}: another block's chunk"
-                );
-                // What accumulation collects: text, thinking and result chunks, and the input
-                // part of a call.
-                if e.part == 0 || e.part == 3 {
-                    acc.extend_from_slice(text);
-                }
-            }
+            2 => record::chunk(i, e, &mut open),
             3 => {
-                let (index, ty, acc) = open.take().expect("completes an unopened block");
-                assert_eq!(
-                    (e.index, e.block_type),
-                    (index, ty),
-                    "#{i}: completes another block"
-                );
                 let failed = e.error_code != 0;
-                assert_eq!(
-                    failed,
-                    e.error_reason.is_some(),
-                    "#{i}: error_reason iff error_code"
-                );
                 assert!(
                     failed || e.error_raw.is_none(),
                     "#{i}: error_raw on a good block"
                 );
-                let collected = if ty == 2 { &e.input } else { &e.content };
-                let other = if ty == 2 { &e.content } else { &e.input };
+                let other = if e.block_type == 2 {
+                    &e.content
+                } else {
+                    &e.input
+                };
                 assert!(
                     other.is_none(),
                     "#{i}: content/input on the wrong block type"
                 );
-                if !accumulate || (ty == 2 && failed) {
-                    assert!(collected.is_none(), "#{i}: accumulated without accumulate");
-                    continue;
-                }
-                let got = collected
-                    .as_deref()
-                    .expect("accumulate: content/input missing");
-                if e.flags & 8 != 0 {
-                    assert!(
-                        acc.starts_with(got),
-                        "#{i}: truncated content is not a prefix"
-                    );
-                } else {
-                    assert_eq!(got, &acc[..], "#{i}: content/input differs from the chunks");
+                if let Some((acc, got)) = record::complete(i, e, &mut open, accumulate) {
+                    let got = got.expect("accumulate: content/input missing");
+                    record::accumulated(i, e, got, &acc);
                 }
             }
             4 => assert!(open.is_none(), "#{i}: stop inside a block"),
             k => panic!("#{i}: unknown kind {k}"),
         }
-    }
-}
-
-pub(crate) fn part_code(p: Option<Part>) -> u32 {
-    match p {
-        None => 0,
-        Some(Part::Name) => 1,
-        Some(Part::Id) => 2,
-        Some(Part::Input) => 3,
-    }
-}
-
-pub(crate) fn block_code(t: BlockType) -> u32 {
-    match t {
-        BlockType::Text => 0,
-        BlockType::Thinking => 1,
-        BlockType::ToolCall => 2,
-        BlockType::ToolResult => 3,
     }
 }
 
@@ -683,7 +509,7 @@ fn core_view(events: &[Ev]) -> Vec<String> {
 }
 
 fn c_view(events: &[CEvent]) -> Vec<String> {
-    let s = |b: &Option<Vec<u8>>| b.as_ref().map(|b| String::from_utf8_lossy(b).into_owned());
+    let s = record::lossy;
     events
         .iter()
         .map(|e| match e.kind {

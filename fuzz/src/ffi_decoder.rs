@@ -29,16 +29,12 @@ use tokensieve::provider::{Decoder, DecoderConfig, Provider};
 use tokensieve::{Event, OnMalformed};
 use tokensieve_ffi as c;
 
-use crate::ffi::{CEvent, Memory, blank, block_code, coalesce_c, copy, part_code};
+use crate::c_record::{
+    self as record, CEvent, DONE, E_INVALID, E_NULL, E_STATE, EVENT, NEED_MORE, OK, Open, blank,
+    block_code, coalesce_c, copy, part_code,
+};
+use crate::ffi::Memory;
 use crate::{assert_same, splits};
-
-const EVENT: i32 = 0;
-const NEED_MORE: i32 = 1;
-const DONE: i32 = 2;
-const OK: i32 = 0;
-const E_NULL: i32 = -1;
-const E_STATE: i32 = -2;
-const E_INVALID: i32 = -5;
 
 /// First bytes from here to `CONFIG_TEXT` (exclusive) are decoder inputs.
 pub const DECODER: u8 = 0xE0;
@@ -215,7 +211,7 @@ fn core_line(ev: &Event<'_>) -> String {
 }
 
 fn c_line(e: &DEvent) -> String {
-    let s = |b: &Option<Vec<u8>>| b.as_ref().map(|b| String::from_utf8_lossy(b).into_owned());
+    let s = record::lossy;
     let ev = &e.ev;
     match ev.kind {
         1 => format!("start {} {} {}", ev.index, ev.block_type, e.choice),
@@ -283,29 +279,11 @@ fn coalesce_d(events: &[DEvent]) -> Vec<DEvent> {
 
 /// The event model for a decoder's events.
 fn lint_d(events: &[DEvent], accumulate: bool) {
-    let mut open: Option<(u32, u32, Vec<u8>)> = None;
+    let mut open: Open = None;
     let mut next = 0;
     for (i, d) in events.iter().enumerate() {
         let e = &d.ev;
-        for b in [
-            &e.tool_name,
-            &e.tool_id,
-            &e.content,
-            &e.input,
-            &e.error_reason,
-            &d.raw_reason,
-            &d.response_id,
-            &d.model,
-            &d.code,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            assert!(
-                std::str::from_utf8(b).is_ok(),
-                "#{i}: a string is not UTF-8"
-            );
-        }
+        record::strings_utf8(i, e, &[&d.raw_reason, &d.response_id, &d.model, &d.code]);
         match e.kind {
             1 => {
                 assert!(open.is_none(), "#{i}: blocks interleave");
@@ -313,40 +291,10 @@ fn lint_d(events: &[DEvent], accumulate: bool) {
                 next += 1;
                 open = Some((e.index, e.block_type, Vec::new()));
             }
-            2 => {
-                let text = e.text.as_deref().expect("a chunk without text");
-                assert!(!text.is_empty(), "#{i}: empty chunk");
-                assert!(std::str::from_utf8(text).is_ok(), "#{i}: chunk not UTF-8");
-                let (index, ty, acc) = open.as_mut().expect("chunk outside a block");
-                assert_eq!(
-                    (e.index, e.block_type),
-                    (*index, *ty),
-                    "#{i}: another block's"
-                );
-                if e.part == 0 || e.part == 3 {
-                    acc.extend_from_slice(text);
-                }
-            }
+            2 => record::chunk(i, e, &mut open),
             3 => {
-                let (index, ty, acc) = open.take().expect("completes an unopened block");
-                assert_eq!((e.index, e.block_type), (index, ty), "#{i}: another block");
-                let failed = e.error_code != 0;
-                assert_eq!(
-                    failed,
-                    e.error_reason.is_some(),
-                    "#{i}: error_reason iff code"
-                );
-                let collected = if ty == 2 { &e.input } else { &e.content };
-                if !accumulate || (ty == 2 && failed) {
-                    assert!(collected.is_none(), "#{i}: accumulated without accumulate");
-                    continue;
-                }
-                if let Some(got) = collected.as_deref() {
-                    if e.flags & 8 != 0 {
-                        assert!(acc.starts_with(got), "#{i}: truncated, not a prefix");
-                    } else {
-                        assert_eq!(got, &acc[..], "#{i}: content/input differs from chunks");
-                    }
+                if let Some((acc, Some(got))) = record::complete(i, e, &mut open, accumulate) {
+                    record::accumulated(i, e, got, &acc);
                 }
             }
             4 => assert!(open.is_none(), "#{i}: stop inside a block"),

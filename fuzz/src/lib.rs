@@ -7,6 +7,7 @@
 //! (empty pieces included); the coalesced events must be equal (rule 4), and both runs must
 //! obey rules 1, 3, 6 (where checkable), 7, 8, 9 and 10.
 
+pub mod c_record;
 pub mod fast;
 pub mod ffi;
 pub mod ffi_decoder;
@@ -16,7 +17,9 @@ pub mod provider;
 use std::borrow::Cow;
 
 use serde_json::{Value, json};
-use tokensieve::{BlockType, Config, ConfigBuf, Dialect, Event, EventSource, MIN_MEMORY, Part, Sieve};
+use tokensieve::{
+    BlockType, Config, ConfigBuf, Dialect, Event, EventSource, MIN_MEMORY, Part, Sieve,
+};
 
 /// One event, owned (with the error's `raw_truncated`, which `OwnedEvent` does not keep).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -503,34 +503,6 @@ impl<'a> Decoder<'a> {
     }
 }
 
-/// The same methods as the inherent ones (which the trait's forward to).
-impl EventSource for Decoder<'_> {
-    #[inline]
-    fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
-        Decoder::next(self, input)
-    }
-
-    #[inline]
-    fn pull<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Result<Pull<'s>, Misuse> {
-        Decoder::pull(self, input)
-    }
-
-    #[inline]
-    fn finish(&mut self) {
-        Decoder::finish(self)
-    }
-
-    #[inline]
-    fn is_done(&self) -> bool {
-        Decoder::is_done(self)
-    }
-
-    #[inline]
-    fn reset(&mut self) {
-        Decoder::reset(self)
-    }
-}
-
 /// The decoder's five held-bytes buffers on the heap, each bounded by `limit`.
 #[cfg(feature = "alloc")]
 fn heap_bufs<'a>(limit: usize) -> [Buf<'a>; 5] {

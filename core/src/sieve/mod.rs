@@ -641,32 +641,3 @@ enum Step<'i> {
     /// A chunk of the window: `Some(input)` when the window was the input, else the hold.
     Direct(Meta, Emit, Option<&'i [u8]>),
 }
-
-/// The same methods as the inherent ones (which the trait's forward to: callers of a concrete
-/// `Sieve` need no import).
-impl EventSource for Sieve<'_> {
-    #[inline]
-    fn next<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Option<Event<'s>> {
-        Sieve::next(self, input)
-    }
-
-    #[inline]
-    fn pull<'s, 'i: 's>(&'s mut self, input: &mut &'i [u8]) -> Result<Pull<'s>, Misuse> {
-        Sieve::pull(self, input)
-    }
-
-    #[inline]
-    fn finish(&mut self) {
-        Sieve::finish(self)
-    }
-
-    #[inline]
-    fn is_done(&self) -> bool {
-        Sieve::is_done(self)
-    }
-
-    #[inline]
-    fn reset(&mut self) {
-        Sieve::reset(self)
-    }
-}
