@@ -518,3 +518,134 @@ fn a_whole_item_while_a_call_is_open_fails_that_call_and_is_skipped() {
     );
     find(&events, r#""content":"After.""#);
 }
+
+/// Calls written whole (compatible servers and proxies): a call that had no argument delta
+/// takes its item's arguments, once, at every read size (vectors 021–026).
+#[test]
+fn calls_written_whole_take_the_item_arguments_at_every_read_size() {
+    const DIR: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../conformance/providers/openai-responses/"
+    );
+    let cases: [(&str, &[&str]); 6] = [
+        (
+            "021-function-call-whole-in-done.sse",
+            &[r#""input":{"city":"Köln","days":[1,2],"note":"say \"hi\""}"#],
+        ),
+        (
+            "022-custom-tool-call-input-in-added.sse",
+            &[
+                r#""input":{"input":"*** Begin Patch\n*** Add File: hello.txt\n+Hello, \"world\"\t!\n*** End Patch"}"#,
+            ],
+        ),
+        (
+            "023-custom-in-added-and-done-no-duplication.sse",
+            &[
+                r#""input":{"input":"*** Begin Patch\n*** Add File: hello.txt\n+Hello, \"world\"\t!\n*** End Patch"}"#,
+                r#""input":{"path":"hello.txt"}"#,
+            ],
+        ),
+        (
+            "024-deltas-win-over-done.sse",
+            &[r#""input":{"query":"rust"}"#],
+        ),
+        (
+            "025-whole-item-cut-at-end.sse",
+            &[
+                r#""error":{"reason":"unfinished","raw":"{\"input\":\"*** Begin Patch\\n*** Delete File: old.txt\\n*** End Patch"}"#,
+            ],
+        ),
+        ("026-call-only-in-done.sse", &[r#""input":{"a":1}"#]),
+    ];
+    for (file, inputs) in cases {
+        let body = std::fs::read(format!("{DIR}{file}")).unwrap();
+        let events = invariant(&body, 64);
+        let calls: Vec<&str> = blocks(&events)
+            .into_iter()
+            .filter(|l| {
+                l.contains(r#""event":"block_complete","index""#) && l.contains("tool_call")
+            })
+            .collect();
+        assert_eq!(calls.len(), inputs.len(), "{file}: {events:#?}");
+        for (call, input) in calls.iter().zip(inputs) {
+            assert!(call.contains(input), "{file}: {call} lacks {input}");
+        }
+    }
+}
+
+/// An item's arguments held past `max_call_bytes` (the added item's, or a done item's whose
+/// call was never added) fail the call as too large: never a call with a cut input.
+#[test]
+fn item_arguments_past_the_memory_bound_fail_the_call() {
+    let long = "x".repeat(300);
+    let added = format!(
+        r#"{{"type":"response.output_item.added","output_index":0,"item":{{"id":"ctc_1","type":"custom_tool_call","status":"in_progress","call_id":"call_1","input":"{long}","name":"apply_patch"}}}}"#
+    );
+    let done_only = format!(
+        r#"{{"type":"response.output_item.done","output_index":1,"item":{{"id":"fc_2","type":"function_call","status":"completed","arguments":"{{\"q\":\"{long}\"}}","call_id":"call_2","name":"search"}}}}"#
+    );
+    let body = sse(
+        true,
+        &[
+            CREATED,
+            &added,
+            r#"{"type":"response.output_item.done","output_index":0,"item":{"id":"ctc_1","type":"custom_tool_call","status":"completed","call_id":"call_1","name":"apply_patch"}}"#,
+            &done_only,
+            &completed("completed", "null"),
+        ],
+    );
+    // 640 bytes of memory: 128 for held arguments.
+    let config = DecoderConfig::new(Provider::OpenAiResponses);
+    for size in [1, 7, body.len()] {
+        let mut memory = [0u8; 640];
+        let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
+        let mut completes = Vec::new();
+        let mut collector = Collector::new();
+        let mut on = |ev: Event<'_>| {
+            let owned = collector.push(&ev);
+            if matches!(ev, Event::BlockComplete(_)) {
+                completes.push(owned.to_json());
+            }
+        };
+        for read in body.chunks(size) {
+            decoder.feed_with(read, &mut on);
+        }
+        decoder.finish_with(&mut on);
+        let calls: Vec<&String> = completes
+            .iter()
+            .filter(|l| l.contains("tool_call"))
+            .collect();
+        assert_eq!(calls.len(), 2, "size {size}: {completes:#?}");
+        for call in calls {
+            assert!(
+                call.contains(r#""error":{"reason":"too-large""#),
+                "size {size}: {call}"
+            );
+        }
+    }
+}
+
+/// A `*_arguments.done` event of a call whose block is no longer open (another item's block
+/// opened since) is a snapshot: it feeds neither that call nor the open block.
+#[test]
+fn a_done_event_of_a_call_no_longer_open_is_not_read() {
+    let body = sse(
+        true,
+        &[
+            CREATED,
+            r#"{"type":"response.output_item.added","output_index":0,"item":{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"call_1","name":"ping"}}"#,
+            &text_delta(1, 0, "Hi."),
+            r#"{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":0,"arguments":"{\"a\":1}"}"#,
+            &completed("completed", "null"),
+        ],
+    );
+    let events = invariant(&body, 24);
+    find(&events, r#""tool_id":"call_1","input":{}"#);
+    find(&events, r#""type":"text","content":"Hi.""#);
+    assert!(
+        !events
+            .iter()
+            .any(|l| l.contains(r#"\"a\""#) || l.contains(r#""a":1"#)),
+        "{events:#?}"
+    );
+}

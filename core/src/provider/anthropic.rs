@@ -309,13 +309,23 @@ impl Anthropic {
         }
     }
 
+    /// A `content_block_delta` that names another block than the open one (an
+    /// `unexpected-block-index` error at its end).
+    fn foreign_delta(&self) -> bool {
+        self.ev == Ev::ContentBlockDelta
+            && self.doc_index.is_some()
+            && self.doc_index != self.open_index
+    }
+
     /// A citation object starts: it is captured into the text block's citations (a text
     /// block is opened unless one is: the citation comes before the text it cites).
     fn citation(&mut self, out: &mut Out) -> Option<Capture> {
         if self.sig_dropped {
             return None;
         }
-        if !out.is_open(BlockType::Text, 0, false) {
+        if !out.is_open(BlockType::Text, 0, false) || self.foreign_delta() {
+            // A citation of another block than the open text block goes on a block of its
+            // own (never on the open one's list).
             out.open_text(BlockType::Text, 0, false);
         }
         self.citing = cite::begin(out);
@@ -427,6 +437,13 @@ impl Map for Anthropic {
             self.block_open(out);
         } else if d == 2 && p.key(1) == Key::Delta {
             self.delta = Delta::Unknown;
+            if self.foreign_delta() && out.open.is_some_and(|o| out.sig_block == Some(o.index)) {
+                // A delta of another block than the open one (its stop and the next start
+                // left out) while the open block holds citations or a signature: it
+                // completes here, at a token boundary, so they are handed out before the
+                // next block's claim the buffers they share (docs/providers.md, "Citations").
+                out.close();
+            }
         } else if d == 2 && p.key(1) == Key::Message {
             if self.started {
                 // docs/providers.md: the decoder's own error; the new message goes on in
@@ -626,7 +643,23 @@ impl Map for Anthropic {
                     Self::compaction_block(out);
                 }
             }
-            What::DeltaType => self.delta = delta_of(word.bytes()),
+            What::DeltaType => {
+                self.delta = delta_of(word.bytes());
+                // The same, when the delta's `index` comes after it: a signature for a block
+                // that is not thinking, a citation for one that is not text, completes the
+                // open block first when it holds such data (its completion reads it).
+                let wants = match self.delta {
+                    Delta::Signature => Some(BlockType::Thinking),
+                    Delta::Citations => Some(BlockType::Text),
+                    _ => None,
+                };
+                if let (Some(ty), Some(o)) = (wants, out.open)
+                    && (o.ty != ty || o.refusal || o.compaction)
+                    && out.sig_block == Some(o.index)
+                {
+                    out.close();
+                }
+            }
             What::ResponseId if !word.is_empty() => out.response_id = word,
             What::Model if !word.is_empty() => out.model = word,
             What::StopReason if !word.is_empty() => {

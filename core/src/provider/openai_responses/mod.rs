@@ -26,7 +26,11 @@
 //!
 //! Snapshots are not content (docs/providers.md, "Readings the vectors pin"): the `*.done`
 //! events, the item of `output_item.done` and the lifecycle events' `output` are read only
-//! for ids, status, usage, errors and `encrypted_content`. Each content part is one block
+//! for ids, status, usage, errors and `encrypted_content` — except a call's arguments:
+//! deltas win, and a call without deltas takes its item's (`item_args`, `done_args`: the
+//! added item's non-empty `arguments` / `input` open it, else the `*_arguments.done` /
+//! `custom_tool_call_input.done` event's, else the done item's; `Call::fed` says which
+//! came first, and nothing after it is read). Each content part is one block
 //! (a delta of another part completes the open one); an item's blocks complete at its
 //! `output_item.done`, where a reasoning item's `encrypted_content` becomes the `signature`
 //! of its last thinking block (or of a thinking block of its own when it has none).
@@ -59,6 +63,9 @@ enum What {
     ItemId,
     /// A whole body's custom call input before its name: escaped into `out.held`.
     HeldCustom,
+    /// A done item's arguments for its open call that had none (`item_args`).
+    StreamArgs,
+    StreamCustom,
     Signature,
     HeldArgs,
     Status,
@@ -82,6 +89,9 @@ struct Call {
     server: bool,
     /// A custom tool call (free-form input, see `CUSTOM_OPEN`).
     custom: bool,
+    /// Its arguments began: a delta came, or its `output_item.added` item carried them.
+    /// Snapshots of a fed call are not read (deltas win; docs/providers.md).
+    fed: bool,
 }
 
 /// The output item being read (`item` of an item event, a whole body's `output[i]`).
@@ -219,6 +229,7 @@ impl OpenAiResponses {
             n: self.next_call,
             server,
             custom,
+            fed: false,
         });
         self.next_call += 1;
         if !server {
@@ -342,6 +353,7 @@ impl OpenAiResponses {
             // No output_item.added named it: an unnamed call (it fails as missing-name).
             None => self.remember(self.at, Slot::EMPTY, Slot::EMPTY, false, false),
         };
+        self.calls[pos].fed = true;
         if self.calls[pos].custom {
             // Not the kind of delta its item streams: the call fails as malformed.
             self.open_call_with(pos, true, out);
@@ -357,12 +369,91 @@ impl OpenAiResponses {
             Some(pos) => pos,
             None => self.remember(self.at, Slot::EMPTY, Slot::EMPTY, false, true),
         };
+        self.calls[pos].fed = true;
         self.open_call(pos, out);
         if self.calls[pos].custom {
             Sink::ArgsString
         } else {
             // A function call's item: its arguments are JSON text (they fail if not).
             Sink::Args
+        }
+    }
+
+    /// The whole arguments of a `*.done` event (`arguments` / `input`): the call's content
+    /// when no delta fed it (a server that writes them whole), else a snapshot.
+    fn done_args(&mut self, custom: bool, out: &Out) -> Sink {
+        let pos = self.call_at(self.at);
+        if !self.is_open_call(pos, out) {
+            // No call, or another block opened since: a snapshot.
+            return Sink::Skip;
+        }
+        match pos.and_then(|i| self.calls.get_mut(i)) {
+            Some(c) if !c.fed && c.custom == custom => {
+                c.fed = true;
+                if custom { Sink::ArgsString } else { Sink::Args }
+            }
+            _ => Sink::Skip,
+        }
+    }
+
+    /// A streamed item's `arguments` / `input` (`output_item.added` or `.done`): content
+    /// when the call had none yet (docs/providers.md: deltas win; a call without deltas
+    /// takes the item's arguments). The added item's, and a done item whose call was never
+    /// added, are held until the item's name and id are read (`item_close`); a done item's
+    /// for its open call streams into it.
+    fn item_args(&mut self, out: &mut Out) -> What {
+        let (.., custom) = self.item_call();
+        if self.ev == Ev::ItemDone {
+            let pos = self.call_at(self.at);
+            match pos.and_then(|i| self.calls.get(i)) {
+                Some(c) if c.fed => return What::None,
+                Some(c) if c.custom == custom && self.is_open_call(pos, out) => {
+                    if let Some(c) = pos.and_then(|i| self.calls.get_mut(i)) {
+                        c.fed = true;
+                    }
+                    return if custom {
+                        What::StreamCustom
+                    } else {
+                        What::StreamArgs
+                    };
+                }
+                // Another item's call, or an MCP call never added (its result would come
+                // before its call): as before, a snapshot.
+                Some(_) => return What::None,
+                None if self.item.kind == Kind::Mcp => return What::None,
+                None => {}
+            }
+        }
+        self.item.holding = true;
+        self.item.overflow = false;
+        out.held.clear();
+        if custom {
+            What::HeldCustom
+        } else {
+            What::HeldArgs
+        }
+    }
+
+    /// A streamed item's call opens with the arguments its item carried (`item_args`): they
+    /// are replayed into it (a call cut by `max_call_bytes` fails as too large).
+    fn open_held(&mut self, pos: usize, done: bool, out: &mut Out) {
+        let item = self.item;
+        let custom = self.calls[pos].custom;
+        if item.holding && !item.overflow && custom && done && !out.held.push(CUSTOM_CLOSE) {
+            self.item.overflow = true;
+        }
+        self.open_call(pos, out);
+        if !item.holding || (out.held.len() == 0 && !done) {
+            out.held.clear();
+            return;
+        }
+        self.calls[pos].fed = true;
+        if self.item.overflow {
+            out.cut_args(true);
+        } else {
+            // A done item's call stays open until the next block or the finish (the held
+            // bytes are fed after this step).
+            out.replay_held();
         }
     }
 
@@ -390,7 +481,13 @@ impl OpenAiResponses {
             (Ev::ItemAdded, Kind::FunctionCall | Kind::Custom | Kind::Mcp) => {
                 let (name, id, server, custom) = self.item_call();
                 let pos = self.remember(self.at, name, id, server, custom);
-                self.open_call(pos, out);
+                self.open_held(pos, false, out);
+            }
+            (Ev::ItemDone, Kind::FunctionCall | Kind::Custom) if item.holding => {
+                // A call whose output_item.added never came: made from its done item.
+                let (name, id, server, custom) = self.item_call();
+                let pos = self.remember(self.at, name, id, server, custom);
+                self.open_held(pos, true, out);
             }
             (Ev::ItemAdded, _) => {}
             (Ev::ItemDone | Ev::Unknown, Kind::Whole(k)) => {
@@ -602,6 +699,10 @@ impl Map for OpenAiResponses {
                 Ev::CustomDelta => return self.custom_delta(out),
                 _ => {}
             }
+        } else if d == 1 && key == Key::Arguments && self.ev == Ev::ArgsDone {
+            return self.done_args(false, out);
+        } else if d == 1 && key == Key::Input && self.ev == Ev::CustomDone {
+            return self.done_args(true, out);
         } else if let Some(level) = self.item_level(p).filter(|&l| l == d) {
             let kind = self.item.kind;
             self.what = match key {
@@ -610,6 +711,16 @@ impl Map for OpenAiResponses {
                 Key::CallId => What::CallId,
                 Key::Id => What::ItemId,
                 Key::EncryptedContent if self.ev != Ev::ItemAdded => What::Signature,
+                Key::Arguments if level == 2 && matches!(kind, Kind::FunctionCall | Kind::Mcp) => {
+                    match self.item_args(out) {
+                        What::StreamArgs => return Sink::Args,
+                        w => w,
+                    }
+                }
+                Key::Input if level == 2 && kind == Kind::Custom => match self.item_args(out) {
+                    What::StreamCustom => return Sink::ArgsString,
+                    w => w,
+                },
                 Key::Arguments if level == 3 && matches!(kind, Kind::FunctionCall | Kind::Mcp) => {
                     let (name, id, server, custom) = self.item_call();
                     if !self.item.opened && !name.is_empty() && !id.is_empty() {
@@ -711,7 +822,7 @@ impl Map for OpenAiResponses {
 
     fn piece(&mut self, bytes: &[u8], out: &mut Out) {
         match self.what {
-            What::None => {}
+            What::None | What::StreamArgs | What::StreamCustom => {}
             What::ItemName => self.item.name.push(bytes),
             What::CallId => self.item.id.push(bytes),
             What::ItemId => self.item.item_id.push(bytes),

@@ -22,6 +22,11 @@ pub(super) enum Ev {
     ArgsDelta,
     /// `custom_tool_call_input.delta`: free-form input text.
     CustomDelta,
+    /// `function_call_arguments.done`, `mcp_call_arguments.done`: the whole arguments (read
+    /// only for a call that had no delta).
+    ArgsDone,
+    /// `custom_tool_call_input.done`: the whole input (the same).
+    CustomDone,
     Error,
     /// An event this mapping does not use.
     Other,
@@ -44,6 +49,10 @@ pub(super) fn ev_of(ty: &[u8]) -> Ev {
             Ev::ArgsDelta
         }
         b"response.custom_tool_call_input.delta" => Ev::CustomDelta,
+        b"response.function_call_arguments.done" | b"response.mcp_call_arguments.done" => {
+            Ev::ArgsDone
+        }
+        b"response.custom_tool_call_input.done" => Ev::CustomDone,
         b"error" => Ev::Error,
         _ => Ev::Other,
     }
