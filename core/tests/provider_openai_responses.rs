@@ -598,9 +598,9 @@ fn item_arguments_past_the_memory_bound_fail_the_call() {
     let config = DecoderConfig::new(Provider::OpenAiResponses);
     for size in [1, 7, body.len()] {
         let mut memory = [0u8; 640];
-        let mut decoder = Decoder::with_memory(&config, &mut memory).unwrap();
+        let mut decoder = tokensieve::provider::Decoder::with_memory(&config, &mut memory).unwrap();
         let mut completes = Vec::new();
-        let mut collector = Collector::new();
+        let mut collector = tokensieve::accumulate::Collector::new();
         let mut on = |ev: Event<'_>| {
             let owned = collector.push(&ev);
             if matches!(ev, Event::BlockComplete(_)) {
