@@ -1,3 +1,4 @@
+#![cfg(feature = "alloc")]
 //! A chunk's tool name and id are handed out without validating them again at every chunk
 //! (the configured tool's name, a generated id from a static table): the same texts as the
 //! slots hold, for configured and unknown names, the first ids and those past the table,
