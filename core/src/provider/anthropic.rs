@@ -384,7 +384,7 @@ fn ev_of(ty: &[u8]) -> Ev {
 /// top level every key but the paths of the module docs, in `message_start`'s `message`
 /// all but `id`, `model` and `usage` (its `content` is a snapshot, `role`, `stop_sequence`,
 /// … are not read). Deeper values are read as before.
-fn unread(p: &Path) -> bool {
+fn unread(p: &Path, k: Key) -> bool {
     const TOP: Keys = keys(&[
         Key::Type,
         Key::Index,
@@ -402,9 +402,6 @@ fn unread(p: &Path) -> bool {
         Key::InvocationMetrics,
     ]);
     const MESSAGE: Keys = keys(&[Key::Id, Key::Model, Key::Usage]);
-    let Some(k) = p.member_key() else {
-        return false;
-    };
     let read = match p.depth() {
         1 => TOP,
         2 if p.key(1) == Key::Message => MESSAGE,
@@ -720,11 +717,7 @@ impl Map for Anthropic {
         if citation {
             return self.citation(out);
         }
-        let Some(level) = Self::block_level(p).filter(|&l| l == d) else {
-            // Containers only (as openai-chat's).
-            let container = matches!(v, ValueStart::Object | ValueStart::Array);
-            return (container && unread(p)).then_some(Capture::Skip);
-        };
+        let level = Self::block_level(p).filter(|&l| l == d)?;
         match (p.last_key(), self.block.kind) {
             (Key::Input, Kind::ToolUse { .. }) if v == ValueStart::Object => {
                 // Without its name the call opens at the block's end (input `{}`).
@@ -746,6 +739,10 @@ impl Map for Anthropic {
             }
             _ => None,
         }
+    }
+
+    fn unread(&self, p: &Path, key: Key) -> bool {
+        unread(p, key)
     }
 
     fn value_end(&mut self, _p: &Path, out: &mut Out) {
@@ -797,6 +794,11 @@ mod tests {
     use super::unread;
     use crate::provider::path::Path;
 
+    /// What the reader does: only an object's members are asked.
+    fn skips(p: &Path) -> bool {
+        p.member_key().is_some_and(|k| unread(p, k))
+    }
+
     fn at(keys: &[&str]) -> Path {
         let mut p = Path::new();
         p.value_start();
@@ -818,7 +820,7 @@ mod tests {
             &["message", "role"],
             &["message", "stop_sequence"],
         ] {
-            assert!(unread(&at(skipped)), "{skipped:?}");
+            assert!(skips(&at(skipped)), "{skipped:?}");
         }
         for read in [
             &["type"][..],
@@ -841,7 +843,7 @@ mod tests {
             &["delta", "x"],
             &["error", "x"],
         ] {
-            assert!(!unread(&at(read)), "{read:?}");
+            assert!(!skips(&at(read)), "{read:?}");
         }
     }
 }

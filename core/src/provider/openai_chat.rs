@@ -282,7 +282,7 @@ fn close_signed_block(out: &mut Out) {
 /// member of the objects below but the keys listed (the paths in the module docs; the
 /// top level's `message`, `code` and `type` are an error document's fields). Values deeper
 /// than these objects, and members of objects not listed, are read as before.
-fn unread(p: &Path) -> bool {
+fn unread(p: &Path, k: Key) -> bool {
     const TOP: Keys = keys(&[
         Key::Id,
         Key::Model,
@@ -313,9 +313,6 @@ fn unread(p: &Path) -> bool {
         Key::ReasoningDetails,
     ]);
     const CALL: Keys = keys(&[Key::Index, Key::Id, Key::Function, Key::ExtraContent]);
-    let Some(k) = p.member_key() else {
-        return false;
-    };
     let read = match p.depth() {
         1 => TOP,
         2 if p.key(1) == Key::Usage => USAGE,
@@ -638,11 +635,6 @@ impl Map for OpenAiChat {
     }
 
     fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
-        // Containers only: a scalar under an unread key costs less read (the quick path,
-        // `Sink::Skip`) than a look-up on every value would.
-        if !matches!(v, ValueStart::Object | ValueStart::Array) {
-            return None;
-        }
         // Some compatible servers write `arguments` as an object, not a JSON string.
         if v == ValueStart::Object
             && p.depth() == 7
@@ -657,7 +649,11 @@ impl Map for OpenAiChat {
             self.open_call(pos, out);
             return Some(Capture::Args);
         }
-        unread(p).then_some(Capture::Skip)
+        None
+    }
+
+    fn unread(&self, p: &Path, key: Key) -> bool {
+        unread(p, key)
     }
 
     fn end(&mut self, out: &mut Out) {
@@ -675,6 +671,11 @@ impl Map for OpenAiChat {
 mod tests {
     use super::unread;
     use crate::provider::path::Path;
+
+    /// What the reader does: only an object's members are asked.
+    fn skips(p: &Path) -> bool {
+        p.member_key().is_some_and(|k| unread(p, k))
+    }
 
     /// The path at the start of the value of the last key in `keys` (a number: an array
     /// element at that position; every other key: an object member).
@@ -715,7 +716,7 @@ mod tests {
             &["choices", "0", "delta", "tool_calls", "0", "type"],
             &["usage", "total_tokens"],
         ] {
-            assert!(unread(&at(skipped)), "{skipped:?}");
+            assert!(skips(&at(skipped)), "{skipped:?}");
         }
         for read in [
             &["id"][..],
@@ -747,13 +748,13 @@ mod tests {
             &["error", "param"],
             &["x", "y"],
         ] {
-            assert!(!unread(&at(read)), "{read:?}");
+            assert!(!skips(&at(read)), "{read:?}");
         }
         // A top-level array's elements are not members: read.
         let mut p = Path::new();
         p.value_start();
         p.open(false);
         p.value_start();
-        assert!(!unread(&p));
+        assert!(!skips(&p));
     }
 }
