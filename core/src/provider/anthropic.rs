@@ -29,7 +29,7 @@
 use super::cite;
 use super::error_fields::ErrorFields;
 use super::out::{Out, Slot};
-use super::path::{Key, Keys, Path, keys};
+use super::path::{Key, Keys, Path, keys, unread_by};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use crate::event::{BlockType, ErrorSource, FinishReason};
 
@@ -403,11 +403,11 @@ fn unread(p: &Path, k: Key) -> bool {
     ]);
     const MESSAGE: Keys = keys(&[Key::Id, Key::Model, Key::Usage]);
     let read = match p.depth() {
-        1 => TOP,
-        2 if p.key(1) == Key::Message => MESSAGE,
-        _ => return false,
+        1 => Some(TOP),
+        2 if p.key(1) == Key::Message => Some(MESSAGE),
+        _ => None,
     };
-    read & k.bit() == 0
+    unread_by(read, k)
 }
 
 impl Map for Anthropic {
@@ -792,58 +792,41 @@ impl Map for Anthropic {
 #[cfg(test)]
 mod tests {
     use super::unread;
-    use crate::provider::path::Path;
-
-    /// What the reader does: only an object's members are asked.
-    fn skips(p: &Path) -> bool {
-        p.member_key().is_some_and(|k| unread(p, k))
-    }
-
-    fn at(keys: &[&str]) -> Path {
-        let mut p = Path::new();
-        p.value_start();
-        for k in keys {
-            p.open(true);
-            p.whole_key(k.as_bytes());
-            p.value_start();
-        }
-        p
-    }
+    use crate::provider::path::table_tests::check;
 
     #[test]
     fn the_keys_it_reads_are_not_skipped() {
-        for skipped in [
-            &["role"][..],
-            &["stop_sequence"],
-            &["context_management"],
-            &["message", "content"],
-            &["message", "role"],
-            &["message", "stop_sequence"],
-        ] {
-            assert!(skips(&at(skipped)), "{skipped:?}");
-        }
-        for read in [
-            &["type"][..],
-            &["index"],
-            &["message"],
-            &["content_block"],
-            &["delta"],
-            &["usage"],
-            &["error"],
-            &["content"],
-            &["stop_reason"],
-            &["id"],
-            &["model"],
-            &["code"],
-            &["amazon-bedrock-invocationMetrics"],
-            &["message", "id"],
-            &["message", "model"],
-            &["message", "usage"],
-            &["content_block", "citations"],
-            &["delta", "x"],
-            &["error", "x"],
-        ] {
-            assert!(!skips(&at(read)), "{read:?}");
-        }
+        check(
+            unread,
+            &[
+                &["role"][..],
+                &["stop_sequence"],
+                &["context_management"],
+                &["message", "content"],
+                &["message", "role"],
+                &["message", "stop_sequence"],
+            ],
+            &[
+                &["type"][..],
+                &["index"],
+                &["message"],
+                &["content_block"],
+                &["delta"],
+                &["usage"],
+                &["error"],
+                &["content"],
+                &["stop_reason"],
+                &["id"],
+                &["model"],
+                &["code"],
+                &["amazon-bedrock-invocationMetrics"],
+                &["message", "id"],
+                &["message", "model"],
+                &["message", "usage"],
+                &["content_block", "citations"],
+                &["delta", "x"],
+                &["error", "x"],
+            ],
+        );
     }
 }
