@@ -395,3 +395,44 @@ impl TextOut<'_> {
         }
     }
 }
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    extern crate std;
+    use std::string::String;
+
+    use crate::Event;
+    use crate::provider::{Capture, Decoder, DecoderConfig, Provider};
+
+    /// A member the mapper reads nothing of is skipped (a read that ends inside it leaves
+    /// the reader in a `Capture::Skip`), and the skip ends with the value: what follows is
+    /// read.
+    #[test]
+    fn an_unread_member_is_skipped_to_its_end() {
+        let body = b"data: {\"choices\":[{\"index\":0,\"logprobs\":{\"content\":[{\"token\":\"a\",\"top_logprobs\":[]}]},\"delta\":{\"content\":\"hi\"}}]}\n\n";
+        let inside = body.windows(4).position(|w| w == b"\"tok").unwrap();
+        for read in [1, 3, 7, inside, body.len()] {
+            let mut d = Decoder::new(&DecoderConfig::new(Provider::OpenAiChat)).unwrap();
+            let mut skipped = false;
+            let mut text = String::new();
+            for chunk in body.chunks(read) {
+                let mut input = chunk;
+                loop {
+                    let event = d.next(&mut input);
+                    let more = event.is_some();
+                    if let Some(Event::Chunk(c)) = event {
+                        text.push_str(c.text);
+                    }
+                    skipped |= d.reader.capture.is_some_and(|c| c.kind == Capture::Skip);
+                    if !more {
+                        break;
+                    }
+                }
+            }
+            // (A whole body is read in one go: nothing to see between its tokens.)
+            assert!(skipped || read == body.len(), "read {read}");
+            assert!(d.reader.capture.is_none(), "read {read}");
+            assert_eq!(text, "hi", "read {read}");
+        }
+    }
+}
