@@ -29,7 +29,7 @@
 use super::cite;
 use super::error_fields::ErrorFields;
 use super::out::{Out, Slot};
-use super::path::{Key, Keys, Path, keys};
+use super::path::{Key, Keys, Path, keys, unread_by};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use crate::event::{BlockType, ErrorSource, FinishReason};
 
@@ -384,7 +384,7 @@ fn ev_of(ty: &[u8]) -> Ev {
 /// top level every key but the paths of the module docs, in `message_start`'s `message`
 /// all but `id`, `model` and `usage` (its `content` is a snapshot, `role`, `stop_sequence`,
 /// … are not read). Deeper values are read as before.
-fn unread(p: &Path) -> bool {
+fn unread(p: &Path, k: Key) -> bool {
     const TOP: Keys = keys(&[
         Key::Type,
         Key::Index,
@@ -402,15 +402,12 @@ fn unread(p: &Path) -> bool {
         Key::InvocationMetrics,
     ]);
     const MESSAGE: Keys = keys(&[Key::Id, Key::Model, Key::Usage]);
-    let Some(k) = p.member_key() else {
-        return false;
-    };
     let read = match p.depth() {
-        1 => TOP,
-        2 if p.key(1) == Key::Message => MESSAGE,
-        _ => return false,
+        1 => Some(TOP),
+        2 if p.key(1) == Key::Message => Some(MESSAGE),
+        _ => None,
     };
-    read & k.bit() == 0
+    unread_by(read, k)
 }
 
 impl Map for Anthropic {
@@ -720,11 +717,7 @@ impl Map for Anthropic {
         if citation {
             return self.citation(out);
         }
-        let Some(level) = Self::block_level(p).filter(|&l| l == d) else {
-            // Containers only (as openai-chat's).
-            let container = matches!(v, ValueStart::Object | ValueStart::Array);
-            return (container && unread(p)).then_some(Capture::Skip);
-        };
+        let level = Self::block_level(p).filter(|&l| l == d)?;
         match (p.last_key(), self.block.kind) {
             (Key::Input, Kind::ToolUse { .. }) if v == ValueStart::Object => {
                 // Without its name the call opens at the block's end (input `{}`).
@@ -746,6 +739,10 @@ impl Map for Anthropic {
             }
             _ => None,
         }
+    }
+
+    fn unread(&self, p: &Path, key: Key) -> bool {
+        unread(p, key)
     }
 
     fn value_end(&mut self, _p: &Path, out: &mut Out) {
@@ -795,53 +792,41 @@ impl Map for Anthropic {
 #[cfg(test)]
 mod tests {
     use super::unread;
-    use crate::provider::path::Path;
-
-    fn at(keys: &[&str]) -> Path {
-        let mut p = Path::new();
-        p.value_start();
-        for k in keys {
-            p.open(true);
-            p.whole_key(k.as_bytes());
-            p.value_start();
-        }
-        p
-    }
+    use crate::provider::path::table_tests::check;
 
     #[test]
     fn the_keys_it_reads_are_not_skipped() {
-        for skipped in [
-            &["role"][..],
-            &["stop_sequence"],
-            &["context_management"],
-            &["message", "content"],
-            &["message", "role"],
-            &["message", "stop_sequence"],
-        ] {
-            assert!(unread(&at(skipped)), "{skipped:?}");
-        }
-        for read in [
-            &["type"][..],
-            &["index"],
-            &["message"],
-            &["content_block"],
-            &["delta"],
-            &["usage"],
-            &["error"],
-            &["content"],
-            &["stop_reason"],
-            &["id"],
-            &["model"],
-            &["code"],
-            &["amazon-bedrock-invocationMetrics"],
-            &["message", "id"],
-            &["message", "model"],
-            &["message", "usage"],
-            &["content_block", "citations"],
-            &["delta", "x"],
-            &["error", "x"],
-        ] {
-            assert!(!unread(&at(read)), "{read:?}");
-        }
+        check(
+            unread,
+            &[
+                &["role"][..],
+                &["stop_sequence"],
+                &["context_management"],
+                &["message", "content"],
+                &["message", "role"],
+                &["message", "stop_sequence"],
+            ],
+            &[
+                &["type"][..],
+                &["index"],
+                &["message"],
+                &["content_block"],
+                &["delta"],
+                &["usage"],
+                &["error"],
+                &["content"],
+                &["stop_reason"],
+                &["id"],
+                &["model"],
+                &["code"],
+                &["amazon-bedrock-invocationMetrics"],
+                &["message", "id"],
+                &["message", "model"],
+                &["message", "usage"],
+                &["content_block", "citations"],
+                &["delta", "x"],
+                &["error", "x"],
+            ],
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! mapper (`Map`), and what the mapper answers (`Sink`, `Capture`).
 
 use super::out::Out;
-use super::path::Path;
+use super::path::{Key, Path};
 use crate::event::BlockType;
 use crate::json::relaxed::Literal;
 
@@ -56,9 +56,9 @@ pub(crate) enum Capture {
     /// One citation object of the open text block (`provider::cite`).
     Citation,
     /// Not read at all, at any depth: the reader skips the value to its end without telling
-    /// the mapper anything of it (no `value_end` either) and without keeping its path.
-    /// Only for values under which the mapper reads nothing; malformed JSON inside is
-    /// reported as it would be without the skip.
+    /// the mapper anything of it (no `value_end` either) and without keeping its path
+    /// (`Map::unread` says which). Only for values under which the mapper reads nothing;
+    /// malformed JSON inside is reported as it would be without the skip.
     Skip,
 }
 
@@ -123,4 +123,13 @@ pub(crate) trait Map {
     }
     /// A captured value ended (`p` is where it was).
     fn value_end(&mut self, _p: &Path, _out: &mut Out) {}
+    /// An object or array that starts at `p`, a member of an object under `key` (and that
+    /// `value` did not take), is one the mapper reads nothing of, at any depth: the reader
+    /// skips it to its end without the path or the mapper (`Capture::Skip`). Asked for the
+    /// containers that are object members only: a scalar under an unread key costs less read
+    /// (the quick path, `Sink::Skip`) than a look-up on every value would, and an array's
+    /// elements are read whenever the array is.
+    fn unread(&self, _p: &Path, _key: Key) -> bool {
+        false
+    }
 }

@@ -20,7 +20,7 @@ use heapless::Vec;
 
 use super::error_fields::ErrorFields;
 use super::out::{Out, Slot};
-use super::path::{Key, Keys, Path, keys};
+use super::path::{Key, Keys, Path, keys, unread_by};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use crate::event::{BlockType, FinishReason};
 
@@ -282,7 +282,7 @@ fn close_signed_block(out: &mut Out) {
 /// member of the objects below but the keys listed (the paths in the module docs; the
 /// top level's `message`, `code` and `type` are an error document's fields). Values deeper
 /// than these objects, and members of objects not listed, are read as before.
-fn unread(p: &Path) -> bool {
+fn unread(p: &Path, k: Key) -> bool {
     const TOP: Keys = keys(&[
         Key::Id,
         Key::Model,
@@ -313,18 +313,15 @@ fn unread(p: &Path) -> bool {
         Key::ReasoningDetails,
     ]);
     const CALL: Keys = keys(&[Key::Index, Key::Id, Key::Function, Key::ExtraContent]);
-    let Some(k) = p.member_key() else {
-        return false;
-    };
     let read = match p.depth() {
-        1 => TOP,
-        2 if p.key(1) == Key::Usage => USAGE,
-        3 if p.key(1) == Key::Choices => CHOICE,
-        4 if OpenAiChat::in_message(p, 4) => MESSAGE,
-        6 if OpenAiChat::in_message(p, 6) && p.key(4) == Key::ToolCalls => CALL,
-        _ => return false,
+        1 => Some(TOP),
+        2 if p.key(1) == Key::Usage => Some(USAGE),
+        3 if p.key(1) == Key::Choices => Some(CHOICE),
+        4 if OpenAiChat::in_message(p, 4) => Some(MESSAGE),
+        6 if OpenAiChat::in_message(p, 6) && p.key(4) == Key::ToolCalls => Some(CALL),
+        _ => None,
     };
-    read & k.bit() == 0
+    unread_by(read, k)
 }
 
 fn reason_of(raw: &[u8]) -> FinishReason {
@@ -638,11 +635,6 @@ impl Map for OpenAiChat {
     }
 
     fn value(&mut self, p: &Path, v: ValueStart, out: &mut Out) -> Option<Capture> {
-        // Containers only: a scalar under an unread key costs less read (the quick path,
-        // `Sink::Skip`) than a look-up on every value would.
-        if !matches!(v, ValueStart::Object | ValueStart::Array) {
-            return None;
-        }
         // Some compatible servers write `arguments` as an object, not a JSON string.
         if v == ValueStart::Object
             && p.depth() == 7
@@ -657,7 +649,11 @@ impl Map for OpenAiChat {
             self.open_call(pos, out);
             return Some(Capture::Args);
         }
-        unread(p).then_some(Capture::Skip)
+        None
+    }
+
+    fn unread(&self, p: &Path, key: Key) -> bool {
+        unread(p, key)
     }
 
     fn end(&mut self, out: &mut Out) {
@@ -674,86 +670,56 @@ impl Map for OpenAiChat {
 #[cfg(test)]
 mod tests {
     use super::unread;
-    use crate::provider::path::Path;
-
-    /// The path at the start of the value of the last key in `keys` (a number: an array
-    /// element at that position; every other key: an object member).
-    fn at(keys: &[&str]) -> Path {
-        let mut p = Path::new();
-        p.value_start();
-        for k in keys {
-            match k.parse::<u32>() {
-                Ok(n) => {
-                    p.open(false);
-                    for _ in 0..=n {
-                        p.value_start();
-                    }
-                }
-                Err(_) => {
-                    p.open(true);
-                    p.whole_key(k.as_bytes());
-                    p.value_start();
-                }
-            }
-        }
-        p
-    }
+    use crate::provider::path::table_tests::check;
 
     /// Skipped: the members no path of the module docs goes through; every other value is
     /// read as before.
     #[test]
     fn the_keys_it_reads_are_not_skipped() {
-        for skipped in [
-            &["created"][..],
-            &["system_fingerprint"],
-            &["service_tier"],
-            &["obfuscation"],
-            &["choices", "0", "logprobs"],
-            &["choices", "1", "content_filter_results"],
-            &["choices", "0", "delta", "role"],
-            &["choices", "0", "message", "annotations"],
-            &["choices", "0", "delta", "tool_calls", "0", "type"],
-            &["usage", "total_tokens"],
-        ] {
-            assert!(unread(&at(skipped)), "{skipped:?}");
-        }
-        for read in [
-            &["id"][..],
-            &["model"],
-            &["object"],
-            &["error"],
-            &["message"],
-            &["code"],
-            &["type"],
-            &["amazon-bedrock-invocationMetrics"],
-            &["choices"],
-            &["choices", "0"],
-            &["choices", "0", "index"],
-            &["choices", "0", "finish_reason"],
-            &["choices", "0", "delta"],
-            &["choices", "0", "delta", "content"],
-            &["choices", "0", "delta", "reasoning_content"],
-            &["choices", "0", "delta", "reasoning"],
-            &["choices", "0", "delta", "refusal"],
-            &["choices", "0", "delta", "reasoning_details"],
-            &["choices", "0", "delta", "tool_calls", "0", "function"],
-            &["choices", "0", "delta", "tool_calls", "0", "extra_content"],
-            &["choices", "0", "delta", "tool_calls", "0", "id"],
-            &["choices", "0", "delta", "tool_calls", "0", "index"],
-            &["choices", "0", "delta", "tool_calls", "0", "function", "x"],
-            &["usage", "prompt_tokens"],
-            &["usage", "completion_tokens_details"],
-            &["usage", "prompt_tokens_details", "audio_tokens"],
-            &["error", "param"],
-            &["x", "y"],
-        ] {
-            assert!(!unread(&at(read)), "{read:?}");
-        }
-        // A top-level array's elements are not members: read.
-        let mut p = Path::new();
-        p.value_start();
-        p.open(false);
-        p.value_start();
-        assert!(!unread(&p));
+        check(
+            unread,
+            &[
+                &["created"][..],
+                &["system_fingerprint"],
+                &["service_tier"],
+                &["obfuscation"],
+                &["choices", "0", "logprobs"],
+                &["choices", "1", "content_filter_results"],
+                &["choices", "0", "delta", "role"],
+                &["choices", "0", "message", "annotations"],
+                &["choices", "0", "delta", "tool_calls", "0", "type"],
+                &["usage", "total_tokens"],
+            ],
+            &[
+                &["id"][..],
+                &["model"],
+                &["object"],
+                &["error"],
+                &["message"],
+                &["code"],
+                &["type"],
+                &["amazon-bedrock-invocationMetrics"],
+                &["choices"],
+                &["choices", "0"],
+                &["choices", "0", "index"],
+                &["choices", "0", "finish_reason"],
+                &["choices", "0", "delta"],
+                &["choices", "0", "delta", "content"],
+                &["choices", "0", "delta", "reasoning_content"],
+                &["choices", "0", "delta", "reasoning"],
+                &["choices", "0", "delta", "refusal"],
+                &["choices", "0", "delta", "reasoning_details"],
+                &["choices", "0", "delta", "tool_calls", "0", "function"],
+                &["choices", "0", "delta", "tool_calls", "0", "extra_content"],
+                &["choices", "0", "delta", "tool_calls", "0", "id"],
+                &["choices", "0", "delta", "tool_calls", "0", "index"],
+                &["choices", "0", "delta", "tool_calls", "0", "function", "x"],
+                &["usage", "prompt_tokens"],
+                &["usage", "completion_tokens_details"],
+                &["usage", "prompt_tokens_details", "audio_tokens"],
+                &["error", "param"],
+                &["x", "y"],
+            ],
+        );
     }
 }

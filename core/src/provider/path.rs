@@ -182,6 +182,14 @@ pub(crate) const fn keys(keys: &[Key]) -> Keys {
     set
 }
 
+/// A mapper's table of the members it reads (`Map::unread`): `key`, a member of the object
+/// that `read` is the set of for (`None`: an object the table does not cover, whose members
+/// are all read), is not one of them.
+#[inline]
+pub(crate) fn unread_by(read: Option<Keys>, key: Key) -> bool {
+    read.is_some_and(|set| set & key.bit() == 0)
+}
+
 // Every key has a bit (`PromptEvalCount` is the last).
 const _: () = assert!((Key::PromptEvalCount as u8) < 128);
 
@@ -362,6 +370,50 @@ impl Path {
         }
         self.started = false;
         self.in_key = false;
+    }
+}
+
+/// For the tests of the mappers' tables of read keys (`Map::unread`).
+#[cfg(test)]
+pub(crate) mod table_tests {
+    use super::{Key, Path};
+
+    /// The path at the start of the value of the last key in `keys` (a number: an array
+    /// element at that position; every other key: an object member).
+    pub(crate) fn at(keys: &[&str]) -> Path {
+        let mut p = Path::new();
+        p.value_start();
+        for k in keys {
+            match k.parse::<u32>() {
+                Ok(n) => {
+                    p.open(false);
+                    for _ in 0..=n {
+                        p.value_start();
+                    }
+                }
+                Err(_) => {
+                    p.open(true);
+                    p.whole_key(k.as_bytes());
+                    p.value_start();
+                }
+            }
+        }
+        p
+    }
+
+    /// A container at each path of `skipped` is skipped, at each of `read` it is read, as
+    /// the reader asks (`unread`: the mapper's table; only an object's members are asked).
+    pub(crate) fn check(unread: fn(&Path, Key) -> bool, skipped: &[&[&str]], read: &[&[&str]]) {
+        let skips = |p: &Path| p.member_key().is_some_and(|k| unread(p, k));
+        for keys in skipped {
+            assert!(skips(&at(keys)), "{keys:?}");
+        }
+        for keys in read {
+            assert!(!skips(&at(keys)), "{keys:?}");
+        }
+        // A document, and an element of a top-level array, are not members: read.
+        assert!(!skips(&at(&[])));
+        assert!(!skips(&at(&["0"])));
     }
 }
 

@@ -35,12 +35,12 @@ pub(super) struct Reader {
     pub(super) sink: Sink,
     pub(super) num: [u8; 24],
     pub(super) num_len: u8,
+    /// A value being captured, or skipped (`Capture::Skip`: a value the mapper does not
+    /// read; `depth` counts the containers open around it, and a document is never
+    /// skipped). A skipped value's tokens change nothing (no path, no mapper call) until
+    /// the one that ends it; `Lexer::skip` reads whole runs of it at once. Kept here, not
+    /// apart, so a token outside any captured value pays for one test, not two.
     pub(super) capture: Option<Captured>,
-    /// A value the mapper does not read (`Capture::Skip`) is being skipped: the number of
-    /// containers open around it (0: none is; a document is never skipped). Its tokens
-    /// change nothing (no path, no mapper call) until the one that ends it;
-    /// `Lexer::skip` reads whole runs of it at once.
-    pub(super) skip: u32,
 }
 
 impl Reader {
@@ -53,7 +53,6 @@ impl Reader {
             num: [0; 24],
             num_len: 0,
             capture: None,
-            skip: 0,
         }
     }
 
@@ -63,7 +62,6 @@ impl Reader {
         self.doc = DocState::Between;
         self.sink = Sink::Skip;
         self.capture = None;
-        self.skip = 0;
     }
 
     /// A document begins (the caller tells the mapper).
@@ -72,7 +70,6 @@ impl Reader {
         self.path.reset();
         self.sink = Sink::Skip;
         self.capture = None;
-        self.skip = 0;
         self.doc = DocState::Open;
     }
 
@@ -104,7 +101,6 @@ impl Reader {
         self.doc = DocState::Between;
         self.sink = Sink::Skip;
         self.capture = None;
-        self.skip = 0;
     }
 
     /// The document ends cut short (a framing fault says so): its JSON is not reported.
@@ -128,13 +124,6 @@ impl Reader {
         map: &mut dyn Map,
         out: &mut Out,
     ) -> Option<TextOut<'i>> {
-        if self.skip > 0 {
-            // A token of a skipped value: only its end matters.
-            if t.ends_value() && self.lexer.depth() as u32 <= self.skip {
-                self.skip = 0;
-            }
-            return None;
-        }
         if self.capture.is_none() && t.starts_value() {
             if self.path.depth() == 0 && !matches!(t, Token::ObjectStart | Token::ArrayStart) {
                 // Every provider document is an object (or an array of them): a bare word,
@@ -149,15 +138,7 @@ impl Reader {
                 Token::StringStart => ValueStart::String,
                 _ => ValueStart::Scalar,
             };
-            let kind = map.value(&self.path, v, out);
-            if kind == Some(Capture::Skip) {
-                // A literal is whole in its token; anything else is skipped to its end.
-                if !t.ends_value() && self.path.depth() > 0 {
-                    self.skip = self.path.depth();
-                }
-                return None;
-            }
-            self.capture = kind.map(|kind| Captured {
+            self.capture = map.value(&self.path, v, out).map(|kind| Captured {
                 kind,
                 depth: self.path.depth(),
                 writer: Writer::new(),
@@ -174,6 +155,16 @@ impl Reader {
         let p = &mut self.path;
         match t {
             Token::ObjectStart | Token::ArrayStart => {
+                if p.member_key().is_some_and(|k| map.unread(p, k)) {
+                    // Skipped to its end (a document is never skipped: no member).
+                    self.capture = Some(Captured {
+                        kind: Capture::Skip,
+                        depth: p.depth(),
+                        writer: Writer::new(),
+                        deferred: false,
+                    });
+                    return None;
+                }
                 p.open(t == Token::ObjectStart);
                 map.open(p, out);
             }
@@ -228,11 +219,18 @@ impl Reader {
     }
 
     /// A token of a captured value (`first`: the one that starts it, its `value_start`
-    /// done): renders it into the open block and ends the capture with the value.
+    /// done): renders it into the open block and ends the capture with the value. A
+    /// skipped value's tokens change nothing but the end of the skip.
     pub(super) fn captured(&mut self, t: Token<'_>, first: bool, map: &mut dyn Map, out: &mut Out) {
         let Some(cap) = &mut self.capture else {
             return;
         };
+        if cap.kind == Capture::Skip {
+            if t.ends_value() && self.lexer.depth() as u32 <= cap.depth {
+                self.capture = None;
+            }
+            return;
+        }
         let p = &mut self.path;
         // The path keeps counting containers, so the value's end is found.
         match t {
@@ -270,7 +268,7 @@ impl Reader {
                 }
                 Capture::Text => out.json_text(piece.as_bytes()),
                 Capture::Citation => super::cite::piece(out, piece.as_bytes()),
-                // Never captured (`token` skips the value).
+                // Never rendered (a skipped value returns above).
                 Capture::Skip => {}
             }
         }
@@ -394,6 +392,47 @@ impl TextOut<'_> {
         match self {
             TextOut::Input(s) => s.as_bytes(),
             TextOut::Owned { buf, len } => &buf[..*len as usize],
+        }
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    extern crate std;
+    use std::string::String;
+
+    use crate::Event;
+    use crate::provider::{Capture, Decoder, DecoderConfig, Provider};
+
+    /// A member the mapper reads nothing of is skipped (a read that ends inside it leaves
+    /// the reader in a `Capture::Skip`), and the skip ends with the value: what follows is
+    /// read.
+    #[test]
+    fn an_unread_member_is_skipped_to_its_end() {
+        let body = b"data: {\"choices\":[{\"index\":0,\"logprobs\":{\"content\":[{\"token\":\"a\",\"top_logprobs\":[]}]},\"delta\":{\"content\":\"hi\"}}]}\n\n";
+        let inside = body.windows(4).position(|w| w == b"\"tok").unwrap();
+        for read in [1, 3, 7, inside, body.len()] {
+            let mut d = Decoder::new(&DecoderConfig::new(Provider::OpenAiChat)).unwrap();
+            let mut skipped = false;
+            let mut text = String::new();
+            for chunk in body.chunks(read) {
+                let mut input = chunk;
+                loop {
+                    let event = d.next(&mut input);
+                    let more = event.is_some();
+                    if let Some(Event::Chunk(c)) = event {
+                        text.push_str(c.text);
+                    }
+                    skipped |= d.reader.capture.is_some_and(|c| c.kind == Capture::Skip);
+                    if !more {
+                        break;
+                    }
+                }
+            }
+            // (A whole body is read in one go: nothing to see between its tokens.)
+            assert!(skipped || read == body.len(), "read {read}");
+            assert!(d.reader.capture.is_none(), "read {read}");
+            assert_eq!(text, "hi", "read {read}");
         }
     }
 }

@@ -276,42 +276,21 @@ impl<'a> Decoder<'a> {
         loop {
             // (Not while text is gathered: a plain string would be handed out before it.)
             if self.reader.capture.is_none() && !self.out.acc_pending() {
-                if self.reader.skip > 0 {
-                    // A value no mapper reads: whole runs of it at once; the rest (what is
-                    // not whole in this read, what is not strict JSON) a token at a time
-                    // below.
-                    let mut rest = &input[..n];
-                    let done = self.reader.lexer.skip(&mut rest, self.reader.skip as usize);
-                    let used = n - rest.len();
-                    *input = &input[used..];
-                    n -= used;
-                    if n == 0 {
-                        if done {
-                            self.reader.skip = 0;
-                        }
-                        return Step::Again;
-                    }
-                    if done {
-                        self.reader.skip = 0;
-                        continue;
-                    }
-                } else {
-                    let before = input.len();
-                    let (read, chunk) = self.quick(input, n);
-                    n -= before - input.len();
-                    if let Some(s) = chunk {
-                        return Step::Chunk(s);
-                    }
-                    if n == 0 {
-                        return Step::Again;
-                    }
-                    match read {
-                        // A key changes the path only: nothing to hand out.
-                        QuickRead::Key => continue,
-                        QuickRead::Value if self.may_go_on() => continue,
-                        QuickRead::Value => return Step::Again,
-                        QuickRead::No => {}
-                    }
+                let before = input.len();
+                let (read, chunk) = self.quick(input, n);
+                n -= before - input.len();
+                if let Some(s) = chunk {
+                    return Step::Chunk(s);
+                }
+                if n == 0 {
+                    return Step::Again;
+                }
+                match read {
+                    // A key changes the path only: nothing to hand out.
+                    QuickRead::Key => continue,
+                    QuickRead::Value if self.may_go_on() => continue,
+                    QuickRead::Value => return Step::Again,
+                    QuickRead::No => {}
                 }
             }
             let before = input.len();
@@ -321,6 +300,25 @@ impl<'a> Decoder<'a> {
                 return step;
             }
         }
+    }
+
+    /// Skips what it can of the value being skipped (`Capture::Skip`) in the first `n`
+    /// bytes of `input` (`Lexer::skip`), ending the skip with the value; `true` when it
+    /// read anything. Out of line, and reached from `payload_token` only while a value is
+    /// captured: the payload loop of documents with nothing to skip does not carry it.
+    #[inline(never)]
+    fn skip_run(&mut self, input: &mut &[u8], n: usize) -> bool {
+        let Some(skip) = self.reader.capture else {
+            return false;
+        };
+        let mut rest = &input[..n];
+        let done = self.reader.lexer.skip(&mut rest, skip.depth as usize);
+        let used = n - rest.len();
+        *input = &input[used..];
+        if done {
+            self.reader.capture = None;
+        }
+        done || used > 0
     }
 
     /// Can `payload` read on after a token: the document is open and nothing waits to be
@@ -363,12 +361,8 @@ impl<'a> Decoder<'a> {
                 // nested document's base64; the lexer is inside the string then.
                 if self.reader.capture.is_none() && self.may_go_on() {
                     match self.reader.sink {
-                        // What `Reader::token` does with its Text (nothing) and StringEnd
-                        // (which also ends a skip).
-                        Sink::Skip => {
-                            self.reader.lexer.quick_string_end(&mut rest, c.len());
-                            self.reader.skip = 0;
-                        }
+                        // What `Reader::token` does with its Text (nothing) and StringEnd.
+                        Sink::Skip => self.reader.lexer.quick_string_end(&mut rest, c.len()),
                         Sink::Collect => {
                             // What `Reader::token` does with its Text and StringEnd.
                             self.reader.lexer.quick_string_end(&mut rest, c.len());
@@ -405,11 +399,7 @@ impl<'a> Decoder<'a> {
             Quick::Int(d) => {
                 let map = self.map.get();
                 self.reader.token(Token::NumberStart, map, &mut self.out);
-                if self.reader.skip > 0 {
-                    // Skipped: its `Number` pieces and `NumberEnd` end the skip.
-                    self.reader.lexer.quick_word_end();
-                    self.reader.skip = 0;
-                } else if self.reader.capture.is_none() && self.may_go_on() {
+                if self.reader.capture.is_none() && self.may_go_on() {
                     // What `Reader::token` does with its Number pieces and NumberEnd.
                     self.reader.lexer.quick_word_end();
                     let mut v = Some(0u64);
@@ -478,8 +468,18 @@ impl<'a> Decoder<'a> {
                 }
                 room => room - ACC_MARGIN,
             },
-            // A captured value's output pieces are copied (one token's text ≤ ARGS_STEP).
-            _ if self.reader.capture.is_some() => ARGS_STEP,
+            // A captured value's output pieces are copied (one token's text ≤ ARGS_STEP). A
+            // value no mapper reads: whole runs of it at once (`skip_run`); what that does not
+            // read (a token not whole here, JSON that is not strict) a token at a time.
+            _ if self.reader.capture.is_some() => {
+                if self.reader.capture.is_some_and(|c| c.kind != Capture::Skip) {
+                    ARGS_STEP
+                } else if self.skip_run(input, n) {
+                    return (Step::Again, true);
+                } else {
+                    n
+                }
+            }
             _ => n,
         };
         let all = &input[..n];

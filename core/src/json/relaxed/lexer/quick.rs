@@ -83,19 +83,10 @@ impl Lexer {
             let Some(&b) = input.first() else {
                 return Quick::No;
             };
+            if self.separator(input, g, b) {
+                continue;
+            }
             match (g, b) {
-                (Gap::Colon, b':') => {
-                    self.bump(input, 1);
-                    self.state = State::Gap(Gap::Value);
-                }
-                (Gap::After, b',') => {
-                    self.bump(input, 1);
-                    self.state = State::Gap(if self.top_is_object() {
-                        Gap::KeyOrClose
-                    } else {
-                        Gap::ValueOrClose
-                    });
-                }
                 (Gap::KeyOrClose, b'"') => {
                     let all: &'a [u8] = input;
                     let Some(len) = plain_len(all.get(1..).unwrap_or(&[])) else {
@@ -153,6 +144,29 @@ impl Lexer {
                 }
                 _ => return Quick::No,
             }
+        }
+    }
+
+    /// A `:` after a key or a `,` after a value (`b`, the first byte of `input`, in gap `g`):
+    /// consumed and the gap moved on, as `next` does without a token (`quick` and `skip`).
+    #[inline(always)]
+    fn separator(&mut self, input: &mut &[u8], g: Gap, b: u8) -> bool {
+        match (g, b) {
+            (Gap::Colon, b':') => {
+                self.bump(input, 1);
+                self.state = State::Gap(Gap::Value);
+                true
+            }
+            (Gap::After, b',') => {
+                self.bump(input, 1);
+                self.state = State::Gap(if self.top_is_object() {
+                    Gap::KeyOrClose
+                } else {
+                    Gap::ValueOrClose
+                });
+                true
+            }
+            _ => false,
         }
     }
 
@@ -310,19 +324,10 @@ impl Lexer {
             let Some(&b) = input.first() else {
                 return false;
             };
+            if self.separator(input, g, b) {
+                continue;
+            }
             match (g, b) {
-                (Gap::Colon, b':') => {
-                    self.bump(input, 1);
-                    self.state = State::Gap(Gap::Value);
-                }
-                (Gap::After, b',') => {
-                    self.bump(input, 1);
-                    self.state = State::Gap(if self.top_is_object() {
-                        Gap::KeyOrClose
-                    } else {
-                        Gap::ValueOrClose
-                    });
-                }
                 (Gap::KeyOrClose | Gap::Value | Gap::ValueOrClose, b'"') => {
                     // What `open_quoted` does; the content is read above.
                     self.bump(input, 1);
