@@ -46,6 +46,12 @@ try {
     const files = readdirSync(join(here, '..', 'conformance', 'cases', d)).filter((f) => f.endsWith('.json')).sort();
     vectors.push(...files.slice(0, 2).map((f) => `conformance/cases/${d}/${f}`));
   }
+  // Provider bodies: the Decoder's own module (tokensieve-decode.wasm), compiled synchronously
+  // on the page's main thread by the first `new Decoder`.
+  for (const p of ['openai-chat', 'anthropic']) {
+    const files = readdirSync(join(here, '..', 'conformance', 'providers', p)).filter((f) => f.endsWith('.json')).sort();
+    vectors.push(...files.slice(0, 2).map((f) => `conformance/providers/${p}/${f}`));
+  }
   let n = 0;
   for (const v of vectors) {
     const expected = JSON.parse(readFileSync(join(here, '..', v), 'utf8')).events;

@@ -66,7 +66,7 @@ async function runVector(url, size) {
   let data;
   if (v.input !== undefined) data = new TextEncoder().encode(v.input);
   else if (v.input_hex !== undefined) data = Uint8Array.from(v.input_hex.match(/../g) ?? [], (h) => parseInt(h, 16));
-  else data = new Uint8Array(await (await fetch(new URL(v.input_file, new URL(url, location.href))).arrayBuffer()));
+  else data = new Uint8Array(await (await fetch(new URL(v.input_file, new URL(url, location.href)))).arrayBuffer());
   const feeder = 'provider' in v.config ? new Decoder(v.config) : new Sieve(v.config);
   if (v.prefill != null) feeder.prefill(v.prefill);
   const show = view();

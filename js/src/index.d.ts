@@ -124,8 +124,27 @@ export type Event =
 
 export type Input = string | Uint8Array;
 
-/** Milliseconds the module took to decode and instantiate. */
+/** Milliseconds the parser's module (`tokensieve.wasm`) took to decode and instantiate. */
 export declare const instantiateMs: number;
+
+/**
+ * Milliseconds the decoder's module (`tokensieve-decode.wasm`) took to decode and
+ * instantiate (0 until the first `Decoder`).
+ */
+export declare let decodeInstantiateMs: number;
+
+/**
+ * Compiles and instantiates the provider decoder's module asynchronously. Optional: the first
+ * `new Decoder` loads it synchronously, and `stream()` of a provider body awaits this itself;
+ * a page that would rather not compile it on its main thread at that constructor awaits this
+ * first.
+ *
+ * ```js
+ * await loadDecoder();
+ * const d = new Decoder({ provider: 'openai-chat' });
+ * ```
+ */
+export declare function loadDecoder(): Promise<void>;
 
 declare class Feeder {
   /** Feeds a chunk (split anywhere, also inside a UTF-8 character); returns its events. */
@@ -152,7 +171,10 @@ export declare class Sieve extends Feeder {
   prefill(text: Input): void;
 }
 
-/** A decoder of a provider's streaming HTTP body. */
+/**
+ * A decoder of a provider's streaming HTTP body. Its WebAssembly module is the package's
+ * second, instantiated by the first Decoder (or ahead by `loadDecoder()`).
+ */
 export declare class Decoder extends Feeder {
   constructor(config: DecoderConfig);
   readonly config: DecoderConfig;

@@ -1,6 +1,6 @@
 // Compiled with tsc --noEmit by test/types.test.mjs: the declarations accept real use and
 // narrow events on `event`.
-import { Sieve, Decoder, stream, formatToolCalls, formatToolDefinitions, formatToolResults, stopSequences, type Event, type Tool, type ToolCallInput } from 'tokensieve';
+import { Sieve, Decoder, stream, loadDecoder, decodeInstantiateMs, formatToolCalls, formatToolDefinitions, formatToolResults, stopSequences, type Event, type Tool, type ToolCallInput } from 'tokensieve';
 import { MembraneAdapter, type ChunkMeta } from 'tokensieve/membrane';
 import { tokensieveMiddleware } from 'tokensieve/ai-sdk';
 import * as writers from 'tokensieve/format';
@@ -26,6 +26,9 @@ const d = new Decoder({ provider: 'anthropic', text_dialect: 'anthropic-xml' });
 const t: TransformStream<string | Uint8Array, Event> = d.transform();
 void t;
 async function f(body: ReadableStream<Uint8Array>) {
+  await loadDecoder();
+  const ms: number = decodeInstantiateMs;
+  void ms;
   for await (const ev of stream(body, { provider: 'openai-chat' })) if (ev.event === 'finish') void ev.reason;
 }
 void f;

@@ -15,11 +15,12 @@
 //! machinery and its formatting code would be about 15 % of the .wasm, and a panic only
 //! traps anyway (`panic = "abort"`). The allocator is std's own, dlmalloc.
 //!
-//! Two features, two modules of the npm package: `parse` (the parser's exports; js/build.sh
-//! builds it alone into `tokensieve.wasm`) and `writers` (tool calls, definitions, results,
-//! stop sequences: `tokensieve-format.wasm`, instantiated on the first writer call), so a host
-//! that only parses never loads the writers (js/README.md, "Size and start-up"). Both are on
-//! by default, for the native tests.
+//! Three features, three modules of the npm package: `parse` (the model-text parser's exports;
+//! js/build.sh builds it alone into `tokensieve.wasm`), `decode` (the provider-stream decoder's:
+//! `tokensieve-decode.wasm`, instantiated on the first `Decoder`) and `writers` (tool calls,
+//! definitions, results, stop sequences: `tokensieve-format.wasm`, instantiated on the first
+//! writer call), so a host loads only what it uses (js/README.md, "Size and start-up"). All
+//! are on by default, for the native tests.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
@@ -27,7 +28,7 @@ extern crate alloc;
 
 use alloc::vec::Vec;
 
-#[cfg(feature = "parse")]
+#[cfg(any(feature = "parse", feature = "decode"))]
 pub mod parse;
 #[cfg(feature = "writers")]
 pub mod writers;
@@ -108,19 +109,19 @@ pub extern "C" fn ts_out_len() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[cfg(feature = "parse")]
+    #[cfg(all(feature = "parse", feature = "decode"))]
     use crate::parse::*;
 
     #[test]
     fn the_exports_answer() {
-        #[cfg(feature = "parse")]
+        #[cfg(all(feature = "parse", feature = "decode"))]
         parser_exports();
         #[cfg(feature = "writers")]
         writers_write();
     }
 
     /// The parser's exports (called from the test above: the one output buffer).
-    #[cfg(feature = "parse")]
+    #[cfg(all(feature = "parse", feature = "decode"))]
     fn parser_exports() {
         // SAFETY: a null handle is allowed by every export's contract; no input bytes.
         unsafe {

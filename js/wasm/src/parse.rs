@@ -1,7 +1,9 @@
-//! The parser's exports (feature `parse`): a [`Sieve`] or a [`Decoder`] behind a handle, fed
-//! chunk by chunk, its events into the output buffer — as JSON text (the CLI's form) or as
-//! binary records (the JS object API's form, below). The npm package's main module
-//! (`tokensieve.wasm`) is this feature alone; the writers are a second module (js/README.md).
+//! The parser's exports: a [`Sieve`] (feature `parse`) or a [`Decoder`] (feature `decode`)
+//! behind a handle, fed chunk by chunk, its events into the output buffer — as JSON text (the
+//! CLI's form) or as binary records (the JS object API's form, below). The npm package's main
+//! module (`tokensieve.wasm`) is feature `parse` alone; the provider decoder is a second module
+//! (`tokensieve-decode.wasm`, feature `decode`: the decoder holds its own sieve for text
+//! dialects), the writers a third (js/README.md, "Why this design").
 //!
 //! # Binary records (`json` = 0)
 //!
@@ -27,10 +29,14 @@ use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+#[cfg(feature = "parse")]
+use tokensieve::Sieve;
 use tokensieve::accumulate::{Collector, OwnedEvent};
+#[cfg(feature = "parse")]
 use tokensieve::config::ConfigBuf;
+#[cfg(feature = "decode")]
 use tokensieve::provider::{Decoder, DecoderConfigBuf};
-use tokensieve::{BlockType, Event, Part, Sieve};
+use tokensieve::{BlockType, Event, Part};
 
 use crate::{bytes, out, set_error};
 
@@ -217,9 +223,13 @@ fn run(s: &mut State, input: Option<&[u8]>, json: bool) -> i32 {
     let push: fn(&mut Acc, &Event<'_>) = if json { push_json } else { push_binary };
     strs().clear();
     match (&mut s.parser, input) {
+        #[cfg(feature = "parse")]
         (Parser::Sieve(p), Some(i)) => p.feed_with(i, |ev| push(acc, &ev)),
+        #[cfg(feature = "parse")]
         (Parser::Sieve(p), None) => p.finish_with(|ev| push(acc, &ev)),
+        #[cfg(feature = "decode")]
         (Parser::Decoder(p), Some(i)) => p.feed_with(i, |ev| push(acc, &ev)),
+        #[cfg(feature = "decode")]
         (Parser::Decoder(p), None) => p.finish_with(|ev| push(acc, &ev)),
     }
     if !json {
@@ -228,11 +238,14 @@ fn run(s: &mut State, input: Option<&[u8]>, json: bool) -> i32 {
     out().len() as i32
 }
 
-/// What a handle holds: a parser of model text or a provider-stream decoder.
+/// What a handle holds: a parser of model text or a provider-stream decoder (each in the
+/// module of its feature).
 // The whole State is boxed behind the handle, so the variants' sizes do not matter.
 #[allow(clippy::large_enum_variant)]
 enum Parser {
+    #[cfg(feature = "parse")]
     Sieve(Sieve<'static>),
+    #[cfg(feature = "decode")]
     Decoder(Decoder<'static>),
 }
 
@@ -281,10 +294,11 @@ unsafe fn state<'a>(h: *mut State) -> Option<&'a mut State> {
 }
 
 /// A parser of model text from a JSON config (the conformance vectors' `config`); null on
-/// error (message in the output buffer, its length from [`ts_out_len`]).
+/// error (message in the output buffer, its length from [`ts_out_len`](crate::ts_out_len)).
 ///
 /// # Safety
 /// See [`bytes`].
+#[cfg(feature = "parse")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ts_sieve_new(ptr: *const u8, len: usize) -> *mut State {
     // SAFETY: per the caller's contract.
@@ -299,6 +313,7 @@ pub unsafe extern "C" fn ts_sieve_new(ptr: *const u8, len: usize) -> *mut State 
 ///
 /// # Safety
 /// See [`bytes`].
+#[cfg(feature = "decode")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ts_decoder_new(ptr: *const u8, len: usize) -> *mut State {
     // SAFETY: per the caller's contract.
@@ -310,6 +325,7 @@ pub unsafe extern "C" fn ts_decoder_new(ptr: *const u8, len: usize) -> *mut Stat
 ///
 /// # Safety
 /// `h` null or a live handle; the input as in [`bytes`].
+#[cfg(feature = "parse")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ts_prefill(h: *mut State, ptr: *const u8, len: usize) -> i32 {
     // SAFETY: per the caller's contract.
@@ -323,6 +339,7 @@ pub unsafe extern "C" fn ts_prefill(h: *mut State, ptr: *const u8, len: usize) -
             Ok(()) => 0,
             Err(e) => set_error(&format!("prefill: {e}")),
         },
+        #[cfg(feature = "decode")]
         Parser::Decoder(_) => set_error("prefill: a decoder has no prefill"),
     }
 }
@@ -368,7 +385,9 @@ pub unsafe extern "C" fn ts_reset(h: *mut State) -> i32 {
         return -1;
     };
     match &mut s.parser {
+        #[cfg(feature = "parse")]
         Parser::Sieve(sieve) => sieve.reset(),
+        #[cfg(feature = "decode")]
         Parser::Decoder(d) => d.reset(),
     }
     s.acc = Acc::default();
@@ -389,6 +408,7 @@ pub unsafe extern "C" fn ts_drop(h: *mut State) {
 
 /// The decoder config: the same keys as the CLI's `decode --config` (docs/providers.md), read
 /// by the core's [`DecoderConfigBuf::from_json`] (one reader for the CLI and this crate).
+#[cfg(feature = "decode")]
 fn decoder_of(text: &str) -> Result<Decoder<'static>, String> {
     let c = DecoderConfigBuf::from_json(text).map_err(|e| format!("config: {e}"))?;
     Decoder::new(&c.config()).map_err(|e| format!("config: {e}"))
