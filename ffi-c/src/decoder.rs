@@ -19,7 +19,7 @@ use crate::memory::{
 };
 use crate::panic::{Handle, guard, with_parser};
 use crate::parser::{Phase, tokensieve_config_default};
-use crate::stream::{Driven, Parts, feed, finish, next, reset};
+use crate::stream::{Driven, Parts, feed, finish, next, next_batch, reset};
 use crate::types::{
     tokensieve_decoder_config, tokensieve_dialect, tokensieve_event, tokensieve_provider,
 };
@@ -76,6 +76,8 @@ pub struct DecoderState {
     input_len: usize,
     phase: Phase,
     acc: Acc,
+    /// See `stream::Parts::pending`.
+    pending: Option<tokensieve_event>,
     err: ErrBuf,
 }
 
@@ -90,6 +92,7 @@ impl tokensieve_decoder {
                 input_len: 0,
                 phase: Phase::Fresh,
                 acc,
+                pending: None,
                 err: ErrBuf::new(),
             },
         }
@@ -124,6 +127,7 @@ impl Driven for tokensieve_decoder {
             input_len: &mut s.input_len,
             phase: &mut s.phase,
             acc: &mut s.acc,
+            pending: &mut s.pending,
         }
     }
 }
@@ -233,6 +237,29 @@ pub unsafe extern "C" fn tokensieve_decoder_next(
     unsafe { with_parser(d, "tokensieve_decoder_next", false, |dec| next(dec, out)) }
 }
 
+/// `tokensieve_next_batch` for a decoder: its events as packed records into `buf[0..cap)`,
+/// many per call (the record layout is described there). Returns TOKENSIEVE_NEED_MORE /
+/// TOKENSIEVE_DONE once drained, TOKENSIEVE_EVENT when the buffer is full and events remain,
+/// TOKENSIEVE_E_BUFFER (with the size needed in `*written`) when not even the next fits.
+///
+/// # Safety
+/// `d` is NULL or a live decoder; `buf` is NULL or writable for `cap` bytes; `written` is
+/// NULL or writable; the input of the last feed is still alive.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_decoder_next_batch(
+    d: *mut tokensieve_decoder,
+    buf: *mut u8,
+    cap: usize,
+    written: *mut usize,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_parser(d, "tokensieve_decoder_next_batch", false, |dec| {
+            next_batch(dec, buf, cap, written)
+        })
+    }
+}
+
 /// Says the body ended: keep calling `tokensieve_decoder_next` until TOKENSIEVE_DONE (open
 /// blocks complete, pending finishes come out). Input fed but not drained is decoded
 /// first. Calling it again is harmless.
@@ -242,7 +269,7 @@ pub unsafe extern "C" fn tokensieve_decoder_next(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tokensieve_decoder_finish(d: *mut tokensieve_decoder) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with_parser(d, "tokensieve_decoder_finish", false, |dec| Ok(finish(dec))) }
+    unsafe { with_parser(d, "tokensieve_decoder_finish", false, finish) }
 }
 
 /// Back to the initial state for a new body, keeping the configuration (also clears a

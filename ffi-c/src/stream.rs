@@ -6,6 +6,7 @@ use core::ptr;
 
 use tokensieve::EventSource;
 
+use crate::batch;
 use crate::error::{DONE, EVENT, Error, NEED_MORE, OK, Result, thread_message};
 use crate::event::{Acc, convert};
 use crate::panic::{Handle, with_parser};
@@ -60,6 +61,60 @@ pub unsafe extern "C" fn tokensieve_next(
     unsafe { with_parser(p, "tokensieve_next", false, |parser| next(parser, out)) }
 }
 
+/// Drains events into `buf` as packed records, many per call: for hosts where each call
+/// across the boundary or each field read costs more than the event (PHP's FFI). Writes
+/// records into `buf[0..cap)` and their total length into `*written`; returns
+/// TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (as `tokensieve_next`) once every event of the
+/// fed input is written, or TOKENSIEVE_EVENT (0) when the buffer is full and events remain:
+/// read the records, then call again. Mixing it with `tokensieve_next` is allowed.
+///
+/// A record is one event, its strings copied (so they stay valid after the call, unlike
+/// `tokensieve_next`'s slices), little-endian, unpadded:
+///
+/// ```text
+/// u32 size   the record's length in bytes (the next record starts there)
+/// u32 head   bits 0-3 kind, 4-7 block_type, 8-11 part, 12 EXT, 13 STRS,
+///            16-23 flags, 24-31 depth (255 when larger: see EXT)
+/// u32 index
+/// if EXT:    u32 choice, depth, error_code, finish_reason, error_source, usage_present;
+///            then, if usage_present != 0, u64 input_tokens, output_tokens,
+///            cache_read_tokens, cache_write_tokens, reasoning_tokens
+/// if STRS:   u32 mask: bit i set when string i is present, strings in the order of
+///            tokensieve_event (0 text, 1 tool_name, 2 tool_id, 3 content, 4 input,
+///            5 error_reason, 6 error_raw, 7 raw_reason, 8 response_id, 9 model, 10 code,
+///            11 message, 12 signature, 13 redacted, 14 citations);
+///            then a u32 length for each present string, in that order
+/// bytes      the present strings, in that order (without STRS: the record is a chunk,
+///            and these bytes, up to `size`, are its text)
+/// ```
+///
+/// Without EXT, `choice`, `error_code`, `finish_reason`, `error_source` and `usage_present`
+/// are 0. An absent string (NULL in the struct) has its bit clear; an empty one has it set.
+///
+/// Errors: TOKENSIEVE_E_NULL (`p` or `written` NULL, `buf` NULL with `cap` > 0),
+/// TOKENSIEVE_E_STATE (before any feed or finish), TOKENSIEVE_E_BUFFER when not even the
+/// next event fits: nothing is written, `*written` is the size it needs (call again with
+/// that much; the event waits). While an event waits, `tokensieve_feed` and
+/// `tokensieve_finish` return TOKENSIEVE_E_STATE.
+///
+/// # Safety
+/// `p` is NULL or a live parser; `buf` is NULL or writable for `cap` bytes; `written` is
+/// NULL or writable; the input of the last `tokensieve_feed` is still alive.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_next_batch(
+    p: *mut tokensieve_parser,
+    buf: *mut u8,
+    cap: usize,
+    written: *mut usize,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_parser(p, "tokensieve_next_batch", false, |parser| {
+            next_batch(parser, buf, cap, written)
+        })
+    }
+}
+
 /// Marks the end of input: keep calling `tokensieve_next` to drain (held bytes are
 /// emitted, open blocks complete) until TOKENSIEVE_DONE. Input fed but not yet drained is
 /// still parsed first. Calling it again is harmless. TOKENSIEVE_OK or a negative error.
@@ -69,7 +124,7 @@ pub unsafe extern "C" fn tokensieve_next(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tokensieve_finish(p: *mut tokensieve_parser) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with_parser(p, "tokensieve_finish", false, |parser| Ok(finish(parser))) }
+    unsafe { with_parser(p, "tokensieve_finish", false, finish) }
 }
 
 /// Back to the initial state for a new stream, keeping configuration and memory (also
@@ -153,6 +208,10 @@ pub(crate) struct Parts<'h, S> {
     pub(crate) input_len: &'h mut usize,
     pub(crate) phase: &'h mut Phase,
     pub(crate) acc: &'h mut Acc,
+    /// An event `*_next_batch` pulled but had no room for: handed out first by the next
+    /// `*_next` or `*_next_batch`. Its slices stay valid because nothing touches the source
+    /// until then (`feed` and `finish` refuse while it waits).
+    pub(crate) pending: &'h mut Option<tokensieve_event>,
 }
 
 /// A handle the stream entry points drive ([`feed`], [`next`], [`finish`], [`reset`]): one
@@ -181,7 +240,11 @@ pub(crate) fn feed<H: Driven>(h: &mut H, data: *const c_char, len: usize) -> Res
             format_args!("{p}feed after {p}finish (reset to start a new stream)"),
         ));
     }
-    if *h.parts().input_len > 0 {
+    let undrained = {
+        let s = h.parts();
+        *s.input_len > 0 || s.pending.is_some()
+    };
+    if undrained {
         return Err(h.fail(
             Error::State,
             format_args!(
@@ -205,19 +268,140 @@ pub(crate) unsafe fn next<H: Driven>(h: &mut H, out: *mut tokensieve_event) -> R
     if out.is_null() {
         return Err(h.fail(Error::Null, format_args!("{p}next: out is NULL")));
     }
+    check_pull(h, "next")?;
+    // SAFETY: forwarded contract (the last feed's input is alive).
+    let status = match unsafe { pull(h) } {
+        Pulled::Event(e) => {
+            // SAFETY: non-NULL and writable by the contract.
+            unsafe { out.write(e) };
+            EVENT
+        }
+        Pulled::End(status) => status,
+    };
+    Ok(status)
+}
+
+/// `*_next_batch`: events as packed records (`batch`) into `buf[..cap]` until the input is
+/// drained (NEED_MORE / DONE) or the next event does not fit (EVENT: call again); the
+/// length written goes to `*written`. When not even the first event fits: E_BUFFER, nothing
+/// written, `*written` the size it needs (the event waits for the next call).
+///
+/// # Safety
+/// `buf` is NULL or writable for `cap` bytes; `written` is NULL or writable; the input of
+/// the last feed is still alive.
+pub(crate) unsafe fn next_batch<H: Driven>(
+    h: &mut H,
+    buf: *mut u8,
+    cap: usize,
+    written: *mut usize,
+) -> Result<i32> {
+    let p = H::PREFIX;
+    if written.is_null() {
+        return Err(h.fail(Error::Null, format_args!("{p}next_batch: written is NULL")));
+    }
+    if buf.is_null() && cap > 0 {
+        return Err(h.fail(
+            Error::Null,
+            format_args!("{p}next_batch: buf is NULL but cap is {cap}"),
+        ));
+    }
+    check_pull(h, "next_batch")?;
+    let out: &mut [u8] = if cap == 0 {
+        &mut []
+    } else {
+        // SAFETY: non-NULL (checked) and writable for `cap` bytes by the contract.
+        unsafe { core::slice::from_raw_parts_mut(buf, cap) }
+    };
+    let mut len = 0;
+    loop {
+        // SAFETY: forwarded contract (the last feed's input is alive).
+        let ev = match unsafe { pull(h) } {
+            Pulled::Event(e) => e,
+            Pulled::End(status) => {
+                // SAFETY: non-NULL (checked) and writable by the contract.
+                unsafe { written.write(len) };
+                return Ok(status);
+            }
+        };
+        let l = batch::layout(&ev);
+        if l.size > batch::MAX_RECORD {
+            *h.parts().pending = Some(ev);
+            // SAFETY: as above.
+            unsafe { written.write(len) };
+            if len > 0 {
+                return Ok(EVENT);
+            }
+            return Err(h.fail(
+                Error::Buffer,
+                format_args!(
+                    "{p}next_batch: an event of {} bytes is larger than a record can be (4 GiB): take it with {p}next",
+                    l.size
+                ),
+            ));
+        }
+        if l.size > cap - len {
+            // No room: it waits (its slices stay valid: the source is not touched until
+            // it is handed out).
+            *h.parts().pending = Some(ev);
+            if len > 0 {
+                // SAFETY: as above.
+                unsafe { written.write(len) };
+                return Ok(EVENT);
+            }
+            // SAFETY: as above.
+            unsafe { written.write(l.size) };
+            return Err(h.fail(
+                Error::Buffer,
+                format_args!(
+                    "{p}next_batch: the next event needs {} bytes, the buffer has {cap}",
+                    l.size
+                ),
+            ));
+        }
+        // SAFETY: `ev` was just pulled (or kept untouched since): its slices are valid.
+        unsafe { batch::write(&ev, &l, &mut out[len..len + l.size]) };
+        len += l.size;
+    }
+}
+
+/// What [`pull`] found.
+// Returned once per event and moved straight out: boxing would allocate, which caller-memory
+// handles never do.
+#[allow(clippy::large_enum_variant)]
+enum Pulled {
+    Event(tokensieve_event),
+    /// NEED_MORE or DONE.
+    End(i32),
+}
+
+/// The state check of `*_next` and `*_next_batch`.
+fn check_pull<H: Driven>(h: &mut H, call: &str) -> Result<()> {
+    let p = H::PREFIX;
     if h.phase() == Phase::Fresh {
         return Err(h.fail(
             Error::State,
-            format_args!("{p}next before {p}feed or {p}finish"),
+            format_args!("{p}{call} before {p}feed or {p}finish"),
         ));
     }
+    Ok(())
+}
+
+/// The waiting event, else the next one from the source, converted (and accumulated).
+///
+/// # Safety
+/// The input of the last feed is still alive.
+unsafe fn pull<H: Driven>(h: &mut H) -> Pulled {
     let Parts {
         source,
         input,
         input_len,
         phase,
         acc,
+        pending,
     } = h.parts();
+    if let Some(e) = pending.take() {
+        return Pulled::Event(e);
+    }
     let finished = *phase == Phase::Finished;
     let mut rest: &[u8] = if *input_len == 0 {
         &[]
@@ -231,24 +415,31 @@ pub(crate) unsafe fn next<H: Driven>(h: &mut H, out: *mut tokensieve_event) -> R
     *input_len = rest.len();
     let Some(ev) = ev else {
         // Done once finished and drained, or (a parser) stopped by a stop sequence.
-        return Ok(if finished || source.is_done() {
+        return Pulled::End(if finished || source.is_done() {
             DONE
         } else {
             NEED_MORE
         });
     };
-    let e = convert(&ev, acc);
-    // SAFETY: non-NULL and writable by the contract.
-    unsafe { out.write(e) };
-    Ok(EVENT)
+    Pulled::Event(convert(&ev, acc))
 }
 
-/// `*_finish`: the end of input; `next` drains.
-pub(crate) fn finish<H: Driven>(h: &mut H) -> i32 {
+/// `*_finish`: the end of input; `next` drains. Refused while an event `*_next_batch`
+/// had no room for waits (finishing could move the bytes it points to).
+pub(crate) fn finish<H: Driven>(h: &mut H) -> Result<i32> {
+    if h.parts().pending.is_some() {
+        let p = H::PREFIX;
+        return Err(h.fail(
+            Error::State,
+            format_args!(
+                "{p}finish while an event waits: call {p}next_batch (or {p}next) until it returns TOKENSIEVE_NEED_MORE first"
+            ),
+        ));
+    }
     let s = h.parts();
     s.source.finish();
     *s.phase = Phase::Finished;
-    OK
+    Ok(OK)
 }
 
 /// `*_reset`: a new stream, keeping configuration and memory; forgets undrained input.
@@ -258,6 +449,7 @@ pub(crate) fn reset<H: Driven>(h: &mut H) -> i32 {
     *s.input = ptr::null();
     *s.input_len = 0;
     s.acc.clear();
+    *s.pending = None;
     *s.phase = Phase::Fresh;
     OK
 }

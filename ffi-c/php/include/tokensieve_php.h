@@ -921,6 +921,21 @@ int32_t tokensieve_decoder_feed(struct tokensieve_decoder *d, const char *data, 
 int32_t tokensieve_decoder_next(struct tokensieve_decoder *d, struct tokensieve_event *out);
 
 /**
+ * `tokensieve_next_batch` for a decoder: its events as packed records into `buf[0..cap)`,
+ * many per call (the record layout is described there). Returns TOKENSIEVE_NEED_MORE /
+ * TOKENSIEVE_DONE once drained, TOKENSIEVE_EVENT when the buffer is full and events remain,
+ * TOKENSIEVE_E_BUFFER (with the size needed in `*written`) when not even the next fits.
+ *
+ * # Safety
+ * `d` is NULL or a live decoder; `buf` is NULL or writable for `cap` bytes; `written` is
+ * NULL or writable; the input of the last feed is still alive.
+ */
+int32_t tokensieve_decoder_next_batch(struct tokensieve_decoder *d,
+                                      uint8_t *buf,
+                                      size_t cap,
+                                      size_t *written);
+
+/**
  * Says the body ended: keep calling `tokensieve_decoder_next` until TOKENSIEVE_DONE (open
  * blocks complete, pending finishes come out). Input fed but not drained is decoded
  * first. Calling it again is harmless.
@@ -1298,6 +1313,52 @@ int32_t tokensieve_feed(struct tokensieve_parser *p, const char *data, size_t le
  * the last `tokensieve_feed` is still alive (see there).
  */
 int32_t tokensieve_next(struct tokensieve_parser *p, struct tokensieve_event *out);
+
+/**
+ * Drains events into `buf` as packed records, many per call: for hosts where each call
+ * across the boundary or each field read costs more than the event (PHP's FFI). Writes
+ * records into `buf[0..cap)` and their total length into `*written`; returns
+ * TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (as `tokensieve_next`) once every event of the
+ * fed input is written, or TOKENSIEVE_EVENT (0) when the buffer is full and events remain:
+ * read the records, then call again. Mixing it with `tokensieve_next` is allowed.
+ *
+ * A record is one event, its strings copied (so they stay valid after the call, unlike
+ * `tokensieve_next`'s slices), little-endian, unpadded:
+ *
+ * ```text
+ * u32 size   the record's length in bytes (the next record starts there)
+ * u32 head   bits 0-3 kind, 4-7 block_type, 8-11 part, 12 EXT, 13 STRS,
+ *            16-23 flags, 24-31 depth (255 when larger: see EXT)
+ * u32 index
+ * if EXT:    u32 choice, depth, error_code, finish_reason, error_source, usage_present;
+ *            then, if usage_present != 0, u64 input_tokens, output_tokens,
+ *            cache_read_tokens, cache_write_tokens, reasoning_tokens
+ * if STRS:   u32 mask: bit i set when string i is present, strings in the order of
+ *            tokensieve_event (0 text, 1 tool_name, 2 tool_id, 3 content, 4 input,
+ *            5 error_reason, 6 error_raw, 7 raw_reason, 8 response_id, 9 model, 10 code,
+ *            11 message, 12 signature, 13 redacted, 14 citations);
+ *            then a u32 length for each present string, in that order
+ * bytes      the present strings, in that order (without STRS: the record is a chunk,
+ *            and these bytes, up to `size`, are its text)
+ * ```
+ *
+ * Without EXT, `choice`, `error_code`, `finish_reason`, `error_source` and `usage_present`
+ * are 0. An absent string (NULL in the struct) has its bit clear; an empty one has it set.
+ *
+ * Errors: TOKENSIEVE_E_NULL (`p` or `written` NULL, `buf` NULL with `cap` > 0),
+ * TOKENSIEVE_E_STATE (before any feed or finish), TOKENSIEVE_E_BUFFER when not even the
+ * next event fits: nothing is written, `*written` is the size it needs (call again with
+ * that much; the event waits). While an event waits, `tokensieve_feed` and
+ * `tokensieve_finish` return TOKENSIEVE_E_STATE.
+ *
+ * # Safety
+ * `p` is NULL or a live parser; `buf` is NULL or writable for `cap` bytes; `written` is
+ * NULL or writable; the input of the last `tokensieve_feed` is still alive.
+ */
+int32_t tokensieve_next_batch(struct tokensieve_parser *p,
+                              uint8_t *buf,
+                              size_t cap,
+                              size_t *written);
 
 /**
  * Marks the end of input: keep calling `tokensieve_next` to drain (held bytes are

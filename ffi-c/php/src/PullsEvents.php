@@ -9,7 +9,7 @@ namespace TokenSieve;
  * through the pull API (feed, then next until nothing is pending; finish; reset), freed once.
  *
  * The using class names its handle kind (KIND, for messages) and its C functions (C: feed,
- * finish, reset, next, free, last_error), and calls adopt() from its constructor.
+ * finish, reset, next, next_batch, free, last_error), and calls adopt() from its constructor.
  *
  * @internal
  */
@@ -22,7 +22,17 @@ trait PullsEvents
     private \FFI\CData $event;
     /** @var \FFI\CData tokensieve_event* */
     private \FFI\CData $eventPtr;
+    /** @var \FFI\CData uint8_t[]: the records of one *_next_batch call */
+    private \FFI\CData $batch;
+    private int $batchCap = 0;
+    /** @var \FFI\CData size_t */
+    private \FFI\CData $written;
+    /** @var \FFI\CData size_t* */
+    private \FFI\CData $writtenPtr;
     private bool $freed = false;
+
+    /** The records buffer's first size; it grows when one event needs more. */
+    private const BATCH_BYTES = 16384;
 
     private function adopt(\FFI $ffi, \FFI\CData $handle): void
     {
@@ -30,6 +40,10 @@ trait PullsEvents
         $this->handle = $handle;
         $this->event = $ffi->new('tokensieve_event');
         $this->eventPtr = \FFI::addr($this->event);
+        $this->batchCap = self::BATCH_BYTES;
+        $this->batch = $ffi->new('uint8_t[' . self::BATCH_BYTES . ']');
+        $this->written = $ffi->new('size_t');
+        $this->writtenPtr = \FFI::addr($this->written);
     }
 
     public function __destruct()
@@ -112,21 +126,37 @@ trait PullsEvents
         }
     }
 
-    /** @return list<array<string,mixed>> */
+    /**
+     * Every event the handle has now, as arrays: one *_next_batch call fills the records
+     * buffer with many events (their strings copied), decoded by TokenSieve::records() —
+     * a call and a field read per event through FFI cost several times the event itself.
+     * @return list<array<string,mixed>>
+     */
     private function drain(): array
     {
         $ffi = $this->ffi;
-        $next = self::C['next'];
+        $next = self::C['next_batch'];
         $handle = $this->live();
-        $ev = $this->event;
-        $ptr = $this->eventPtr;
         $out = [];
-        while (($rc = $ffi->{$next}($handle, $ptr)) === 0) {
-            $out[] = TokenSieve::event($ev);
+        while (true) {
+            $rc = $ffi->{$next}($handle, $this->batch, $this->batchCap, $this->writtenPtr);
+            $n = $this->written->cdata;
+            if ($rc === -7) {
+                // TOKENSIEVE_E_BUFFER: one event needs $n bytes; it waits for a larger buffer.
+                $this->batchCap = max($n, 2 * $this->batchCap);
+                $this->batch = $ffi->new('uint8_t[' . $this->batchCap . ']');
+                continue;
+            }
+            if ($rc < 0) {
+                $this->check($rc);
+            }
+            if ($n > 0) {
+                TokenSieve::records(\FFI::string($this->batch, $n), $out);
+            }
+            if ($rc !== 0) {
+                // TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (0: the buffer filled, more to come).
+                return $out;
+            }
         }
-        if ($rc < 0) {
-            $this->check($rc);
-        }
-        return $out;
     }
 }

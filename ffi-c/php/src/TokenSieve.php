@@ -56,6 +56,7 @@ final class TokenSieve
     private const KIND = 'TokenSieve';
     private const C = ['feed' => 'tokensieve_feed', 'finish' => 'tokensieve_finish',
                        'reset' => 'tokensieve_reset', 'next' => 'tokensieve_next',
+                       'next_batch' => 'tokensieve_next_batch',
                        'free' => 'tokensieve_free', 'last_error' => 'tokensieve_last_error'];
 
     /**
@@ -472,6 +473,191 @@ final class TokenSieve
         }
         $t = $ev->text;
         return ['event' => 'stop', 'sequence' => \FFI::string($t->ptr, $t->len)];
+    }
+
+    /**
+     * Appends to $out the events of a *_next_batch buffer (the record layout is described at
+     * tokensieve_next_batch in tokensieve.h), as the same arrays event() builds.
+     * @param list<array<string,mixed>> $out
+     */
+    public static function records(string $buf, array &$out): void
+    {
+        $o = 0;
+        $end = \strlen($buf);
+        while ($o < $end) {
+            [1 => $size, 2 => $head, 3 => $index] = unpack('V3', $buf, $o);
+            if (($head & 0x3000) === 0) {
+                // The short form: a chunk with its text only (no string table, no extension).
+                $type = ($head >> 4) & 15;
+                $e = [
+                    'event' => 'chunk',
+                    'text' => substr($buf, $o + 12, $size - 12),
+                    'type' => self::TYPES[$type],
+                    'visible' => $type === 0,
+                    'block' => $index,
+                    'depth' => $head >> 24,
+                ];
+                if ($type >= 2) {
+                    $part = ($head >> 8) & 15;
+                    if ($part !== 0) {
+                        $e['part'] = self::PARTS[$part];
+                    }
+                }
+                $out[] = $e;
+            } else {
+                $out[] = self::record($buf, $o, $size, $head, $index);
+            }
+            $o += $size;
+        }
+    }
+
+    /** @return array<string,mixed> one record with a string table or an extension */
+    private static function record(string $buf, int $o, int $size, int $head, int $index): array
+    {
+        $at = $o + 12;
+        $choice = $errorCode = $finish = $source = $usage = 0;
+        $depth = $head >> 24;
+        $tokens = [];
+        if (($head & 0x1000) !== 0) {
+            [1 => $choice, 2 => $depth, 3 => $errorCode, 4 => $finish, 5 => $source, 6 => $usage]
+                = unpack('V6', $buf, $at);
+            $at += 24;
+            if ($usage !== 0) {
+                $tokens = array_values(unpack('P5', $buf, $at));
+                $at += 40;
+            }
+        }
+        /** @var array<int,string> $s the present strings by index (tokensieve_event's order) */
+        $s = [];
+        if (($head & 0x2000) !== 0) {
+            $mask = unpack('V', $buf, $at)[1];
+            $at += 4;
+            $bits = [];
+            for ($i = 0; $mask !== 0; $i++, $mask >>= 1) {
+                if (($mask & 1) !== 0) {
+                    $bits[] = $i;
+                }
+            }
+            if ($bits !== []) {
+                $lens = unpack('V' . \count($bits), $buf, $at);
+                $at += 4 * \count($bits);
+                foreach ($bits as $k => $i) {
+                    $len = $lens[$k + 1];
+                    $s[$i] = $len > 0 ? substr($buf, $at, $len) : '';
+                    $at += $len;
+                }
+            }
+        } else {
+            $s[0] = substr($buf, $at, $o + $size - $at);
+        }
+        $kind = $head & 15;
+        $type = ($head >> 4) & 15;
+        $flags = ($head >> 16) & 255;
+        if ($kind === 2) {
+            $e = ['event' => 'chunk', 'text' => $s[0] ?? '', 'type' => self::TYPES[$type],
+                  'visible' => $type === 0, 'block' => $index, 'depth' => $depth];
+            if ($type >= 2) {
+                $part = ($head >> 8) & 15;
+                if ($part !== 0) {
+                    $e['part'] = self::PARTS[$part];
+                }
+                self::namesOf($s, $e);
+            }
+        } elseif ($kind === 1) {
+            $e = ['event' => 'block_start', 'index' => $index, 'type' => self::TYPES[$type]];
+        } elseif ($kind === 3) {
+            $e = ['event' => 'block_complete', 'index' => $index, 'type' => self::TYPES[$type]];
+            if (isset($s[3])) {
+                $e['content'] = $s[3];
+            }
+            if ($type >= 2) {
+                self::namesOf($s, $e);
+                if (isset($s[4])) {
+                    $e['input'] = json_decode($s[4], true, 512, JSON_BIGINT_AS_STRING);
+                    $e['input_json'] = $s[4];
+                }
+                if ($errorCode !== 0) {
+                    $e['error'] = ['reason' => $s[5] ?? '', 'raw' => $s[6] ?? ''];
+                    if (($flags & 4) !== 0) {
+                        $e['error']['raw_truncated'] = true;
+                    }
+                }
+                if (($flags & 2) !== 0) {
+                    $e['is_error'] = true;
+                }
+            }
+            if ($choice !== 0) {
+                $e['choice'] = $choice;
+            }
+            if (($flags & 16) !== 0) {
+                $e['refusal'] = true;
+            }
+            if (($flags & 32) !== 0) {
+                $e['server'] = true;
+            }
+            if (isset($s[12])) {
+                $e['signature'] = $s[12];
+            }
+            if (isset($s[13])) {
+                $e['redacted'] = $s[13];
+            }
+            if (($flags & 128) !== 0) {
+                $e['compaction'] = true;
+            }
+            if (isset($s[14])) {
+                $e['citations'] = json_decode($s[14], true, 512, JSON_BIGINT_AS_STRING);
+            }
+            return $e;
+        } elseif ($kind === 5) {
+            $e = ['event' => 'finish', 'reason' => self::FINISH[$finish] ?? 'other'];
+            if (isset($s[7])) {
+                $e['raw_reason'] = $s[7];
+            }
+            if (($flags & 64) !== 0) {
+                $u = [];
+                $t = 0;
+                foreach (self::USAGE as $bit => $name) {
+                    if (($usage & $bit) !== 0) {
+                        $u[$name] = $tokens[$t];
+                    }
+                    $t++;
+                }
+                $e['usage'] = $u;
+            }
+            if (isset($s[8])) {
+                $e['response_id'] = $s[8];
+            }
+            if (isset($s[9])) {
+                $e['model'] = $s[9];
+            }
+        } elseif ($kind === 6) {
+            $e = ['event' => 'error', 'source' => $source === 2 ? 'framing' : 'provider'];
+            if (isset($s[10])) {
+                $e['code'] = $s[10];
+            }
+            $e['message'] = $s[11] ?? '';
+            return $e;
+        } else {
+            return ['event' => 'stop', 'sequence' => $s[0] ?? ''];
+        }
+        if ($choice !== 0) {
+            $e['choice'] = $choice;
+        }
+        return $e;
+    }
+
+    /**
+     * @param array<int,string> $s
+     * @param array<string,mixed> $e
+     */
+    private static function namesOf(array $s, array &$e): void
+    {
+        if (isset($s[1])) {
+            $e['tool_name'] = $s[1];
+        }
+        if (isset($s[2])) {
+            $e['tool_id'] = $s[2];
+        }
     }
 
     /** @param array<string,mixed> $e */
