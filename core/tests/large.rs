@@ -5,6 +5,8 @@
 //! Slow in debug builds, so ignored by default; `test.sh` runs them in release:
 //! `cargo test --release -p tokensieve --test large -- --ignored`.
 
+mod support;
+
 use tokensieve::{ConfigBuf, Event, Part, Sieve};
 
 const ARG: usize = 100 << 20;
@@ -131,16 +133,7 @@ fn stream(config: &ConfigBuf, input: &[u8], expected_visible: &[u8]) -> Seen {
         }
         _ => {}
     };
-    for piece in input.chunks(READ) {
-        let mut rest = piece;
-        while let Some(ev) = sieve.next(&mut rest) {
-            on(ev, &mut seen);
-        }
-    }
-    sieve.finish();
-    while let Some(ev) = sieve.next(&mut &b""[..]) {
-        on(ev, &mut seen);
-    }
+    support::feed(&mut sieve, input, &[READ], |ev| on(ev, &mut seen));
     seen
 }
 

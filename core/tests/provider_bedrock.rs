@@ -751,3 +751,91 @@ fn citations_past_max_call_bytes_are_dropped_and_reported() {
         "{events:?}"
     );
 }
+
+/// Citations and signatures stay on their block when the next block begins without a
+/// `contentBlockStop` for it (issue 25, as Anthropic's): the first block's citations or
+/// signature are on its completion, the next block's on its own (never lost, never on the
+/// other's), at every read size.
+#[test]
+fn citations_stay_on_their_block_when_the_next_block_starts_without_a_stop() {
+    const CITE_A: &str = r#"{"title":"a","location":{"web":{"url":"u"}}}"#;
+    const CITE_B: &str = r#"{"title":"b","location":{"web":{"url":"v"}}}"#;
+    let cite = |index: u32, cite: &str| {
+        event(
+            "contentBlockDelta",
+            &format!(r#"{{"contentBlockIndex":{index},"delta":{{"citation":{cite}}}}}"#),
+        )
+    };
+    let reasoning = |index: u32, member: &str| {
+        event(
+            "contentBlockDelta",
+            &format!(
+                r#"{{"contentBlockIndex":{index},"delta":{{"reasoningContent":{{{member}}}}}}}"#
+            ),
+        )
+    };
+    // The first block (block 0, its stop left out), what its completion carries.
+    let mut cited = cite(0, CITE_A);
+    cited.extend(delta(0, "First."));
+    let mut signed = reasoning(0, r#""text":"First.""#);
+    signed.extend(reasoning(0, r#""signature":"SIG0""#));
+    let firsts = [
+        (cited, format!(r#","citations":[{CITE_A}]}}"#)),
+        (delta(0, "First."), r#""content":"First."}"#.to_string()),
+        (signed, r#","signature":"SIG0"}"#.to_string()),
+    ];
+    // The next block (block 1), what its completion carries.
+    let nexts = [
+        (cite(1, CITE_B), format!(r#""citations":[{CITE_B}]"#)),
+        (
+            reasoning(1, r#""signature":"SIG1""#),
+            r#""signature":"SIG1""#.to_string(),
+        ),
+        (
+            reasoning(1, r#""redactedContent":"UkVE""#),
+            r#""redacted":"UkVE""#.to_string(),
+        ),
+        (delta(1, "Second."), r#""content":"Second.""#.to_string()),
+        (
+            event(
+                "contentBlockStart",
+                r#"{"contentBlockIndex":1,"start":{"toolUse":{"toolUseId":"t1","name":"f"}}}"#,
+            ),
+            r#""tool_id":"t1""#.to_string(),
+        ),
+    ];
+    for (first, first_ends) in &firsts {
+        for (next, own) in &nexts {
+            let mut body = first.clone();
+            body.extend(next.iter().copied());
+            body.extend(event("contentBlockStop", r#"{"contentBlockIndex":1}"#));
+            body.extend(event("messageStop", r#"{"stopReason":"end_turn"}"#));
+            body.extend(event(
+                "metadata",
+                r#"{"usage":{"inputTokens":1,"outputTokens":2,"totalTokens":3}}"#,
+            ));
+            let whole = invariant(&body, 90);
+            let completes: Vec<&String> = whole
+                .iter()
+                .filter(|l| l.contains(r#""event":"block_complete""#))
+                .collect();
+            assert_eq!(completes.len(), 2, "{own}: {whole:#?}");
+            assert!(
+                completes[0].contains(r#""content":"First.""#)
+                    && completes[0].ends_with(first_ends.as_str()),
+                "{first_ends} then {own}: {whole:#?}"
+            );
+            assert!(
+                completes[1].contains(own.as_str())
+                    && !completes[1].contains("First.")
+                    && !completes[1].contains("SIG0")
+                    && !completes[1].contains(r#""title":"a""#),
+                "{first_ends} then {own}: {whole:#?}"
+            );
+            assert!(
+                !whole.iter().any(|l| l.contains(r#""event":"error""#)),
+                "{whole:#?}"
+            );
+        }
+    }
+}

@@ -597,25 +597,12 @@ fn item_arguments_past_the_memory_bound_fail_the_call() {
     // 640 bytes of memory: 128 for held arguments.
     let config = DecoderConfig::new(Provider::OpenAiResponses);
     for size in [1, 7, body.len()] {
-        let mut memory = [0u8; 640];
-        let mut decoder = tokensieve::provider::Decoder::with_memory(&config, &mut memory).unwrap();
-        let mut completes = Vec::new();
-        let mut collector = tokensieve::accumulate::Collector::new();
-        let mut on = |ev: Event<'_>| {
-            let owned = collector.push(&ev);
-            if matches!(ev, Event::BlockComplete(_)) {
-                completes.push(owned.to_json());
-            }
-        };
-        for read in body.chunks(size) {
-            decoder.feed_with(read, &mut on);
-        }
-        decoder.finish_with(&mut on);
-        let calls: Vec<&String> = completes
+        let lines = support::provider::non_chunks(&config, &body, size, Some(640));
+        let calls: Vec<&String> = lines
             .iter()
-            .filter(|l| l.contains("tool_call"))
+            .filter(|l| l.starts_with(r#"{"event":"block_complete""#) && l.contains("tool_call"))
             .collect();
-        assert_eq!(calls.len(), 2, "size {size}: {completes:#?}");
+        assert_eq!(calls.len(), 2, "size {size}: {lines:#?}");
         for call in calls {
             assert!(
                 call.contains(r#""error":{"reason":"too-large""#),

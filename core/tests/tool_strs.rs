@@ -4,6 +4,8 @@
 //! slots hold, for configured and unknown names, the first ids and those past the table,
 //! the default and a custom `id_prefix`, borrowed and owned configurations.
 
+mod support;
+
 use tokensieve::{BlockType, Config, ConfigBuf, Dialect, Event, Part, Sieve, Tool, ToolList};
 
 const TOOLS: &[Tool<'static>] = &[
@@ -57,16 +59,7 @@ fn check(config: &Config<'_>, prefix: &str, chunk: usize) {
         }
         _ => {}
     };
-    for piece in input.chunks(chunk) {
-        let mut piece = piece;
-        while let Some(ev) = sieve.next(&mut piece) {
-            seen(ev, &mut calls);
-        }
-    }
-    sieve.finish();
-    while let Some(ev) = sieve.next(&mut &b""[..]) {
-        seen(ev, &mut calls);
-    }
+    support::feed(&mut sieve, &input, &[chunk], |ev| seen(ev, &mut calls));
     assert_eq!(calls, 130);
 }
 

@@ -22,8 +22,10 @@
 //!
 //! Blocks: Converse opens a text or reasoning block at its first delta (no
 //! `contentBlockStart` for them), a tool call at `contentBlockStart`; a delta for another
-//! `contentBlockIndex` than the open block's completes it first. The stream ends with
-//! `metadata` after `messageStop` (docs/providers.md).
+//! `contentBlockIndex` than the open block's completes it first (at its `delta` object when
+//! the open block holds citations or a signature, which its completion reads from the
+//! buffers the next block's would claim). The stream ends with `metadata` after
+//! `messageStop` (docs/providers.md).
 
 use super::cite;
 use super::out::{Out, Slot};
@@ -302,9 +304,22 @@ impl Map for Bedrock {
         }
     }
 
-    fn open(&mut self, p: &Path, _out: &mut Out) {
+    fn open(&mut self, p: &Path, out: &mut Out) {
         let d = p.depth();
         match self.doc {
+            Doc::Delta
+                if d == 2
+                    && p.key(1) == Key::Delta
+                    && self.open_wire != Some(self.index)
+                    && out.open.is_some_and(|o| out.sig_block == Some(o.index)) =>
+            {
+                // A delta of another block while the open one holds citations or a
+                // signature (its `contentBlockStop` left out): it completes here, at a token
+                // boundary, so they are handed out before the next block's claim the buffers
+                // they share (issue 25; docs/providers.md, "Citations").
+                out.close();
+                self.open_wire = None;
+            }
             Doc::Start if d == 3 && p.key(1) == Key::Start && p.key(2) == Key::ToolUse => {
                 self.call_name.clear();
                 self.call_id.clear();

@@ -7,7 +7,7 @@ pub mod provider;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use tokensieve::accumulate::{Collector, OwnedEvent};
-use tokensieve::{ConfigBuf, Sieve};
+use tokensieve::{ConfigBuf, Event, Sieve};
 
 /// Runs `input` through a parser built from `config`, fed in the given piece lengths
 /// (cycled), and returns the events as JSON values (uncoalesced).
@@ -23,6 +23,15 @@ pub fn run(
     }
     let mut collector = Collector::new();
     let mut out = Vec::new();
+    feed(&mut sieve, input, sizes, |ev| {
+        out.push(to_value(&collector.push(&ev)))
+    });
+    out
+}
+
+/// Feeds `input` to `sieve` in pieces of the given lengths (cycled), finishes it, and calls
+/// `on` with every event, without keeping any (large inputs stream through).
+pub fn feed(sieve: &mut Sieve<'_>, input: &[u8], sizes: &[usize], mut on: impl FnMut(Event<'_>)) {
     let mut at = 0;
     let mut k = 0;
     while at < input.len() {
@@ -31,7 +40,7 @@ pub fn run(
         let mut piece = &input[at..(at + n).min(input.len())];
         at += piece.len();
         while let Some(ev) = sieve.next(&mut piece) {
-            out.push(to_value(&collector.push(&ev)));
+            on(ev);
         }
         assert!(
             piece.is_empty() || sieve.is_done(),
@@ -40,9 +49,8 @@ pub fn run(
     }
     sieve.finish();
     while let Some(ev) = sieve.next(&mut &b""[..]) {
-        out.push(to_value(&collector.push(&ev)));
+        on(ev);
     }
-    out
 }
 
 pub fn to_value(ev: &OwnedEvent) -> Value {

@@ -96,11 +96,10 @@ pub fn non_chunks(
     size: usize,
     memory: Option<usize>,
 ) -> Vec<String> {
-    events(config, body, &[size], memory)
-        .iter()
-        .filter(|e| !matches!(e, OwnedEvent::Chunk { .. }))
-        .map(OwnedEvent::to_json)
-        .collect()
+    // Coalescing joins chunks only: the other lines are the events as they came.
+    let mut lines = lines(config, body, size, memory);
+    lines.retain(|l| !l.starts_with(r#"{"event":"chunk""#));
+    lines
 }
 
 /// The lines of `body` read whole, asserted equal at every read size in `sizes` (chunk

@@ -27,8 +27,8 @@
 //! Snapshots are not content (docs/providers.md, "Readings the vectors pin"): the `*.done`
 //! events, the item of `output_item.done` and the lifecycle events' `output` are read only
 //! for ids, status, usage, errors and `encrypted_content` — except a call's arguments:
-//! deltas win, and a call without deltas takes its item's (`item_args`, `done_args`: the
-//! added item's non-empty `arguments` / `input` open it, else the `*_arguments.done` /
+//! deltas win, and a call without deltas takes its item's (`whole.rs`: the added item's
+//! non-empty `arguments` / `input` open it, else the `*_arguments.done` /
 //! `custom_tool_call_input.done` event's, else the done item's; `Call::fed` says which
 //! came first, and nothing after it is read). Each content part is one block
 //! (a delta of another part completes the open one); an item's blocks complete at its
@@ -43,6 +43,7 @@ use super::path::{Key, Path};
 use super::{Capture, DocInfo, Map, Scalar, Sink, ValueStart};
 use crate::event::{BlockType, FinishReason};
 
+mod whole;
 mod wire;
 use wire::{CUSTOM_CLOSE, CUSTOM_OPEN, Ev, Kind, WHOLE_ITEMS, ev_of, kind_of};
 
@@ -379,84 +380,6 @@ impl OpenAiResponses {
         }
     }
 
-    /// The whole arguments of a `*.done` event (`arguments` / `input`): the call's content
-    /// when no delta fed it (a server that writes them whole), else a snapshot.
-    fn done_args(&mut self, custom: bool, out: &Out) -> Sink {
-        let pos = self.call_at(self.at);
-        if !self.is_open_call(pos, out) {
-            // No call, or another block opened since: a snapshot.
-            return Sink::Skip;
-        }
-        match pos.and_then(|i| self.calls.get_mut(i)) {
-            Some(c) if !c.fed && c.custom == custom => {
-                c.fed = true;
-                if custom { Sink::ArgsString } else { Sink::Args }
-            }
-            _ => Sink::Skip,
-        }
-    }
-
-    /// A streamed item's `arguments` / `input` (`output_item.added` or `.done`): content
-    /// when the call had none yet (docs/providers.md: deltas win; a call without deltas
-    /// takes the item's arguments). The added item's, and a done item whose call was never
-    /// added, are held until the item's name and id are read (`item_close`); a done item's
-    /// for its open call streams into it.
-    fn item_args(&mut self, out: &mut Out) -> What {
-        let (.., custom) = self.item_call();
-        if self.ev == Ev::ItemDone {
-            let pos = self.call_at(self.at);
-            match pos.and_then(|i| self.calls.get(i)) {
-                Some(c) if c.fed => return What::None,
-                Some(c) if c.custom == custom && self.is_open_call(pos, out) => {
-                    if let Some(c) = pos.and_then(|i| self.calls.get_mut(i)) {
-                        c.fed = true;
-                    }
-                    return if custom {
-                        What::StreamCustom
-                    } else {
-                        What::StreamArgs
-                    };
-                }
-                // Another item's call, or an MCP call never added (its result would come
-                // before its call): as before, a snapshot.
-                Some(_) => return What::None,
-                None if self.item.kind == Kind::Mcp => return What::None,
-                None => {}
-            }
-        }
-        self.item.holding = true;
-        self.item.overflow = false;
-        out.held.clear();
-        if custom {
-            What::HeldCustom
-        } else {
-            What::HeldArgs
-        }
-    }
-
-    /// A streamed item's call opens with the arguments its item carried (`item_args`): they
-    /// are replayed into it (a call cut by `max_call_bytes` fails as too large).
-    fn open_held(&mut self, pos: usize, done: bool, out: &mut Out) {
-        let item = self.item;
-        let custom = self.calls[pos].custom;
-        if item.holding && !item.overflow && custom && done && !out.held.push(CUSTOM_CLOSE) {
-            self.item.overflow = true;
-        }
-        self.open_call(pos, out);
-        if !item.holding || (out.held.len() == 0 && !done) {
-            out.held.clear();
-            return;
-        }
-        self.calls[pos].fed = true;
-        if self.item.overflow {
-            out.cut_args(true);
-        } else {
-            // A done item's call stays open until the next block or the finish (the held
-            // bytes are fed after this step).
-            out.replay_held();
-        }
-    }
-
     /// An output item opens.
     fn item_open(&mut self, out: &mut Out) {
         self.item = ITEM;
@@ -478,16 +401,9 @@ impl OpenAiResponses {
     fn item_close(&mut self, out: &mut Out) {
         let item = self.item;
         match (self.ev, item.kind) {
-            (Ev::ItemAdded, Kind::FunctionCall | Kind::Custom | Kind::Mcp) => {
-                let (name, id, server, custom) = self.item_call();
-                let pos = self.remember(self.at, name, id, server, custom);
-                self.open_held(pos, false, out);
-            }
+            (Ev::ItemAdded, Kind::FunctionCall | Kind::Custom | Kind::Mcp) => self.added_call(out),
             (Ev::ItemDone, Kind::FunctionCall | Kind::Custom) if item.holding => {
-                // A call whose output_item.added never came: made from its done item.
-                let (name, id, server, custom) = self.item_call();
-                let pos = self.remember(self.at, name, id, server, custom);
-                self.open_held(pos, true, out);
+                self.done_call(out)
             }
             (Ev::ItemAdded, _) => {}
             (Ev::ItemDone | Ev::Unknown, Kind::Whole(k)) => {
