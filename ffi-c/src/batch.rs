@@ -1,41 +1,34 @@
-//! Packed event records: what `tokensieve_next_batch` and `tokensieve_decoder_next_batch`
-//! write, many events per call, for hosts where each call across the boundary or each field
-//! read costs more than the event itself (PHP's FFI: issue 28, item 4).
+//! Events in batches: what `tokensieve_next_batch` and `tokensieve_decoder_next_batch` write,
+//! many events per call, for hosts where each call across the boundary or each field read
+//! costs more than the event itself (PHP's FFI: issue 28, item 4).
 //!
-//! A record is a copy of one `tokensieve_event`, strings included, little-endian, with no
-//! padding (read its words with `memcpy` in C):
-//!
-//! | bytes | what |
-//! | --- | --- |
-//! | 4 | `size`: the record's length in bytes; the next record starts there |
-//! | 4 | `head`: bits 0–3 `kind`, 4–7 `block_type`, 8–11 `part`, 12 [`EXT`], 13 [`STRS`], 16–23 `flags`, 24–31 `depth` (255 when larger: the exact value is in the extension) |
-//! | 4 | `index` |
-//! | 24 | with [`EXT`]: `choice`, `depth`, `error_code`, `finish_reason`, `error_source`, `usage_present` |
-//! | 40 | with [`EXT`] and `usage_present` ≠ 0: `input_tokens`, `output_tokens`, `cache_read_tokens`, `cache_write_tokens`, `reasoning_tokens` (u64 each) |
-//! | 4 + 4·n | with [`STRS`]: a mask of the strings present (bit *i*: the struct's *i*-th string: `text`, `tool_name`, `tool_id`, `content`, `input`, `error_reason`, `error_raw`, `raw_reason`, `response_id`, `model`, `code`, `message`, `signature`, `redacted`, `citations`), then the length of each present string in that order |
-//! | … | the present strings' bytes, in that order |
-//!
-//! Without [`STRS`] the record is a chunk whose only string is its text: the bytes after the
-//! header, up to `size`. Without [`EXT`], `choice`, `error_code`, `finish_reason`,
-//! `error_source` and `usage_present` are 0 and `depth` is the head's. A string that is
-//! absent (NULL in the struct) has its bit clear; a present empty string has its bit set and
-//! length 0.
+//! Each event becomes a fixed `tokensieve_record` (numbers, and the lengths of its strings)
+//! in one caller array, and its strings go, copied, into one caller byte area, in record
+//! order: text, tool name, tool id, then the rest — the extension words and a string table,
+//! present only when the event has more than the common fields. A host reads the records
+//! as one array and cuts the strings from the area with a running offset: a chunk, a block
+//! start or a text block's completion needs nothing else. Numbers in the rest are in native
+//! byte order and unaligned (read them with `memcpy`).
 
 use core::slice;
 
-use crate::types::{tokensieve_event, tokensieve_kind, tokensieve_str};
+use crate::types::{tokensieve_event, tokensieve_record, tokensieve_record_bit, tokensieve_str};
 
-/// `head` bit: the extension words follow the index.
-pub(crate) const EXT: u32 = 1 << 12;
-/// `head` bit: a string table follows (else the rest of the record is a chunk's text).
-pub(crate) const STRS: u32 = 1 << 13;
+const NAME: u32 = tokensieve_record_bit::TOKENSIEVE_RECORD_NAME as u32;
+const ID: u32 = tokensieve_record_bit::TOKENSIEVE_RECORD_ID as u32;
+const EXT: u32 = tokensieve_record_bit::TOKENSIEVE_RECORD_EXT as u32;
+const STRINGS: u32 = tokensieve_record_bit::TOKENSIEVE_RECORD_STRINGS as u32;
 
-/// The event's strings, in mask-bit order (the struct's order).
-fn strings(ev: &tokensieve_event) -> [tokensieve_str; 15] {
+/// The largest string or rest a record can describe (its length is a u32).
+pub(crate) const MAX_LEN: usize = u32::MAX as usize;
+
+/// The strings of the rest's table, by their bit (3..=14; bits 0–2 are text, name, id).
+fn table(ev: &tokensieve_event) -> [tokensieve_str; 15] {
+    let none = crate::types::NO_STR;
     [
-        ev.text,
-        ev.tool_name,
-        ev.tool_id,
+        none,
+        none,
+        none,
         ev.content,
         ev.input,
         ev.error_reason,
@@ -51,24 +44,31 @@ fn strings(ev: &tokensieve_event) -> [tokensieve_str; 15] {
     ]
 }
 
-/// How an event is laid out as a record.
-pub(crate) struct Layout {
-    head: u32,
-    mask: u32,
-    strs: [tokensieve_str; 15],
-    /// The record's length in bytes.
-    pub(crate) size: usize,
+fn len_of(s: tokensieve_str) -> usize {
+    if s.ptr.is_null() { 0 } else { s.len }
 }
 
-/// The record layout of `ev`.
-pub(crate) fn layout(ev: &tokensieve_event) -> Layout {
-    let strs = strings(ev);
+/// An event laid out as a record and its bytes.
+pub(crate) struct Laid {
+    pub(crate) record: tokensieve_record,
+    mask: u32,
+    table: [tokensieve_str; 15],
+    /// The bytes it takes in the byte area (text + name + id + rest); `None` when a length
+    /// does not fit a u32.
+    pub(crate) bytes: Option<usize>,
+}
+
+/// Lays `ev` out.
+pub(crate) fn lay(ev: &tokensieve_event) -> Laid {
+    let table = table(ev);
     let mut mask = 0u32;
-    let mut bytes = 0usize;
-    for (i, s) in strs.iter().enumerate() {
+    let mut strings = 0usize;
+    let mut count = 0usize;
+    for (i, s) in table.iter().enumerate() {
         if !s.ptr.is_null() {
             mask |= 1 << i;
-            bytes += s.len;
+            strings += s.len;
+            count += 1;
         }
     }
     let ext = ev.choice != 0
@@ -77,44 +77,60 @@ pub(crate) fn layout(ev: &tokensieve_event) -> Layout {
         || ev.finish_reason != 0
         || ev.error_source != 0
         || ev.usage_present != 0;
-    // The short form: a chunk with its text and nothing else.
-    let table = !(ev.kind == tokensieve_kind::TOKENSIEVE_KIND_CHUNK as u32 && mask == 1);
     let mut head = (ev.kind & 15)
         | (ev.block_type & 15) << 4
         | (ev.part & 15) << 8
         | (ev.flags & 255) << 16
         | ev.depth.min(255) << 24;
-    let mut size = 12 + bytes;
+    if !ev.tool_name.ptr.is_null() {
+        head |= NAME;
+    }
+    if !ev.tool_id.ptr.is_null() {
+        head |= ID;
+    }
+    let mut rest = 0usize;
     if ext {
         head |= EXT;
-        size += 24;
+        rest += 24;
         if ev.usage_present != 0 {
-            size += 40;
+            rest += 40;
         }
     }
-    if table {
-        head |= STRS;
-        size += 4 + 4 * mask.count_ones() as usize;
+    if mask != 0 {
+        head |= STRINGS;
+        rest += 4 + 4 * count + strings;
     }
-    Layout {
-        head,
+    let (text, name, id) = (len_of(ev.text), len_of(ev.tool_name), len_of(ev.tool_id));
+    let fits = [text, name, id, rest].iter().all(|&l| l <= MAX_LEN);
+    Laid {
+        record: tokensieve_record {
+            head,
+            index: ev.index,
+            text_len: text as u32,
+            name_len: name as u32,
+            id_len: id as u32,
+            rest_len: rest as u32,
+        },
         mask,
-        strs,
-        size,
+        table,
+        bytes: fits.then(|| text + name + id + rest),
     }
 }
 
-/// Writes `ev`'s record (laid out as `l`) into `out`, which is exactly `l.size` bytes.
+/// Writes the bytes of `ev` (laid out as `l`) into `out`, exactly `l.bytes` long.
 ///
 /// # Safety
 /// Every present string of `ev` is readable for its length (an event just converted from
 /// the core's, or one kept since without a call on its handle: see `Parts::pending`).
-pub(crate) unsafe fn write(ev: &tokensieve_event, l: &Layout, out: &mut [u8]) {
+pub(crate) unsafe fn write(ev: &tokensieve_event, l: &Laid, out: &mut [u8]) {
     let mut w = Writer { out, at: 0 };
-    w.u32(l.size as u32);
-    w.u32(l.head);
-    w.u32(ev.index);
-    if l.head & EXT != 0 {
+    // SAFETY: this function's contract, for each present string.
+    unsafe {
+        w.str(ev.text);
+        w.str(ev.tool_name);
+        w.str(ev.tool_id);
+    }
+    if l.record.head & EXT != 0 {
         for v in [
             ev.choice,
             ev.depth,
@@ -123,7 +139,7 @@ pub(crate) unsafe fn write(ev: &tokensieve_event, l: &Layout, out: &mut [u8]) {
             ev.error_source,
             ev.usage_present,
         ] {
-            w.u32(v);
+            w.bytes(&v.to_ne_bytes());
         }
         if ev.usage_present != 0 {
             for v in [
@@ -133,21 +149,21 @@ pub(crate) unsafe fn write(ev: &tokensieve_event, l: &Layout, out: &mut [u8]) {
                 ev.cache_write_tokens,
                 ev.reasoning_tokens,
             ] {
-                w.bytes(&v.to_le_bytes());
+                w.bytes(&v.to_ne_bytes());
             }
         }
     }
-    if l.head & STRS != 0 {
-        w.u32(l.mask);
-        for s in l.strs.iter().filter(|s| !s.ptr.is_null()) {
-            w.u32(s.len as u32);
+    if l.mask != 0 {
+        w.bytes(&l.mask.to_ne_bytes());
+        for s in l.table.iter().filter(|s| !s.ptr.is_null()) {
+            w.bytes(&(s.len as u32).to_ne_bytes());
+        }
+        for s in l.table {
+            // SAFETY: this function's contract.
+            unsafe { w.str(s) };
         }
     }
-    for s in l.strs.iter().filter(|s| !s.ptr.is_null() && s.len > 0) {
-        // SAFETY: a present string is readable for `len` bytes (this function's contract).
-        w.bytes(unsafe { slice::from_raw_parts(s.ptr.cast::<u8>(), s.len) });
-    }
-    debug_assert_eq!(w.at, l.size);
+    debug_assert_eq!(Some(w.at), l.bytes);
 }
 
 struct Writer<'a> {
@@ -156,16 +172,17 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    fn u32(&mut self, v: u32) {
-        self.bytes(&v.to_le_bytes());
-    }
-
     fn bytes(&mut self, b: &[u8]) {
         self.out[self.at..self.at + b.len()].copy_from_slice(b);
         self.at += b.len();
     }
-}
 
-/// The largest record: its `size` is a u32 (an event this large is refused with
-/// TOKENSIEVE_E_BUFFER; `*_next` hands it out).
-pub(crate) const MAX_RECORD: usize = u32::MAX as usize;
+    /// # Safety
+    /// `s` is absent (NULL) or readable for its length.
+    unsafe fn str(&mut self, s: tokensieve_str) {
+        if !s.ptr.is_null() && s.len > 0 {
+            // SAFETY: present, so readable for `len` bytes (contract).
+            self.bytes(unsafe { slice::from_raw_parts(s.ptr.cast::<u8>(), s.len) });
+        }
+    }
+}

@@ -5,7 +5,6 @@
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
 
-use crate::batch::{EXT, STRS};
 use crate::error::{DONE, EVENT, Error, NEED_MORE, OK};
 use crate::types::tokensieve_str;
 use crate::*;
@@ -73,15 +72,23 @@ fn owned(e: &tokensieve_event) -> Owned {
     }
 }
 
-/// Reads the records of one `*_next_batch` call (the layout of `batch`'s module docs).
-fn read_records(mut b: &[u8], out: &mut Vec<Owned>) {
+/// Reads the events of one `*_next_batch` call (the layout of `tokensieve_record_bit`).
+fn read_records(records: &[tokensieve_record], b: &[u8], out: &mut Vec<Owned>) {
+    const NAME: u32 = tokensieve_record_bit::TOKENSIEVE_RECORD_NAME as u32;
+    const ID: u32 = tokensieve_record_bit::TOKENSIEVE_RECORD_ID as u32;
+    const EXT: u32 = tokensieve_record_bit::TOKENSIEVE_RECORD_EXT as u32;
+    const STRINGS: u32 = tokensieve_record_bit::TOKENSIEVE_RECORD_STRINGS as u32;
     fn u32_at(b: &[u8], at: usize) -> u32 {
-        u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+        u32::from_ne_bytes(b[at..at + 4].try_into().unwrap())
     }
-    while !b.is_empty() {
-        let size = u32_at(b, 0) as usize;
-        let head = u32_at(b, 4);
-        let rec = &b[..size];
+    let mut at = 0;
+    let mut take = |len: usize| {
+        let s = b[at..at + len].to_vec();
+        at += len;
+        s
+    };
+    for r in records {
+        let head = r.head;
         let mut e = Owned::default();
         let kind = head & 15;
         e.ints[0] = kind;
@@ -89,45 +96,58 @@ fn read_records(mut b: &[u8], out: &mut Vec<Owned>) {
         e.ints[5] = (head >> 8) & 15;
         e.ints[2] = (head >> 16) & 255;
         e.ints[4] = head >> 24;
-        e.ints[3] = u32_at(rec, 8);
-        let mut at = 12;
+        e.ints[3] = r.index;
+        let text = take(r.text_len as usize);
+        if kind == 2 || kind == 4 {
+            e.strs[0] = Some(text);
+        } else {
+            assert!(text.is_empty(), "text only on chunks and stops");
+        }
+        let name = take(r.name_len as usize);
+        if head & NAME != 0 {
+            e.strs[1] = Some(name);
+        }
+        let id = take(r.id_len as usize);
+        if head & ID != 0 {
+            e.strs[2] = Some(id);
+        }
+        let rest = take(r.rest_len as usize);
+        let mut ra = 0;
         if head & EXT != 0 {
-            e.ints[7] = u32_at(rec, at);
-            e.ints[4] = u32_at(rec, at + 4);
-            e.ints[6] = u32_at(rec, at + 8);
-            e.ints[8] = u32_at(rec, at + 12);
-            e.ints[9] = u32_at(rec, at + 16);
-            e.ints[10] = u32_at(rec, at + 20);
-            at += 24;
+            e.ints[7] = u32_at(&rest, 0);
+            e.ints[4] = u32_at(&rest, 4);
+            e.ints[6] = u32_at(&rest, 8);
+            e.ints[8] = u32_at(&rest, 12);
+            e.ints[9] = u32_at(&rest, 16);
+            e.ints[10] = u32_at(&rest, 20);
+            ra = 24;
             if e.ints[10] != 0 {
                 for t in 0..5 {
-                    e.tokens[t] = u64::from_le_bytes(rec[at..at + 8].try_into().unwrap());
-                    at += 8;
+                    e.tokens[t] = u64::from_ne_bytes(rest[ra..ra + 8].try_into().unwrap());
+                    ra += 8;
                 }
             }
         }
-        if head & STRS != 0 {
-            let mask = u32_at(rec, at);
-            at += 4;
+        if head & STRINGS != 0 {
+            let mask = u32_at(&rest, ra);
+            ra += 4;
+            assert_eq!(mask & 7, 0, "text, name and id are never in the table");
             let mut lens = Vec::new();
-            for i in 0..15 {
+            for i in 3..15 {
                 if mask & (1 << i) != 0 {
-                    lens.push((i, u32_at(rec, at) as usize));
-                    at += 4;
+                    lens.push((i, u32_at(&rest, ra) as usize));
+                    ra += 4;
                 }
             }
             for (i, len) in lens {
-                e.strs[i] = Some(rec[at..at + len].to_vec());
-                at += len;
+                e.strs[i] = Some(rest[ra..ra + len].to_vec());
+                ra += len;
             }
-            assert_eq!(at, size, "a record's strings end where it does");
-        } else {
-            assert_eq!(kind, 2, "only a chunk has no string table");
-            e.strs[0] = Some(rec[at..].to_vec());
         }
+        assert_eq!(ra, rest.len(), "the rest is read whole");
         out.push(e);
-        b = &b[size..];
     }
+    assert_eq!(at, b.len(), "the byte area is read whole");
 }
 
 /// The two handle kinds, driven through the same calls.
@@ -165,14 +185,23 @@ impl H {
             }
         }
     }
-    fn batch(self, buf: &mut [u8], written: &mut usize) -> i32 {
-        // SAFETY: test: live handle, `buf` writable for its length.
-        unsafe {
+    fn batch(
+        self,
+        recs: &mut [tokensieve_record],
+        buf: &mut [u8],
+        n: &mut usize,
+        len: &mut usize,
+    ) -> i32 {
+        let mut b = batch_of(recs, buf);
+        // SAFETY: test: live handle, buffers writable for their lengths.
+        let rc = unsafe {
             match self {
-                H::P(p) => tokensieve_next_batch(p, buf.as_mut_ptr(), buf.len(), written),
-                H::D(d) => tokensieve_decoder_next_batch(d, buf.as_mut_ptr(), buf.len(), written),
+                H::P(p) => tokensieve_next_batch(p, &mut b),
+                H::D(d) => tokensieve_decoder_next_batch(d, &mut b),
             }
-        }
+        };
+        (*n, *len) = (b.n_records, b.n_bytes);
+        rc
     }
     fn reset(self) -> i32 {
         // SAFETY: test: live handle.
@@ -194,6 +223,17 @@ impl H {
     }
 }
 
+fn batch_of(recs: &mut [tokensieve_record], buf: &mut [u8]) -> tokensieve_batch {
+    tokensieve_batch {
+        records: recs.as_mut_ptr(),
+        records_cap: recs.len(),
+        bytes: buf.as_mut_ptr(),
+        bytes_cap: buf.len(),
+        n_records: usize::MAX,
+        n_bytes: usize::MAX,
+    }
+}
+
 /// Drains with `*_next` until `want` (NEED_MORE or DONE; DONE early after a stop sequence).
 fn drain_next(h: H, want: i32, out: &mut Vec<Owned>) {
     let mut ev = types::EMPTY_EVENT;
@@ -208,27 +248,33 @@ fn drain_next(h: H, want: i32, out: &mut Vec<Owned>) {
     }
 }
 
-/// Drains with `*_next_batch` and a buffer of `cap` bytes (grown for one call when an event
-/// does not fit) until `want`.
+/// Drains with `*_next_batch`, `cap` records and `cap` bytes (the bytes grown for one call
+/// when an event does not fit) until `want`.
 fn drain_batch(h: H, cap: usize, want: i32, out: &mut Vec<Owned>) {
+    let mut recs = vec![tokensieve_record::default(); cap];
     let mut buf = vec![0u8; cap];
     loop {
-        let mut written = usize::MAX;
-        let rc = h.batch(&mut buf, &mut written);
+        let (mut n, mut len) = (usize::MAX, usize::MAX);
+        let rc = h.batch(&mut recs, &mut buf, &mut n, &mut len);
         if rc == Error::Buffer.code() {
-            assert!(written > buf.len(), "E_BUFFER names a larger size");
-            let mut big = vec![0u8; written];
-            let mut w2 = 0;
-            let rc2 = h.batch(&mut big, &mut w2);
-            assert!(rc2 >= 0, "the size it named is enough");
-            read_records(&big[..w2], out);
+            assert_eq!(n, 1);
+            assert!(
+                len > buf.len() || recs.is_empty(),
+                "E_BUFFER names what is missing"
+            );
+            let mut one = [tokensieve_record::default()];
+            let mut big = vec![0u8; len];
+            let (mut n2, mut len2) = (0, 0);
+            let rc2 = h.batch(&mut one, &mut big, &mut n2, &mut len2);
+            assert!(rc2 >= 0, "what it named is enough");
+            read_records(&one[..n2], &big[..len2], out);
             if rc2 == want || rc2 == DONE {
                 return;
             }
             continue;
         }
-        assert!(written <= buf.len());
-        read_records(&buf[..written], out);
+        assert!(n <= recs.len() && len <= buf.len());
+        read_records(&recs[..n], &buf[..len], out);
         if rc == EVENT {
             continue;
         }
@@ -353,32 +399,49 @@ fn a_waiting_event_blocks_feed_and_finish() {
     let h = H::P(p);
     let input = b"Hello there, a long enough text.<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
     assert_eq!(h.feed(input), OK);
-    let mut written = 0;
+    let (mut n, mut len) = (0, 0);
+    let mut recs = [tokensieve_record::default(); 4];
     let mut small = [0u8; 4];
-    assert_eq!(h.batch(&mut small, &mut written), Error::Buffer.code());
-    assert!(written > 12);
+    // The block start needs no bytes; the chunk after it does: the buffer is full.
+    assert_eq!(h.batch(&mut recs, &mut [], &mut n, &mut len), EVENT);
+    assert_eq!((n, len), (1, 0));
+    assert_eq!(
+        recs[0].head & 15,
+        tokensieve_kind::TOKENSIEVE_KIND_BLOCK_START as u32
+    );
+    // Now the chunk is first and does not fit: E_BUFFER with the bytes it needs; it waits.
+    assert_eq!(
+        h.batch(&mut recs, &mut small, &mut n, &mut len),
+        Error::Buffer.code()
+    );
+    assert_eq!((n, len), (1, "Hello there, a long enough text.".len()));
     assert_eq!(h.feed(b"x"), Error::State.code());
     assert_eq!(h.finish(), Error::State.code());
-    // `next` takes the waiting event: the first, a block start.
+    // `next` takes the waiting event.
     let mut ev = types::EMPTY_EVENT;
     assert_eq!(h.next(&mut ev), EVENT);
-    assert_eq!(ev.kind, tokensieve_kind::TOKENSIEVE_KIND_BLOCK_START as u32);
-    assert_eq!(h.batch(&mut small, &mut written), Error::Buffer.code());
+    assert_eq!(ev.kind, tokensieve_kind::TOKENSIEVE_KIND_CHUNK as u32);
+    assert_eq!(ev.text.len, len);
+    // No record room at all: E_BUFFER too.
+    assert_eq!(
+        h.batch(&mut [], &mut small, &mut n, &mut len),
+        Error::Buffer.code()
+    );
     assert_eq!(h.reset(), OK);
     assert_eq!(h.feed(b"y"), OK);
-    // NULL `written`, NULL `buf` with room.
+    // NULL batch, NULL buffers with room.
+    use core::ptr::null_mut;
+    let mut b = batch_of(&mut recs, &mut small);
+    b.records = null_mut();
+    let mut c = batch_of(&mut recs, &mut small);
+    c.bytes = null_mut();
     // SAFETY: test: live parser; the NULLs are the point.
     unsafe {
+        assert_eq!(tokensieve_next_batch(p, null_mut()), Error::Null.code());
+        assert_eq!(tokensieve_next_batch(p, &mut b), Error::Null.code());
+        assert_eq!(tokensieve_next_batch(p, &mut c), Error::Null.code());
         assert_eq!(
-            tokensieve_next_batch(p, small.as_mut_ptr(), 4, core::ptr::null_mut()),
-            Error::Null.code()
-        );
-        assert_eq!(
-            tokensieve_next_batch(p, core::ptr::null_mut(), 4, &mut written),
-            Error::Null.code()
-        );
-        assert_eq!(
-            tokensieve_next_batch(core::ptr::null_mut(), small.as_mut_ptr(), 4, &mut written),
+            tokensieve_next_batch(null_mut(), &mut c),
             Error::Null.code()
         );
     }

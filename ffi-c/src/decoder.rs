@@ -21,7 +21,8 @@ use crate::panic::{Handle, guard, with_parser};
 use crate::parser::{Phase, tokensieve_config_default};
 use crate::stream::{Driven, Parts, feed, finish, next, next_batch, reset};
 use crate::types::{
-    tokensieve_decoder_config, tokensieve_dialect, tokensieve_event, tokensieve_provider,
+    tokensieve_batch, tokensieve_decoder_config, tokensieve_dialect, tokensieve_event,
+    tokensieve_provider,
 };
 
 /// The default `text.buffer_size` of a decoder config (caller memory).
@@ -237,25 +238,23 @@ pub unsafe extern "C" fn tokensieve_decoder_next(
     unsafe { with_parser(d, "tokensieve_decoder_next", false, |dec| next(dec, out)) }
 }
 
-/// `tokensieve_next_batch` for a decoder: its events as packed records into `buf[0..cap)`,
-/// many per call (the record layout is described there). Returns TOKENSIEVE_NEED_MORE /
-/// TOKENSIEVE_DONE once drained, TOKENSIEVE_EVENT when the buffer is full and events remain,
-/// TOKENSIEVE_E_BUFFER (with the size needed in `*written`) when not even the next fits.
+/// `tokensieve_next_batch` for a decoder: its events as `tokensieve_record`s and their
+/// strings in one byte area, many per call (described there). Returns TOKENSIEVE_NEED_MORE /
+/// TOKENSIEVE_DONE once drained, TOKENSIEVE_EVENT when a buffer is full and events remain,
+/// TOKENSIEVE_E_BUFFER (`batch->n_bytes`: the bytes needed) when not even the next fits.
 ///
 /// # Safety
-/// `d` is NULL or a live decoder; `buf` is NULL or writable for `cap` bytes; `written` is
-/// NULL or writable; the input of the last feed is still alive.
+/// `d` is NULL or a live decoder; `batch` is NULL or a valid `tokensieve_batch` (see
+/// `tokensieve_next_batch`); the input of the last feed is still alive.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tokensieve_decoder_next_batch(
     d: *mut tokensieve_decoder,
-    buf: *mut u8,
-    cap: usize,
-    written: *mut usize,
+    batch: *mut tokensieve_batch,
 ) -> i32 {
     // SAFETY: forwarded contract.
     unsafe {
         with_parser(d, "tokensieve_decoder_next_batch", false, |dec| {
-            next_batch(dec, buf, cap, written)
+            next_batch(dec, batch)
         })
     }
 }

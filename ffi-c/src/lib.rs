@@ -69,12 +69,12 @@ pub use stream::{
     tokensieve_next_batch, tokensieve_prefill, tokensieve_reset,
 };
 pub use types::{
-    tokensieve_abi, tokensieve_block_type, tokensieve_call_error, tokensieve_config,
-    tokensieve_decoder_config, tokensieve_dialect, tokensieve_dialect_unset,
+    tokensieve_abi, tokensieve_batch, tokensieve_block_type, tokensieve_call_error,
+    tokensieve_config, tokensieve_decoder_config, tokensieve_dialect, tokensieve_dialect_unset,
     tokensieve_error_source, tokensieve_event, tokensieve_finish_reason, tokensieve_flag,
     tokensieve_kind, tokensieve_next_status, tokensieve_on_malformed, tokensieve_part,
-    tokensieve_provider, tokensieve_start_in, tokensieve_status, tokensieve_str, tokensieve_tool,
-    tokensieve_unknown_tools, tokensieve_usage,
+    tokensieve_provider, tokensieve_record, tokensieve_record_bit, tokensieve_start_in,
+    tokensieve_status, tokensieve_str, tokensieve_tool, tokensieve_unknown_tools, tokensieve_usage,
 };
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::error::{DONE, EVENT, Error, NEED_MORE, OK, Result, thread_message};
 use crate::event::{Acc, convert};
 use crate::panic::{Handle, with_parser};
 use crate::parser::{Phase, tokensieve_parser};
-use crate::types::tokensieve_event;
+use crate::types::{tokensieve_batch, tokensieve_event, tokensieve_record};
 
 /// Hands the parser the next piece of the stream: `len` bytes at `data` (any chunking,
 /// UTF-8 characters may be split). Nothing is parsed yet: call `tokensieve_next` until it
@@ -61,56 +61,53 @@ pub unsafe extern "C" fn tokensieve_next(
     unsafe { with_parser(p, "tokensieve_next", false, |parser| next(parser, out)) }
 }
 
-/// Drains events into `buf` as packed records, many per call: for hosts where each call
-/// across the boundary or each field read costs more than the event (PHP's FFI). Writes
-/// records into `buf[0..cap)` and their total length into `*written`; returns
-/// TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (as `tokensieve_next`) once every event of the
-/// fed input is written, or TOKENSIEVE_EVENT (0) when the buffer is full and events remain:
-/// read the records, then call again. Mixing it with `tokensieve_next` is allowed.
+/// Drains events in batches, many per call: for hosts where each call across the boundary
+/// or each field read costs more than the event (PHP's FFI). Each event becomes one
+/// `tokensieve_record` in `batch->records[0..records_cap)` and its strings are copied into
+/// `batch->bytes[0..bytes_cap)`, one event after the other in record order: `text_len`
+/// bytes of text, `name_len` of tool name, `id_len` of tool id, `rest_len` of the rest. The
+/// rest (present for block completions with content, input or an error, finishes, errors,
+/// and events of a choice other than 0) is described at `tokensieve_record_bit`. The counts
+/// written go to `batch->n_records` and `batch->n_bytes`. Unlike `tokensieve_next`'s
+/// slices, the copies stay valid after the call.
 ///
-/// A record is one event, its strings copied (so they stay valid after the call, unlike
-/// `tokensieve_next`'s slices), little-endian, unpadded:
+/// Returns TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (as `tokensieve_next`) once every event
+/// of the fed input is written, or TOKENSIEVE_EVENT (0) when a buffer is full and events
+/// remain: read them, then call again. Mixing it with `tokensieve_next` is allowed.
 ///
-/// ```text
-/// u32 size   the record's length in bytes (the next record starts there)
-/// u32 head   bits 0-3 kind, 4-7 block_type, 8-11 part, 12 EXT, 13 STRS,
-///            16-23 flags, 24-31 depth (255 when larger: see EXT)
-/// u32 index
-/// if EXT:    u32 choice, depth, error_code, finish_reason, error_source, usage_present;
-///            then, if usage_present != 0, u64 input_tokens, output_tokens,
-///            cache_read_tokens, cache_write_tokens, reasoning_tokens
-/// if STRS:   u32 mask: bit i set when string i is present, strings in the order of
-///            tokensieve_event (0 text, 1 tool_name, 2 tool_id, 3 content, 4 input,
-///            5 error_reason, 6 error_raw, 7 raw_reason, 8 response_id, 9 model, 10 code,
-///            11 message, 12 signature, 13 redacted, 14 citations);
-///            then a u32 length for each present string, in that order
-/// bytes      the present strings, in that order (without STRS: the record is a chunk,
-///            and these bytes, up to `size`, are its text)
+/// Errors: TOKENSIEVE_E_NULL (`p` or `batch` NULL, a buffer NULL with a capacity above 0),
+/// TOKENSIEVE_E_STATE (before any feed or finish), TOKENSIEVE_E_BUFFER when not even the
+/// next event fits: nothing is written, `n_records` is 1 and `n_bytes` the bytes it needs
+/// (call again with that much; the event waits). While an event waits, `tokensieve_feed`
+/// and `tokensieve_finish` return TOKENSIEVE_E_STATE.
+///
+/// ```c
+/// tokensieve_record recs[256]; uint8_t bytes[16384];
+/// tokensieve_batch b = { recs, 256, bytes, sizeof bytes, 0, 0 };
+/// int rc;
+/// do {
+///     rc = tokensieve_next_batch(p, &b);
+///     size_t at = 0;
+///     for (size_t i = 0; i < b.n_records; i++) {
+///         const uint8_t *text = bytes + at;   // recs[i].text_len bytes
+///         at += recs[i].text_len + recs[i].name_len + recs[i].id_len + recs[i].rest_len;
+///     }
+/// } while (rc == TOKENSIEVE_EVENT);   // E_BUFFER: grow `bytes` to b.n_bytes, call again
 /// ```
 ///
-/// Without EXT, `choice`, `error_code`, `finish_reason`, `error_source` and `usage_present`
-/// are 0. An absent string (NULL in the struct) has its bit clear; an empty one has it set.
-///
-/// Errors: TOKENSIEVE_E_NULL (`p` or `written` NULL, `buf` NULL with `cap` > 0),
-/// TOKENSIEVE_E_STATE (before any feed or finish), TOKENSIEVE_E_BUFFER when not even the
-/// next event fits: nothing is written, `*written` is the size it needs (call again with
-/// that much; the event waits). While an event waits, `tokensieve_feed` and
-/// `tokensieve_finish` return TOKENSIEVE_E_STATE.
-///
 /// # Safety
-/// `p` is NULL or a live parser; `buf` is NULL or writable for `cap` bytes; `written` is
-/// NULL or writable; the input of the last `tokensieve_feed` is still alive.
+/// `p` is NULL or a live parser; `batch` is NULL or a valid `tokensieve_batch` whose
+/// `records` is NULL or writable for `records_cap` records and `bytes` NULL or writable for
+/// `bytes_cap` bytes; the input of the last `tokensieve_feed` is still alive.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tokensieve_next_batch(
     p: *mut tokensieve_parser,
-    buf: *mut u8,
-    cap: usize,
-    written: *mut usize,
+    batch: *mut tokensieve_batch,
 ) -> i32 {
     // SAFETY: forwarded contract.
     unsafe {
         with_parser(p, "tokensieve_next_batch", false, |parser| {
-            next_batch(parser, buf, cap, written)
+            next_batch(parser, batch)
         })
     }
 }
@@ -281,87 +278,88 @@ pub(crate) unsafe fn next<H: Driven>(h: &mut H, out: *mut tokensieve_event) -> R
     Ok(status)
 }
 
-/// `*_next_batch`: events as packed records (`batch`) into `buf[..cap]` until the input is
-/// drained (NEED_MORE / DONE) or the next event does not fit (EVENT: call again); the
-/// length written goes to `*written`. When not even the first event fits: E_BUFFER, nothing
-/// written, `*written` the size it needs (the event waits for the next call).
+/// `*_next_batch`: events as records (`batch`) into `records[..records_cap]` and their
+/// strings into `bytes[..bytes_cap]` until the input is drained (NEED_MORE / DONE) or the
+/// next event does not fit (EVENT: call again); the counts go to `n_records` and `n_bytes`.
+/// When not even the first event fits: E_BUFFER, nothing written, `n_records` 1 and
+/// `n_bytes` the bytes it needs (the event waits for the next call).
 ///
 /// # Safety
-/// `buf` is NULL or writable for `cap` bytes; `written` is NULL or writable; the input of
+/// `batch` is NULL or a valid `tokensieve_batch` whose `records` is NULL or writable for
+/// `records_cap` records and `bytes` NULL or writable for `bytes_cap` bytes; the input of
 /// the last feed is still alive.
-pub(crate) unsafe fn next_batch<H: Driven>(
-    h: &mut H,
-    buf: *mut u8,
-    cap: usize,
-    written: *mut usize,
-) -> Result<i32> {
+pub(crate) unsafe fn next_batch<H: Driven>(h: &mut H, batch: *mut tokensieve_batch) -> Result<i32> {
     let p = H::PREFIX;
-    if written.is_null() {
-        return Err(h.fail(Error::Null, format_args!("{p}next_batch: written is NULL")));
+    if batch.is_null() {
+        return Err(h.fail(Error::Null, format_args!("{p}next_batch: batch is NULL")));
     }
-    if buf.is_null() && cap > 0 {
+    // SAFETY: non-NULL, and a valid `tokensieve_batch` by the contract.
+    let b = unsafe { &mut *batch };
+    if (b.records.is_null() && b.records_cap > 0) || (b.bytes.is_null() && b.bytes_cap > 0) {
         return Err(h.fail(
             Error::Null,
-            format_args!("{p}next_batch: buf is NULL but cap is {cap}"),
+            format_args!("{p}next_batch: records or bytes is NULL with a capacity above 0"),
         ));
     }
     check_pull(h, "next_batch")?;
-    let out: &mut [u8] = if cap == 0 {
+    let records: &mut [tokensieve_record] = if b.records_cap == 0 {
         &mut []
     } else {
-        // SAFETY: non-NULL (checked) and writable for `cap` bytes by the contract.
-        unsafe { core::slice::from_raw_parts_mut(buf, cap) }
+        // SAFETY: non-NULL (checked) and writable for `records_cap` records (contract).
+        unsafe { core::slice::from_raw_parts_mut(b.records, b.records_cap) }
     };
-    let mut len = 0;
-    loop {
+    let bytes: &mut [u8] = if b.bytes_cap == 0 {
+        &mut []
+    } else {
+        // SAFETY: non-NULL (checked) and writable for `bytes_cap` bytes (contract).
+        unsafe { core::slice::from_raw_parts_mut(b.bytes, b.bytes_cap) }
+    };
+    let (mut n, mut len) = (0usize, 0usize);
+    let status = loop {
         // SAFETY: forwarded contract (the last feed's input is alive).
         let ev = match unsafe { pull(h) } {
             Pulled::Event(e) => e,
-            Pulled::End(status) => {
-                // SAFETY: non-NULL (checked) and writable by the contract.
-                unsafe { written.write(len) };
-                return Ok(status);
-            }
+            Pulled::End(status) => break Ok(status),
         };
-        let l = batch::layout(&ev);
-        if l.size > batch::MAX_RECORD {
+        let laid = batch::lay(&ev);
+        let fits = laid
+            .bytes
+            .is_some_and(|size| n < records.len() && size <= bytes.len() - len);
+        if !fits {
+            // No room: it waits (its slices stay valid: the source is not touched until it
+            // is handed out).
             *h.parts().pending = Some(ev);
-            // SAFETY: as above.
-            unsafe { written.write(len) };
-            if len > 0 {
-                return Ok(EVENT);
+            if n > 0 {
+                break Ok(EVENT);
             }
-            return Err(h.fail(
+            let Some(size) = laid.bytes else {
+                break Err(h.fail(
+                    Error::Buffer,
+                    format_args!(
+                        "{p}next_batch: the next event has a string over 4 GiB: take it with {p}next"
+                    ),
+                ));
+            };
+            (n, len) = (1, size);
+            break Err(h.fail(
                 Error::Buffer,
                 format_args!(
-                    "{p}next_batch: an event of {} bytes is larger than a record can be (4 GiB): take it with {p}next",
-                    l.size
+                    "{p}next_batch: the next event needs 1 record and {size} bytes; the buffers hold {} and {}",
+                    records.len(),
+                    bytes.len()
                 ),
             ));
-        }
-        if l.size > cap - len {
-            // No room: it waits (its slices stay valid: the source is not touched until
-            // it is handed out).
-            *h.parts().pending = Some(ev);
-            if len > 0 {
-                // SAFETY: as above.
-                unsafe { written.write(len) };
-                return Ok(EVENT);
-            }
-            // SAFETY: as above.
-            unsafe { written.write(l.size) };
-            return Err(h.fail(
-                Error::Buffer,
-                format_args!(
-                    "{p}next_batch: the next event needs {} bytes, the buffer has {cap}",
-                    l.size
-                ),
-            ));
-        }
+        };
+        let size = laid.bytes.unwrap_or(0);
         // SAFETY: `ev` was just pulled (or kept untouched since): its slices are valid.
-        unsafe { batch::write(&ev, &l, &mut out[len..len + l.size]) };
-        len += l.size;
-    }
+        unsafe { batch::write(&ev, &laid, &mut bytes[len..len + size]) };
+        records[n] = laid.record;
+        n += 1;
+        len += size;
+    };
+    b.n_records = n;
+    b.n_bytes = len;
+    status
 }
 
 /// What [`pull`] found.

@@ -22,17 +22,21 @@ trait PullsEvents
     private \FFI\CData $event;
     /** @var \FFI\CData tokensieve_event* */
     private \FFI\CData $eventPtr;
-    /** @var \FFI\CData uint8_t[]: the records of one *_next_batch call */
+    /** @var \FFI\CData tokensieve_record[RECORDS]: the records of one *_next_batch call */
+    private \FFI\CData $records;
+    /** @var \FFI\CData uint8_t[]: their strings */
+    private \FFI\CData $bytes;
+    private int $bytesCap = 0;
+    /** @var \FFI\CData tokensieve_batch: the two buffers, and what a call wrote */
     private \FFI\CData $batch;
-    private int $batchCap = 0;
-    /** @var \FFI\CData size_t */
-    private \FFI\CData $written;
-    /** @var \FFI\CData size_t* */
-    private \FFI\CData $writtenPtr;
+    /** @var \FFI\CData tokensieve_batch* */
+    private \FFI\CData $batchPtr;
     private bool $freed = false;
 
-    /** The records buffer's first size; it grows when one event needs more. */
-    private const BATCH_BYTES = 16384;
+    /** Records per *_next_batch call. */
+    private const RECORDS = 512;
+    /** The byte area's first size; it grows when one event needs more. */
+    private const BYTES = 32768;
 
     private function adopt(\FFI $ffi, \FFI\CData $handle): void
     {
@@ -40,10 +44,15 @@ trait PullsEvents
         $this->handle = $handle;
         $this->event = $ffi->new('tokensieve_event');
         $this->eventPtr = \FFI::addr($this->event);
-        $this->batchCap = self::BATCH_BYTES;
-        $this->batch = $ffi->new('uint8_t[' . self::BATCH_BYTES . ']');
-        $this->written = $ffi->new('size_t');
-        $this->writtenPtr = \FFI::addr($this->written);
+        $this->records = $ffi->new('tokensieve_record[' . self::RECORDS . ']');
+        $this->bytesCap = self::BYTES;
+        $this->bytes = $ffi->new('uint8_t[' . self::BYTES . ']');
+        $this->batch = $ffi->new('tokensieve_batch');
+        $this->batch->records = \FFI::addr($this->records[0]);
+        $this->batch->records_cap = self::RECORDS;
+        $this->batch->bytes = \FFI::addr($this->bytes[0]);
+        $this->batch->bytes_cap = self::BYTES;
+        $this->batchPtr = \FFI::addr($this->batch);
     }
 
     public function __destruct()
@@ -127,9 +136,9 @@ trait PullsEvents
     }
 
     /**
-     * Every event the handle has now, as arrays: one *_next_batch call fills the records
-     * buffer with many events (their strings copied), decoded by TokenSieve::records() —
-     * a call and a field read per event through FFI cost several times the event itself.
+     * Every event the handle has now, as arrays: one *_next_batch call writes the records of
+     * many events and their strings, decoded by TokenSieve::records() with one unpack — a
+     * call and a field read per event through FFI cost several times the event itself.
      * @return list<array<string,mixed>>
      */
     private function drain(): array
@@ -137,24 +146,32 @@ trait PullsEvents
         $ffi = $this->ffi;
         $next = self::C['next_batch'];
         $handle = $this->live();
+        $batch = $this->batch;
+        $ptr = $this->batchPtr;
         $out = [];
         while (true) {
-            $rc = $ffi->{$next}($handle, $this->batch, $this->batchCap, $this->writtenPtr);
-            $n = $this->written->cdata;
+            $rc = $ffi->{$next}($handle, $ptr);
             if ($rc === -7) {
-                // TOKENSIEVE_E_BUFFER: one event needs $n bytes; it waits for a larger buffer.
-                $this->batchCap = max($n, 2 * $this->batchCap);
-                $this->batch = $ffi->new('uint8_t[' . $this->batchCap . ']');
+                // TOKENSIEVE_E_BUFFER: one event needs more bytes; it waits for a larger area.
+                $this->bytesCap = max($batch->n_bytes, 2 * $this->bytesCap);
+                $this->bytes = $ffi->new('uint8_t[' . $this->bytesCap . ']');
+                $batch->bytes = \FFI::addr($this->bytes[0]);
+                $batch->bytes_cap = $this->bytesCap;
                 continue;
             }
             if ($rc < 0) {
                 $this->check($rc);
             }
-            if ($n > 0) {
-                TokenSieve::records(\FFI::string($this->batch, $n), $out);
+            $records = $batch->n_records;
+            if ($records > 0) {
+                TokenSieve::records(
+                    unpack('L*', \FFI::string($this->records, 24 * $records)),
+                    \FFI::string($this->bytes, $batch->n_bytes),
+                    $out
+                );
             }
             if ($rc !== 0) {
-                // TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (0: the buffer filled, more to come).
+                // TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (0: a buffer filled, more to come).
                 return $out;
             }
         }

@@ -476,25 +476,46 @@ final class TokenSieve
     }
 
     /**
-     * Appends to $out the events of a *_next_batch buffer (the record layout is described at
-     * tokensieve_next_batch in tokensieve.h), as the same arrays event() builds.
+     * Appends to $out the events of one *_next_batch call, as the same arrays event() builds:
+     * $r holds the call's tokensieve_record words (unpack('L*'): six per record, from key 1),
+     * $b its byte area (the layout is described at tokensieve_next_batch in tokensieve.h).
+     * @param array<int,int> $r
      * @param list<array<string,mixed>> $out
      */
-    public static function records(string $buf, array &$out): void
+    public static function records(array $r, string $b, array &$out): void
     {
-        $o = 0;
-        $end = \strlen($buf);
-        while ($o < $end) {
-            [1 => $size, 2 => $head, 3 => $index] = unpack('V3', $buf, $o);
-            if (($head & 0x3000) === 0) {
-                // The short form: a chunk with its text only (no string table, no extension).
-                $type = ($head >> 4) & 15;
+        $at = 0;
+        $end = \count($r);
+        for ($j = 1; $j < $end; $j += 6) {
+            $head = $r[$j];
+            $t = $at;
+            $n = $t + $r[$j + 2];
+            $i = $n + $r[$j + 3];
+            $x = $i + $r[$j + 4];
+            $at = $x + $r[$j + 5];
+            $kind = $head & 15;
+            $type = ($head >> 4) & 15;
+            if ($kind === 2 && ($head & 0x3f00) > 0x3000 && $at === $x && $type >= 2) {
+                // A call's chunk with its part, tool name and id: one literal (adding keys
+                // one by one would grow the array past its first eight slots).
+                $out[] = [
+                    'event' => 'chunk',
+                    'text' => substr($b, $t, $n - $t),
+                    'type' => self::TYPES[$type],
+                    'visible' => false,
+                    'block' => $r[$j + 1],
+                    'depth' => $head >> 24,
+                    'part' => self::PARTS[($head >> 8) & 15],
+                    'tool_name' => substr($b, $n, $i - $n),
+                    'tool_id' => substr($b, $i, $x - $i),
+                ];
+            } elseif ($kind === 2) {
                 $e = [
                     'event' => 'chunk',
-                    'text' => substr($buf, $o + 12, $size - 12),
+                    'text' => substr($b, $t, $n - $t),
                     'type' => self::TYPES[$type],
                     'visible' => $type === 0,
-                    'block' => $index,
+                    'block' => $r[$j + 1],
                     'depth' => $head >> 24,
                 ];
                 if ($type >= 2) {
@@ -502,68 +523,79 @@ final class TokenSieve
                     if ($part !== 0) {
                         $e['part'] = self::PARTS[$part];
                     }
+                    if (($head & 0x1000) !== 0) {
+                        $e['tool_name'] = substr($b, $n, $i - $n);
+                    }
+                    if (($head & 0x2000) !== 0) {
+                        $e['tool_id'] = substr($b, $i, $x - $i);
+                    }
+                }
+                if ($at !== $x) {
+                    $rest = self::rest($b, $x, $head);
+                    $e['depth'] = $rest[1];
+                    if ($rest[0] !== 0) {
+                        $e['choice'] = $rest[0];
+                    }
                 }
                 $out[] = $e;
+            } elseif ($kind === 1 && $at === $x) {
+                $out[] = ['event' => 'block_start', 'index' => $r[$j + 1], 'type' => self::TYPES[$type]];
             } else {
-                $out[] = self::record($buf, $o, $size, $head, $index);
+                $out[] = self::other($b, $head, $r[$j + 1], $t, $n, $i, $x, $at);
             }
-            $o += $size;
         }
     }
 
-    /** @return array<string,mixed> one record with a string table or an extension */
-    private static function record(string $buf, int $o, int $size, int $head, int $index): array
+    /**
+     * The rest of a record at $at: [choice, depth, error_code, finish_reason, error_source,
+     * usage_present, usage counters (5), strings by their bit (3–14)].
+     * @return array{0:int,1:int,2:int,3:int,4:int,5:int,6:list<int>,7:array<int,string>}
+     */
+    private static function rest(string $b, int $at, int $head): array
     {
-        $at = $o + 12;
-        $choice = $errorCode = $finish = $source = $usage = 0;
-        $depth = $head >> 24;
-        $tokens = [];
-        if (($head & 0x1000) !== 0) {
-            [1 => $choice, 2 => $depth, 3 => $errorCode, 4 => $finish, 5 => $source, 6 => $usage]
-                = unpack('V6', $buf, $at);
+        $v = [0, $head >> 24, 0, 0, 0, 0, [], []];
+        if (($head & 0x4000) !== 0) {
+            [1 => $v[0], 2 => $v[1], 3 => $v[2], 4 => $v[3], 5 => $v[4], 6 => $v[5]]
+                = unpack('L6', $b, $at);
             $at += 24;
-            if ($usage !== 0) {
-                $tokens = array_values(unpack('P5', $buf, $at));
+            if ($v[5] !== 0) {
+                $v[6] = array_values(unpack('Q5', $b, $at));
                 $at += 40;
             }
         }
-        /** @var array<int,string> $s the present strings by index (tokensieve_event's order) */
-        $s = [];
-        if (($head & 0x2000) !== 0) {
-            $mask = unpack('V', $buf, $at)[1];
+        if (($head & 0x8000) !== 0) {
+            $mask = unpack('L', $b, $at)[1];
             $at += 4;
             $bits = [];
-            for ($i = 0; $mask !== 0; $i++, $mask >>= 1) {
-                if (($mask & 1) !== 0) {
-                    $bits[] = $i;
+            for ($k = 3; $k < 15; $k++) {
+                if (($mask & (1 << $k)) !== 0) {
+                    $bits[] = $k;
                 }
             }
-            if ($bits !== []) {
-                $lens = unpack('V' . \count($bits), $buf, $at);
-                $at += 4 * \count($bits);
-                foreach ($bits as $k => $i) {
-                    $len = $lens[$k + 1];
-                    $s[$i] = $len > 0 ? substr($buf, $at, $len) : '';
-                    $at += $len;
-                }
+            $lens = unpack('L' . \count($bits), $b, $at);
+            $at += 4 * \count($bits);
+            foreach ($bits as $k => $bit) {
+                $len = $lens[$k + 1];
+                $v[7][$bit] = $len > 0 ? substr($b, $at, $len) : '';
+                $at += $len;
             }
-        } else {
-            $s[0] = substr($buf, $at, $o + $size - $at);
         }
+        return $v;
+    }
+
+    /**
+     * A record other than a chunk or a plain block start; its text at $t, name at $n, id at
+     * $i, rest from $x to $end.
+     * @return array<string,mixed>
+     */
+    private static function other(string $b, int $head, int $index, int $t, int $n, int $i, int $x, int $end): array
+    {
+        [$choice, , $errorCode, $finish, $source, $usage, $tokens, $s]
+            = $end !== $x ? self::rest($b, $x, $head) : [0, 0, 0, 0, 0, 0, [], []];
         $kind = $head & 15;
         $type = ($head >> 4) & 15;
         $flags = ($head >> 16) & 255;
-        if ($kind === 2) {
-            $e = ['event' => 'chunk', 'text' => $s[0] ?? '', 'type' => self::TYPES[$type],
-                  'visible' => $type === 0, 'block' => $index, 'depth' => $depth];
-            if ($type >= 2) {
-                $part = ($head >> 8) & 15;
-                if ($part !== 0) {
-                    $e['part'] = self::PARTS[$part];
-                }
-                self::namesOf($s, $e);
-            }
-        } elseif ($kind === 1) {
+        if ($kind === 1) {
             $e = ['event' => 'block_start', 'index' => $index, 'type' => self::TYPES[$type]];
         } elseif ($kind === 3) {
             $e = ['event' => 'block_complete', 'index' => $index, 'type' => self::TYPES[$type]];
@@ -571,7 +603,12 @@ final class TokenSieve
                 $e['content'] = $s[3];
             }
             if ($type >= 2) {
-                self::namesOf($s, $e);
+                if (($head & 0x1000) !== 0) {
+                    $e['tool_name'] = substr($b, $n, $i - $n);
+                }
+                if (($head & 0x2000) !== 0) {
+                    $e['tool_id'] = substr($b, $i, $x - $i);
+                }
                 if (isset($s[4])) {
                     $e['input'] = json_decode($s[4], true, 512, JSON_BIGINT_AS_STRING);
                     $e['input_json'] = $s[4];
@@ -615,12 +652,12 @@ final class TokenSieve
             }
             if (($flags & 64) !== 0) {
                 $u = [];
-                $t = 0;
+                $k = 0;
                 foreach (self::USAGE as $bit => $name) {
                     if (($usage & $bit) !== 0) {
-                        $u[$name] = $tokens[$t];
+                        $u[$name] = $tokens[$k];
                     }
-                    $t++;
+                    $k++;
                 }
                 $e['usage'] = $u;
             }
@@ -638,26 +675,12 @@ final class TokenSieve
             $e['message'] = $s[11] ?? '';
             return $e;
         } else {
-            return ['event' => 'stop', 'sequence' => $s[0] ?? ''];
+            return ['event' => 'stop', 'sequence' => substr($b, $t, $n - $t)];
         }
         if ($choice !== 0) {
             $e['choice'] = $choice;
         }
         return $e;
-    }
-
-    /**
-     * @param array<int,string> $s
-     * @param array<string,mixed> $e
-     */
-    private static function namesOf(array $s, array &$e): void
-    {
-        if (isset($s[1])) {
-            $e['tool_name'] = $s[1];
-        }
-        if (isset($s[2])) {
-            $e['tool_id'] = $s[2];
-        }
     }
 
     /** @param array<string,mixed> $e */
