@@ -739,6 +739,74 @@ typedef struct tokensieve_event {
 } tokensieve_event;
 
 /**
+ * One event of `tokensieve_next_batch`: its numbers, and the lengths of its strings, whose
+ * bytes are in the call's byte area, one event after the other in the order of the records:
+ * first `text_len` bytes of text, then `name_len` of tool name, `id_len` of tool id, then
+ * `rest_len` bytes of everything else (see `tokensieve_next_batch`).
+ */
+typedef struct tokensieve_record {
+  /**
+   * Bits 0–3 the `TOKENSIEVE_KIND_*`, 4–7 the `TOKENSIEVE_BLOCK_*`, 8–11 the
+   * `TOKENSIEVE_PART_*`, 12–15 `TOKENSIEVE_RECORD_*` bits, 16–23 the `TOKENSIEVE_FLAG_*`
+   * bits, 24–31 the depth (255 when larger: then the exact depth is in the rest).
+   */
+  uint32_t head;
+  /**
+   * The block's index (for chunks: the index of the block they belong to).
+   */
+  uint32_t index;
+  /**
+   * Length of the text (chunks; STOP: the stop sequence); 0 for the other kinds.
+   */
+  uint32_t text_len;
+  /**
+   * Length of the tool name (when `TOKENSIEVE_RECORD_NAME` is set, else 0).
+   */
+  uint32_t name_len;
+  /**
+   * Length of the tool id (when `TOKENSIEVE_RECORD_ID` is set, else 0).
+   */
+  uint32_t id_len;
+  /**
+   * Length of the rest: the numbers and strings of `tokensieve_event` not above, when
+   * any is present (`TOKENSIEVE_RECORD_EXT`, `TOKENSIEVE_RECORD_STRINGS`).
+   */
+  uint32_t rest_len;
+} tokensieve_record;
+
+/**
+ * The buffers of a `tokensieve_next_batch` call and what it wrote into them. Set the four
+ * buffer fields once; each call sets `n_records` and `n_bytes`. (One struct, not seven
+ * arguments: PHP's FFI prepares every call anew, at a cost per argument.)
+ */
+typedef struct tokensieve_batch {
+  /**
+   * Where the records go: room for `records_cap`.
+   */
+  struct tokensieve_record *records;
+  /**
+   * See `records`.
+   */
+  size_t records_cap;
+  /**
+   * Where the strings go: room for `bytes_cap` bytes.
+   */
+  uint8_t *bytes;
+  /**
+   * See `bytes`.
+   */
+  size_t bytes_cap;
+  /**
+   * Out: the records written (1 with TOKENSIEVE_E_BUFFER: the event that did not fit).
+   */
+  size_t n_records;
+  /**
+   * Out: the bytes written (with TOKENSIEVE_E_BUFFER: the bytes the next event needs).
+   */
+  size_t n_bytes;
+} tokensieve_batch;
+
+/**
  * A tool the model may call: its name and the JSON Schema of its input object.
  */
 typedef struct tokensieve_tool {
@@ -919,6 +987,18 @@ int32_t tokensieve_decoder_feed(struct tokensieve_decoder *d, const char *data, 
  * the last feed is still alive.
  */
 int32_t tokensieve_decoder_next(struct tokensieve_decoder *d, struct tokensieve_event *out);
+
+/**
+ * `tokensieve_next_batch` for a decoder: its events as `tokensieve_record`s and their
+ * strings in one byte area, many per call (described there). Returns TOKENSIEVE_NEED_MORE /
+ * TOKENSIEVE_DONE once drained, TOKENSIEVE_EVENT when a buffer is full and events remain,
+ * TOKENSIEVE_E_BUFFER (`batch->n_bytes`: the bytes needed) when not even the next fits.
+ *
+ * # Safety
+ * `d` is NULL or a live decoder; `batch` is NULL or a valid `tokensieve_batch` (see
+ * `tokensieve_next_batch`); the input of the last feed is still alive.
+ */
+int32_t tokensieve_decoder_next_batch(struct tokensieve_decoder *d, struct tokensieve_batch *batch);
 
 /**
  * Says the body ended: keep calling `tokensieve_decoder_next` until TOKENSIEVE_DONE (open
@@ -1298,6 +1378,48 @@ int32_t tokensieve_feed(struct tokensieve_parser *p, const char *data, size_t le
  * the last `tokensieve_feed` is still alive (see there).
  */
 int32_t tokensieve_next(struct tokensieve_parser *p, struct tokensieve_event *out);
+
+/**
+ * Drains events in batches, many per call: for hosts where each call across the boundary
+ * or each field read costs more than the event (PHP's FFI). Each event becomes one
+ * `tokensieve_record` in `batch->records[0..records_cap)` and its strings are copied into
+ * `batch->bytes[0..bytes_cap)`, one event after the other in record order: `text_len`
+ * bytes of text, `name_len` of tool name, `id_len` of tool id, `rest_len` of the rest. The
+ * rest (present for block completions with content, input or an error, finishes, errors,
+ * and events of a choice other than 0) is described at `tokensieve_record_bit`. The counts
+ * written go to `batch->n_records` and `batch->n_bytes`. Unlike `tokensieve_next`'s
+ * slices, the copies stay valid after the call.
+ *
+ * Returns TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (as `tokensieve_next`) once every event
+ * of the fed input is written, or TOKENSIEVE_EVENT (0) when a buffer is full and events
+ * remain: read them, then call again. Mixing it with `tokensieve_next` is allowed.
+ *
+ * Errors: TOKENSIEVE_E_NULL (`p` or `batch` NULL, a buffer NULL with a capacity above 0),
+ * TOKENSIEVE_E_STATE (before any feed or finish), TOKENSIEVE_E_BUFFER when not even the
+ * next event fits: nothing is written, `n_records` is 1 and `n_bytes` the bytes it needs
+ * (call again with that much; the event waits). While an event waits, `tokensieve_feed`
+ * and `tokensieve_finish` return TOKENSIEVE_E_STATE.
+ *
+ * ```c
+ * tokensieve_record recs[256]; uint8_t bytes[16384];
+ * tokensieve_batch b = { recs, 256, bytes, sizeof bytes, 0, 0 };
+ * int rc;
+ * do {
+ *     rc = tokensieve_next_batch(p, &b);
+ *     size_t at = 0;
+ *     for (size_t i = 0; i < b.n_records; i++) {
+ *         const uint8_t *text = bytes + at;   // recs[i].text_len bytes
+ *         at += recs[i].text_len + recs[i].name_len + recs[i].id_len + recs[i].rest_len;
+ *     }
+ * } while (rc == TOKENSIEVE_EVENT);   // E_BUFFER: grow `bytes` to b.n_bytes, call again
+ * ```
+ *
+ * # Safety
+ * `p` is NULL or a live parser; `batch` is NULL or a valid `tokensieve_batch` whose
+ * `records` is NULL or writable for `records_cap` records and `bytes` NULL or writable for
+ * `bytes_cap` bytes; the input of the last `tokensieve_feed` is still alive.
+ */
+int32_t tokensieve_next_batch(struct tokensieve_parser *p, struct tokensieve_batch *batch);
 
 /**
  * Marks the end of input: keep calling `tokensieve_next` to drain (held bytes are

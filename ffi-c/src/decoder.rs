@@ -19,9 +19,10 @@ use crate::memory::{
 };
 use crate::panic::{Handle, guard, with_parser};
 use crate::parser::{Phase, tokensieve_config_default};
-use crate::stream::{Driven, Parts, feed, finish, next, reset};
+use crate::stream::{Driven, Parts, feed, finish, next, next_batch, reset};
 use crate::types::{
-    tokensieve_decoder_config, tokensieve_dialect, tokensieve_event, tokensieve_provider,
+    tokensieve_batch, tokensieve_decoder_config, tokensieve_dialect, tokensieve_event,
+    tokensieve_provider,
 };
 
 /// The default `text.buffer_size` of a decoder config (caller memory).
@@ -76,6 +77,8 @@ pub struct DecoderState {
     input_len: usize,
     phase: Phase,
     acc: Acc,
+    /// See `stream::Parts::pending`.
+    pending: Option<tokensieve_event>,
     err: ErrBuf,
 }
 
@@ -90,6 +93,7 @@ impl tokensieve_decoder {
                 input_len: 0,
                 phase: Phase::Fresh,
                 acc,
+                pending: None,
                 err: ErrBuf::new(),
             },
         }
@@ -124,6 +128,7 @@ impl Driven for tokensieve_decoder {
             input_len: &mut s.input_len,
             phase: &mut s.phase,
             acc: &mut s.acc,
+            pending: &mut s.pending,
         }
     }
 }
@@ -233,6 +238,27 @@ pub unsafe extern "C" fn tokensieve_decoder_next(
     unsafe { with_parser(d, "tokensieve_decoder_next", false, |dec| next(dec, out)) }
 }
 
+/// `tokensieve_next_batch` for a decoder: its events as `tokensieve_record`s and their
+/// strings in one byte area, many per call (described there). Returns TOKENSIEVE_NEED_MORE /
+/// TOKENSIEVE_DONE once drained, TOKENSIEVE_EVENT when a buffer is full and events remain,
+/// TOKENSIEVE_E_BUFFER (`batch->n_bytes`: the bytes needed) when not even the next fits.
+///
+/// # Safety
+/// `d` is NULL or a live decoder; `batch` is NULL or a valid `tokensieve_batch` (see
+/// `tokensieve_next_batch`); the input of the last feed is still alive.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_decoder_next_batch(
+    d: *mut tokensieve_decoder,
+    batch: *mut tokensieve_batch,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_parser(d, "tokensieve_decoder_next_batch", false, |dec| {
+            next_batch(dec, batch)
+        })
+    }
+}
+
 /// Says the body ended: keep calling `tokensieve_decoder_next` until TOKENSIEVE_DONE (open
 /// blocks complete, pending finishes come out). Input fed but not drained is decoded
 /// first. Calling it again is harmless.
@@ -242,7 +268,7 @@ pub unsafe extern "C" fn tokensieve_decoder_next(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tokensieve_decoder_finish(d: *mut tokensieve_decoder) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with_parser(d, "tokensieve_decoder_finish", false, |dec| Ok(finish(dec))) }
+    unsafe { with_parser(d, "tokensieve_decoder_finish", false, finish) }
 }
 
 /// Back to the initial state for a new body, keeping the configuration (also clears a

@@ -30,10 +30,11 @@
 //! `codes` (each C enum tied to the core enum it mirrors, checked at compile time), `error`
 //! (statuses as one `Result`, message buffers), `panic` (the panic boundary), `config`
 //! (reading a C or JSON config), `memory` (a parser's block: plan and build, caller memory
-//! or heap), `event` (events and accumulation), `parser` and `stream` (the entry points),
+//! or heap), `event` (events and accumulation), `batch` (events as packed records), `parser` and `stream` (the entry points),
 //! `decoder` (the provider-stream decoder's entry points), `format` (the writers: tool
 //! calls, tool definitions, tool results, stop sequences, into caller buffers).
 
+mod batch;
 mod codes;
 mod config;
 mod decoder;
@@ -50,8 +51,8 @@ pub use decoder::{
     tokensieve_decoder, tokensieve_decoder_config_default, tokensieve_decoder_feed,
     tokensieve_decoder_finish, tokensieve_decoder_free, tokensieve_decoder_init,
     tokensieve_decoder_last_error, tokensieve_decoder_new, tokensieve_decoder_new_json,
-    tokensieve_decoder_next, tokensieve_decoder_reset, tokensieve_decoder_state_size,
-    tokensieve_provider_supported,
+    tokensieve_decoder_next, tokensieve_decoder_next_batch, tokensieve_decoder_reset,
+    tokensieve_decoder_state_size, tokensieve_provider_supported,
 };
 pub use format::{
     tokensieve_dialect_from_name, tokensieve_format_tool_calls, tokensieve_format_tool_calls_json,
@@ -64,17 +65,19 @@ pub use parser::{
     tokensieve_parser, tokensieve_state_align, tokensieve_state_size,
 };
 pub use stream::{
-    tokensieve_feed, tokensieve_finish, tokensieve_last_error, tokensieve_next, tokensieve_prefill,
-    tokensieve_reset,
+    tokensieve_feed, tokensieve_finish, tokensieve_last_error, tokensieve_next,
+    tokensieve_next_batch, tokensieve_prefill, tokensieve_reset,
 };
 pub use types::{
-    tokensieve_abi, tokensieve_block_type, tokensieve_call_error, tokensieve_config,
-    tokensieve_decoder_config, tokensieve_dialect, tokensieve_dialect_unset,
+    tokensieve_abi, tokensieve_batch, tokensieve_block_type, tokensieve_call_error,
+    tokensieve_config, tokensieve_decoder_config, tokensieve_dialect, tokensieve_dialect_unset,
     tokensieve_error_source, tokensieve_event, tokensieve_finish_reason, tokensieve_flag,
     tokensieve_kind, tokensieve_next_status, tokensieve_on_malformed, tokensieve_part,
-    tokensieve_provider, tokensieve_start_in, tokensieve_status, tokensieve_str, tokensieve_tool,
-    tokensieve_unknown_tools, tokensieve_usage,
+    tokensieve_provider, tokensieve_record, tokensieve_record_bit, tokensieve_start_in,
+    tokensieve_status, tokensieve_str, tokensieve_tool, tokensieve_unknown_tools, tokensieve_usage,
 };
 
+#[cfg(test)]
+mod batch_tests;
 #[cfg(test)]
 mod tests;

@@ -74,6 +74,8 @@ pub struct ParserState {
     pub(crate) input_len: usize,
     pub(crate) phase: Phase,
     pub(crate) acc: Acc,
+    /// See `stream::Parts::pending`.
+    pub(crate) pending: Option<tokensieve_event>,
     err: ErrBuf,
     /// Size of the heap block holding this parser; 0 for caller memory.
     alloc_size: usize,
@@ -106,6 +108,7 @@ impl crate::stream::Driven for tokensieve_parser {
             input_len: &mut s.input_len,
             phase: &mut s.phase,
             acc: &mut s.acc,
+            pending: &mut s.pending,
         }
     }
 }
@@ -120,6 +123,7 @@ impl tokensieve_parser {
                 input_len: 0,
                 phase: Phase::Fresh,
                 acc,
+                pending: None,
                 err: ErrBuf::new(),
                 alloc_size,
             },

@@ -6,11 +6,12 @@ use core::ptr;
 
 use tokensieve::EventSource;
 
+use crate::batch;
 use crate::error::{DONE, EVENT, Error, NEED_MORE, OK, Result, thread_message};
 use crate::event::{Acc, convert};
 use crate::panic::{Handle, with_parser};
 use crate::parser::{Phase, tokensieve_parser};
-use crate::types::tokensieve_event;
+use crate::types::{tokensieve_batch, tokensieve_event, tokensieve_record};
 
 /// Hands the parser the next piece of the stream: `len` bytes at `data` (any chunking,
 /// UTF-8 characters may be split). Nothing is parsed yet: call `tokensieve_next` until it
@@ -60,6 +61,57 @@ pub unsafe extern "C" fn tokensieve_next(
     unsafe { with_parser(p, "tokensieve_next", false, |parser| next(parser, out)) }
 }
 
+/// Drains events in batches, many per call: for hosts where each call across the boundary
+/// or each field read costs more than the event (PHP's FFI). Each event becomes one
+/// `tokensieve_record` in `batch->records[0..records_cap)` and its strings are copied into
+/// `batch->bytes[0..bytes_cap)`, one event after the other in record order: `text_len`
+/// bytes of text, `name_len` of tool name, `id_len` of tool id, `rest_len` of the rest. The
+/// rest (present for block completions with content, input or an error, finishes, errors,
+/// and events of a choice other than 0) is described at `tokensieve_record_bit`. The counts
+/// written go to `batch->n_records` and `batch->n_bytes`. Unlike `tokensieve_next`'s
+/// slices, the copies stay valid after the call.
+///
+/// Returns TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (as `tokensieve_next`) once every event
+/// of the fed input is written, or TOKENSIEVE_EVENT (0) when a buffer is full and events
+/// remain: read them, then call again. Mixing it with `tokensieve_next` is allowed.
+///
+/// Errors: TOKENSIEVE_E_NULL (`p` or `batch` NULL, a buffer NULL with a capacity above 0),
+/// TOKENSIEVE_E_STATE (before any feed or finish), TOKENSIEVE_E_BUFFER when not even the
+/// next event fits: nothing is written, `n_records` is 1 and `n_bytes` the bytes it needs
+/// (call again with that much; the event waits). While an event waits, `tokensieve_feed`
+/// and `tokensieve_finish` return TOKENSIEVE_E_STATE.
+///
+/// ```c
+/// tokensieve_record recs[256]; uint8_t bytes[16384];
+/// tokensieve_batch b = { recs, 256, bytes, sizeof bytes, 0, 0 };
+/// int rc;
+/// do {
+///     rc = tokensieve_next_batch(p, &b);
+///     size_t at = 0;
+///     for (size_t i = 0; i < b.n_records; i++) {
+///         const uint8_t *text = bytes + at;   // recs[i].text_len bytes
+///         at += recs[i].text_len + recs[i].name_len + recs[i].id_len + recs[i].rest_len;
+///     }
+/// } while (rc == TOKENSIEVE_EVENT);   // E_BUFFER: grow `bytes` to b.n_bytes, call again
+/// ```
+///
+/// # Safety
+/// `p` is NULL or a live parser; `batch` is NULL or a valid `tokensieve_batch` whose
+/// `records` is NULL or writable for `records_cap` records and `bytes` NULL or writable for
+/// `bytes_cap` bytes; the input of the last `tokensieve_feed` is still alive.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_next_batch(
+    p: *mut tokensieve_parser,
+    batch: *mut tokensieve_batch,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_parser(p, "tokensieve_next_batch", false, |parser| {
+            next_batch(parser, batch)
+        })
+    }
+}
+
 /// Marks the end of input: keep calling `tokensieve_next` to drain (held bytes are
 /// emitted, open blocks complete) until TOKENSIEVE_DONE. Input fed but not yet drained is
 /// still parsed first. Calling it again is harmless. TOKENSIEVE_OK or a negative error.
@@ -69,7 +121,7 @@ pub unsafe extern "C" fn tokensieve_next(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn tokensieve_finish(p: *mut tokensieve_parser) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with_parser(p, "tokensieve_finish", false, |parser| Ok(finish(parser))) }
+    unsafe { with_parser(p, "tokensieve_finish", false, finish) }
 }
 
 /// Back to the initial state for a new stream, keeping configuration and memory (also
@@ -153,6 +205,10 @@ pub(crate) struct Parts<'h, S> {
     pub(crate) input_len: &'h mut usize,
     pub(crate) phase: &'h mut Phase,
     pub(crate) acc: &'h mut Acc,
+    /// An event `*_next_batch` pulled but had no room for: handed out first by the next
+    /// `*_next` or `*_next_batch`. Its slices stay valid because nothing touches the source
+    /// until then (`feed` and `finish` refuse while it waits).
+    pub(crate) pending: &'h mut Option<tokensieve_event>,
 }
 
 /// A handle the stream entry points drive ([`feed`], [`next`], [`finish`], [`reset`]): one
@@ -181,7 +237,11 @@ pub(crate) fn feed<H: Driven>(h: &mut H, data: *const c_char, len: usize) -> Res
             format_args!("{p}feed after {p}finish (reset to start a new stream)"),
         ));
     }
-    if *h.parts().input_len > 0 {
+    let undrained = {
+        let s = h.parts();
+        *s.input_len > 0 || s.pending.is_some()
+    };
+    if undrained {
         return Err(h.fail(
             Error::State,
             format_args!(
@@ -205,19 +265,141 @@ pub(crate) unsafe fn next<H: Driven>(h: &mut H, out: *mut tokensieve_event) -> R
     if out.is_null() {
         return Err(h.fail(Error::Null, format_args!("{p}next: out is NULL")));
     }
+    check_pull(h, "next")?;
+    // SAFETY: forwarded contract (the last feed's input is alive).
+    let status = match unsafe { pull(h) } {
+        Pulled::Event(e) => {
+            // SAFETY: non-NULL and writable by the contract.
+            unsafe { out.write(e) };
+            EVENT
+        }
+        Pulled::End(status) => status,
+    };
+    Ok(status)
+}
+
+/// `*_next_batch`: events as records (`batch`) into `records[..records_cap]` and their
+/// strings into `bytes[..bytes_cap]` until the input is drained (NEED_MORE / DONE) or the
+/// next event does not fit (EVENT: call again); the counts go to `n_records` and `n_bytes`.
+/// When not even the first event fits: E_BUFFER, nothing written, `n_records` 1 and
+/// `n_bytes` the bytes it needs (the event waits for the next call).
+///
+/// # Safety
+/// `batch` is NULL or a valid `tokensieve_batch` whose `records` is NULL or writable for
+/// `records_cap` records and `bytes` NULL or writable for `bytes_cap` bytes; the input of
+/// the last feed is still alive.
+pub(crate) unsafe fn next_batch<H: Driven>(h: &mut H, batch: *mut tokensieve_batch) -> Result<i32> {
+    let p = H::PREFIX;
+    if batch.is_null() {
+        return Err(h.fail(Error::Null, format_args!("{p}next_batch: batch is NULL")));
+    }
+    // SAFETY: non-NULL, and a valid `tokensieve_batch` by the contract.
+    let b = unsafe { &mut *batch };
+    if (b.records.is_null() && b.records_cap > 0) || (b.bytes.is_null() && b.bytes_cap > 0) {
+        return Err(h.fail(
+            Error::Null,
+            format_args!("{p}next_batch: records or bytes is NULL with a capacity above 0"),
+        ));
+    }
+    check_pull(h, "next_batch")?;
+    let records: &mut [tokensieve_record] = if b.records_cap == 0 {
+        &mut []
+    } else {
+        // SAFETY: non-NULL (checked) and writable for `records_cap` records (contract).
+        unsafe { core::slice::from_raw_parts_mut(b.records, b.records_cap) }
+    };
+    let bytes: &mut [u8] = if b.bytes_cap == 0 {
+        &mut []
+    } else {
+        // SAFETY: non-NULL (checked) and writable for `bytes_cap` bytes (contract).
+        unsafe { core::slice::from_raw_parts_mut(b.bytes, b.bytes_cap) }
+    };
+    let (mut n, mut len) = (0usize, 0usize);
+    let status = loop {
+        // SAFETY: forwarded contract (the last feed's input is alive).
+        let ev = match unsafe { pull(h) } {
+            Pulled::Event(e) => e,
+            Pulled::End(status) => break Ok(status),
+        };
+        let laid = batch::lay(&ev);
+        let fits = laid
+            .bytes
+            .is_some_and(|size| n < records.len() && size <= bytes.len() - len);
+        if !fits {
+            // No room: it waits (its slices stay valid: the source is not touched until it
+            // is handed out).
+            *h.parts().pending = Some(ev);
+            if n > 0 {
+                break Ok(EVENT);
+            }
+            let Some(size) = laid.bytes else {
+                break Err(h.fail(
+                    Error::Buffer,
+                    format_args!(
+                        "{p}next_batch: the next event has a string over 4 GiB: take it with {p}next"
+                    ),
+                ));
+            };
+            (n, len) = (1, size);
+            break Err(h.fail(
+                Error::Buffer,
+                format_args!(
+                    "{p}next_batch: the next event needs 1 record and {size} bytes; the buffers hold {} and {}",
+                    records.len(),
+                    bytes.len()
+                ),
+            ));
+        };
+        let size = laid.bytes.unwrap_or(0);
+        // SAFETY: `ev` was just pulled (or kept untouched since): its slices are valid.
+        unsafe { batch::write(&ev, &laid, &mut bytes[len..len + size]) };
+        records[n] = laid.record;
+        n += 1;
+        len += size;
+    };
+    b.n_records = n;
+    b.n_bytes = len;
+    status
+}
+
+/// What [`pull`] found.
+// Returned once per event and moved straight out: boxing would allocate, which caller-memory
+// handles never do.
+#[allow(clippy::large_enum_variant)]
+enum Pulled {
+    Event(tokensieve_event),
+    /// NEED_MORE or DONE.
+    End(i32),
+}
+
+/// The state check of `*_next` and `*_next_batch`.
+fn check_pull<H: Driven>(h: &mut H, call: &str) -> Result<()> {
+    let p = H::PREFIX;
     if h.phase() == Phase::Fresh {
         return Err(h.fail(
             Error::State,
-            format_args!("{p}next before {p}feed or {p}finish"),
+            format_args!("{p}{call} before {p}feed or {p}finish"),
         ));
     }
+    Ok(())
+}
+
+/// The waiting event, else the next one from the source, converted (and accumulated).
+///
+/// # Safety
+/// The input of the last feed is still alive.
+unsafe fn pull<H: Driven>(h: &mut H) -> Pulled {
     let Parts {
         source,
         input,
         input_len,
         phase,
         acc,
+        pending,
     } = h.parts();
+    if let Some(e) = pending.take() {
+        return Pulled::Event(e);
+    }
     let finished = *phase == Phase::Finished;
     let mut rest: &[u8] = if *input_len == 0 {
         &[]
@@ -231,24 +413,31 @@ pub(crate) unsafe fn next<H: Driven>(h: &mut H, out: *mut tokensieve_event) -> R
     *input_len = rest.len();
     let Some(ev) = ev else {
         // Done once finished and drained, or (a parser) stopped by a stop sequence.
-        return Ok(if finished || source.is_done() {
+        return Pulled::End(if finished || source.is_done() {
             DONE
         } else {
             NEED_MORE
         });
     };
-    let e = convert(&ev, acc);
-    // SAFETY: non-NULL and writable by the contract.
-    unsafe { out.write(e) };
-    Ok(EVENT)
+    Pulled::Event(convert(&ev, acc))
 }
 
-/// `*_finish`: the end of input; `next` drains.
-pub(crate) fn finish<H: Driven>(h: &mut H) -> i32 {
+/// `*_finish`: the end of input; `next` drains. Refused while an event `*_next_batch`
+/// had no room for waits (finishing could move the bytes it points to).
+pub(crate) fn finish<H: Driven>(h: &mut H) -> Result<i32> {
+    if h.parts().pending.is_some() {
+        let p = H::PREFIX;
+        return Err(h.fail(
+            Error::State,
+            format_args!(
+                "{p}finish while an event waits: call {p}next_batch (or {p}next) until it returns TOKENSIEVE_NEED_MORE first"
+            ),
+        ));
+    }
     let s = h.parts();
     s.source.finish();
     *s.phase = Phase::Finished;
-    OK
+    Ok(OK)
 }
 
 /// `*_reset`: a new stream, keeping configuration and memory; forgets undrained input.
@@ -258,6 +447,7 @@ pub(crate) fn reset<H: Driven>(h: &mut H) -> i32 {
     *s.input = ptr::null();
     *s.input_len = 0;
     s.acc.clear();
+    *s.pending = None;
     *s.phase = Phase::Fresh;
     OK
 }

@@ -510,6 +510,69 @@ pub struct tokensieve_event {
     pub citations: tokensieve_str,
 }
 
+/// One event of `tokensieve_next_batch`: its numbers, and the lengths of its strings, whose
+/// bytes are in the call's byte area, one event after the other in the order of the records:
+/// first `text_len` bytes of text, then `name_len` of tool name, `id_len` of tool id, then
+/// `rest_len` bytes of everything else (see `tokensieve_next_batch`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct tokensieve_record {
+    /// Bits 0–3 the `TOKENSIEVE_KIND_*`, 4–7 the `TOKENSIEVE_BLOCK_*`, 8–11 the
+    /// `TOKENSIEVE_PART_*`, 12–15 `TOKENSIEVE_RECORD_*` bits, 16–23 the `TOKENSIEVE_FLAG_*`
+    /// bits, 24–31 the depth (255 when larger: then the exact depth is in the rest).
+    pub head: u32,
+    /// The block's index (for chunks: the index of the block they belong to).
+    pub index: u32,
+    /// Length of the text (chunks; STOP: the stop sequence); 0 for the other kinds.
+    pub text_len: u32,
+    /// Length of the tool name (when `TOKENSIEVE_RECORD_NAME` is set, else 0).
+    pub name_len: u32,
+    /// Length of the tool id (when `TOKENSIEVE_RECORD_ID` is set, else 0).
+    pub id_len: u32,
+    /// Length of the rest: the numbers and strings of `tokensieve_event` not above, when
+    /// any is present (`TOKENSIEVE_RECORD_EXT`, `TOKENSIEVE_RECORD_STRINGS`).
+    pub rest_len: u32,
+}
+
+/// The buffers of a `tokensieve_next_batch` call and what it wrote into them. Set the four
+/// buffer fields once; each call sets `n_records` and `n_bytes`. (One struct, not seven
+/// arguments: PHP's FFI prepares every call anew, at a cost per argument.)
+#[repr(C)]
+pub struct tokensieve_batch {
+    /// Where the records go: room for `records_cap`.
+    pub records: *mut tokensieve_record,
+    /// See `records`.
+    pub records_cap: usize,
+    /// Where the strings go: room for `bytes_cap` bytes.
+    pub bytes: *mut u8,
+    /// See `bytes`.
+    pub bytes_cap: usize,
+    /// Out: the records written (1 with TOKENSIEVE_E_BUFFER: the event that did not fit).
+    pub n_records: usize,
+    /// Out: the bytes written (with TOKENSIEVE_E_BUFFER: the bytes the next event needs).
+    pub n_bytes: usize,
+}
+
+/// Bits of `tokensieve_record.head` (bits 12–15).
+#[repr(C)]
+pub enum tokensieve_record_bit {
+    /// The event has a tool name (`name_len` bytes after the text).
+    TOKENSIEVE_RECORD_NAME = 1 << 12,
+    /// The event has a tool id (`id_len` bytes after the name).
+    TOKENSIEVE_RECORD_ID = 1 << 13,
+    /// The rest begins with six u32 (`choice`, `depth`, `error_code`, `finish_reason`,
+    /// `error_source`, `usage_present`), then, when `usage_present` is not 0, five u64 (the
+    /// usage counters, in the event's order). Without it all six are 0 (the depth is the
+    /// head's).
+    TOKENSIEVE_RECORD_EXT = 1 << 14,
+    /// The rest holds a string table (after the EXT words): a u32 mask of the strings present
+    /// (bit i: the event's i-th string, in its order: 3 `content`, 4 `input`, 5
+    /// `error_reason`, 6 `error_raw`, 7 `raw_reason`, 8 `response_id`, 9 `model`, 10 `code`,
+    /// 11 `message`, 12 `signature`, 13 `redacted`, 14 `citations`), a u32 length for each
+    /// present string in that order, then their bytes in that order.
+    TOKENSIEVE_RECORD_STRINGS = 1 << 15,
+}
+
 pub(crate) const NO_STR: tokensieve_str = tokensieve_str {
     ptr: ptr::null(),
     len: 0,

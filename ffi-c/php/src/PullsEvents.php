@@ -9,7 +9,7 @@ namespace TokenSieve;
  * through the pull API (feed, then next until nothing is pending; finish; reset), freed once.
  *
  * The using class names its handle kind (KIND, for messages) and its C functions (C: feed,
- * finish, reset, next, free, last_error), and calls adopt() from its constructor.
+ * finish, reset, next, next_batch, free, last_error), and calls adopt() from its constructor.
  *
  * @internal
  */
@@ -22,7 +22,21 @@ trait PullsEvents
     private \FFI\CData $event;
     /** @var \FFI\CData tokensieve_event* */
     private \FFI\CData $eventPtr;
+    /** @var \FFI\CData tokensieve_record[RECORDS]: the records of one *_next_batch call */
+    private \FFI\CData $records;
+    /** @var \FFI\CData uint8_t[]: their strings */
+    private \FFI\CData $bytes;
+    private int $bytesCap = 0;
+    /** @var \FFI\CData tokensieve_batch: the two buffers, and what a call wrote */
+    private \FFI\CData $batch;
+    /** @var \FFI\CData tokensieve_batch* */
+    private \FFI\CData $batchPtr;
     private bool $freed = false;
+
+    /** Records per *_next_batch call. */
+    private const RECORDS = 512;
+    /** The byte area's first size; it grows when one event needs more. */
+    private const BYTES = 32768;
 
     private function adopt(\FFI $ffi, \FFI\CData $handle): void
     {
@@ -30,6 +44,15 @@ trait PullsEvents
         $this->handle = $handle;
         $this->event = $ffi->new('tokensieve_event');
         $this->eventPtr = \FFI::addr($this->event);
+        $this->records = $ffi->new('tokensieve_record[' . self::RECORDS . ']');
+        $this->bytesCap = self::BYTES;
+        $this->bytes = $ffi->new('uint8_t[' . self::BYTES . ']');
+        $this->batch = $ffi->new('tokensieve_batch');
+        $this->batch->records = \FFI::addr($this->records[0]);
+        $this->batch->records_cap = self::RECORDS;
+        $this->batch->bytes = \FFI::addr($this->bytes[0]);
+        $this->batch->bytes_cap = self::BYTES;
+        $this->batchPtr = \FFI::addr($this->batch);
     }
 
     public function __destruct()
@@ -112,21 +135,45 @@ trait PullsEvents
         }
     }
 
-    /** @return list<array<string,mixed>> */
+    /**
+     * Every event the handle has now, as arrays: one *_next_batch call writes the records of
+     * many events and their strings, decoded by TokenSieve::records() with one unpack — a
+     * call and a field read per event through FFI cost several times the event itself.
+     * @return list<array<string,mixed>>
+     */
     private function drain(): array
     {
         $ffi = $this->ffi;
-        $next = self::C['next'];
+        $next = self::C['next_batch'];
         $handle = $this->live();
-        $ev = $this->event;
-        $ptr = $this->eventPtr;
+        $batch = $this->batch;
+        $ptr = $this->batchPtr;
         $out = [];
-        while (($rc = $ffi->{$next}($handle, $ptr)) === 0) {
-            $out[] = TokenSieve::event($ev);
+        while (true) {
+            $rc = $ffi->{$next}($handle, $ptr);
+            if ($rc === -7) {
+                // TOKENSIEVE_E_BUFFER: one event needs more bytes; it waits for a larger area.
+                $this->bytesCap = max($batch->n_bytes, 2 * $this->bytesCap);
+                $this->bytes = $ffi->new('uint8_t[' . $this->bytesCap . ']');
+                $batch->bytes = \FFI::addr($this->bytes[0]);
+                $batch->bytes_cap = $this->bytesCap;
+                continue;
+            }
+            if ($rc < 0) {
+                $this->check($rc);
+            }
+            $records = $batch->n_records;
+            if ($records > 0) {
+                TokenSieve::records(
+                    unpack('L*', \FFI::string($this->records, 24 * $records)),
+                    \FFI::string($this->bytes, $batch->n_bytes),
+                    $out
+                );
+            }
+            if ($rc !== 0) {
+                // TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (0: a buffer filled, more to come).
+                return $out;
+            }
         }
-        if ($rc < 0) {
-            $this->check($rc);
-        }
-        return $out;
     }
 }

@@ -56,6 +56,7 @@ final class TokenSieve
     private const KIND = 'TokenSieve';
     private const C = ['feed' => 'tokensieve_feed', 'finish' => 'tokensieve_finish',
                        'reset' => 'tokensieve_reset', 'next' => 'tokensieve_next',
+                       'next_batch' => 'tokensieve_next_batch',
                        'free' => 'tokensieve_free', 'last_error' => 'tokensieve_last_error'];
 
     /**
@@ -472,6 +473,214 @@ final class TokenSieve
         }
         $t = $ev->text;
         return ['event' => 'stop', 'sequence' => \FFI::string($t->ptr, $t->len)];
+    }
+
+    /**
+     * Appends to $out the events of one *_next_batch call, as the same arrays event() builds:
+     * $r holds the call's tokensieve_record words (unpack('L*'): six per record, from key 1),
+     * $b its byte area (the layout is described at tokensieve_next_batch in tokensieve.h).
+     * @param array<int,int> $r
+     * @param list<array<string,mixed>> $out
+     */
+    public static function records(array $r, string $b, array &$out): void
+    {
+        $at = 0;
+        $end = \count($r);
+        for ($j = 1; $j < $end; $j += 6) {
+            $head = $r[$j];
+            $t = $at;
+            $n = $t + $r[$j + 2];
+            $i = $n + $r[$j + 3];
+            $x = $i + $r[$j + 4];
+            $at = $x + $r[$j + 5];
+            $kind = $head & 15;
+            $type = ($head >> 4) & 15;
+            if ($kind === 2 && ($head & 0x3f00) > 0x3000 && $at === $x && $type >= 2) {
+                // A call's chunk with its part, tool name and id: one literal (adding keys
+                // one by one would grow the array past its first eight slots).
+                $out[] = [
+                    'event' => 'chunk',
+                    'text' => substr($b, $t, $n - $t),
+                    'type' => self::TYPES[$type],
+                    'visible' => false,
+                    'block' => $r[$j + 1],
+                    'depth' => $head >> 24,
+                    'part' => self::PARTS[($head >> 8) & 15],
+                    'tool_name' => substr($b, $n, $i - $n),
+                    'tool_id' => substr($b, $i, $x - $i),
+                ];
+            } elseif ($kind === 2) {
+                $e = [
+                    'event' => 'chunk',
+                    'text' => substr($b, $t, $n - $t),
+                    'type' => self::TYPES[$type],
+                    'visible' => $type === 0,
+                    'block' => $r[$j + 1],
+                    'depth' => $head >> 24,
+                ];
+                if ($type >= 2) {
+                    $part = ($head >> 8) & 15;
+                    if ($part !== 0) {
+                        $e['part'] = self::PARTS[$part];
+                    }
+                    if (($head & 0x1000) !== 0) {
+                        $e['tool_name'] = substr($b, $n, $i - $n);
+                    }
+                    if (($head & 0x2000) !== 0) {
+                        $e['tool_id'] = substr($b, $i, $x - $i);
+                    }
+                }
+                if ($at !== $x) {
+                    $rest = self::rest($b, $x, $head);
+                    $e['depth'] = $rest[1];
+                    if ($rest[0] !== 0) {
+                        $e['choice'] = $rest[0];
+                    }
+                }
+                $out[] = $e;
+            } elseif ($kind === 1 && $at === $x) {
+                $out[] = ['event' => 'block_start', 'index' => $r[$j + 1], 'type' => self::TYPES[$type]];
+            } else {
+                $out[] = self::other($b, $head, $r[$j + 1], $t, $n, $i, $x, $at);
+            }
+        }
+    }
+
+    /**
+     * The rest of a record at $at: [choice, depth, error_code, finish_reason, error_source,
+     * usage_present, usage counters (5), strings by their bit (3–14)].
+     * @return array{0:int,1:int,2:int,3:int,4:int,5:int,6:list<int>,7:array<int,string>}
+     */
+    private static function rest(string $b, int $at, int $head): array
+    {
+        $v = [0, $head >> 24, 0, 0, 0, 0, [], []];
+        if (($head & 0x4000) !== 0) {
+            [1 => $v[0], 2 => $v[1], 3 => $v[2], 4 => $v[3], 5 => $v[4], 6 => $v[5]]
+                = unpack('L6', $b, $at);
+            $at += 24;
+            if ($v[5] !== 0) {
+                $v[6] = array_values(unpack('Q5', $b, $at));
+                $at += 40;
+            }
+        }
+        if (($head & 0x8000) !== 0) {
+            $mask = unpack('L', $b, $at)[1];
+            $at += 4;
+            $bits = [];
+            for ($k = 3; $k < 15; $k++) {
+                if (($mask & (1 << $k)) !== 0) {
+                    $bits[] = $k;
+                }
+            }
+            $lens = unpack('L' . \count($bits), $b, $at);
+            $at += 4 * \count($bits);
+            foreach ($bits as $k => $bit) {
+                $len = $lens[$k + 1];
+                $v[7][$bit] = $len > 0 ? substr($b, $at, $len) : '';
+                $at += $len;
+            }
+        }
+        return $v;
+    }
+
+    /**
+     * A record other than a chunk or a plain block start; its text at $t, name at $n, id at
+     * $i, rest from $x to $end.
+     * @return array<string,mixed>
+     */
+    private static function other(string $b, int $head, int $index, int $t, int $n, int $i, int $x, int $end): array
+    {
+        [$choice, , $errorCode, $finish, $source, $usage, $tokens, $s]
+            = $end !== $x ? self::rest($b, $x, $head) : [0, 0, 0, 0, 0, 0, [], []];
+        $kind = $head & 15;
+        $type = ($head >> 4) & 15;
+        $flags = ($head >> 16) & 255;
+        if ($kind === 1) {
+            $e = ['event' => 'block_start', 'index' => $index, 'type' => self::TYPES[$type]];
+        } elseif ($kind === 3) {
+            $e = ['event' => 'block_complete', 'index' => $index, 'type' => self::TYPES[$type]];
+            if (isset($s[3])) {
+                $e['content'] = $s[3];
+            }
+            if ($type >= 2) {
+                if (($head & 0x1000) !== 0) {
+                    $e['tool_name'] = substr($b, $n, $i - $n);
+                }
+                if (($head & 0x2000) !== 0) {
+                    $e['tool_id'] = substr($b, $i, $x - $i);
+                }
+                if (isset($s[4])) {
+                    $e['input'] = json_decode($s[4], true, 512, JSON_BIGINT_AS_STRING);
+                    $e['input_json'] = $s[4];
+                }
+                if ($errorCode !== 0) {
+                    $e['error'] = ['reason' => $s[5] ?? '', 'raw' => $s[6] ?? ''];
+                    if (($flags & 4) !== 0) {
+                        $e['error']['raw_truncated'] = true;
+                    }
+                }
+                if (($flags & 2) !== 0) {
+                    $e['is_error'] = true;
+                }
+            }
+            if ($choice !== 0) {
+                $e['choice'] = $choice;
+            }
+            if (($flags & 16) !== 0) {
+                $e['refusal'] = true;
+            }
+            if (($flags & 32) !== 0) {
+                $e['server'] = true;
+            }
+            if (isset($s[12])) {
+                $e['signature'] = $s[12];
+            }
+            if (isset($s[13])) {
+                $e['redacted'] = $s[13];
+            }
+            if (($flags & 128) !== 0) {
+                $e['compaction'] = true;
+            }
+            if (isset($s[14])) {
+                $e['citations'] = json_decode($s[14], true, 512, JSON_BIGINT_AS_STRING);
+            }
+            return $e;
+        } elseif ($kind === 5) {
+            $e = ['event' => 'finish', 'reason' => self::FINISH[$finish] ?? 'other'];
+            if (isset($s[7])) {
+                $e['raw_reason'] = $s[7];
+            }
+            if (($flags & 64) !== 0) {
+                $u = [];
+                $k = 0;
+                foreach (self::USAGE as $bit => $name) {
+                    if (($usage & $bit) !== 0) {
+                        $u[$name] = $tokens[$k];
+                    }
+                    $k++;
+                }
+                $e['usage'] = $u;
+            }
+            if (isset($s[8])) {
+                $e['response_id'] = $s[8];
+            }
+            if (isset($s[9])) {
+                $e['model'] = $s[9];
+            }
+        } elseif ($kind === 6) {
+            $e = ['event' => 'error', 'source' => $source === 2 ? 'framing' : 'provider'];
+            if (isset($s[10])) {
+                $e['code'] = $s[10];
+            }
+            $e['message'] = $s[11] ?? '';
+            return $e;
+        } else {
+            return ['event' => 'stop', 'sequence' => substr($b, $t, $n - $t)];
+        }
+        if ($choice !== 0) {
+            $e['choice'] = $choice;
+        }
+        return $e;
     }
 
     /** @param array<string,mixed> $e */
