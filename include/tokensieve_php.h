@@ -585,6 +585,74 @@ typedef struct tokensieve_decoder tokensieve_decoder;
 typedef struct tokensieve_parser tokensieve_parser;
 
 /**
+ * One event of `tokensieve_next_batch`: its numbers, and the lengths of its strings, whose
+ * bytes are in the call's byte area, one event after the other in the order of the records:
+ * first `text_len` bytes of text, then `name_len` of tool name, `id_len` of tool id, then
+ * `rest_len` bytes of everything else (see `tokensieve_next_batch`).
+ */
+typedef struct tokensieve_record {
+  /**
+   * Bits 0–3 the `TOKENSIEVE_KIND_*`, 4–7 the `TOKENSIEVE_BLOCK_*`, 8–11 the
+   * `TOKENSIEVE_PART_*`, 12–15 `TOKENSIEVE_RECORD_*` bits, 16–23 the `TOKENSIEVE_FLAG_*`
+   * bits, 24–31 the depth (255 when larger: then the exact depth is in the rest).
+   */
+  uint32_t head;
+  /**
+   * The block's index (for chunks: the index of the block they belong to).
+   */
+  uint32_t index;
+  /**
+   * Length of the text (chunks; STOP: the stop sequence); 0 for the other kinds.
+   */
+  uint32_t text_len;
+  /**
+   * Length of the tool name (when `TOKENSIEVE_RECORD_NAME` is set, else 0).
+   */
+  uint32_t name_len;
+  /**
+   * Length of the tool id (when `TOKENSIEVE_RECORD_ID` is set, else 0).
+   */
+  uint32_t id_len;
+  /**
+   * Length of the rest: the numbers and strings of `tokensieve_event` not above, when
+   * any is present (`TOKENSIEVE_RECORD_EXT`, `TOKENSIEVE_RECORD_STRINGS`).
+   */
+  uint32_t rest_len;
+} tokensieve_record;
+
+/**
+ * The buffers of a `tokensieve_next_batch` call and what it wrote into them. Set the four
+ * buffer fields once; each call sets `n_records` and `n_bytes`. (One struct, not seven
+ * arguments: PHP's FFI prepares every call anew, at a cost per argument.)
+ */
+typedef struct tokensieve_batch {
+  /**
+   * Where the records go: room for `records_cap`.
+   */
+  struct tokensieve_record *records;
+  /**
+   * See `records`.
+   */
+  size_t records_cap;
+  /**
+   * Where the strings go: room for `bytes_cap` bytes.
+   */
+  uint8_t *bytes;
+  /**
+   * See `bytes`.
+   */
+  size_t bytes_cap;
+  /**
+   * Out: the records written (1 with TOKENSIEVE_E_BUFFER: the event that did not fit).
+   */
+  size_t n_records;
+  /**
+   * Out: the bytes written (with TOKENSIEVE_E_BUFFER: the bytes the next event needs).
+   */
+  size_t n_bytes;
+} tokensieve_batch;
+
+/**
  * A string slice: `len` bytes at `ptr`, not NUL-terminated. `ptr == NULL` means absent;
  * a present empty string has a non-NULL `ptr` and `len == 0`.
  */
@@ -737,74 +805,6 @@ typedef struct tokensieve_event {
    */
   struct tokensieve_str citations;
 } tokensieve_event;
-
-/**
- * One event of `tokensieve_next_batch`: its numbers, and the lengths of its strings, whose
- * bytes are in the call's byte area, one event after the other in the order of the records:
- * first `text_len` bytes of text, then `name_len` of tool name, `id_len` of tool id, then
- * `rest_len` bytes of everything else (see `tokensieve_next_batch`).
- */
-typedef struct tokensieve_record {
-  /**
-   * Bits 0–3 the `TOKENSIEVE_KIND_*`, 4–7 the `TOKENSIEVE_BLOCK_*`, 8–11 the
-   * `TOKENSIEVE_PART_*`, 12–15 `TOKENSIEVE_RECORD_*` bits, 16–23 the `TOKENSIEVE_FLAG_*`
-   * bits, 24–31 the depth (255 when larger: then the exact depth is in the rest).
-   */
-  uint32_t head;
-  /**
-   * The block's index (for chunks: the index of the block they belong to).
-   */
-  uint32_t index;
-  /**
-   * Length of the text (chunks; STOP: the stop sequence); 0 for the other kinds.
-   */
-  uint32_t text_len;
-  /**
-   * Length of the tool name (when `TOKENSIEVE_RECORD_NAME` is set, else 0).
-   */
-  uint32_t name_len;
-  /**
-   * Length of the tool id (when `TOKENSIEVE_RECORD_ID` is set, else 0).
-   */
-  uint32_t id_len;
-  /**
-   * Length of the rest: the numbers and strings of `tokensieve_event` not above, when
-   * any is present (`TOKENSIEVE_RECORD_EXT`, `TOKENSIEVE_RECORD_STRINGS`).
-   */
-  uint32_t rest_len;
-} tokensieve_record;
-
-/**
- * The buffers of a `tokensieve_next_batch` call and what it wrote into them. Set the four
- * buffer fields once; each call sets `n_records` and `n_bytes`. (One struct, not seven
- * arguments: PHP's FFI prepares every call anew, at a cost per argument.)
- */
-typedef struct tokensieve_batch {
-  /**
-   * Where the records go: room for `records_cap`.
-   */
-  struct tokensieve_record *records;
-  /**
-   * See `records`.
-   */
-  size_t records_cap;
-  /**
-   * Where the strings go: room for `bytes_cap` bytes.
-   */
-  uint8_t *bytes;
-  /**
-   * See `bytes`.
-   */
-  size_t bytes_cap;
-  /**
-   * Out: the records written (1 with TOKENSIEVE_E_BUFFER: the event that did not fit).
-   */
-  size_t n_records;
-  /**
-   * Out: the bytes written (with TOKENSIEVE_E_BUFFER: the bytes the next event needs).
-   */
-  size_t n_bytes;
-} tokensieve_batch;
 
 /**
  * A tool the model may call: its name and the JSON Schema of its input object.
@@ -975,6 +975,18 @@ int32_t tokensieve_decoder_new_json(const char *config_json,
  * `d` is NULL or a live decoder; `data` is NULL or readable for `len` bytes until drained.
  */
 int32_t tokensieve_decoder_feed(struct tokensieve_decoder *d, const char *data, size_t len);
+
+/**
+ * `tokensieve_decoder_feed`, then `tokensieve_decoder_next_batch`, in one call (see
+ * `tokensieve_feed_batch`).
+ *
+ * # Safety
+ * As `tokensieve_decoder_feed` and `tokensieve_decoder_next_batch`.
+ */
+int32_t tokensieve_decoder_feed_batch(struct tokensieve_decoder *d,
+                                      const char *data,
+                                      size_t len,
+                                      struct tokensieve_batch *batch);
 
 /**
  * Writes the next event to `*out`: TOKENSIEVE_EVENT with `*out` written,
@@ -1420,6 +1432,22 @@ int32_t tokensieve_next(struct tokensieve_parser *p, struct tokensieve_event *ou
  * `bytes_cap` bytes; the input of the last `tokensieve_feed` is still alive.
  */
 int32_t tokensieve_next_batch(struct tokensieve_parser *p, struct tokensieve_batch *batch);
+
+/**
+ * `tokensieve_feed`, then `tokensieve_next_batch`, in one call (one call per piece of the
+ * stream instead of two, for hosts where a call is dear). Same contracts: `data` stays alive
+ * and unchanged until a call returns TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (on
+ * TOKENSIEVE_EVENT, keep calling `tokensieve_next_batch`); the statuses of both: a refused
+ * feed returns its error before anything is drained, and TOKENSIEVE_E_BUFFER means the
+ * input was taken and the first event waits for a larger byte area.
+ *
+ * # Safety
+ * As `tokensieve_feed` and `tokensieve_next_batch`.
+ */
+int32_t tokensieve_feed_batch(struct tokensieve_parser *p,
+                              const char *data,
+                              size_t len,
+                              struct tokensieve_batch *batch);
 
 /**
  * Marks the end of input: keep calling `tokensieve_next` to drain (held bytes are

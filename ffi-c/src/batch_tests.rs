@@ -203,6 +203,26 @@ impl H {
         (*n, *len) = (b.n_records, b.n_bytes);
         rc
     }
+    /// `*_feed_batch` with room for `cap` records and `cap` bytes; the events go to `out`,
+    /// and the status is returned (EVENT: keep draining with `*_next_batch`).
+    fn feed_batch(self, data: &[u8], cap: usize, out: &mut Vec<Owned>) -> i32 {
+        let mut recs = vec![tokensieve_record::default(); cap];
+        let mut buf = vec![0u8; cap];
+        let mut b = batch_of(&mut recs, &mut buf);
+        let d = data.as_ptr().cast();
+        // SAFETY: test: live handle; `data` outlives the drain; buffers writable.
+        let rc = unsafe {
+            match self {
+                H::P(p) => tokensieve_feed_batch(p, d, data.len(), &mut b),
+                H::D(h) => tokensieve_decoder_feed_batch(h, d, data.len(), &mut b),
+            }
+        };
+        if rc >= 0 {
+            let (n, len) = (b.n_records, b.n_bytes);
+            read_records(&recs[..n], &buf[..len], out);
+        }
+        rc
+    }
     fn reset(self) -> i32 {
         // SAFETY: test: live handle.
         unsafe {
@@ -289,17 +309,33 @@ fn run(h: H, input: &[u8], piece: usize, cap: Option<usize>) -> Vec<Owned> {
     assert_eq!(h.reset(), OK);
     let mut out = Vec::new();
     let drain = |out: &mut Vec<Owned>, want| match cap {
+        Some(FEED_BATCH) => drain_batch(h, 300, want, out),
         None => drain_next(h, want, out),
         Some(c) => drain_batch(h, c, want, out),
     };
     for p in input.chunks(piece.max(1)) {
-        assert_eq!(h.feed(p), OK);
-        drain(&mut out, NEED_MORE);
+        match cap {
+            // Through `*_feed_batch` (room for 300: big events are E_BUFFER, then drained).
+            Some(c) if c == FEED_BATCH => {
+                let rc = h.feed_batch(p, 300, &mut out);
+                assert!(rc >= 0 || rc == Error::Buffer.code(), "status {rc}");
+                if rc == EVENT || rc == Error::Buffer.code() {
+                    drain_batch(h, 300, NEED_MORE, &mut out);
+                }
+            }
+            _ => {
+                assert_eq!(h.feed(p), OK);
+                drain(&mut out, NEED_MORE);
+            }
+        }
     }
     assert_eq!(h.finish(), OK);
     drain(&mut out, DONE);
     out
 }
+
+/// The `cap` that makes [`run`] feed through `*_feed_batch`.
+const FEED_BATCH: usize = usize::MAX;
 
 fn vectors(dir: &str) -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -363,7 +399,7 @@ fn check_all(dir: &str, provider: bool) {
         };
         for piece in [7, input.len().max(1)] {
             let want = run(h, &input, piece, None);
-            for cap in [0, 1, 16, 200, 1 << 16] {
+            for cap in [0, 1, 16, 200, 1 << 16, FEED_BATCH] {
                 let got = run(h, &input, piece, Some(cap));
                 assert_eq!(
                     got,

@@ -221,6 +221,27 @@ pub unsafe extern "C" fn tokensieve_decoder_feed(
     }
 }
 
+/// `tokensieve_decoder_feed`, then `tokensieve_decoder_next_batch`, in one call (see
+/// `tokensieve_feed_batch`).
+///
+/// # Safety
+/// As `tokensieve_decoder_feed` and `tokensieve_decoder_next_batch`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_decoder_feed_batch(
+    d: *mut tokensieve_decoder,
+    data: *const c_char,
+    len: usize,
+    batch: *mut tokensieve_batch,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_parser(d, "tokensieve_decoder_feed_batch", false, |dec| {
+            feed(dec, data, len)?;
+            next_batch(dec, batch)
+        })
+    }
+}
+
 /// Writes the next event to `*out`: TOKENSIEVE_EVENT with `*out` written,
 /// TOKENSIEVE_NEED_MORE when the fed input is consumed, TOKENSIEVE_DONE after
 /// `tokensieve_decoder_finish` once everything is out, or a negative error (`*out`

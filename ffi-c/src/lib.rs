@@ -49,10 +49,10 @@ mod types;
 
 pub use decoder::{
     tokensieve_decoder, tokensieve_decoder_config_default, tokensieve_decoder_feed,
-    tokensieve_decoder_finish, tokensieve_decoder_free, tokensieve_decoder_init,
-    tokensieve_decoder_last_error, tokensieve_decoder_new, tokensieve_decoder_new_json,
-    tokensieve_decoder_next, tokensieve_decoder_next_batch, tokensieve_decoder_reset,
-    tokensieve_decoder_state_size, tokensieve_provider_supported,
+    tokensieve_decoder_feed_batch, tokensieve_decoder_finish, tokensieve_decoder_free,
+    tokensieve_decoder_init, tokensieve_decoder_last_error, tokensieve_decoder_new,
+    tokensieve_decoder_new_json, tokensieve_decoder_next, tokensieve_decoder_next_batch,
+    tokensieve_decoder_reset, tokensieve_decoder_state_size, tokensieve_provider_supported,
 };
 pub use format::{
     tokensieve_dialect_from_name, tokensieve_format_tool_calls, tokensieve_format_tool_calls_json,
@@ -65,8 +65,8 @@ pub use parser::{
     tokensieve_parser, tokensieve_state_align, tokensieve_state_size,
 };
 pub use stream::{
-    tokensieve_feed, tokensieve_finish, tokensieve_last_error, tokensieve_next,
-    tokensieve_next_batch, tokensieve_prefill, tokensieve_reset,
+    tokensieve_feed, tokensieve_feed_batch, tokensieve_finish, tokensieve_last_error,
+    tokensieve_next, tokensieve_next_batch, tokensieve_prefill, tokensieve_reset,
 };
 pub use types::{
     tokensieve_abi, tokensieve_batch, tokensieve_block_type, tokensieve_call_error,

@@ -112,6 +112,31 @@ pub unsafe extern "C" fn tokensieve_next_batch(
     }
 }
 
+/// `tokensieve_feed`, then `tokensieve_next_batch`, in one call (one call per piece of the
+/// stream instead of two, for hosts where a call is dear). Same contracts: `data` stays alive
+/// and unchanged until a call returns TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (on
+/// TOKENSIEVE_EVENT, keep calling `tokensieve_next_batch`); the statuses of both: a refused
+/// feed returns its error before anything is drained, and TOKENSIEVE_E_BUFFER means the
+/// input was taken and the first event waits for a larger byte area.
+///
+/// # Safety
+/// As `tokensieve_feed` and `tokensieve_next_batch`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tokensieve_feed_batch(
+    p: *mut tokensieve_parser,
+    data: *const c_char,
+    len: usize,
+    batch: *mut tokensieve_batch,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_parser(p, "tokensieve_feed_batch", false, |parser| {
+            feed(parser, data, len)?;
+            next_batch(parser, batch)
+        })
+    }
+}
+
 /// Marks the end of input: keep calling `tokensieve_next` to drain (held bytes are
 /// emitted, open blocks complete) until TOKENSIEVE_DONE. Input fed but not yet drained is
 /// still parsed first. Calling it again is harmless. TOKENSIEVE_OK or a negative error.

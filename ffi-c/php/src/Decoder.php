@@ -30,7 +30,7 @@ final class Decoder
     private const KIND = 'Decoder';
     private const C = ['feed' => 'tokensieve_decoder_feed', 'finish' => 'tokensieve_decoder_finish',
                        'reset' => 'tokensieve_decoder_reset', 'next' => 'tokensieve_decoder_next',
-                       'next_batch' => 'tokensieve_decoder_next_batch',
+                       'next_batch' => 'tokensieve_decoder_next_batch', 'feed_batch' => 'tokensieve_decoder_feed_batch',
                        'free' => 'tokensieve_decoder_free', 'last_error' => 'tokensieve_decoder_last_error'];
 
     /**

@@ -9,7 +9,7 @@ namespace TokenSieve;
  * through the pull API (feed, then next until nothing is pending; finish; reset), freed once.
  *
  * The using class names its handle kind (KIND, for messages) and its C functions (C: feed,
- * finish, reset, next, next_batch, free, last_error), and calls adopt() from its constructor.
+ * finish, reset, next, next_batch, feed_batch, free, last_error), and calls adopt() from its constructor.
  *
  * @internal
  */
@@ -92,8 +92,10 @@ trait PullsEvents
     public function feed(string $bytes): array
     {
         // The library reads $bytes in place; it stays alive until drain() has consumed it.
-        $this->check($this->ffi->{self::C['feed']}($this->live(), $bytes, \strlen($bytes)));
-        return $this->drain();
+        // One call feeds and takes the first batch of events (a call costs more than an event).
+        return $this->drain(
+            $this->ffi->{self::C['feed_batch']}($this->live(), $bytes, \strlen($bytes), $this->batchPtr)
+        );
     }
 
     /**
@@ -104,7 +106,7 @@ trait PullsEvents
     public function finish(): array
     {
         $this->check($this->ffi->{self::C['finish']}($this->live()));
-        return $this->drain();
+        return $this->drain(null);
     }
 
     /** Back to the initial state for a new stream (same config). */
@@ -139,9 +141,10 @@ trait PullsEvents
      * Every event the handle has now, as arrays: one *_next_batch call writes the records of
      * many events and their strings, decoded by TokenSieve::records() with one unpack — a
      * call and a field read per event through FFI cost several times the event itself.
+     * $rc: the status of a *_feed_batch call whose batch is still to be read, or null.
      * @return list<array<string,mixed>>
      */
-    private function drain(): array
+    private function drain(?int $rc): array
     {
         $ffi = $this->ffi;
         $next = self::C['next_batch'];
@@ -150,13 +153,14 @@ trait PullsEvents
         $ptr = $this->batchPtr;
         $out = [];
         while (true) {
-            $rc = $ffi->{$next}($handle, $ptr);
+            $rc ??= $ffi->{$next}($handle, $ptr);
             if ($rc === -7) {
                 // TOKENSIEVE_E_BUFFER: one event needs more bytes; it waits for a larger area.
                 $this->bytesCap = max($batch->n_bytes, 2 * $this->bytesCap);
                 $this->bytes = $ffi->new('uint8_t[' . $this->bytesCap . ']');
                 $batch->bytes = \FFI::addr($this->bytes[0]);
                 $batch->bytes_cap = $this->bytesCap;
+                $rc = null;
                 continue;
             }
             if ($rc < 0) {
@@ -174,6 +178,7 @@ trait PullsEvents
                 // TOKENSIEVE_NEED_MORE or TOKENSIEVE_DONE (0: a buffer filled, more to come).
                 return $out;
             }
+            $rc = null;
         }
     }
 }

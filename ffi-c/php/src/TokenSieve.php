@@ -56,7 +56,7 @@ final class TokenSieve
     private const KIND = 'TokenSieve';
     private const C = ['feed' => 'tokensieve_feed', 'finish' => 'tokensieve_finish',
                        'reset' => 'tokensieve_reset', 'next' => 'tokensieve_next',
-                       'next_batch' => 'tokensieve_next_batch',
+                       'next_batch' => 'tokensieve_next_batch', 'feed_batch' => 'tokensieve_feed_batch',
                        'free' => 'tokensieve_free', 'last_error' => 'tokensieve_last_error'];
 
     /**
