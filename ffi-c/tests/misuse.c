@@ -608,6 +608,88 @@ static void handle_confusion(void) {
     tokensieve_free(p);
 }
 
+/* tokensieve_next_batch / tokensieve_feed_batch: the same events as tokensieve_next (the
+ * visible text and the tool call's name, id and input chunks, byte for byte), with buffers
+ * too small for everything at once; an event that does not fit waits (E_BUFFER, feed and
+ * finish refused meanwhile); NULLs refused. */
+static const char batch_input[] =
+    "Hello, a text long enough to need room.<tool_call>{\"name\": \"get\", \"arguments\": {\"q\": \"x\"}}</tool_call> Bye.";
+
+/* The events of the whole input through tokensieve_next, as "kind:text|" pieces. */
+static size_t by_next(char *out, size_t cap) {
+    tokensieve_parser *p = tokensieve_new_json("{\"dialect\": \"hermes\"}", 0);
+    tokensieve_event ev;
+    size_t len = 0;
+    int pass;
+    for (pass = 0; pass < 2; pass++) {
+        if (pass == 0) tokensieve_feed(p, batch_input, sizeof batch_input - 1);
+        else tokensieve_finish(p);
+        while (tokensieve_next(p, &ev) == TOKENSIEVE_EVENT) {
+            len += (size_t)snprintf(out + len, cap - len, "%u:%.*s|", ev.kind, (int)ev.text.len,
+                                    ev.text.ptr ? ev.text.ptr : "");
+        }
+    }
+    tokensieve_free(p);
+    return len;
+}
+
+/* Appends the records of one batch call as "kind:text|" pieces. */
+static size_t append_records(const tokensieve_batch *b, char *out, size_t len, size_t cap) {
+    size_t i, at = 0;
+    for (i = 0; i < b->n_records; i++) {
+        const tokensieve_record *r = &b->records[i];
+        len += (size_t)snprintf(out + len, cap - len, "%u:%.*s|", r->head & 15u, (int)r->text_len,
+                                (const char *)b->bytes + at);
+        at += (size_t)r->text_len + r->name_len + r->id_len + r->rest_len;
+    }
+    CHECK(at == b->n_bytes);
+    return len;
+}
+
+static void batches(void) {
+    static char want[4096], got[4096];
+    size_t want_len = by_next(want, sizeof want), got_len = 0;
+    tokensieve_record recs[2];
+    uint8_t small[8], big[256];
+    tokensieve_batch b;
+    tokensieve_parser *p = tokensieve_new_json("{\"dialect\": \"hermes\"}", 0);
+    int32_t rc;
+    int pass, guard;
+    CHECK(p != NULL);
+    /* Two records, 8 bytes: the text chunk needs more. */
+    b.records = recs; b.records_cap = 2; b.bytes = small; b.bytes_cap = sizeof small;
+    b.n_records = 99; b.n_bytes = 99;
+    rc = tokensieve_feed_batch(p, batch_input, sizeof batch_input - 1, &b);
+    CHECK(rc == TOKENSIEVE_EVENT);              /* the block start fit; the chunk did not */
+    got_len = append_records(&b, got, got_len, sizeof got);
+    rc = tokensieve_next_batch(p, &b);
+    CHECK(rc == TOKENSIEVE_E_BUFFER && b.n_records == 1 && b.n_bytes > sizeof small);
+    CHECK(has(tokensieve_last_error(p), "bytes"));
+    CHECK(tokensieve_feed(p, "x", 1) == TOKENSIEVE_E_STATE);     /* an event waits */
+    CHECK(tokensieve_finish(p) == TOKENSIEVE_E_STATE);
+    b.bytes = big; b.bytes_cap = sizeof big;
+    for (pass = 0; pass < 2; pass++) {
+        if (pass == 1) CHECK(tokensieve_finish(p) == TOKENSIEVE_OK);
+        guard = 0;
+        do {
+            rc = tokensieve_next_batch(p, &b);
+            CHECK(rc >= 0);
+            got_len = append_records(&b, got, got_len, sizeof got);
+        } while (rc == TOKENSIEVE_EVENT && ++guard < 100);
+        CHECK(rc == (pass == 0 ? TOKENSIEVE_NEED_MORE : TOKENSIEVE_DONE));
+    }
+    CHECK(got_len == want_len && memcmp(got, want, want_len) == 0);
+    if (got_len != want_len || memcmp(got, want, want_len) != 0)
+        fprintf(stderr, "batch: %.*s\nnext:  %.*s\n", (int)got_len, got, (int)want_len, want);
+    CHECK(tokensieve_next_batch(p, NULL) == TOKENSIEVE_E_NULL);
+    b.bytes = NULL;
+    CHECK(tokensieve_next_batch(p, &b) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_next_batch(NULL, &b) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_feed_batch(NULL, "x", 1, &b) == TOKENSIEVE_E_NULL);
+    CHECK(tokensieve_decoder_next_batch(NULL, &b) == TOKENSIEVE_E_NULL);
+    tokensieve_free(p);
+}
+
 int main(void) {
     abi();
     handle_confusion();
@@ -621,6 +703,7 @@ int main(void) {
     decoder_states();
     decoder_text_dialect();
     decoder_struct();
+    batches();
     printf("misuse: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
