@@ -20,6 +20,8 @@ pub(crate) const E_NULL: i32 = -1;
 pub(crate) const E_STATE: i32 = -2;
 /// `TOKENSIEVE_E_INVALID`.
 pub(crate) const E_INVALID: i32 = -5;
+/// `TOKENSIEVE_E_BUFFER`.
+pub(crate) const E_BUFFER: i32 = -7;
 
 /// One C event, copied out of the parser's and the caller's memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,6 +100,79 @@ impl CEvent {
             &self.tool_id,
         ))
     }
+}
+
+/// Reads the records and byte area of one `*_next_batch` call back into events (the layout
+/// of `tokensieve_record_bit` in the header), appending them to `out`; the whole byte area
+/// must be accounted for.
+pub(crate) fn read_records(recs: &[c::tokensieve_record], bytes: &[u8], out: &mut Vec<CEvent>) {
+    const NAME: u32 = 1 << 12;
+    const ID: u32 = 1 << 13;
+    const EXT: u32 = 1 << 14;
+    const STRINGS: u32 = 1 << 15;
+    let word = |b: &[u8], at: usize| u32::from_ne_bytes(b[at..at + 4].try_into().unwrap());
+    let mut at = 0;
+    for r in recs {
+        let mut take = |len: u32| {
+            let s = bytes[at..at + len as usize].to_vec();
+            at += len as usize;
+            s
+        };
+        let (text, name, id, rest) = (
+            take(r.text_len),
+            take(r.name_len),
+            take(r.id_len),
+            take(r.rest_len),
+        );
+        let kind = r.head & 15;
+        let mut e = CEvent {
+            kind,
+            block_type: (r.head >> 4) & 15,
+            flags: (r.head >> 16) & 255,
+            index: r.index,
+            depth: r.head >> 24,
+            part: (r.head >> 8) & 15,
+            error_code: 0,
+            text: (kind == 2 || kind == 4).then_some(text),
+            tool_name: (r.head & NAME != 0).then_some(name),
+            tool_id: (r.head & ID != 0).then_some(id),
+            content: None,
+            input: None,
+            error_reason: None,
+            error_raw: None,
+        };
+        let mut ra = 0;
+        if r.head & EXT != 0 {
+            e.depth = word(&rest, 4);
+            e.error_code = word(&rest, 8);
+            ra = if word(&rest, 20) != 0 { 64 } else { 24 };
+        }
+        if r.head & STRINGS != 0 {
+            let mask = word(&rest, ra);
+            ra += 4;
+            assert_eq!(mask & 7, 0, "text, name and id are never in the table");
+            let bits: Vec<usize> = (3..15).filter(|i| mask & (1 << i) != 0).collect();
+            let mut lens = Vec::new();
+            for _ in &bits {
+                lens.push(word(&rest, ra) as usize);
+                ra += 4;
+            }
+            for (bit, len) in bits.into_iter().zip(lens) {
+                let s = Some(rest[ra..ra + len].to_vec());
+                ra += len;
+                match bit {
+                    3 => e.content = s,
+                    4 => e.input = s,
+                    5 => e.error_reason = s,
+                    6 => e.error_raw = s,
+                    _ => {}
+                }
+            }
+        }
+        assert_eq!(ra, rest.len(), "a record's rest is read whole");
+        out.push(e);
+    }
+    assert_eq!(at, bytes.len(), "the byte area is read whole");
 }
 
 /// Block type, index, depth, part, tool name, tool id.

@@ -44,7 +44,7 @@ use tokensieve::{Dialect, MIN_MEMORY};
 use tokensieve_ffi as c;
 
 pub use crate::c_record::CEvent;
-use crate::c_record::{
+use crate::c_record::{E_BUFFER, 
     self as record, DONE, E_INVALID, E_NULL, E_STATE, EVENT, NEED_MORE, OK, Open, blank,
     block_code, coalesce_c, part_code,
 };
@@ -106,6 +106,12 @@ impl FfiSetup {
 
     fn misuse(&self) -> bool {
         self.has(128)
+    }
+
+    /// Seed bit 1: drain with `tokensieve_next_batch`, room for `1 + seed / 4` records and
+    /// as many bytes (so events wait for room, and the first too large gets E_BUFFER).
+    fn batch(&self) -> Option<usize> {
+        (self.seed & 2 != 0).then_some(1 + usize::from(self.seed / 4))
     }
 }
 
@@ -243,7 +249,7 @@ fn run_c(s: &FfiSetup, sizes: &[usize], misuse: bool) -> Option<Vec<CEvent>> {
             unsafe { c::tokensieve_new(&cfg.config) }
         };
         assert!(!p.is_null(), "tokensieve_new: {}", last_error(ptr::null()));
-        let events = stream(p, &s.core.prefill, &s.core.input, sizes, misuse);
+        let events = stream(p, &s.core.prefill, &s.core.input, sizes, misuse, s.batch());
         // SAFETY: a live heap parser, freed once.
         unsafe { c::tokensieve_free(p) };
         return Some(events);
@@ -278,10 +284,10 @@ fn run_c(s: &FfiSetup, sizes: &[usize], misuse: bool) -> Option<Vec<CEvent>> {
         mem.ptr,
         "the parser lives at the start of its memory"
     );
-    let events = stream(p, &s.core.prefill, &s.core.input, sizes, misuse);
+    let events = stream(p, &s.core.prefill, &s.core.input, sizes, misuse, s.batch());
     // SAFETY: a live parser.
     assert_eq!(unsafe { c::tokensieve_reset(p) }, OK);
-    let again = stream(p, &s.core.prefill, &s.core.input, sizes, misuse);
+    let again = stream(p, &s.core.prefill, &s.core.input, sizes, misuse, s.batch());
     assert_eq!(
         coalesce_c(&events),
         coalesce_c(&again),
@@ -304,6 +310,7 @@ fn stream(
     input: &[u8],
     sizes: &[usize],
     misuse: bool,
+    batch: Option<usize>,
 ) -> Vec<CEvent> {
     let mut out = blank();
     let mut events = Vec::new();
@@ -333,11 +340,9 @@ fn stream(
         misuse_after_first_feed(p, current.is_empty());
     }
     loop {
-        // SAFETY: `p` is live; `out` is writable; `current` is alive.
-        let rc = unsafe { c::tokensieve_next(p, &mut out) };
+        let rc = pull(p, &mut out, batch, &mut events);
         let early = match rc {
             EVENT => {
-                events.push(CEvent::of(&out));
                 // The misuse schedule feeds the next piece as soon as it is accepted.
                 misuse
             }
@@ -378,8 +383,57 @@ fn stream(
             expect_failure(p, rc, E_STATE, "feed after finish");
         }
     }
-    drain_finished(p, &mut out, &mut events);
+    drain_finished(p, &mut out, batch, &mut events);
     events
+}
+
+/// One pull: `tokensieve_next`, its event appended; or, with `batch` = `Some(cap)`, one
+/// `tokensieve_next_batch` into exact-size allocations of `cap` records and `cap` bytes
+/// (the bytes grown to what `TOKENSIEVE_E_BUFFER` names), its records read back as events.
+fn pull(
+    p: *mut c::tokensieve_parser,
+    out: &mut c::tokensieve_event,
+    batch: Option<usize>,
+    events: &mut Vec<CEvent>,
+) -> i32 {
+    let Some(cap) = batch else {
+        // SAFETY: `p` is live; `out` is writable; the fed piece is alive.
+        let rc = unsafe { c::tokensieve_next(p, out) };
+        if rc == EVENT {
+            events.push(CEvent::of(out));
+        }
+        return rc;
+    };
+    let mut bytes_cap = cap;
+    loop {
+        let mut recs: Box<[c::tokensieve_record]> =
+            vec![c::tokensieve_record::default(); cap.max(1)].into();
+        let mut bytes: Box<[u8]> = vec![0u8; bytes_cap].into();
+        let mut b = c::tokensieve_batch {
+            records: recs.as_mut_ptr(),
+            records_cap: recs.len(),
+            bytes: bytes.as_mut_ptr(),
+            bytes_cap: bytes.len(),
+            n_records: usize::MAX,
+            n_bytes: usize::MAX,
+        };
+        // SAFETY: `p` is live; the buffers are writable for their capacities; the fed
+        // piece is alive.
+        let rc = unsafe { c::tokensieve_next_batch(p, &mut b) };
+        if rc == E_BUFFER {
+            assert_eq!(b.n_records, 1, "E_BUFFER names one event");
+            assert!(b.n_bytes > bytes_cap, "E_BUFFER names a larger size");
+            bytes_cap = b.n_bytes;
+            continue;
+        }
+        if rc < 0 {
+            return rc;
+        }
+        assert!(b.n_records <= recs.len() && b.n_bytes <= bytes.len());
+        assert!(rc != EVENT || b.n_records > 0, "EVENT with no record");
+        crate::c_record::read_records(&recs[..b.n_records], &bytes[..b.n_bytes], events);
+        return rc;
+    }
 }
 
 /// Calls that are refused before the first feed: next, NULL out, NULL parser, NULL data.
@@ -418,22 +472,17 @@ fn misuse_after_first_feed(p: *mut c::tokensieve_parser, first_was_empty: bool) 
 fn drain_finished(
     p: *mut c::tokensieve_parser,
     out: &mut c::tokensieve_event,
+    batch: Option<usize>,
     events: &mut Vec<CEvent>,
 ) {
     loop {
-        // SAFETY: `p` is live; `out` is writable; no input is pending.
-        match unsafe { c::tokensieve_next(p, out) } {
-            EVENT => events.push(CEvent::of(out)),
+        match pull(p, out, batch, events) {
+            EVENT => {}
             DONE => break,
             other => panic!("tokensieve_next after finish: {other}: {}", last_error(p)),
         }
     }
-    // SAFETY: `p` is live; `out` is writable.
-    assert_eq!(
-        unsafe { c::tokensieve_next(p, out) },
-        DONE,
-        "next after DONE"
-    );
+    assert_eq!(pull(p, out, batch, events), DONE, "next after DONE");
 }
 
 /// Checks one event list on its own.
@@ -616,7 +665,10 @@ fn check_config_text(mode: u8, text: &[u8]) {
     let transcript = b"Hi <think>hmm</think><thinking>a</thinking>\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"s\": \"x\"}}\n</tool_call>\n<function_calls><invoke name=\"f\"><parameter name=\"s\">x</parameter></invoke></function_calls><f><s>x</s></f>\n<tool_call>\n<function=f>\n<parameter=s>\nx\n</parameter>\n</function>\n</tool_call> end";
     // Pieces of 7 bytes, each in its own allocation (see `stream`).
     let sizes = vec![7; transcript.len().div_ceil(7)];
-    let events = stream(p, &[], transcript, &sizes, false);
+    // Draining with `tokensieve_next_batch` (room for 3 records and bytes) when the config
+    // text's length is odd.
+    let batch = (text.len() % 2 == 1).then_some(3);
+    let events = stream(p, &[], transcript, &sizes, false, batch);
     lint_c(&events, accumulate == 1);
     // SAFETY: a live heap parser, freed once.
     unsafe { c::tokensieve_free(p) };

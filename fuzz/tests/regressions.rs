@@ -328,7 +328,7 @@ fn f19_fixed_memory_call_past_raw_loses_nothing() {
         .collect();
     assert_eq!(
         text.as_bytes(),
-        &String::from_utf8_lossy(input).as_bytes()[..]
+        String::from_utf8_lossy(input).as_bytes()
     );
     for at in 1..input.len() {
         assert_eq!(
